@@ -1,0 +1,83 @@
+//! Assembles the HTTP application: the domains' API routes, the OpenAPI document, the fallbacks
+//! that keep `/api` answering in the envelope, panic safety and the embedded console.
+
+use std::any::Any;
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::kernel::ApiError;
+use crate::kernel::lang::{self, Text};
+use crate::ops::{self, openapi::ApiDoc};
+use crate::state::AppState;
+
+/// Every API route of the product. Each domain adds its routes here.
+pub fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi()).routes(routes!(ops::health::health))
+}
+
+/// The whole application around `api` (normally [`api_routes`]; tests may add to it).
+pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
+    let (api, mut doc) = api.split_for_parts();
+    document_openapi_route(&mut doc);
+    let doc_json = serde_json::to_string(&doc).unwrap_or_else(|_| "{}".into());
+    api.route(
+        ops::openapi::PATH,
+        get(move || async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], doc_json) }),
+    )
+    .route("/api", any(api_not_found))
+    .route("/api/{*rest}", any(api_not_found))
+    .route("/ws", any(api_not_found))
+    .route("/ws/{*rest}", any(api_not_found))
+    .method_not_allowed_fallback(method_not_allowed)
+    .fallback(crate::console::serve)
+    .with_state(state)
+    // Order matters: the panic guard sits inside the language scope so its answer is localised.
+    .layer(CatchPanicLayer::custom(panic_response))
+    .layer(axum::middleware::from_fn(lang::scope))
+    .layer(TraceLayer::new_for_http())
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::NotFound(Text::new("接口不存在", "No such API"))
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}
+
+fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response {
+    let detail = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("(non-text panic payload)");
+    tracing::error!(panic = detail, "handler panicked");
+    let mut response = ApiError::Internal(format!("panic: {detail}")).into_response();
+    *response.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    response
+}
+
+/// The document describes itself too, so a client can find it from the index of paths.
+fn document_openapi_route(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
+    use utoipa::openapi::response::ResponseBuilder;
+    let op = OperationBuilder::new()
+        .tag("ops")
+        .summary(Some("This OpenAPI document"))
+        .response(
+            "200",
+            ResponseBuilder::new().description("OpenAPI 3.1 JSON (not enveloped)"),
+        )
+        .build();
+    doc.paths
+        .paths
+        .insert(ops::openapi::PATH.to_owned(), PathItem::new(HttpMethod::Get, op));
+}

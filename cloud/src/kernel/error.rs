@@ -1,0 +1,84 @@
+//! The one error type of the HTTP edge and its one mapping to the response envelope.
+//!
+//! Client faults carry a message in both languages and are shown as they are. Server faults are
+//! logged with their detail and answered with a generic message: internals never reach clients.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use super::envelope::Envelope;
+use super::lang::Text;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("bad request: {0}")]
+    BadRequest(Text),
+    #[error("unauthorized: {0}")]
+    Unauthorized(Text),
+    #[error("forbidden: {0}")]
+    Forbidden(Text),
+    #[error("not found: {0}")]
+    NotFound(Text),
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    #[error("payload too large")]
+    PayloadTooLarge,
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl ApiError {
+    pub fn bad_request(zh: impl Into<String>, en: impl Into<String>) -> Self {
+        ApiError::BadRequest(Text::owned(zh, en))
+    }
+
+    pub fn not_found() -> Self {
+        ApiError::NotFound(Text::new("资源不存在", "Not found"))
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Database(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn message(&self) -> Text {
+        match self {
+            ApiError::BadRequest(t)
+            | ApiError::Unauthorized(t)
+            | ApiError::Forbidden(t)
+            | ApiError::NotFound(t) => t.clone(),
+            ApiError::MethodNotAllowed => Text::new("请求方法不支持", "Method not allowed"),
+            ApiError::PayloadTooLarge => Text::new("请求内容过大", "Request body too large"),
+            ApiError::Database(_) | ApiError::Internal(_) => SERVER_FAULT,
+        }
+    }
+}
+
+pub const SERVER_FAULT: Text = Text::new(
+    "服务器异常，请联系管理员",
+    "Server error, please contact the administrator",
+);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            tracing::error!(error = %self, "request failed");
+        } else {
+            tracing::debug!(error = %self, "request refused");
+        }
+        let body = Envelope::<()>::failure(status.as_u16(), self.message().render());
+        (status, axum::Json(body)).into_response()
+    }
+}

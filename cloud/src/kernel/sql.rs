@@ -1,0 +1,148 @@
+//! Dynamic SQL with bound values only. Fragments mark each value with `?`; rendering turns the
+//! marks into `$1, $2, ...`, which both PostgreSQL and SQLite (through sqlx) accept, so one
+//! statement text serves both back-ends. No value is ever formatted into the text.
+
+use sqlx::Arguments;
+use sqlx::any::AnyArguments;
+
+use super::error::ApiError;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Text(String),
+    Int(i64),
+    Float(f64),
+}
+
+impl From<&str> for Value {
+    fn from(v: &str) -> Self {
+        Value::Text(v.to_owned())
+    }
+}
+impl From<String> for Value {
+    fn from(v: String) -> Self {
+        Value::Text(v)
+    }
+}
+impl From<i64> for Value {
+    fn from(v: i64) -> Self {
+        Value::Int(v)
+    }
+}
+impl From<f64> for Value {
+    fn from(v: f64) -> Self {
+        Value::Float(v)
+    }
+}
+
+/// A statement being built: text with `?` marks and the values in mark order.
+#[derive(Debug, Clone, Default)]
+pub struct Sql {
+    text: String,
+    values: Vec<Value>,
+}
+
+impl Sql {
+    pub fn new(text: &str) -> Self {
+        Sql {
+            text: text.to_owned(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Appends trusted SQL text (written in the code, never from a request).
+    pub fn push(&mut self, text: &str) -> &mut Self {
+        self.text.push_str(text);
+        self
+    }
+
+    /// Appends a fragment whose `?` marks take `values` in order.
+    pub fn push_bind(&mut self, fragment: &str, values: impl IntoIterator<Item = Value>) -> &mut Self {
+        self.text.push_str(fragment);
+        self.values.extend(values);
+        self
+    }
+
+    pub fn append(&mut self, other: &Sql) -> &mut Self {
+        self.text.push_str(&other.text);
+        self.values.extend(other.values.iter().cloned());
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text.trim().is_empty()
+    }
+
+    /// The statement text with numbered placeholders, and its arguments.
+    pub fn build(&self) -> Result<(String, AnyArguments), ApiError> {
+        let marks = self.text.matches('?').count();
+        if marks != self.values.len() {
+            return Err(ApiError::Internal(format!(
+                "statement has {marks} marks but {} values: {}",
+                self.values.len(),
+                self.text
+            )));
+        }
+        let mut text = String::with_capacity(self.text.len() + marks * 2);
+        let mut n = 0;
+        for ch in self.text.chars() {
+            if ch == '?' {
+                n += 1;
+                text.push('$');
+                text.push_str(&n.to_string());
+            } else {
+                text.push(ch);
+            }
+        }
+        let mut args = AnyArguments::default();
+        for v in &self.values {
+            let added = match v {
+                Value::Text(s) => args.add(s.clone()),
+                Value::Int(i) => args.add(*i),
+                Value::Float(f) => args.add(*f),
+            };
+            added.map_err(|e| ApiError::Internal(format!("bind: {e}")))?;
+        }
+        Ok((text, args))
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// Escapes `%`, `_` and `\` so a user's text matches literally inside `LIKE ... ESCAPE '\'`.
+pub fn like_contains(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('%');
+    for ch in s.chars() {
+        if matches!(ch, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push('%');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_become_numbered_placeholders() {
+        let mut sql = Sql::new("SELECT * FROM t WHERE a = ?");
+        sql.push_bind(" AND b IN (?, ?)", [Value::Int(1), Value::Int(2)]);
+        assert!(sql.build().is_err(), "three marks, two values");
+        let mut ok = Sql::new("SELECT * FROM t WHERE a = ?");
+        ok.values.push("x".into());
+        ok.push_bind(" AND b > ?", [Value::Float(1.5)]);
+        let (text, _) = ok.build().unwrap();
+        assert_eq!(text, "SELECT * FROM t WHERE a = $1 AND b > $2");
+    }
+
+    #[test]
+    fn like_patterns_escape_wildcards() {
+        assert_eq!(like_contains("50%_a\\b"), "%50\\%\\_a\\\\b%");
+    }
+}

@@ -1,0 +1,100 @@
+//! Starting and stopping the hub.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use tokio::net::TcpListener;
+
+use crate::config::Config;
+use crate::kernel::db::{Db, DbError};
+use crate::kernel::id::IdGenerator;
+use crate::kernel::secret::{self, SecretError};
+use crate::kernel::time;
+use crate::state::AppState;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("data directory {path}: {source}")]
+    DataDir { path: String, source: std::io::Error },
+    #[error(transparent)]
+    Secret(#[from] SecretError),
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen { addr: String, source: std::io::Error },
+    #[error("server: {0}")]
+    Serve(std::io::Error),
+}
+
+/// Prepares everything a server needs: data directory, secret, database and schema.
+pub async fn prepare(config: Config) -> Result<AppState, StartError> {
+    std::fs::create_dir_all(&config.data_dir).map_err(|source| StartError::DataDir {
+        path: config.data_dir.display().to_string(),
+        source,
+    })?;
+    if let Some(offset) = time::parse_offset(&config.timezone) {
+        time::init_offset(offset);
+    }
+    let token_secret = secret::load_or_create(&config.token_secret, &config.data_dir)?;
+    let url = config.effective_database_url();
+    let db = Db::connect(&url, config.database_max_connections).await?;
+    tracing::info!(database = db.backend().name(), url = %crate::kernel::db::redact(&url), "database ready");
+    Ok(AppState {
+        db,
+        ids: Arc::new(IdGenerator::new(config.node_id)),
+        token_secret: token_secret.into(),
+        config: Arc::new(config),
+        started: Instant::now(),
+    })
+}
+
+/// Serves until `shutdown` resolves, then lets in-flight requests finish and closes the pool.
+pub async fn serve(
+    state: AppState,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartError> {
+    let db = state.db.clone();
+    let app = crate::app::assemble(state, crate::app::api_routes());
+    let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
+    db.close().await;
+    result.map_err(StartError::Serve)
+}
+
+pub async fn run(config: Config) -> Result<(), StartError> {
+    let addr = config.listen;
+    let state = prepare(config).await?;
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| StartError::Listen {
+            addr: addr.to_string(),
+            source,
+        })?;
+    tracing::info!(%addr, "console and API at http://{addr}/");
+    serve(state, listener, shutdown_signal()).await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Ctrl-C or SIGTERM (what `docker stop` and systemd send).
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down: finishing in-flight requests");
+}

@@ -1,0 +1,18 @@
+//! What handlers share: the database, the configuration and process-wide services.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::config::Config;
+use crate::kernel::db::Db;
+use crate::kernel::id::IdGenerator;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub ids: Arc<IdGenerator>,
+    /// Signs access tokens (sign-in arrives with the auth domain).
+    pub token_secret: Arc<str>,
+    pub started: Instant,
+}

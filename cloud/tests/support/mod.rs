@@ -1,0 +1,148 @@
+//! A real hub on a loopback port over a real database: a SQLite file in a temporary directory,
+//! or, when `TEST_POSTGRES_URL` names a PostgreSQL server, a fresh database on it per test.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use pv_cloud::config::Config;
+use pv_cloud::state::AppState;
+use sqlx::AssertSqlSafe;
+use tokio::sync::oneshot;
+use utoipa_axum::router::OpenApiRouter;
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub state: AppState,
+    pub data_dir: PathBuf,
+    pub database_url: String,
+    _tmp: Option<tempfile::TempDir>,
+    stop: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// The database URL a new test should use, creating a PostgreSQL database when configured.
+pub async fn fresh_database_url(data_dir: &std::path::Path) -> String {
+    match std::env::var("TEST_POSTGRES_URL") {
+        Ok(admin) if !admin.is_empty() => {
+            sqlx::any::install_default_drivers();
+            let name = format!("pv_test_{}", std::process::id()) + &format!("_{}", rand_suffix());
+            let pool = sqlx::AnyPool::connect(&admin)
+                .await
+                .expect("connect to TEST_POSTGRES_URL");
+            sqlx::query(AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&pool)
+                .await
+                .expect("create test database");
+            pool.close().await;
+            let base = admin.rsplit_once('/').map(|(b, _)| b.to_owned()).unwrap_or(admin);
+            format!("{base}/{name}")
+        }
+        _ => format!("sqlite://{}?mode=rwc", data_dir.join("pv.db").display()),
+    }
+}
+
+fn rand_suffix() -> String {
+    let mut b = [0u8; 6];
+    getrandom::fill(&mut b).expect("randomness");
+    hex::encode(b)
+}
+
+pub fn is_postgres() -> bool {
+    std::env::var("TEST_POSTGRES_URL")
+        .map(|v| !v.is_empty())
+        .unwrap_or(false)
+}
+
+impl TestApp {
+    pub async fn start() -> TestApp {
+        Self::start_with(OpenApiRouter::new()).await
+    }
+
+    /// Starts the product's routes plus `extra` (routes that only tests need).
+    pub async fn start_with(extra: OpenApiRouter<AppState>) -> TestApp {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let data_dir = tmp.path().to_path_buf();
+        let url = fresh_database_url(&data_dir).await;
+        let mut app = Self::start_on(data_dir, url, extra).await;
+        app._tmp = Some(tmp);
+        app
+    }
+
+    /// Starts on a given data directory and database (to test restarts).
+    pub async fn start_on(
+        data_dir: PathBuf,
+        database_url: String,
+        extra: OpenApiRouter<AppState>,
+    ) -> TestApp {
+        let config = Config {
+            listen: "127.0.0.1:0".parse().expect("addr"),
+            data_dir: data_dir.clone(),
+            database_url: database_url.clone(),
+            database_max_connections: 4,
+            ..Config::default()
+        };
+        let state = pv_cloud::server::prepare(config).await.expect("prepare");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let app = pv_cloud::app::assemble(state.clone(), pv_cloud::app::api_routes().merge(extra));
+        let db = state.db.clone();
+        let server = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = stopped.await;
+                })
+                .await
+                .expect("serve");
+            db.close().await;
+        });
+        TestApp {
+            base: format!("http://{addr}"),
+            client: reqwest::Client::new(),
+            state,
+            data_dir,
+            database_url,
+            _tmp: None,
+            stop: Some(stop),
+            server: Some(server),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// GET returning (HTTP status, JSON body).
+    pub async fn get_json(&self, path: &str) -> (u16, serde_json::Value) {
+        self.send_json(self.client.get(self.url(path))).await
+    }
+
+    pub async fn send_json(&self, req: reqwest::RequestBuilder) -> (u16, serde_json::Value) {
+        let res = req.send().await.expect("request");
+        let status = res.status().as_u16();
+        let body = res.json().await.expect("JSON body");
+        (status, body)
+    }
+
+    /// Stops the server the way a signal would, waiting for in-flight requests.
+    pub async fn stop(mut self) -> (PathBuf, String, Option<tempfile::TempDir>) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await.expect("server task");
+        }
+        (self.data_dir.clone(), self.database_url.clone(), self._tmp.take())
+    }
+}
+
+/// Asserts the failure envelope: HTTP status = code, success false, data null, a message.
+pub fn assert_failure(status: u16, body: &serde_json::Value, code: u16) {
+    assert_eq!(status, code, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert_eq!(body["success"], false, "{body}");
+    assert!(body["data"].is_null(), "{body}");
+    assert!(body["msg"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
+}

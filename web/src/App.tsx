@@ -1,0 +1,27 @@
+import { App as AntdApp, ConfigProvider, theme as antdTheme } from 'antd'
+import enUS from 'antd/locale/en_US'
+import zhCN from 'antd/locale/zh_CN'
+import { RouterProvider } from 'react-router-dom'
+import RequestBridge from './RequestBridge'
+import { router } from './router'
+import { useSettingsStore } from './stores/settings'
+
+export default function App() {
+  const language = useSettingsStore((s) => s.language)
+  const theme = useSettingsStore((s) => s.theme)
+  const colour = useSettingsStore((s) => s.colour)
+  return (
+    <ConfigProvider
+      locale={language === 'en' ? enUS : zhCN}
+      theme={{
+        algorithm: theme === 'theme-dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
+        token: { colorPrimary: colour },
+      }}
+    >
+      <AntdApp>
+        <RequestBridge />
+        <RouterProvider router={router} />
+      </AntdApp>
+    </ConfigProvider>
+  )
+}

@@ -1,0 +1,28 @@
+/**
+ * Website settings (spec §3 "Website config", §9 constants). Values that the product ships with;
+ * change them here, not at the call sites.
+ */
+export const website = {
+  /** Product title; the translated one (i18n key `app.title`) is what the UI shows. */
+  title: '光伏电站智慧运维监控平台',
+  /** Prefix of every browser-storage key this console writes (`pv-token`, `pv-language`, ...). */
+  key: 'pv',
+  tenantMode: true,
+  tenantId: '000000',
+  captchaMode: true,
+  switchMode: false,
+  /** Age in seconds at which the stored access token is refreshed (checked every 10 s). */
+  tokenTime: 3000,
+  /** Header that carries `bearer <access token>`. */
+  tokenHeader: 'Blade-Auth',
+  /** OAuth client of this console; sent as `Authorization: Basic base64(clientId:clientSecret)`. */
+  clientId: 'saber',
+  clientSecret: 'saber_secret',
+  lockPage: '/lock',
+  /** Route the root `/` leads to (the home map). */
+  homePath: '/basicFacts/equipmentMap',
+  /** Response codes rejected without an error toast (spec §8: configurable, values not given). */
+  statusWhiteList: [] as number[],
+  requestTimeout: 30_000,
+  uploadTimeout: 1_800_000,
+} as const

@@ -1,0 +1,99 @@
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
+import type { AxiosAdapter } from 'axios'
+import { RouterProvider, createMemoryRouter } from 'react-router-dom'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import request from '../api/request'
+import i18n from '../locales/i18n'
+import { useSessionStore } from '../stores/session'
+import { routes } from './routes'
+
+beforeAll(() => {
+  // antd's responsive helpers ask for matchMedia, which jsdom lacks.
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string): MediaQueryList =>
+      ({
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        dispatchEvent: () => false,
+      }) as MediaQueryList,
+  })
+})
+
+let health: { status: number; body: unknown }
+beforeEach(async () => {
+  useSessionStore.getState().logout()
+  await i18n.changeLanguage('zh')
+  health = {
+    status: 200,
+    body: {
+      code: 200,
+      success: true,
+      data: { status: 'ok', version: '0.1.0', database: 'sqlite', uptimeSeconds: 1 },
+      msg: '操作成功',
+    },
+  }
+  const adapter: AxiosAdapter = (config) =>
+    Promise.resolve({
+      data: health.body,
+      status: health.status,
+      statusText: '',
+      headers: {},
+      config,
+    })
+  request.defaults.adapter = adapter
+})
+
+afterEach(() => {
+  cleanup()
+  request.defaults.adapter = undefined
+})
+
+function visit(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] })
+  render(<RouterProvider router={router} />)
+  return router
+}
+
+describe('routes', () => {
+  it('sends / to /login without a token and titles the page', async () => {
+    const router = visit('/')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    await waitFor(() => expect(document.title).toBe('登录 - 光伏电站智慧运维监控平台'))
+    const status = await screen.findByTestId('server-status')
+    await waitFor(() =>
+      expect(status.textContent).toBe('服务状态：正常 · 数据库 sqlite · 版本 0.1.0'),
+    )
+  })
+
+  it('shows the unreachable state when the health call fails', async () => {
+    health = { status: 500, body: { code: 500, success: false, data: null, msg: 'boom' } }
+    visit('/login')
+    const status = await screen.findByTestId('server-status')
+    await waitFor(() => expect(status.dataset.state).toBe('down'))
+  })
+
+  it('sends a deep link to /login without a token', async () => {
+    const router = visit('/basicFacts/equipmentMap')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+  })
+
+  it('sends unknown paths to /404', async () => {
+    const router = visit('/no/such/page')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/404'))
+    expect(await screen.findByText('抱歉，您访问的页面不存在。')).toBeTruthy()
+  })
+
+  it('with a token, / leads to the home map and /login back home', async () => {
+    act(() => useSessionStore.getState().setTokens('tok', 'ref'))
+    const router = visit('/login')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/basicFacts/equipmentMap'))
+    expect(await screen.findByText('电站地图总览将在后续版本提供。')).toBeTruthy()
+    expect(screen.getByTestId('clock').textContent).toMatch(/^\d\d:\d\d:\d\d \d{4}-\d\d-\d\d 星期/)
+  })
+})
