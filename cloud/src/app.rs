@@ -20,7 +20,39 @@ use crate::state::AppState;
 
 /// Every API route of the product. Each domain adds its routes here.
 pub fn api_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi()).routes(routes!(ops::health::health))
+    use crate::{alarm, auth, log, resource, system, user};
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(ops::health::health))
+        // auth
+        .routes(routes!(auth::oauth::token))
+        .routes(routes!(auth::oauth::token_refresh))
+        .routes(routes!(auth::oauth::captcha))
+        .routes(routes!(auth::oauth::logout, log::error_upload::upload))
+        .routes(routes!(auth::oauth::user_info))
+        .routes(routes!(auth::oauth::clear_cache))
+        // system
+        .routes(routes!(system::menu::routes))
+        .routes(routes!(system::menu::buttons))
+        .routes(routes!(system::menu::top_menu))
+        .routes(routes!(system::tenant::info))
+        .routes(routes!(system::select::dept_select))
+        .routes(routes!(system::select::role_select))
+        // user
+        .routes(routes!(user::routes::register_guest))
+        .routes(routes!(user::routes::info))
+        .routes(routes!(user::routes::update_info))
+        .routes(routes!(user::routes::update_password))
+        .routes(routes!(user::routes::unlock))
+        // resource: uploads stream to disk under their own size limit
+        .merge(
+            OpenApiRouter::new()
+                .routes(routes!(resource::oss::put_file))
+                .layer(axum::extract::DefaultBodyLimit::disable()),
+        )
+        .routes(routes!(resource::oss::remove_file))
+        .routes(routes!(resource::oss::serve_file))
+        // alarm feed
+        .routes(routes!(alarm::feed::connect))
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).
@@ -35,7 +67,6 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
     .route("/api", any(api_not_found))
     .route("/api/{*rest}", any(api_not_found))
     .route("/ws", any(api_not_found))
-    .route("/ws/{*rest}", any(api_not_found))
     .method_not_allowed_fallback(method_not_allowed)
     .fallback(crate::console::serve)
     .with_state(state)

@@ -28,6 +28,8 @@ pub struct Config {
     pub node_id: u16,
     pub broker: BrokerConfig,
     pub log: LogConfig,
+    pub auth: AuthConfig,
+    pub files: FilesConfig,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -41,6 +43,27 @@ pub struct BrokerConfig {
     pub url: String,
     /// Shared-subscription group so several cloud replicas split ingest.
     pub share_group: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthConfig {
+    /// Test hook: the captcha call also returns its answer so browser tests can sign in.
+    /// Never turn it on in production; the server logs a warning when it is on.
+    pub expose_captcha_answer: bool,
+    /// Wrong passwords in a row that lock an account.
+    pub lock_attempts: i64,
+    /// How long a locked account stays locked.
+    pub lock_minutes: i64,
+    /// How long a captcha answer stays valid.
+    pub captcha_ttl_seconds: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilesConfig {
+    /// Largest upload accepted, in bytes.
+    pub max_upload_bytes: usize,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -71,6 +94,15 @@ impl Default for Config {
             log: LogConfig {
                 filter: "info".into(),
                 json: false,
+            },
+            auth: AuthConfig {
+                expose_captcha_answer: false,
+                lock_attempts: 5,
+                lock_minutes: 30,
+                captcha_ttl_seconds: 180,
+            },
+            files: FilesConfig {
+                max_upload_bytes: 20 * 1024 * 1024,
             },
         }
     }

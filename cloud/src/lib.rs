@@ -1,9 +1,15 @@
 //! The cloud hub. Business domains each live in their own folder; `kernel` holds what they share.
 
+pub mod alarm;
 pub mod app;
+pub mod auth;
 pub mod config;
 pub mod console;
 pub mod kernel;
+pub mod log;
 pub mod ops;
+pub mod resource;
 pub mod server;
 pub mod state;
+pub mod system;
+pub mod user;

@@ -20,6 +20,8 @@ pub enum StartError {
     Secret(#[from] SecretError),
     #[error(transparent)]
     Db(#[from] DbError),
+    #[error("seeding initial data: {0}")]
+    Seed(String),
     #[error("cannot listen on {addr}: {source}")]
     Listen { addr: String, source: std::io::Error },
     #[error("server: {0}")]
@@ -39,9 +41,17 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
     let url = config.effective_database_url();
     let db = Db::connect(&url, config.database_max_connections).await?;
     tracing::info!(database = db.backend().name(), url = %crate::kernel::db::redact(&url), "database ready");
+    let ids = Arc::new(IdGenerator::new(config.node_id));
+    crate::system::seed::run(&db, &ids)
+        .await
+        .map_err(|e| StartError::Seed(e.to_string()))?;
+    if config.auth.expose_captcha_answer {
+        tracing::warn!("auth.expose_captcha_answer is on: captcha answers are sent to clients (tests only)");
+    }
     Ok(AppState {
         db,
-        ids: Arc::new(IdGenerator::new(config.node_id)),
+        ids,
+        alarm_changes: tokio::sync::broadcast::channel(64).0,
         token_secret: token_secret.into(),
         config: Arc::new(config),
         started: Instant::now(),

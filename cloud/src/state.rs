@@ -15,4 +15,6 @@ pub struct AppState {
     /// Signs access tokens (sign-in arrives with the auth domain).
     pub token_secret: Arc<str>,
     pub started: Instant,
+    /// Fires with a tenant id when that tenant's alarms change (the bell's websocket listens).
+    pub alarm_changes: tokio::sync::broadcast::Sender<String>,
 }

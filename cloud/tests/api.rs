@@ -168,8 +168,10 @@ async fn unknown_paths_and_wrong_methods_answer_in_the_envelope() {
     assert_eq!(body["msg"], "接口不存在");
     let (status, body) = app.get_json("/api").await;
     assert_failure(status, &body, 404);
-    let (status, body) = app.get_json("/ws/123").await;
+    let (status, body) = app.get_json("/ws").await;
     assert_failure(status, &body, 404);
+    let (status, body) = app.get_json("/ws/123").await;
+    assert_failure(status, &body, 401);
     let (status, body) = app
         .send_json(
             app.client

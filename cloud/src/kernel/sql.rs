@@ -12,6 +12,11 @@ pub enum Value {
     Text(String),
     Int(i64),
     Float(f64),
+    /// NULL for an integer column. PostgreSQL checks a parameter's declared type against its
+    /// column, so a NULL must be declared with the column's type.
+    Null,
+    /// NULL for a text column.
+    NullText,
 }
 
 impl From<&str> for Value {
@@ -27,6 +32,16 @@ impl From<String> for Value {
 impl From<i64> for Value {
     fn from(v: i64) -> Self {
         Value::Int(v)
+    }
+}
+impl From<Option<String>> for Value {
+    fn from(v: Option<String>) -> Self {
+        v.map(Value::Text).unwrap_or(Value::NullText)
+    }
+}
+impl From<crate::kernel::Id> for Value {
+    fn from(v: crate::kernel::Id) -> Self {
+        Value::Int(v.0)
     }
 }
 impl From<f64> for Value {
@@ -100,6 +115,8 @@ impl Sql {
                 Value::Text(s) => args.add(s.clone()),
                 Value::Int(i) => args.add(*i),
                 Value::Float(f) => args.add(*f),
+                Value::Null => args.add(Option::<i64>::None),
+                Value::NullText => args.add(Option::<String>::None),
             };
             added.map_err(|e| ApiError::Internal(format!("bind: {e}")))?;
         }

@@ -10,7 +10,15 @@ use utoipa::OpenApi;
         description = "Every `/api` answer is the envelope `{code, success, data, msg}` unless noted. \
                        Ids are 64-bit integers sent as strings; date-times are `yyyy-MM-dd HH:mm:ss`."
     ),
-    tags((name = "ops", description = "Operating the hub"))
+    tags(
+        (name = "ops", description = "Operating the hub"),
+        (name = "auth", description = "Sign-in, tokens, captcha"),
+        (name = "system", description = "Tenants, menus, permissions"),
+        (name = "user", description = "Accounts and profiles"),
+        (name = "resource", description = "Uploaded files"),
+        (name = "log", description = "Logs"),
+        (name = "alarm", description = "Alarms and the live alarm feed")
+    )
 )]
 pub struct ApiDoc;
 

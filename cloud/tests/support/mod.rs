@@ -146,3 +146,167 @@ pub fn assert_failure(status: u16, body: &serde_json::Value, code: u16) {
     assert!(body["data"].is_null(), "{body}");
     assert!(body["msg"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
 }
+
+// ---- sign-in helpers ----
+
+pub const BASIC_SABER: &str = "Basic c2FiZXI6c2FiZXJfc2VjcmV0";
+
+pub fn md5_hex(s: &str) -> String {
+    use md5::{Digest, Md5};
+    hex::encode(Md5::digest(s.as_bytes()))
+}
+
+impl TestApp {
+    /// A token call: query parameters and extra headers; returns (HTTP status, flat JSON).
+    pub async fn token_call(
+        &self,
+        params: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> (u16, serde_json::Value) {
+        let mut req = self
+            .client
+            .post(self.url("/api/blade-auth/oauth/token"))
+            .query(params);
+        req = req.header("Authorization", BASIC_SABER);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        self.send_json(req).await
+    }
+
+    pub async fn sign_in(&self, tenant: &str, account: &str, password: &str) -> (u16, serde_json::Value) {
+        let pw = md5_hex(password);
+        self.token_call(
+            &[
+                ("tenantId", tenant),
+                ("username", account),
+                ("password", &pw),
+                ("grant_type", "password"),
+                ("scope", "all"),
+            ],
+            &[("Tenant-Id", tenant)],
+        )
+        .await
+    }
+
+    /// Signs in and returns the access token, panicking on failure.
+    pub async fn token_of(&self, tenant: &str, account: &str, password: &str) -> String {
+        let (status, body) = self.sign_in(tenant, account, password).await;
+        assert_eq!(status, 200, "sign in {tenant}/{account}: {body}");
+        body["access_token"].as_str().expect("access_token").to_owned()
+    }
+
+    pub fn authed(&self, method: reqwest::Method, path: &str, token: &str) -> reqwest::RequestBuilder {
+        self.client
+            .request(method, self.url(path))
+            .header("Blade-Auth", format!("bearer {token}"))
+    }
+
+    pub async fn exec(&self, sql: &str, values: Vec<pv_cloud::kernel::sql::Value>) {
+        let mut s = pv_cloud::kernel::sql::Sql::default();
+        s.push_bind(sql, values);
+        let (text, args) = s.build().expect("sql");
+        sqlx::query_with(AssertSqlSafe(text), args)
+            .execute(self.state.db.pool())
+            .await
+            .expect("exec");
+    }
+
+    /// Creates a tenant (optionally limited to a package of menu codes) with a role granted
+    /// `menu_codes` and a user holding it. Returns (role id, user id).
+    pub async fn create_tenant_user(
+        &self,
+        tenant: &str,
+        account: &str,
+        password: &str,
+        menu_codes: &[&str],
+        package_codes: Option<&[&str]>,
+    ) -> (i64, i64) {
+        use pv_cloud::kernel::sql::Value;
+        let now = Value::Int(pv_cloud::kernel::time::now_ms());
+        let exists = self
+            .scalar_text(
+                "SELECT tenant_id FROM blade_tenant WHERE tenant_id = ?",
+                vec![tenant.into()],
+            )
+            .await;
+        if exists.is_none() {
+            let package = match package_codes {
+                Some(codes) => {
+                    let ids = self.menu_ids(codes).await;
+                    let pid = self.state.ids.next().0;
+                    self.exec(
+                        "INSERT INTO blade_tenant_package (id, package_name, menu_id, create_time) VALUES (?, ?, ?, ?)",
+                        vec![Value::Int(pid), "p".into(), ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",").into(), now.clone()],
+                    )
+                    .await;
+                    Value::Int(pid)
+                }
+                None => Value::Null,
+            };
+            self.exec(
+                "INSERT INTO blade_tenant (id, tenant_id, tenant_name, package_id, create_time) VALUES (?, ?, ?, ?, ?)",
+                vec![Value::Int(self.state.ids.next().0), tenant.into(), format!("Tenant {tenant}").into(), package, now.clone()],
+            )
+            .await;
+        }
+        let role = self.state.ids.next().0;
+        self.exec(
+            "INSERT INTO blade_role (id, tenant_id, role_name, role_alias) VALUES (?, ?, ?, ?)",
+            vec![
+                Value::Int(role),
+                tenant.into(),
+                format!("role of {account}").into(),
+                format!("r_{account}").into(),
+            ],
+        )
+        .await;
+        for m in self.menu_ids(menu_codes).await {
+            self.exec(
+                "INSERT INTO blade_role_menu (role_id, menu_id, kind) VALUES (?, ?, 'web')",
+                vec![Value::Int(role), Value::Int(m)],
+            )
+            .await;
+        }
+        let user = self.state.ids.next().0;
+        let phc = pv_cloud::auth::password::hash(&md5_hex(password))
+            .await
+            .expect("hash");
+        self.exec(
+            "INSERT INTO blade_user (id, tenant_id, account, password, name, real_name, create_time) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            vec![Value::Int(user), tenant.into(), account.into(), phc.into(), account.into(), account.into(), now],
+        )
+        .await;
+        self.exec(
+            "INSERT INTO blade_user_role (user_id, role_id) VALUES (?, ?)",
+            vec![Value::Int(user), Value::Int(role)],
+        )
+        .await;
+        (role, user)
+    }
+
+    pub async fn menu_ids(&self, codes: &[&str]) -> Vec<i64> {
+        let mut out = Vec::new();
+        for c in codes {
+            let mut s = pv_cloud::kernel::sql::Sql::default();
+            s.push_bind("SELECT id FROM blade_menu WHERE code = ?", [(*c).into()]);
+            let (text, args) = s.build().expect("sql");
+            let id: i64 = sqlx::query_scalar_with::<sqlx::Any, i64, _>(AssertSqlSafe(text), args)
+                .fetch_one(self.state.db.pool())
+                .await
+                .unwrap_or_else(|_| panic!("menu {c}"));
+            out.push(id);
+        }
+        out
+    }
+
+    pub async fn scalar_text(&self, sql: &str, values: Vec<pv_cloud::kernel::sql::Value>) -> Option<String> {
+        let mut s = pv_cloud::kernel::sql::Sql::default();
+        s.push_bind(sql, values);
+        let (text, args) = s.build().expect("sql");
+        sqlx::query_scalar_with::<sqlx::Any, String, _>(AssertSqlSafe(text), args)
+            .fetch_optional(self.state.db.pool())
+            .await
+            .expect("query")
+    }
+}

@@ -1,0 +1,478 @@
+//! `/api/blade-auth/oauth/...`: token grants, captcha, logout, user-info, clear-cache.
+//!
+//! The token and captcha answers are flat JSON (the OAuth convention of the family), failures
+//! `{"error_code": 400, "error_description": "..."}`; everything else uses the envelope.
+
+use std::collections::HashMap;
+
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::caller::{self, Caller};
+use super::client::{self, Client};
+use super::token::{self, Claims, Kind};
+use super::{captcha, password, session};
+use crate::kernel::lang::Text;
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
+use crate::state::AppState;
+use crate::system::tenant::{self, DEFAULT_TENANT};
+use crate::user::store::{self, STATUS_ACTIVE, STATUS_PENDING};
+
+const BAD_CLIENT: Text = Text::new("客户端认证失败", "Client authentication failed");
+const GRANT_NOT_ALLOWED: Text = Text::new(
+    "客户端不支持该授权类型",
+    "This client may not use this grant type",
+);
+const UNKNOWN_GRANT: Text = Text::new("不支持的授权类型", "Unsupported grant type");
+const NO_PROVIDER: Text = Text::new(
+    "未配置第三方登录服务，无法使用该登录方式",
+    "No sign-in provider is configured for this grant type",
+);
+const BAD_TENANT: Text = Text::new("租户信息错误或已过期", "Unknown, disabled or expired tenant");
+const BAD_CREDENTIALS: Text = Text::new("用户名或密码不正确", "Wrong account or password");
+const MISSING_CREDENTIALS: Text = Text::new("请输入用户名和密码", "Please enter the account and password");
+const PENDING: Text = Text::new(
+    "账号待管理员审批",
+    "This account is waiting for an administrator's approval",
+);
+const DISABLED: Text = Text::new("账号已停用", "This account is disabled");
+const NO_ROLE: Text = Text::new("未获得用户的角色信息", "The user has no role");
+const BAD_REFRESH: Text = Text::new(
+    "登录已过期，请重新登录",
+    "The session has expired, please sign in again",
+);
+
+/// Failure of a token call, written as `{error_code, error_description}`.
+pub struct OAuthError(ApiError);
+
+impl From<ApiError> for OAuthError {
+    fn from(e: ApiError) -> Self {
+        OAuthError(e)
+    }
+}
+
+impl IntoResponse for OAuthError {
+    fn into_response(self) -> Response {
+        let status = self.0.status();
+        let description = match &self.0 {
+            ApiError::BadRequest(t)
+            | ApiError::Unauthorized(t)
+            | ApiError::Forbidden(t)
+            | ApiError::NotFound(t) => t.render(),
+            other => {
+                tracing::error!(error = %other, "token request failed");
+                crate::kernel::error::SERVER_FAULT.render()
+            }
+        };
+        let body = serde_json::json!({ "error_code": status.as_u16(), "error_description": description });
+        (status, axum::Json(body)).into_response()
+    }
+}
+
+/// The flat answer of a successful token call.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenResponse {
+    pub access_token: String,
+    pub refresh_token: String,
+    pub token_type: &'static str,
+    pub expires_in: i64,
+    pub tenant_id: String,
+    pub user_id: String,
+    pub user_name: String,
+    pub account: String,
+    pub nick_name: String,
+    pub real_name: String,
+    pub role_id: String,
+    pub role_name: String,
+    pub dept_id: String,
+    pub post_id: String,
+    pub avatar: String,
+    pub oauth_id: String,
+    pub detail: serde_json::Value,
+}
+
+/// Parameters arrive in the query string (the console) or a form body (other OAuth clients).
+fn params(query: Option<String>, headers: &HeaderMap, body: &Bytes) -> HashMap<String, String> {
+    let mut map: HashMap<String, String> =
+        serde_urlencoded::from_str(query.as_deref().unwrap_or("")).unwrap_or_default();
+    let is_form = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    if is_form && let Ok(form) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(body) {
+        for (k, v) in form {
+            map.entry(k).or_insert(v);
+        }
+    }
+    map
+}
+
+fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/blade-auth/oauth/token",
+    tag = "auth",
+    params(
+        ("tenantId" = Option<String>, Query, description = "Tenant (default 000000; also the Tenant-Id header)"),
+        ("username" = Option<String>, Query, description = "Account (password and captcha grants)"),
+        ("password" = Option<String>, Query, description = "Lowercase hex MD5 of the password"),
+        ("grant_type" = String, Query, description = "password | captcha | refresh_token | social | authorization_code"),
+        ("refresh_token" = Option<String>, Query, description = "refresh_token grant"),
+        ("scope" = Option<String>, Query, description = "all"),
+        ("type" = Option<String>, Query, description = "account"),
+        ("Authorization" = String, Header, description = "Basic base64(clientId:clientSecret)"),
+        ("Captcha-Key" = Option<String>, Header, description = "captcha grant"),
+        ("Captcha-Code" = Option<String>, Header, description = "captcha grant"),
+        ("Dept-Id" = Option<String>, Header, description = "refresh_token grant: dept to switch to"),
+        ("Role-Id" = Option<String>, Header, description = "refresh_token grant: role to switch to"),
+    ),
+    request_body(content = String, content_type = "application/x-www-form-urlencoded",
+        description = "Optional: the same parameters as a form body"),
+    responses(
+        (status = 200, description = "Flat token response (no envelope)", body = TokenResponse),
+        (status = 400, description = "{error_code, error_description}"),
+        (status = 401, description = "Bad client credentials")
+    )
+)]
+pub async fn token(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    body: Bytes,
+) -> Result<axum::Json<TokenResponse>, OAuthError> {
+    let p = params(query, &headers, &body);
+    let client = client::authenticate(&state.db, &headers)
+        .await?
+        .ok_or(ApiError::Unauthorized(BAD_CLIENT))?;
+    let grant = p.get("grant_type").map(String::as_str).unwrap_or("password");
+    match grant {
+        "password" | "captcha" | "refresh_token" | "social" | "authorization_code" => {}
+        _ => return Err(ApiError::BadRequest(UNKNOWN_GRANT).into()),
+    }
+    if !client.allows(grant) {
+        return Err(ApiError::BadRequest(GRANT_NOT_ALLOWED).into());
+    }
+    let tenant_id = p
+        .get("tenantId")
+        .map(String::as_str)
+        .filter(|t| !t.is_empty())
+        .or_else(|| header_str(&headers, "tenant-id"))
+        .unwrap_or(DEFAULT_TENANT)
+        .to_owned();
+    let issued = match grant {
+        "password" | "captcha" => {
+            if grant == "captcha" {
+                captcha::check(
+                    &state,
+                    header_str(&headers, "captcha-key"),
+                    header_str(&headers, "captcha-code"),
+                )
+                .await?;
+            }
+            password_grant(&state, &client, &tenant_id, &p).await?
+        }
+        "refresh_token" => refresh_grant(&state, &client, &headers, &p).await?,
+        _ => return Err(ApiError::BadRequest(NO_PROVIDER).into()),
+    };
+    Ok(axum::Json(issued))
+}
+
+async fn usable_tenant(state: &AppState, tenant_id: &str) -> Result<(), ApiError> {
+    match tenant::find(state, tenant_id).await? {
+        Some(t) if t.usable() => Ok(()),
+        _ => Err(ApiError::BadRequest(BAD_TENANT)),
+    }
+}
+
+async fn password_grant(
+    state: &AppState,
+    client: &Client,
+    tenant_id: &str,
+    p: &HashMap<String, String>,
+) -> Result<TokenResponse, ApiError> {
+    let account = p.get("username").map(|s| s.trim()).unwrap_or("");
+    let given = p.get("password").map(String::as_str).unwrap_or("");
+    if account.is_empty() || given.is_empty() {
+        return Err(ApiError::BadRequest(MISSING_CREDENTIALS));
+    }
+    usable_tenant(state, tenant_id).await?;
+    let Some(user) = store::find_by_account(&state.db, tenant_id, account).await? else {
+        // Same answer as a wrong password: do not reveal which accounts exist.
+        return Err(ApiError::BadRequest(BAD_CREDENTIALS));
+    };
+    let auth = &state.config.auth;
+    let now = time::now_ms();
+    if let Some(until) = user.locked_until.filter(|u| *u > now) {
+        let minutes = (until - now + 59_999) / 60_000;
+        return Err(ApiError::BadRequest(Text::owned(
+            format!("密码错误次数过多，账号已锁定，请{minutes}分钟后再试"),
+            format!("Too many wrong passwords: the account is locked, try again in {minutes} minutes"),
+        )));
+    }
+    if !password::verify(given, &user.password).await {
+        if store::record_failure(&state.db, user.id, auth.lock_attempts, auth.lock_minutes).await? {
+            tracing::warn!(
+                tenant = tenant_id,
+                account,
+                "account locked after repeated wrong passwords"
+            );
+            return Err(ApiError::BadRequest(Text::owned(
+                format!("密码错误次数过多，账号已锁定{}分钟", auth.lock_minutes),
+                format!(
+                    "Too many wrong passwords: the account is locked for {} minutes",
+                    auth.lock_minutes
+                ),
+            )));
+        }
+        return Err(ApiError::BadRequest(BAD_CREDENTIALS));
+    }
+    match user.status {
+        STATUS_ACTIVE => {}
+        STATUS_PENDING => return Err(ApiError::BadRequest(PENDING)),
+        _ => return Err(ApiError::BadRequest(DISABLED)),
+    }
+    store::record_success(&state.db, user.id).await?;
+    let roles = store::roles(&state.db, user.id).await?;
+    if roles.is_empty() {
+        return Err(ApiError::BadRequest(NO_ROLE));
+    }
+    let depts = store::depts(&state.db, user.id).await?;
+    let role_ids: Vec<Id> = roles.iter().map(|r| r.id).collect();
+    let dept_id = depts.first().map(|d| d.id);
+    let session_id = state.ids.next();
+    let now = time::now_ms();
+    session::create(
+        &state.db,
+        session::NewSession {
+            id: session_id,
+            tenant_id,
+            user_id: user.id,
+            client_id: &client.client_id,
+            dept_id,
+            role_ids: &role_ids,
+            refresh_time: now,
+            expire_time: now + client.refresh_token_validity * 1000,
+        },
+    )
+    .await?;
+    respond(state, client, &user, session_id, &role_ids, dept_id, now).await
+}
+
+async fn refresh_grant(
+    state: &AppState,
+    client: &Client,
+    headers: &HeaderMap,
+    p: &HashMap<String, String>,
+) -> Result<TokenResponse, ApiError> {
+    let presented = p.get("refresh_token").map(String::as_str).unwrap_or("");
+    let claims = token::verify(&state.token_secret, presented, Kind::Refresh)
+        .map_err(|_| ApiError::BadRequest(BAD_REFRESH))?;
+    let session_id: Id = claims
+        .sid
+        .parse()
+        .map_err(|_| ApiError::BadRequest(BAD_REFRESH))?;
+    let session = session::find(&state.db, session_id)
+        .await?
+        .filter(|s| s.revoked == 0 && s.expire_time > time::now_ms() && s.client_id == client.client_id)
+        .ok_or(ApiError::BadRequest(BAD_REFRESH))?;
+    usable_tenant(state, &session.tenant_id).await?;
+    let user = store::find(&state.db, &session.tenant_id, session.user_id)
+        .await?
+        .filter(|u| u.status == STATUS_ACTIVE)
+        .ok_or(ApiError::BadRequest(BAD_REFRESH))?;
+    let roles = store::roles(&state.db, user.id).await?;
+    let depts = store::depts(&state.db, user.id).await?;
+    // A requested dept or role is honoured only when the user holds it.
+    let wanted = |name: &str| header_str(headers, name).and_then(|v| v.parse::<Id>().ok());
+    let role_ids: Vec<Id> = match wanted("role-id") {
+        Some(r) if roles.iter().any(|x| x.id == r) => vec![r],
+        _ => roles.iter().map(|r| r.id).collect(),
+    };
+    if role_ids.is_empty() {
+        return Err(ApiError::BadRequest(NO_ROLE));
+    }
+    let dept_id = match wanted("dept-id") {
+        Some(d) if depts.iter().any(|x| x.id == d) => Some(d),
+        _ => session
+            .dept_id
+            .filter(|d| depts.iter().any(|x| x.id == *d))
+            .or(depts.first().map(|d| d.id)),
+    };
+    let now = time::now_ms().max(session.refresh_time + 1);
+    if !session::rotate(&state.db, session.id, claims.ims, now, dept_id, &role_ids).await? {
+        // The refresh token was already used: someone else holds a copy. End the session.
+        session::revoke(&state.db, session.id).await?;
+        tracing::warn!(session = %session.id, "refresh token reused: session revoked");
+        return Err(ApiError::BadRequest(BAD_REFRESH));
+    }
+    respond(state, client, &user, session.id, &role_ids, dept_id, now).await
+}
+
+async fn respond(
+    state: &AppState,
+    client: &Client,
+    user: &store::UserRow,
+    session_id: Id,
+    role_ids: &[Id],
+    dept_id: Option<Id>,
+    issued_ms: i64,
+) -> Result<TokenResponse, ApiError> {
+    let roles = store::roles(&state.db, user.id).await?;
+    let role_names: Vec<&str> = roles
+        .iter()
+        .filter(|r| role_ids.contains(&r.id))
+        .map(|r| r.role_alias.as_str())
+        .collect();
+    let iat = issued_ms / 1000;
+    let base = Claims {
+        sub: user.id.to_string(),
+        tid: user.tenant_id.clone(),
+        sid: session_id.to_string(),
+        acc: user.account.clone(),
+        rid: role_ids.iter().map(Id::to_string).collect(),
+        did: dept_id.map(|d| d.to_string()),
+        cid: client.client_id.clone(),
+        typ: Kind::Access,
+        iat,
+        exp: iat + client.access_token_validity,
+        ims: issued_ms,
+    };
+    let refresh = Claims {
+        typ: Kind::Refresh,
+        exp: iat + client.refresh_token_validity,
+        ..base.clone()
+    };
+    let sign = |c: &Claims| {
+        token::sign(&state.token_secret, c).map_err(|e| ApiError::Internal(format!("sign token: {e}")))
+    };
+    Ok(TokenResponse {
+        access_token: sign(&base)?,
+        refresh_token: sign(&refresh)?,
+        token_type: "bearer",
+        expires_in: client.access_token_validity,
+        tenant_id: user.tenant_id.clone(),
+        user_id: user.id.to_string(),
+        user_name: user.account.clone(),
+        account: user.account.clone(),
+        nick_name: user.name.clone().unwrap_or_default(),
+        real_name: user.real_name.clone().unwrap_or_default(),
+        role_id: session::join_ids(role_ids),
+        role_name: role_names.join(","),
+        dept_id: dept_id.map(|d| d.to_string()).unwrap_or_default(),
+        post_id: user.post_id.clone(),
+        avatar: user.avatar.clone().unwrap_or_default(),
+        oauth_id: user.oauth_id.clone().unwrap_or_default(),
+        detail: serde_json::json!({ "type": "web" }),
+    })
+}
+
+/// Same grants under the alternative path the specification also names.
+#[utoipa::path(post, path = "/api/blade-auth/oauth/token/refresh", tag = "auth",
+    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "Optional form body"),
+    responses((status = 200, description = "As /api/blade-auth/oauth/token", body = TokenResponse)))]
+pub async fn token_refresh(
+    state: State<AppState>,
+    headers: HeaderMap,
+    query: RawQuery,
+    body: Bytes,
+) -> Result<axum::Json<TokenResponse>, OAuthError> {
+    token(state, headers, query, body).await
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CaptchaResponse {
+    pub key: String,
+    /// `data:image/png;base64,...`
+    pub image: String,
+    /// Only when the server's test hook `auth.expose_captcha_answer` is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/blade-auth/oauth/captcha", tag = "auth",
+    responses((status = 200, description = "Flat {key, image}", body = CaptchaResponse)))]
+pub async fn captcha(State(state): State<AppState>) -> Result<Response, OAuthError> {
+    let issued = captcha::issue(&state).await?;
+    let body = CaptchaResponse {
+        key: issued.key,
+        image: issued.image,
+        answer: state.config.auth.expose_captcha_answer.then_some(issued.answer),
+    };
+    Ok(([(header::CACHE_CONTROL, "no-store")], axum::Json(body)).into_response())
+}
+
+/// Ends the caller's session: the tokens stop working at once. Without a live token there is
+/// nothing to end, and the answer is the same.
+#[utoipa::path(get, path = "/api/blade-auth/oauth/logout", tag = "auth",
+    responses((status = 200, body = Envelope<bool>)))]
+pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Data<bool>> {
+    if let Some(token) = caller::bearer(&headers)
+        && let Ok(c) = Caller::from_token(&state, token).await
+    {
+        session::revoke(&state.db, c.session_id).await?;
+        return Ok(Data(true));
+    }
+    Ok(Data(false))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserInfo {
+    pub tenant_id: String,
+    pub user_id: Id,
+    pub account: String,
+    pub user_name: String,
+    pub nick_name: String,
+    pub real_name: String,
+    pub avatar: String,
+    pub role_id: String,
+    pub role_name: String,
+    pub dept_id: String,
+    pub post_id: String,
+}
+
+#[utoipa::path(get, path = "/api/blade-auth/oauth/user-info", tag = "auth",
+    responses((status = 200, body = Envelope<UserInfo>), (status = 401)))]
+pub async fn user_info(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<UserInfo>> {
+    let user = store::find(&state.db, &caller.tenant_id, caller.user_id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    let roles = store::roles(&state.db, user.id).await?;
+    let names: Vec<&str> = roles
+        .iter()
+        .filter(|r| caller.role_ids.contains(&r.id))
+        .map(|r| r.role_alias.as_str())
+        .collect();
+    Ok(Data(UserInfo {
+        tenant_id: user.tenant_id,
+        user_id: user.id,
+        user_name: user.account.clone(),
+        account: user.account,
+        nick_name: user.name.unwrap_or_default(),
+        real_name: user.real_name.unwrap_or_default(),
+        avatar: user.avatar.unwrap_or_default(),
+        role_id: session::join_ids(&caller.role_ids),
+        role_name: names.join(","),
+        dept_id: caller.dept_id.map(|d| d.to_string()).unwrap_or_default(),
+        post_id: user.post_id,
+    }))
+}
+
+/// The hub keeps no per-user caches (every call reads the database), so there is nothing to
+/// clear; the call exists because the console offers it.
+#[utoipa::path(get, path = "/api/blade-auth/oauth/clear-cache", tag = "auth",
+    responses((status = 200, body = Envelope<bool>)))]
+pub async fn clear_cache(_caller: Caller) -> ApiResult<Data<bool>> {
+    Ok(Data(true))
+}

@@ -1,0 +1,357 @@
+//! `POST /api/blade-resource/oss/endpoint/put-file` (multipart `file`), `remove-file`, and the
+//! stable URL each upload is served back from.
+//!
+//! A link carries a signature (HMAC of the file's name with the server secret) so it works in an
+//! `<img src>` without a token; a request that does carry a token must belong to the file's
+//! tenant. Files that a browser could run (HTML, SVG...) are served as downloads, never inline.
+
+use axum::body::Body;
+use axum::extract::{Multipart, Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use sqlx::Any;
+use tokio::io::AsyncWriteExt;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::auth::Caller;
+use crate::auth::caller::bearer;
+use crate::kernel::extract::Query;
+use crate::kernel::lang::Text;
+use crate::kernel::sql::{Sql, Value};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
+use crate::state::AppState;
+
+pub const FILE_ROUTE: &str = "/api/blade-resource/oss/endpoint/file";
+const NO_FILE: Text = Text::new("请选择要上传的文件", "Please choose a file to upload");
+const TOO_BIG: Text = Text::new("文件过大", "The file is too large");
+const FORBIDDEN: Text = Text::new("无权访问该文件", "You may not access this file");
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Attach {
+    pub id: Id,
+    pub tenant_id: String,
+    pub link: String,
+    pub name: String,
+    pub original_name: String,
+    pub extension: String,
+    pub attach_size: i64,
+    pub content_type: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Uploaded {
+    /// Where the file is served (works as an `<img src>`).
+    pub link: String,
+    pub domain: String,
+    /// Stored name, `{tenant}/{yyyyMMdd}/{id}.{ext}`.
+    pub name: String,
+    pub original_name: String,
+    pub attach_id: Id,
+}
+
+fn signature(secret: &str, name: &str) -> String {
+    let mut mac =
+        <Hmac<Sha256> as Mac>::new_from_slice(secret.as_bytes()).expect("HMAC takes keys of any length");
+    mac.update(b"file:");
+    mac.update(name.as_bytes());
+    hex::encode(&mac.finalize().into_bytes()[..16])
+}
+
+/// `{tenant}/{yyyyMMdd}/{digits}.{ext}` and nothing else: no way out of the files folder.
+fn valid_name(name: &str) -> Option<(&str, &str, &str)> {
+    let mut parts = name.split('/');
+    let (tenant, day, file) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let (stem, ext) = file.split_once('.')?;
+    let ok = (1..=12).contains(&tenant.len())
+        && tenant.bytes().all(|b| b.is_ascii_alphanumeric())
+        && day.len() == 8
+        && day.bytes().all(|b| b.is_ascii_digit())
+        && !stem.is_empty()
+        && stem.bytes().all(|b| b.is_ascii_digit())
+        && ext.len() <= 10
+        && ext.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    ok.then_some((tenant, day, file))
+}
+
+fn extension_of(original: &str) -> String {
+    std::path::Path::new(original)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .filter(|e| !e.is_empty() && e.len() <= 10 && e.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .unwrap_or_else(|| "bin".into())
+}
+
+const COLUMNS: &str = "id, tenant_id, link, name, original_name, extension, attach_size, content_type";
+
+async fn find_where(state: &AppState, column: &str, value: &str) -> Result<Option<Attach>, ApiError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        &format!("SELECT {COLUMNS} FROM blade_attach WHERE is_deleted = 0 AND {column} = ?"),
+        [Value::from(value)],
+    );
+    let (text, args) = sql.build()?;
+    Ok(
+        sqlx::query_as_with::<Any, Attach, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_optional(state.db.pool())
+            .await?,
+    )
+}
+
+/// The upload of `tenant_id` that `link` points at.
+pub async fn find_by_link(state: &AppState, tenant_id: &str, link: &str) -> Result<Option<Attach>, ApiError> {
+    Ok(find_where(state, "link", link)
+        .await?
+        .filter(|a| a.tenant_id == tenant_id))
+}
+
+#[utoipa::path(post, path = "/api/blade-resource/oss/endpoint/put-file", tag = "resource",
+    request_body(content_type = "multipart/form-data", description = "field `file`"),
+    responses((status = 200, body = Envelope<Uploaded>), (status = 400), (status = 401)))]
+pub async fn put_file(
+    State(state): State<AppState>,
+    caller: Caller,
+    mut form: Multipart,
+) -> ApiResult<Data<Uploaded>> {
+    let bad = |e: axum::extract::multipart::MultipartError| {
+        ApiError::bad_request(format!("上传内容有误：{e}"), format!("malformed upload: {e}"))
+    };
+    while let Some(mut field) = form.next_field().await.map_err(bad)? {
+        if field.name() != Some("file") {
+            continue;
+        }
+        let original = field
+            .file_name()
+            .unwrap_or("file")
+            .chars()
+            .take(200)
+            .collect::<String>();
+        let ext = extension_of(&original);
+        let id = state.ids.next();
+        let day = chrono::DateTime::from_timestamp_millis(time::now_ms())
+            .map(|t| t.with_timezone(&time::offset()).format("%Y%m%d").to_string())
+            .unwrap_or_else(|| "19700101".into());
+        let name = format!("{}/{day}/{}.{ext}", caller.tenant_id, id.0);
+        let path = state.config.data_dir.join("files").join(&name);
+        if let Some(dir) = path.parent() {
+            tokio::fs::create_dir_all(dir)
+                .await
+                .map_err(|e| ApiError::Internal(format!("mkdir: {e}")))?;
+        }
+        // Write to a temporary name and rename, so a failed upload never leaves a half file.
+        let partial = path.with_extension(format!("{ext}.part"));
+        let mut file = tokio::fs::File::create(&partial)
+            .await
+            .map_err(|e| ApiError::Internal(format!("create: {e}")))?;
+        let mut size: usize = 0;
+        let outcome: Result<(), ApiError> = async {
+            while let Some(chunk) = field.chunk().await.map_err(bad)? {
+                size += chunk.len();
+                if size > state.config.files.max_upload_bytes {
+                    return Err(ApiError::BadRequest(TOO_BIG));
+                }
+                file.write_all(&chunk)
+                    .await
+                    .map_err(|e| ApiError::Internal(format!("write: {e}")))?;
+            }
+            file.sync_all()
+                .await
+                .map_err(|e| ApiError::Internal(format!("sync: {e}")))?;
+            Ok(())
+        }
+        .await;
+        if let Err(e) = outcome {
+            let _ = tokio::fs::remove_file(&partial).await;
+            return Err(e);
+        }
+        tokio::fs::rename(&partial, &path)
+            .await
+            .map_err(|e| ApiError::Internal(format!("rename: {e}")))?;
+        let link = format!(
+            "{FILE_ROUTE}/{name}?sig={}",
+            signature(&state.token_secret, &name)
+        );
+        let content_type = mime_guess::from_ext(&ext).first_or_octet_stream().to_string();
+        let mut sql = Sql::default();
+        sql.push_bind(
+            "INSERT INTO blade_attach (id, tenant_id, link, domain, name, original_name, extension, attach_size, \
+             content_type, create_user, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                id.into(),
+                caller.tenant_id.clone().into(),
+                link.clone().into(),
+                "".into(),
+                name.clone().into(),
+                original.clone().into(),
+                ext.into(),
+                Value::Int(size as i64),
+                content_type.into(),
+                caller.user_id.into(),
+                Value::Int(time::now_ms()),
+            ],
+        );
+        let (text, args) = sql.build()?;
+        if let Err(e) = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+            .execute(state.db.pool())
+            .await
+        {
+            let _ = tokio::fs::remove_file(&path).await;
+            return Err(e.into());
+        }
+        return Ok(Data(Uploaded {
+            link,
+            domain: String::new(),
+            name,
+            original_name: original,
+            attach_id: id,
+        }));
+    }
+    Err(ApiError::BadRequest(NO_FILE))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoveParams {
+    /// The stored name (or the link) of the file.
+    pub file_name: String,
+}
+
+#[utoipa::path(post, path = "/api/blade-resource/oss/endpoint/remove-file", tag = "resource", params(RemoveParams),
+    responses((status = 200, body = Envelope<bool>), (status = 401), (status = 404)))]
+pub async fn remove_file(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(p): Query<RemoveParams>,
+) -> ApiResult<Data<bool>> {
+    let name = p
+        .file_name
+        .split('?')
+        .next()
+        .unwrap_or("")
+        .trim_start_matches(FILE_ROUTE)
+        .trim_start_matches('/');
+    let attach = find_where(&state, "name", name)
+        .await?
+        .filter(|a| a.tenant_id == caller.tenant_id)
+        .ok_or_else(ApiError::not_found)?;
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "UPDATE blade_attach SET is_deleted = 1 WHERE id = ?",
+        [attach.id.into()],
+    );
+    let (text, args) = sql.build()?;
+    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(state.db.pool())
+        .await?;
+    let _ = tokio::fs::remove_file(state.config.data_dir.join("files").join(&attach.name)).await;
+    Ok(Data(true))
+}
+
+#[utoipa::path(get, path = "/api/blade-resource/oss/endpoint/file/{tenant}/{day}/{file}", tag = "resource",
+    params(("tenant" = String, Path), ("day" = String, Path), ("file" = String, Path),
+           ("sig" = Option<String>, Query, description = "Signature from the upload's link (not needed with a token of the file's tenant)")),
+    responses((status = 200, description = "The file"), (status = 403), (status = 404)))]
+pub async fn serve_file(
+    State(state): State<AppState>,
+    Path((tenant, day, file)): Path<(String, String, String)>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let name = format!("{tenant}/{day}/{file}");
+    if valid_name(&name).is_none() {
+        return Err(ApiError::not_found());
+    }
+    let allowed = match bearer(&headers) {
+        Some(token) => Caller::from_token(&state, token).await?.tenant_id == tenant,
+        None => {
+            let pairs: Vec<(String, String)> =
+                serde_urlencoded::from_str(query.as_deref().unwrap_or("")).unwrap_or_default();
+            let sig = pairs
+                .iter()
+                .find(|(k, _)| k == "sig")
+                .map(|(_, v)| v.as_str())
+                .unwrap_or("");
+            let expected = signature(&state.token_secret, &name);
+            sig.len() == expected.len()
+                && sig
+                    .bytes()
+                    .zip(expected.bytes())
+                    .fold(0u8, |a, (x, y)| a | (x ^ y))
+                    == 0
+        }
+    };
+    if !allowed {
+        return Err(ApiError::Forbidden(FORBIDDEN));
+    }
+    let attach = find_where(&state, "name", &name)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    let bytes = tokio::fs::read(state.config.data_dir.join("files").join(&attach.name))
+        .await
+        .map_err(|_| ApiError::not_found())?;
+    let inline = matches!(
+        attach.extension.as_str(),
+        "png" | "jpg" | "jpeg" | "gif" | "webp" | "pdf"
+    );
+    let mut response = Body::from(bytes).into_response();
+    let h = response.headers_mut();
+    let content_type = if inline {
+        attach.content_type.as_str()
+    } else {
+        "application/octet-stream"
+    };
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")),
+    );
+    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=86400"),
+    );
+    if !inline {
+        h.insert(
+            header::CONTENT_DISPOSITION,
+            HeaderValue::from_static("attachment"),
+        );
+    }
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_names_cannot_escape_the_files_folder() {
+        assert!(valid_name("000000/20261122/123.png").is_some());
+        for bad in [
+            "../etc/passwd",
+            "000000/20261122/../../x.png",
+            "000000/2026112/1.png",
+            "000000/20261122/a.png",
+            "a/b/c/d",
+            "000000/20261122/1.PNG",
+        ] {
+            assert!(valid_name(bad).is_none(), "{bad}");
+        }
+        assert_eq!(extension_of("photo.JPG"), "jpg");
+        assert_eq!(extension_of("noext"), "bin");
+        assert_eq!(extension_of("x.p h p"), "bin");
+    }
+
+    #[test]
+    fn signatures_depend_on_secret_and_name() {
+        let a = signature("secret-one", "000000/20261122/1.png");
+        assert_eq!(a.len(), 32);
+        assert_ne!(a, signature("secret-two", "000000/20261122/1.png"));
+        assert_ne!(a, signature("secret-one", "000000/20261122/2.png"));
+    }
+}

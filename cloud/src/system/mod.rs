@@ -1,0 +1,7 @@
+//! The multi-tenant admin base: tenants and packages, menus and permissions, departments,
+//! roles, and the data every installation starts with.
+
+pub mod menu;
+pub mod seed;
+pub mod select;
+pub mod tenant;

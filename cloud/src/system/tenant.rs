@@ -1,0 +1,115 @@
+//! Tenants: whether one may sign in, which menus its package allows, and finding a tenant by the
+//! site address it is served under.
+
+use std::collections::HashSet;
+
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use sqlx::Any;
+use utoipa::{IntoParams, ToSchema};
+
+use crate::kernel::extract::Query;
+use crate::kernel::sql::{Sql, Value};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
+use crate::state::AppState;
+
+pub const DEFAULT_TENANT: &str = "000000";
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TenantRow {
+    pub tenant_id: String,
+    pub tenant_name: String,
+    pub domain: Option<String>,
+    pub background_url: Option<String>,
+    pub expire_time: Option<i64>,
+    pub package_id: Option<Id>,
+    pub status: i64,
+}
+
+impl TenantRow {
+    /// Enabled and not past its expiry.
+    pub fn usable(&self) -> bool {
+        self.status == 1 && self.expire_time.is_none_or(|t| t > time::now_ms())
+    }
+}
+
+const COLUMNS: &str = "tenant_id, tenant_name, domain, background_url, expire_time, package_id, status";
+
+pub async fn find(state: &AppState, tenant_id: &str) -> Result<Option<TenantRow>, ApiError> {
+    let mut sql = Sql::new(&format!("SELECT {COLUMNS} FROM blade_tenant"));
+    sql.push_bind(" WHERE tenant_id = ? AND is_deleted = 0", [tenant_id.into()]);
+    let (text, args) = sql.build()?;
+    Ok(
+        sqlx::query_as_with::<Any, TenantRow, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_optional(state.db.pool())
+            .await?,
+    )
+}
+
+/// The menu ids a tenant's package allows, or `None` when the tenant has no package (all menus).
+pub async fn package_menus(state: &AppState, tenant_id: &str) -> Result<Option<HashSet<Id>>, ApiError> {
+    let mut sql = Sql::new(
+        "SELECT p.menu_id FROM blade_tenant t JOIN blade_tenant_package p ON p.id = t.package_id AND p.is_deleted = 0",
+    );
+    sql.push_bind(" WHERE t.tenant_id = ? AND t.is_deleted = 0", [tenant_id.into()]);
+    let (text, args) = sql.build()?;
+    let ids: Option<String> = sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_optional(state.db.pool())
+        .await?;
+    Ok(ids.map(|s| s.split(',').filter_map(|p| p.trim().parse().ok()).collect()))
+}
+
+pub async fn package_allows(state: &AppState, tenant_id: &str, menu: Id) -> Result<bool, ApiError> {
+    Ok(package_menus(state, tenant_id)
+        .await?
+        .is_none_or(|set| set.contains(&menu)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct InfoParams {
+    /// Host name the console is served under.
+    pub domain: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TenantInfo {
+    pub tenant_id: String,
+    pub domain: String,
+    pub background_url: Option<String>,
+}
+
+/// The tenant served under a site address, so the login page need not ask for a tenant id.
+#[utoipa::path(
+    get,
+    path = "/api/blade-system/tenant/info",
+    tag = "system",
+    params(InfoParams),
+    responses((status = 200, description = "The tenant, or data null when the address names none", body = Envelope<TenantInfo>))
+)]
+pub async fn info(
+    State(state): State<AppState>,
+    Query(p): Query<InfoParams>,
+) -> ApiResult<Data<Option<TenantInfo>>> {
+    let Some(domain) = p
+        .domain
+        .map(|d| d.trim().to_ascii_lowercase())
+        .filter(|d| !d.is_empty())
+    else {
+        return Ok(Data(None));
+    };
+    let mut sql = Sql::new(&format!("SELECT {COLUMNS} FROM blade_tenant"));
+    sql.push_bind(
+        " WHERE LOWER(domain) = ? AND is_deleted = 0 AND status = 1",
+        [Value::Text(domain)],
+    );
+    let (text, args) = sql.build()?;
+    let row: Option<TenantRow> = sqlx::query_as_with::<Any, TenantRow, _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_optional(state.db.pool())
+        .await?;
+    Ok(Data(row.filter(TenantRow::usable).map(|t| TenantInfo {
+        tenant_id: t.tenant_id,
+        domain: t.domain.unwrap_or_default(),
+        background_url: t.background_url,
+    })))
+}
