@@ -83,6 +83,11 @@ const page = context.pages()[0] ?? (await context.newPage())
 page.setDefaultTimeout(timeout)
 const pageErrors = []
 page.on('pageerror', (error) => pageErrors.push(error.message))
+/** Alarm-feed frames received by the page, per websocket URL. */
+const socketFrames = []
+page.on('websocket', (ws) => {
+  ws.on('framereceived', (frame) => socketFrames.push({ url: ws.url(), payload: frame.payload }))
+})
 
 try {
   await check('/ without a token ends on /login, titled with the product name', async () => {
@@ -167,6 +172,294 @@ try {
       assert(JSON.parse(stored ?? '{}').content === 'en', `stored language entry: ${stored}`)
     },
   )
+
+  // ---- Signing in and the signed-in console (against the hub's seeded data) ----
+
+  const storedToken = () =>
+    page.evaluate(() => {
+      const raw = localStorage.getItem('pv-token')
+      return raw ? JSON.parse(raw).content : null
+    })
+
+  /** Puts the console in `lang` (stored setting) and opens /login, returning the captcha answer. */
+  async function openLogin(lang = 'zh') {
+    await page.goto(`${baseUrl}/login`)
+    await page.evaluate((language) => {
+      localStorage.setItem(
+        'pv-language',
+        JSON.stringify({
+          dataType: 'string',
+          content: language,
+          type: 'local',
+          datetime: Date.now(),
+        }),
+      )
+    }, lang)
+    const captcha = page.waitForResponse((r) => r.url().includes('/api/blade-auth/oauth/captcha'))
+    await page.reload()
+    const body = await (await captcha).json()
+    assert(typeof body.answer === 'string', 'the e2e hub does not expose the captcha answer')
+    await page.getByTestId('login-submit').waitFor()
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid="login-submit"]')?.hasAttribute('disabled'),
+    )
+    return body.answer
+  }
+
+  /** Fills and submits the login form; resolves with the token call's response body. */
+  async function submitLogin(account, password, answer) {
+    const tenant = page.getByTestId('login-tenant')
+    if (await tenant.isVisible()) await tenant.fill('000000')
+    await page.getByTestId('login-account').fill(account)
+    await page.getByTestId('login-password').fill(password)
+    await page.getByTestId('login-captcha').fill(answer)
+    const token = page.waitForResponse((r) => r.url().includes('/api/blade-auth/oauth/token'))
+    await page.getByTestId('login-submit').click()
+    const response = await token
+    return { status: response.status(), body: await response.json() }
+  }
+
+  async function signIn(account, password) {
+    const answer = await openLogin('zh')
+    const { status, body } = await submitLogin(account, password, answer)
+    assert(status === 200, `sign-in answered HTTP ${status}: ${JSON.stringify(body)}`)
+    await waitForPath(page, '/basicFacts/equipmentMap')
+    await page.getByTestId('side-menu').waitFor()
+  }
+
+  async function signOutByMenu() {
+    await page.getByTestId('user-menu').click()
+    await page.getByTestId('logout').click()
+    await page.getByTestId('logout-confirm').click()
+    await waitForPath(page, '/login')
+  }
+
+  const sideMenu = () => page.getByTestId('side-menu')
+  const tabs = () => page.getByTestId('tab-bar').getByTestId('tab')
+
+  await check(
+    'a wrong password shows the server error_description and sets no session',
+    async () => {
+      const answer = await openLogin('zh')
+      await page.screenshot({ path: join(screenshotDir, 'login-form-zh.png'), fullPage: true })
+      const { status, body } = await submitLogin('admin', 'not-the-password', answer)
+      assert(status === 400, `HTTP ${status}`)
+      assert(typeof body.error_description === 'string', `body: ${JSON.stringify(body)}`)
+      const shown = await page.getByTestId('login-error').textContent()
+      assert(shown?.includes(body.error_description), `shown "${shown}"`)
+      assert(pathOf(page) === '/login', `on ${pathOf(page)}`)
+      assert((await storedToken()) === null, 'a token was stored')
+    },
+  )
+
+  await check('the registration dialog checks the tenant id first', async () => {
+    await openLogin('zh')
+    await page.getByTestId('register-open').click()
+    const dialog = page.locator('.ant-modal').filter({ hasText: '账号注册' })
+    await dialog.waitFor()
+    await dialog.getByRole('button', { name: /提\s*交/ }).click()
+    await page.getByText('请先输入租户ID').first().waitFor()
+    await dialog.getByRole('button', { name: /取\s*消/ }).click()
+    await dialog.waitFor({ state: 'hidden' })
+  })
+
+  await check('signing in as admin shows the home page and the seeded menu groups', async () => {
+    await signIn('admin', 'admin')
+    await sideMenu().getByText('电站监控', { exact: true }).waitFor()
+    await sideMenu().getByText('系统管理', { exact: true }).waitFor()
+    const userName = await page.getByTestId('user-name').textContent()
+    assert(userName && userName.trim() !== '', 'no user name in the top bar')
+    assert((await tabs().count()) === 1, `${await tabs().count()} tabs`)
+    await page.screenshot({ path: join(screenshotDir, 'home-zh.png') })
+  })
+
+  await check('the alarm feed connects over the websocket and sets the bell', async () => {
+    const deadline = Date.now() + timeout
+    while (!socketFrames.some((f) => new URL(f.url).pathname.startsWith('/ws/'))) {
+      assert(Date.now() < deadline, 'no message on /ws/{userId} within the time-out')
+      await page.waitForTimeout(200)
+    }
+    const frame = socketFrames.find((f) => new URL(f.url).pathname.startsWith('/ws/'))
+    const message = JSON.parse(String(frame.payload))
+    assert(Array.isArray(message.data), `first message: ${String(frame.payload).slice(0, 200)}`)
+    const ringing = await page.getByTestId('alarm-bell').getAttribute('data-ringing')
+    const count = message.count ?? message.data.length
+    assert(ringing === String(count > 0), `count ${count} but data-ringing=${ringing}`)
+  })
+
+  await check('two menu pages open two tabs; closing one leaves the other', async () => {
+    await sideMenu().getByText('电站监控', { exact: true }).click()
+    await sideMenu().getByText('逆变器', { exact: true }).click()
+    await waitForPath(page, '/station/inverter')
+    await page.getByTestId('page-not-available').getByText('逆变器').first().waitFor()
+    await sideMenu().getByText('系统管理', { exact: true }).click()
+    await sideMenu().getByText('用户管理', { exact: true }).click()
+    await waitForPath(page, '/system/user')
+    await page.getByTestId('page-not-available').getByText('用户管理').first().waitFor()
+    const labels = await tabs().allTextContents()
+    assert(labels.join('|') === '首页|逆变器|用户管理', `tabs: ${labels.join('|')}`)
+    await page
+      .getByTestId('tab-bar')
+      .locator('.ant-tabs-tab')
+      .filter({ hasText: '逆变器' })
+      .locator('.ant-tabs-tab-remove')
+      .click()
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="tab-bar"] [data-testid="tab"]').length === 2,
+    )
+    const after = await tabs().allTextContents()
+    assert(after.join('|') === '首页|用户管理', `tabs after closing: ${after.join('|')}`)
+    assert(pathOf(page) === '/system/user', `on ${pathOf(page)}`)
+  })
+
+  await check('menu search panel finds by name prefix and closes on Esc', async () => {
+    await page.getByTestId('search-panel-button').click()
+    const panel = page.locator('.ant-modal').filter({ hasText: '菜单搜索' })
+    await panel.waitFor()
+    await panel.locator('input').fill('逆变')
+    await panel.getByText('逆变器', { exact: true }).waitFor()
+    assert((await panel.getByText('第三方逆变器', { exact: true }).count()) === 0, 'not a prefix')
+    await page.keyboard.press('Escape')
+    await panel.waitFor({ state: 'hidden' })
+  })
+
+  await check(
+    'tab actions: clear cache asks first, close all returns to the home tab',
+    async () => {
+      await page.getByTestId('tab-actions').hover()
+      await page.getByText('清除缓存', { exact: true }).click()
+      const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '是否需要清除缓存?' })
+      await confirm.waitFor()
+      await confirm.getByRole('button', { name: /OK|确\s*定/ }).click()
+      await page.getByText('清除完毕').first().waitFor()
+      await page.getByTestId('tab-actions').hover()
+      await page.getByText('关闭全部', { exact: true }).click()
+      await waitForPath(page, '/basicFacts/equipmentMap')
+      const labels = await tabs().allTextContents()
+      assert(labels.join('|') === '首页', `tabs: ${labels.join('|')}`)
+      const closable = await page.getByTestId('tab-bar').locator('.ant-tabs-tab-remove').count()
+      assert(closable === 0, 'the only tab can be closed')
+    },
+  )
+
+  await check(
+    'switching to English translates the sidebar; switching back restores Chinese',
+    async () => {
+      await page.goto(`${baseUrl}/basicFacts/equipmentMap`)
+      await sideMenu().waitFor()
+      await Promise.all([
+        page.waitForEvent('load', { timeout }),
+        page.getByTestId('language-switch').getByText('English', { exact: true }).click(),
+      ])
+      await sideMenu().getByText('Station monitoring', { exact: true }).waitFor()
+      await page.getByText('Home', { exact: true }).first().waitFor()
+      await page.screenshot({ path: join(screenshotDir, 'home-en.png') })
+      await Promise.all([
+        page.waitForEvent('load', { timeout }),
+        page.getByTestId('language-switch').getByText('中文', { exact: true }).click(),
+      ])
+      await sideMenu().getByText('电站监控', { exact: true }).waitFor()
+    },
+  )
+
+  await check('the dark theme darkens the layout', async () => {
+    const background = () =>
+      page.evaluate(() => {
+        const el = document.querySelector('[data-testid="main-layout"] .ant-layout-content')
+        const parent = el?.parentElement
+        return parent ? getComputedStyle(parent).backgroundColor : ''
+      })
+    const luminance = (css) => {
+      const [r, g, b] = (css.match(/\d+(\.\d+)?/g) ?? ['255', '255', '255']).map(Number)
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    }
+    const before = await background()
+    await page.getByTestId('theme-toggle').click()
+    await page.waitForFunction(() => document.body.classList.contains('theme-dark'))
+    await page.waitForTimeout(300)
+    const after = await background()
+    assert(luminance(after) < 60, `layout background in dark theme: ${after} (light: ${before})`)
+    await page.screenshot({ path: join(screenshotDir, 'dark-theme.png') })
+    await page.getByTestId('theme-toggle').click()
+    await page.waitForFunction(() => document.body.classList.contains('theme-white'))
+  })
+
+  await check('lock asks for a lock password, locks, and unlocks only with it', async () => {
+    await page.getByTestId('lock-button').click()
+    const dialog = page.locator('.ant-modal').filter({ hasText: '设置锁屏密码' })
+    await dialog.waitFor()
+    await dialog.getByRole('button', { name: /OK|确\s*定/ }).click()
+    await dialog.getByText('锁屏密码不能为空').waitFor()
+    await page.getByTestId('lock-password').fill('e2e-lock')
+    await dialog.getByRole('button', { name: /OK|确\s*定/ }).click()
+    await waitForPath(page, '/lock')
+    await page.getByTestId('lock-page').waitFor()
+    await page.screenshot({ path: join(screenshotDir, 'lock.png') })
+    // While locked, other pages lead back to /lock.
+    await page.goto(`${baseUrl}/info/index`)
+    await waitForPath(page, '/lock')
+    await page.getByTestId('unlock-password').fill('wrong')
+    await page.getByTestId('unlock-submit').click()
+    await page.getByText('解锁密码错误，请重新输入').first().waitFor()
+    assert(pathOf(page) === '/lock', `on ${pathOf(page)}`)
+    await page.getByTestId('unlock-password').fill('e2e-lock')
+    await page.getByTestId('unlock-submit').click()
+    await waitForPath(page, '/basicFacts/equipmentMap')
+  })
+
+  await check('the personal information page shows the signed-in user', async () => {
+    await page.goto(`${baseUrl}/info/index`)
+    await page.getByTestId('info-page').waitFor()
+    await page.waitForFunction(() => {
+      const inputs = document.querySelectorAll('[data-testid="info-form"] input')
+      return [...inputs].some((input) => input.value !== '')
+    })
+    await page.screenshot({ path: join(screenshotDir, 'info.png') })
+  })
+
+  const changePassword = async (from, to) => {
+    await page.goto(`${baseUrl}/info/index`)
+    await page.getByRole('tab', { name: '修改密码' }).click()
+    await page.getByTestId('old-password').fill(from)
+    await page.getByTestId('new-password').fill(to)
+    await page.getByTestId('new-password1').fill(to)
+    const call = page.waitForResponse((r) => r.url().includes('/api/blade-user/update-password'))
+    await page.getByTestId('password-submit').click()
+    const response = await call
+    const body = await response.json()
+    assert(body.code === 200, `update-password: HTTP ${response.status()} ${JSON.stringify(body)}`)
+    await page.getByText('修改成功').first().waitFor()
+  }
+
+  await check('changing the password: the new one signs in, then it is changed back', async () => {
+    await changePassword('admin', 'e2e-New-pass-1')
+    await signOutByMenu()
+    assert((await storedToken()) === null, 'token kept after sign-out')
+    await signIn('admin', 'e2e-New-pass-1')
+    await changePassword('e2e-New-pass-1', 'admin')
+    await signOutByMenu()
+    await signIn('admin', 'admin')
+  })
+
+  await check('a revoked token sends the console to /login on its next call', async () => {
+    const token = await storedToken()
+    assert(token, 'not signed in')
+    const status = await page.evaluate(async (accessToken) => {
+      const res = await fetch('/api/blade-auth/oauth/logout', {
+        headers: {
+          Authorization: `Basic ${btoa('saber:saber_secret')}`,
+          'Blade-Auth': `bearer ${accessToken}`,
+        },
+      })
+      return res.status
+    }, token)
+    assert(status === 200, `logout answered HTTP ${status}`)
+    await sideMenu().getByText('系统管理', { exact: true }).click()
+    await sideMenu().getByText('用户管理', { exact: true }).click()
+    await page.getByTestId('top-menu').getByText('首页').click()
+    await waitForPath(page, '/login')
+    assert((await storedToken()) === null, 'token kept after the 401')
+  })
 
   await check('no uncaught script errors', async () => {
     assert(pageErrors.length === 0, pageErrors.join('\n'))

@@ -1,6 +1,7 @@
 import { App as AntdApp, ConfigProvider, theme as antdTheme } from 'antd'
 import enUS from 'antd/locale/en_US'
 import zhCN from 'antd/locale/zh_CN'
+import { useEffect } from 'react'
 import { RouterProvider } from 'react-router-dom'
 import RequestBridge from './RequestBridge'
 import { router } from './router'
@@ -10,6 +11,11 @@ export default function App() {
   const language = useSettingsStore((s) => s.language)
   const theme = useSettingsStore((s) => s.theme)
   const colour = useSettingsStore((s) => s.colour)
+  useEffect(() => {
+    // theme-white / theme-dark on <body> for styles outside antd's tokens.
+    document.body.classList.remove('theme-white', 'theme-dark')
+    document.body.classList.add(theme)
+  }, [theme])
   return (
     <ConfigProvider
       locale={language === 'en' ? enUS : zhCN}

@@ -62,6 +62,15 @@ describe('request headers', () => {
     expect(sent[0].headers.get('Authorization')).toBe(`Basic ${btoa('saber:saber_secret')}`)
   })
 
+  it('sends Tenant-Id: the session tenant, else the default, unless the caller set one', async () => {
+    answer(200, { code: 200, success: true, data: null, msg: 'ok' })
+    await request.get('/anything')
+    useSessionStore.getState().setTenantId('123456')
+    await request.get('/anything')
+    await request.get('/anything', { headers: { 'Tenant-Id': '654321' } })
+    expect(sent.map((c) => c.headers.get('Tenant-Id'))).toEqual(['000000', '123456', '654321'])
+  })
+
   it('asks the hub for messages in the console language', async () => {
     answer(200, { code: 200, success: true, data: null, msg: 'ok' })
     useSettingsStore.getState().setLanguage('zh')
@@ -172,6 +181,14 @@ describe('response rules', () => {
     answer(200, { code: 409, msg: 'loud' })
     await rejection(request.get('/x'))
     expect(notifyError).toHaveBeenCalledExactlyOnceWith('loud')
+  })
+
+  it('a silent call rejects with the message but shows no toast', async () => {
+    answer(400, { error_code: 400, error_description: 'bad captcha' })
+    const error = await rejection(request.get('/x', { silent: true }))
+    expect(error.message).toBe('bad captcha')
+    expect(error.silent).toBe(true)
+    expect(notifyError).not.toHaveBeenCalled()
   })
 
   it('rejects network errors without a toast', async () => {

@@ -3,12 +3,14 @@
  *
  * - base path /api, timeout 30 s (uploads: pass `{ upload: true }` for 30 min);
  * - always `Authorization: Basic base64(clientId:clientSecret)`; with a token also
- *   `Blade-Auth: bearer <token>`; `Accept-Language` follows the console's language, so the hub's
- *   messages come back in it;
+ *   `Blade-Auth: bearer <token>`; `Tenant-Id` with the tenant in use (a caller's own `Tenant-Id`,
+ *   as the sign-in form sends, wins); `Accept-Language` follows the console's language, so the
+ *   hub's messages come back in it;
  * - HTTP 200–500 are not HTTP errors here: the body `code` (else the HTTP status) decides. Anything
  *   but 200 shows an error toast (body `msg`, else `error_description`, else "unknown error") and
  *   rejects with a RequestError; 401 also clears the session and goes to /login; codes in the
- *   whitelist reject without a toast or side effect;
+ *   whitelist reject without a toast or side effect; `{ silent: true }` skips the toast for one call
+ *   whose caller shows the failure itself;
  * - network errors, time-outs and HTTP statuses above 500 reject without a toast (the caller shows
  *   its own error state);
  * - blob responses (exports) with HTTP 200 pass through untouched.
@@ -27,6 +29,8 @@ declare module 'axios' {
   interface AxiosRequestConfig {
     /** File upload: use the long upload time-out. */
     upload?: boolean
+    /** The caller reports failures itself: no error toast (401 still signs out). */
+    silent?: boolean
   }
 }
 
@@ -84,6 +88,9 @@ request.interceptors.request.use((config: InternalAxiosRequestConfig) => {
   config.headers.set('Authorization', basicAuthorization)
   const { token } = useSessionStore.getState()
   if (token) config.headers.set(website.tokenHeader, `bearer ${token}`)
+  if (!config.headers.has('Tenant-Id')) {
+    config.headers.set('Tenant-Id', useSessionStore.getState().tenantId || website.tenantId)
+  }
   // The hub writes its messages (validation, errors) in the language the console shows.
   config.headers.set(
     'Accept-Language',
@@ -137,8 +144,9 @@ async function onResponse(response: AxiosResponse<unknown>): Promise<AxiosRespon
     useSessionStore.getState().logout()
     hooks.onUnauthorized()
   }
-  hooks.notifyError(text)
-  return Promise.reject(new RequestError(text, code, false, response))
+  const silent = response.config.silent === true
+  if (!silent) hooks.notifyError(text)
+  return Promise.reject(new RequestError(text, code, silent, response))
 }
 
 function onNetworkError(error: unknown): Promise<never> {

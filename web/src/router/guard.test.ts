@@ -15,10 +15,28 @@ describe('guardRedirect', () => {
     ['/login', 'tok', open, '/'],
     ['/login/', 'tok', open, '/'],
     ['/404', '', open, null],
-    ['/lock', '', open, null],
+    ['/lock', '', open, '/login'],
+    ['/lock', 'tok', open, '/'],
     ['/no/such/page', '', open, null],
     ['/basicFacts/dashboard', '', { isAuth: true }, '/login'],
+    ['/station/inverter', '', { menuCatchAll: true }, '/404'],
+    ['/station/inverter', 'tok', { menuCatchAll: true }, null],
   ] as const)('%s with token %j → %j', (path, token, meta, expected) => {
     expect(guardRedirect({ path, token, meta })).toBe(expected)
+  })
+
+  it.each([
+    ['/basicFacts/equipmentMap', closed, '/lock'],
+    ['/login', open, '/lock'],
+    ['/404', open, '/lock'],
+    ['/info/index', closed, '/lock'],
+    ['/lock', open, null],
+    ['/lock/', open, null],
+  ] as const)('while locked, %s → %j', (path, meta, expected) => {
+    expect(guardRedirect({ path, token: 'tok', meta, locked: true })).toBe(expected)
+  })
+
+  it('a lock flag without a session does not trap the user', () => {
+    expect(guardRedirect({ path: '/login', token: '', meta: open, locked: true })).toBeNull()
   })
 })

@@ -9,6 +9,13 @@ export interface RouteMeta {
   title?: TitleKey
   /** false: reachable without a token. Default: a token is needed. */
   isAuth?: boolean
+  /** false: the page adds no tab. */
+  isTab?: boolean
+  /**
+   * The catch-all route of menu pages: signed out, nothing names it (menus load after sign-in),
+   * so it is an unknown path and goes to /404.
+   */
+  menuCatchAll?: boolean
 }
 
 export interface GuardInput {
@@ -16,19 +23,27 @@ export interface GuardInput {
   token: string
   /** Meta of the deepest matched route. */
   meta: RouteMeta | undefined
+  /** The screen is locked (session-scoped). */
+  locked?: boolean
 }
 
 export const loginPath = '/login'
+export const lockPath = '/lock'
 
 /**
  * The navigation guard as a pure function: where to send the user instead, or null to stay.
+ * - while locked, every route but /lock goes to /lock; /lock when not locked goes home (or to
+ *   /login without a token): there is nothing to unlock;
  * - /login with a token goes to /;
  * - a route needs a stored token unless its meta says isAuth false; without one, go to /login.
  */
-export function guardRedirect({ path, token, meta }: GuardInput): string | null {
+export function guardRedirect({ path, token, meta, locked = false }: GuardInput): string | null {
   const signedIn = token !== ''
   const normalised = path.length > 1 ? path.replace(/\/+$/, '') : path
+  if (locked && signedIn) return normalised === lockPath ? null : lockPath
+  if (normalised === lockPath) return signedIn ? '/' : loginPath
   if (normalised === loginPath) return signedIn ? '/' : null
   if (meta?.isAuth === false) return null
+  if (!signedIn && meta?.menuCatchAll) return '/404'
   return signedIn ? null : loginPath
 }

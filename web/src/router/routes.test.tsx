@@ -23,10 +23,44 @@ beforeAll(() => {
         dispatchEvent: () => false,
       }) as MediaQueryList,
   })
+  // ...and ResizeObserver, which jsdom lacks too.
+  Object.defineProperty(window, 'ResizeObserver', {
+    configurable: true,
+    value: class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  })
 })
+
+const ok = (data: unknown) => ({ code: 200, success: true, data, msg: '操作成功' })
+let menuTree: unknown[] = []
+const seededMenu = [
+  {
+    id: '3',
+    code: 'stationMonitor',
+    name: '电站监控',
+    path: '/station',
+    source: 'ThunderboltOutlined',
+    sort: 3,
+    category: 1,
+    children: [
+      {
+        id: '31',
+        code: 'inverter',
+        name: '逆变器',
+        path: '/station/inverter',
+        sort: 2,
+        category: 1,
+      },
+    ],
+  },
+]
 
 let health: { status: number; body: unknown }
 beforeEach(async () => {
+  menuTree = seededMenu
   useSessionStore.getState().logout()
   await i18n.changeLanguage('zh')
   health = {
@@ -38,14 +72,17 @@ beforeEach(async () => {
       msg: '操作成功',
     },
   }
-  const adapter: AxiosAdapter = (config) =>
-    Promise.resolve({
-      data: health.body,
-      status: health.status,
-      statusText: '',
-      headers: {},
-      config,
-    })
+  const adapter: AxiosAdapter = (config) => {
+    const url = config.url ?? ''
+    const [status, data] = url.startsWith('/health')
+      ? [health.status, health.body]
+      : url.startsWith('/blade-auth/oauth/captcha')
+        ? [200, { key: 'k', image: 'data:image/png;base64,' }]
+        : url.startsWith('/blade-system/menu/routes')
+          ? [200, ok(menuTree)]
+          : [200, ok(url.startsWith('/blade-system/tenant/info') ? null : [])]
+    return Promise.resolve({ data, status, statusText: '', headers: {}, config })
+  }
   request.defaults.adapter = adapter
 })
 
@@ -63,7 +100,8 @@ function visit(path: string) {
 describe('routes', () => {
   it('sends / to /login without a token and titles the page', async () => {
     const router = visit('/')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    // The first visit loads the layout chunk (the route's lazy module) before the guard runs.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 })
     await waitFor(() => expect(document.title).toBe('登录 - 光伏电站智慧运维监控平台'))
     const status = await screen.findByTestId('server-status')
     await waitFor(() =>
@@ -87,6 +125,43 @@ describe('routes', () => {
     const router = visit('/no/such/page')
     await waitFor(() => expect(router.state.location.pathname).toBe('/404'))
     expect(await screen.findByText('抱歉，您访问的页面不存在。')).toBeTruthy()
+  })
+
+  it('with a token, a menu path shows the not-available page titled with the menu name', async () => {
+    act(() => useSessionStore.getState().setTokens('tok', 'ref'))
+    visit('/station/inverter')
+    const page = await screen.findByTestId('page-not-available')
+    expect(page.textContent).toContain('逆变器')
+    expect(page.textContent).toContain('该页面尚未开放')
+    await waitFor(() => expect(document.title).toBe('逆变器 - 光伏电站智慧运维监控平台'))
+    cleanup()
+    visit('/station/inverter/index')
+    expect((await screen.findByTestId('page-not-available')).textContent).toContain('逆变器')
+    expect(await screen.findByText('电站监控')).toBeTruthy()
+  })
+
+  it('with no menu assigned, the sidebar says so', async () => {
+    menuTree = []
+    act(() => useSessionStore.getState().setTokens('tok', 'ref'))
+    visit('/basicFacts/equipmentMap')
+    expect((await screen.findByTestId('no-menu')).textContent).toContain('暂未分配菜单')
+  })
+
+  it('with a token, a path no menu names goes to /404', async () => {
+    act(() => useSessionStore.getState().setTokens('tok', 'ref'))
+    const router = visit('/station/nothing')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/404'))
+  })
+
+  it('while locked, pages lead to /lock', async () => {
+    act(() => {
+      useSessionStore.getState().setTokens('tok', 'ref')
+      useSessionStore.getState().setLockPasswd('pw')
+      useSessionStore.getState().lock()
+    })
+    const router = visit('/info/index')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/lock'))
+    expect(await screen.findByTestId('lock-page')).toBeTruthy()
   })
 
   it('with a token, / leads to the home map and /login back home', async () => {

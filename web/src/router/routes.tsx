@@ -3,13 +3,14 @@ import type { ComponentType } from 'react'
 import { Navigate, type RouteObject } from 'react-router-dom'
 import { website } from '../config/website'
 import type { RouteMeta, TitleKey } from './guard'
+import { loadWithTimeout } from './lazy'
 import RootGuard from './RootGuard'
 import RouteError from './RouteError'
 
-/** A lazily loaded page: each one is its own chunk. */
+/** A lazily loaded page: each one is its own chunk, given up on after the chunk time-out. */
 const page =
   <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
-  async () => ({ Component: (await load())[name] })
+  async () => ({ Component: (await loadWithTimeout(load))[name] })
 
 const publicMeta = (title?: TitleKey): RouteMeta => ({ title, isAuth: false })
 
@@ -21,7 +22,7 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: '/login',
-        handle: publicMeta('route.login'),
+        handle: { ...publicMeta('route.login'), isTab: false } satisfies RouteMeta,
         lazy: page(() => import('../pages/login'), 'default'),
       },
       {
@@ -50,7 +51,14 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../pages/error'), 'ServerError'),
       },
       {
+        // Big screen: its own window, no tab, no auth flag (spec §2).
+        path: '/bigScreen/index',
+        handle: { ...publicMeta('route.bigScreen'), isTab: false } satisfies RouteMeta,
+        lazy: page(() => import('../pages/notAvailable'), 'BigScreen'),
+      },
+      {
         path: '/',
+        errorElement: <RouteError />,
         lazy: page(() => import('../layouts/MainLayout'), 'default'),
         children: [
           { index: true, element: <Navigate to="/basicFacts" replace /> },
@@ -65,10 +73,25 @@ export const routes: RouteObject[] = [
               },
             ],
           },
+          {
+            path: 'info/index',
+            handle: { title: 'route.info' } satisfies RouteMeta,
+            lazy: page(() => import('../pages/info'), 'default'),
+          },
+          {
+            path: 'myiframe/:routerPath',
+            handle: { title: 'route.myiframe' } satisfies RouteMeta,
+            lazy: page(() => import('../pages/myiframe'), 'default'),
+          },
+          {
+            // Every other page comes from the user's menu tree (spec §2). Menu paths are accepted
+            // as sent (/station/inverter) and with "/index" appended; anything else goes to /404.
+            path: '*',
+            handle: { menuCatchAll: true } satisfies RouteMeta,
+            lazy: page(() => import('../pages/menuPage'), 'default'),
+          },
         ],
       },
-      // Unknown paths go to /404, signed in or not.
-      { path: '*', handle: publicMeta(), element: <Navigate to="/404" replace /> },
     ],
   },
 ]

@@ -1,5 +1,8 @@
 import { create } from 'zustand'
+import type { TokenResponse } from '../api/auth'
+import type { ServerMenu } from '../router/menu'
 import { getStore, removeStore, setStore } from '../utils/storage'
+import { useTabsStore } from './tabs'
 
 /** What the OAuth token call returns about the signed-in user (spec §3 "User info"). */
 export interface UserInfo {
@@ -16,25 +19,68 @@ export interface UserInfo {
   oauth_id?: string
 }
 
+/** Selections remembered per user; cleared when a different user signs in (spec §4). */
+export const userSelectionKeys = ['stationId', 'inverterId'] as const
+
 interface SessionState {
   token: string
   refreshToken: string
   tenantId: string
   userInfo: UserInfo | null
+  /** Button permissions: code → true. */
+  permission: Record<string, true>
+  /** The caller's menu tree as the server sent it. */
+  menu: ServerMenu[]
+  /** Whether `menu` holds a server answer for this session (an empty one means "no menu"). */
+  menuLoaded: boolean
+  /** Lock flag and lock password: session-scoped (sessionStorage). */
+  isLock: boolean
+  lockPasswd: string
   setTokens: (token: string, refreshToken: string) => void
   setTenantId: (tenantId: string) => void
   setUserInfo: (userInfo: UserInfo | null) => void
-  /** Signs out locally: clears the state and its storage entries. */
+  /** A successful sign-in (or refresh when `fresh` is false): stores tokens and the user. */
+  signIn: (data: TokenResponse, fresh?: boolean) => void
+  setMenu: (menu: ServerMenu[]) => void
+  setPermission: (permission: Record<string, true>) => void
+  setLockPasswd: (password: string) => void
+  lock: () => void
+  /** Unlocks when the password matches; returns whether it did. */
+  unlock: (password: string) => boolean
+  /** Signs out locally: clears tokens, user, menu, permissions, tabs and the lock. */
   logout: () => void
 }
 
-const keys = ['token', 'refreshToken', 'tenantId', 'userInfo'] as const
+const sessionKeys = ['token', 'refreshToken', 'tenantId', 'userInfo', 'permission', 'menu']
+const lockKeys = ['isLock', 'lockPasswd']
 
-export const useSessionStore = create<SessionState>()((set) => ({
+const storedMenu = getStore<ServerMenu[]>('menu')
+const storedPermission = getStore<Record<string, true>>('permission')
+
+const userInfoOf = (data: TokenResponse): UserInfo => ({
+  user_id: String(data.user_id),
+  user_name: data.user_name,
+  account: data.account,
+  nick_name: data.nick_name,
+  real_name: data.real_name,
+  role_id: String(data.role_id),
+  role_name: data.role_name,
+  dept_id: String(data.dept_id),
+  tenant_id: data.tenant_id,
+  avatar: data.avatar,
+  oauth_id: data.oauth_id,
+})
+
+export const useSessionStore = create<SessionState>()((set, get) => ({
   token: getStore<string>('token') ?? '',
   refreshToken: getStore<string>('refreshToken') ?? '',
   tenantId: getStore<string>('tenantId') ?? '',
   userInfo: getStore<UserInfo>('userInfo') ?? null,
+  permission: storedPermission ?? {},
+  menu: Array.isArray(storedMenu) ? storedMenu : [],
+  menuLoaded: Array.isArray(storedMenu),
+  isLock: getStore<boolean>('isLock') === true,
+  lockPasswd: getStore<string>('lockPasswd') ?? '',
   setTokens: (token, refreshToken) => {
     setStore('token', token)
     setStore('refreshToken', refreshToken)
@@ -49,8 +95,57 @@ export const useSessionStore = create<SessionState>()((set) => ({
     else removeStore('userInfo')
     set({ userInfo })
   },
+  signIn: (data, fresh = true) => {
+    const userInfo = userInfoOf(data)
+    if (fresh) {
+      const lastUserId = getStore<string>('lastUserId')
+      if (lastUserId !== userInfo.user_id) userSelectionKeys.forEach(removeStore)
+      setStore('lastUserId', userInfo.user_id)
+      lockKeys.forEach(removeStore)
+      set({ isLock: false, lockPasswd: '', menu: [], menuLoaded: false, permission: {} })
+      removeStore('menu')
+      removeStore('permission')
+      useTabsStore.getState().reset()
+    }
+    get().setTokens(data.access_token, data.refresh_token)
+    get().setTenantId(data.tenant_id)
+    get().setUserInfo(userInfo)
+  },
+  setMenu: (menu) => {
+    setStore('menu', menu)
+    set({ menu, menuLoaded: true })
+  },
+  setPermission: (permission) => {
+    setStore('permission', permission)
+    set({ permission })
+  },
+  setLockPasswd: (lockPasswd) => {
+    setStore('lockPasswd', lockPasswd, 'session')
+    set({ lockPasswd })
+  },
+  lock: () => {
+    setStore('isLock', true, 'session')
+    set({ isLock: true })
+  },
+  unlock: (password) => {
+    if (password !== get().lockPasswd) return false
+    lockKeys.forEach(removeStore)
+    set({ isLock: false, lockPasswd: '' })
+    return true
+  },
   logout: () => {
-    keys.forEach(removeStore)
-    set({ token: '', refreshToken: '', tenantId: '', userInfo: null })
+    ;[...sessionKeys, ...lockKeys].forEach(removeStore)
+    set({
+      token: '',
+      refreshToken: '',
+      tenantId: '',
+      userInfo: null,
+      permission: {},
+      menu: [],
+      menuLoaded: false,
+      isLock: false,
+      lockPasswd: '',
+    })
+    useTabsStore.getState().reset()
   },
 }))

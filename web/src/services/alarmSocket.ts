@@ -1,0 +1,67 @@
+/**
+ * Live alarm feed (spec §4 "Alarm feed"): `/ws/{userId}?token=...` on the page's host; each message
+ * `{data: [alarm...], count}` replaces the stored count and list. Keep-alive "{}" every 30 s;
+ * reconnects with back-off (1 s doubling to 30 s) while open, stops when closed by its owner.
+ */
+import type { Alarm } from '../stores/alarm'
+
+export interface AlarmMessage {
+  data: Alarm[]
+  count: number
+}
+
+export function parseAlarmMessage(text: string): AlarmMessage | null {
+  try {
+    const parsed = JSON.parse(text) as { data?: unknown; count?: unknown }
+    if (!Array.isArray(parsed.data)) return null
+    const count = typeof parsed.count === 'number' ? parsed.count : parsed.data.length
+    return { data: parsed.data as Alarm[], count }
+  } catch {
+    return null
+  }
+}
+
+export function alarmSocketUrl(userId: string, token: string, location: Location): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws'
+  return `${scheme}://${location.host}/ws/${encodeURIComponent(userId)}?token=${encodeURIComponent(token)}`
+}
+
+export function connectAlarms(
+  url: () => string | null,
+  onMessage: (message: AlarmMessage) => void,
+): () => void {
+  let socket: WebSocket | null = null
+  let keepAlive: number | undefined
+  let retry: number | undefined
+  let delay = 1000
+  let stopped = false
+
+  const open = () => {
+    const target = url()
+    if (stopped || target === null) return
+    socket = new WebSocket(target)
+    socket.onopen = () => {
+      delay = 1000
+      keepAlive = window.setInterval(() => socket?.send('{}'), 30_000)
+    }
+    socket.onmessage = (event: MessageEvent) => {
+      if (typeof event.data !== 'string') return
+      const message = parseAlarmMessage(event.data)
+      if (message) onMessage(message)
+    }
+    socket.onclose = () => {
+      window.clearInterval(keepAlive)
+      if (stopped) return
+      retry = window.setTimeout(open, delay)
+      delay = Math.min(delay * 2, 30_000)
+    }
+  }
+  open()
+
+  return () => {
+    stopped = true
+    window.clearInterval(keepAlive)
+    window.clearTimeout(retry)
+    socket?.close()
+  }
+}

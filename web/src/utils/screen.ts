@@ -1,0 +1,20 @@
+/** Screen classes and root font scaling (spec §2 "Layout", §9). */
+
+/** 3: >= 1200 (large), 2: >= 992, 1: >= 768, 0: smaller. */
+export type ScreenClass = 0 | 1 | 2 | 3
+
+export function screenClass(width: number): ScreenClass {
+  if (width >= 1200) return 3
+  if (width >= 992) return 2
+  if (width >= 768) return 1
+  return 0
+}
+
+/** The sidebar collapses by itself on small screens: classes 0 and 1 (narrower than 992 px). */
+export const autoCollapse = (screen: ScreenClass): boolean => screen <= 1
+
+/** Root font size in px: 16 px at 1920 wide, scaled with the width, never above twice that. */
+export const baseFontSize = 16
+export function rootFontSize(width: number): number {
+  return baseFontSize * Math.min(width / 1920, 2)
+}
