@@ -21,7 +21,7 @@ use crate::state::AppState;
 /// Every API route of the product. Each domain adds its routes here.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     use crate::{alarm, auth, log, resource, system, user};
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+    let router = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(ops::health::health))
         // auth
         .routes(routes!(auth::oauth::token))
@@ -52,7 +52,11 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(resource::oss::remove_file))
         .routes(routes!(resource::oss::serve_file))
         // alarm feed
-        .routes(routes!(alarm::feed::connect))
+        .routes(routes!(alarm::feed::connect));
+    // The list/detail/submit/remove family, declared per entity.
+    [&system::param::PARAM, &system::post::POST]
+        .into_iter()
+        .fold(router, system::crud::mount)
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).

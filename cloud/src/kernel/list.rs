@@ -288,6 +288,22 @@ pub async fn fetch_page<T>(
 where
     T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
 {
+    fetch_page_with(db, columns, from_where, query, fields, default_order, |row| {
+        Ok(T::from_row(row)?)
+    })
+    .await
+}
+
+/// [`fetch_page`] with each row turned into a record by `map`.
+pub async fn fetch_page_with<T>(
+    db: &Db,
+    columns: &str,
+    from_where: Sql,
+    query: &ListQuery,
+    fields: &[Field],
+    default_order: &str,
+    map: impl Fn(&AnyRow) -> Result<T, ApiError>,
+) -> Result<Page<T>, ApiError> {
     let compiled = query.compile(fields)?;
     let mut base = from_where;
     base.append(&compiled.filter);
@@ -311,9 +327,10 @@ where
         [Value::Int(query.size), Value::Int(query.offset())],
     );
     let (text, args) = select.build()?;
-    let records = sqlx::query_as_with::<Any, T, _>(sqlx::AssertSqlSafe(text), args)
+    let rows = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
         .fetch_all(db.pool())
         .await?;
+    let records = rows.iter().map(map).collect::<Result<Vec<T>, ApiError>>()?;
     Ok(Page::new(records, total, query.size, query.current))
 }
 

@@ -1,0 +1,537 @@
+//! The list/detail/submit/remove family of the admin base, declared once per entity.
+//!
+//! An entity names its table, its fields (wire name, column, type, validation), whether rows
+//! belong to a tenant, and the menu code its permissions hang on. From that it gets:
+//! `GET {base}/list` (paging and whitelisted filters), `GET {base}/detail?id=`, `POST
+//! {base}/submit` (insert without `id`, update with it), `POST {base}/remove?ids=1,2` (logical
+//! delete), each enforcing the caller's tenant and permission, and each described in the
+//! OpenAPI document.
+
+use axum::extract::State;
+use axum::routing::{get, post};
+use serde_json::{Map, Value as Json};
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row};
+use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::response::ResponseBuilder;
+use utoipa::openapi::{Content, Required};
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::auth::Caller;
+use crate::auth::caller::push_id_list;
+use crate::kernel::extract::{Json as JsonBody, Query};
+use crate::kernel::lang::Text;
+use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
+use crate::kernel::sql::{Sql, Value};
+use crate::kernel::{ApiError, ApiResult, Data, Id, id::parse_id_list, time};
+use crate::state::AppState;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    Text,
+    /// A plain integer (sort order, category...): a JSON number.
+    Int,
+    /// A 64-bit id: a JSON string.
+    Id,
+    Float,
+    /// Epoch milliseconds, `yyyy-MM-dd HH:mm:ss` on the wire.
+    Time,
+}
+
+/// A message in zh and en, kept as plain strings so entity tables can be `static`.
+pub type Msg = (&'static str, &'static str);
+
+#[derive(Debug, Clone, Copy)]
+pub struct FieldDef {
+    pub name: &'static str,
+    pub column: &'static str,
+    pub ty: FieldType,
+    /// Message when a submit leaves it empty; `None` means optional.
+    pub required: Option<Msg>,
+    /// Longest text accepted (characters); 0 for no limit.
+    pub max_len: usize,
+    /// Accepted from `submit` (read-only fields such as `createTime` are not).
+    pub writable: bool,
+    /// Message when another live row (in the tenant) already has this value.
+    pub unique: Option<Msg>,
+    /// Offered as a list filter.
+    pub filter: bool,
+}
+
+impl FieldDef {
+    pub const fn new(name: &'static str, column: &'static str, ty: FieldType) -> Self {
+        FieldDef {
+            name,
+            column,
+            ty,
+            required: None,
+            max_len: 0,
+            writable: true,
+            unique: None,
+            filter: false,
+        }
+    }
+    pub const fn required(mut self, zh: &'static str, en: &'static str) -> Self {
+        self.required = Some((zh, en));
+        self
+    }
+    pub const fn max(mut self, len: usize) -> Self {
+        self.max_len = len;
+        self
+    }
+    pub const fn unique(mut self, zh: &'static str, en: &'static str) -> Self {
+        self.unique = Some((zh, en));
+        self
+    }
+    pub const fn filter(mut self) -> Self {
+        self.filter = true;
+        self
+    }
+    pub const fn read_only(mut self) -> Self {
+        self.writable = false;
+        self
+    }
+}
+
+#[derive(Debug)]
+pub struct EntityDef {
+    /// e.g. `/api/blade-system/param`
+    pub base: &'static str,
+    pub table: &'static str,
+    pub tenant_scoped: bool,
+    /// Menu code: viewing needs the menu, changes need `{code}_add` / `_edit` / `_delete`.
+    pub menu_code: &'static str,
+    pub tag: &'static str,
+    pub fields: &'static [FieldDef],
+    pub default_order: &'static str,
+}
+
+const TOO_LONG: Text = Text::new("输入内容过长", "The text is too long");
+
+impl EntityDef {
+    fn list_fields(&self) -> Vec<Field> {
+        self.fields
+            .iter()
+            .filter(|f| f.filter || f.name == "createTime")
+            .map(|f| {
+                let kind = match f.ty {
+                    FieldType::Text => Kind::Text,
+                    FieldType::Int | FieldType::Id => Kind::Int,
+                    FieldType::Float => Kind::Float,
+                    FieldType::Time => Kind::Time,
+                };
+                Field::new(f.name, f.column, kind)
+            })
+            .collect()
+    }
+
+    fn columns(&self) -> String {
+        self.fields
+            .iter()
+            .map(|f| f.column)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `WHERE is_deleted = 0 [AND tenant_id = ?]`
+    fn scope(&self, caller: &Caller) -> Sql {
+        let mut sql = Sql::new(&format!(" FROM {} WHERE is_deleted = 0", self.table));
+        if self.tenant_scoped {
+            sql.push(" AND ");
+            sql.append(&caller.tenant_filter("tenant_id"));
+        }
+        sql
+    }
+
+    fn to_json(&self, row: &AnyRow) -> Result<Json, ApiError> {
+        let mut map = Map::new();
+        for f in self.fields {
+            let v = match f.ty {
+                FieldType::Text => row.try_get::<Option<String>, _>(f.column)?.map(Json::String),
+                FieldType::Int => row.try_get::<Option<i64>, _>(f.column)?.map(Json::from),
+                FieldType::Id => row
+                    .try_get::<Option<i64>, _>(f.column)?
+                    .map(|v| Json::String(v.to_string())),
+                FieldType::Float => row.try_get::<Option<f64>, _>(f.column)?.map(Json::from),
+                FieldType::Time => row
+                    .try_get::<Option<i64>, _>(f.column)?
+                    .map(|v| Json::String(time::format_ms(v))),
+            };
+            map.insert(f.name.to_owned(), v.unwrap_or(Json::Null));
+        }
+        Ok(Json::Object(map))
+    }
+}
+
+/// A submitted value, checked against its field; `None` when absent or blank.
+fn parse_field(f: &FieldDef, raw: Option<&Json>) -> Result<Option<Value>, ApiError> {
+    let bad = || {
+        ApiError::bad_request(
+            format!("字段 {} 的值无效", f.name),
+            format!("invalid value for {}", f.name),
+        )
+    };
+    let Some(raw) = raw.filter(|v| !v.is_null() && v.as_str().is_none_or(|s| !s.trim().is_empty())) else {
+        return Ok(None);
+    };
+    let text = || match raw {
+        Json::String(s) => Some(s.trim().to_owned()),
+        Json::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    let v = match f.ty {
+        FieldType::Text => {
+            let s = text().ok_or_else(bad)?;
+            if f.max_len > 0 && s.chars().count() > f.max_len {
+                return Err(ApiError::BadRequest(TOO_LONG));
+            }
+            Value::Text(s)
+        }
+        FieldType::Int | FieldType::Id => Value::Int(text().and_then(|s| s.parse().ok()).ok_or_else(bad)?),
+        FieldType::Float => Value::Float(text().and_then(|s| s.parse().ok()).ok_or_else(bad)?),
+        FieldType::Time => Value::Int(text().and_then(|s| time::parse_ms(&s)).ok_or_else(bad)?),
+    };
+    Ok(Some(v))
+}
+
+fn null_of(f: &FieldDef) -> Value {
+    if f.ty == FieldType::Text {
+        Value::NullText
+    } else {
+        Value::Null
+    }
+}
+
+async fn list(
+    def: &'static EntityDef,
+    state: AppState,
+    caller: Caller,
+    query: ListQuery,
+) -> ApiResult<Data<Json>> {
+    caller.require(&state, def.menu_code).await?;
+    let fields = def.list_fields();
+    let page = fetch_page_with(
+        &state.db,
+        &def.columns(),
+        def.scope(&caller),
+        &query,
+        &fields,
+        def.default_order,
+        |row| def.to_json(row),
+    )
+    .await?;
+    Ok(Data(
+        serde_json::to_value(page).map_err(|e| ApiError::Internal(e.to_string()))?,
+    ))
+}
+
+async fn find(def: &EntityDef, state: &AppState, caller: &Caller, id: Id) -> Result<Option<Json>, ApiError> {
+    let mut sql = Sql::new(&format!("SELECT {}", def.columns()));
+    sql.append(&def.scope(caller));
+    sql.push_bind(" AND id = ?", [id.into()]);
+    let (text, args) = sql.build()?;
+    let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_optional(state.db.pool())
+        .await?;
+    row.map(|r| def.to_json(&r)).transpose()
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct DetailParams {
+    id: Id,
+}
+
+async fn detail(def: &'static EntityDef, state: AppState, caller: Caller, id: Id) -> ApiResult<Data<Json>> {
+    caller.require(&state, def.menu_code).await?;
+    find(def, &state, &caller, id)
+        .await?
+        .map(Data)
+        .ok_or_else(ApiError::not_found)
+}
+
+async fn submit(
+    def: &'static EntityDef,
+    state: AppState,
+    caller: Caller,
+    body: Json,
+) -> ApiResult<Data<Json>> {
+    let Json::Object(body) = body else {
+        return Err(ApiError::bad_request(
+            "请求内容必须是对象",
+            "the request body must be a JSON object",
+        ));
+    };
+    let id = match body.get("id") {
+        None | Some(Json::Null) => None,
+        Some(Json::String(s)) if s.trim().is_empty() => None,
+        Some(v) => Some(
+            parse_field(&FieldDef::new("id", "id", FieldType::Id), Some(v))?
+                .ok_or_else(ApiError::not_found)?,
+        ),
+    };
+    let updating = id.is_some();
+    caller
+        .require(
+            &state,
+            &format!("{}_{}", def.menu_code, if updating { "edit" } else { "add" }),
+        )
+        .await?;
+    let mut values: Vec<(&FieldDef, Value)> = Vec::new();
+    for f in def.fields.iter().filter(|f| f.writable && f.name != "id") {
+        let present = body.contains_key(f.name);
+        let parsed = parse_field(f, body.get(f.name))?;
+        match (parsed, &f.required) {
+            (None, Some(message)) if !updating || present => {
+                return Err(ApiError::BadRequest(Text::new(message.0, message.1)));
+            }
+            (Some(v), _) => values.push((f, v)),
+            (None, None) if present => values.push((f, null_of(f))),
+            (None, _) => {}
+        }
+    }
+    for (f, v) in &values {
+        let Some(message) = &f.unique else { continue };
+        let mut sql = Sql::new("SELECT COUNT(*)");
+        sql.append(&def.scope(&caller));
+        sql.push_bind(&format!(" AND {} = ?", f.column), [v.clone()]);
+        if let Some(Value::Int(own)) = &id {
+            sql.push_bind(" AND id <> ?", [Value::Int(*own)]);
+        }
+        let (text, args) = sql.build()?;
+        let n: i64 = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_one(state.db.pool())
+            .await?;
+        if n > 0 {
+            return Err(ApiError::BadRequest(Text::new(message.0, message.1)));
+        }
+    }
+    let now = Value::Int(time::now_ms());
+    let result = match id {
+        None => {
+            let new_id = state.ids.next();
+            let mut cols = vec!["id", "create_user", "create_time"];
+            let mut vals = vec![Value::from(new_id), caller.user_id.into(), now];
+            if def.tenant_scoped {
+                cols.push("tenant_id");
+                vals.push(caller.tenant_id.clone().into());
+            }
+            for (f, v) in values {
+                cols.push(f.column);
+                vals.push(v);
+            }
+            let marks = vec!["?"; vals.len()].join(", ");
+            let mut sql = Sql::default();
+            sql.push_bind(
+                &format!("INSERT INTO {} ({}) VALUES ({marks})", def.table, cols.join(", ")),
+                vals,
+            );
+            run(&state, sql).await.map(|_| Json::String(new_id.to_string()))
+        }
+        Some(id_value) => {
+            let mut sql = Sql::new(&format!("UPDATE {} SET ", def.table));
+            for (f, v) in values {
+                sql.push_bind(&format!("{} = ?, ", f.column), [v]);
+            }
+            sql.push_bind(
+                "update_user = ?, update_time = ? WHERE is_deleted = 0 AND id = ?",
+                [caller.user_id.into(), now, id_value.clone()],
+            );
+            if def.tenant_scoped {
+                sql.push(" AND ");
+                sql.append(&caller.tenant_filter("tenant_id"));
+            }
+            match run(&state, sql).await? {
+                0 => Err(ApiError::not_found()),
+                _ => Ok(match id_value {
+                    Value::Int(i) => Json::String(i.to_string()),
+                    _ => Json::Null,
+                }),
+            }
+        }
+    };
+    match result {
+        // Two submits racing past the check: the unique index decides, with the same message.
+        Err(ApiError::Database(e)) if e.as_database_error().is_some_and(|d| d.is_unique_violation()) => {
+            Err(ApiError::BadRequest(
+                def.fields
+                    .iter()
+                    .find_map(|f| f.unique)
+                    .map(|(zh, en)| Text::new(zh, en))
+                    .unwrap_or(Text::new("数据已存在", "Already exists")),
+            ))
+        }
+        other => other.map(Data),
+    }
+}
+
+async fn run(state: &AppState, sql: Sql) -> Result<u64, ApiError> {
+    let (text, args) = sql.build()?;
+    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(state.db.pool())
+        .await?
+        .rows_affected())
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct RemoveParams {
+    ids: String,
+}
+
+async fn remove(
+    def: &'static EntityDef,
+    state: AppState,
+    caller: Caller,
+    ids: String,
+) -> ApiResult<Data<u64>> {
+    caller
+        .require(&state, &format!("{}_delete", def.menu_code))
+        .await?;
+    let ids = parse_id_list(&ids)
+        .map_err(|e| ApiError::bad_request(format!("无效的ID：{}", e.0), e.to_string()))?;
+    if ids.is_empty() {
+        return Err(ApiError::bad_request(
+            "请选择至少一条数据",
+            "Please select at least one record",
+        ));
+    }
+    let mut sql = Sql::default();
+    sql.push_bind(
+        &format!(
+            "UPDATE {} SET is_deleted = 1, update_user = ?, update_time = ?",
+            def.table
+        ),
+        [caller.user_id.into(), Value::Int(time::now_ms())],
+    );
+    sql.push(" WHERE is_deleted = 0 AND id IN (");
+    push_id_list(&mut sql, &ids);
+    sql.push(")");
+    if def.tenant_scoped {
+        sql.push(" AND ");
+        sql.append(&caller.tenant_filter("tenant_id"));
+    }
+    Ok(Data(run(&state, sql).await?))
+}
+
+/// Mounts the four routes of `def` and describes them in the document.
+pub fn mount(mut router: OpenApiRouter<AppState>, def: &'static EntityDef) -> OpenApiRouter<AppState> {
+    document(router.get_openapi_mut(), def);
+    router
+        .route(
+            &format!("{}/list", def.base),
+            get(move |State(s): State<AppState>, c: Caller, q: ListQuery| list(def, s, c, q)),
+        )
+        .route(
+            &format!("{}/detail", def.base),
+            get(
+                move |State(s): State<AppState>, c: Caller, Query(p): Query<DetailParams>| {
+                    detail(def, s, c, p.id)
+                },
+            ),
+        )
+        .route(
+            &format!("{}/submit", def.base),
+            post(
+                move |State(s): State<AppState>, c: Caller, JsonBody(b): JsonBody<Json>| submit(def, s, c, b),
+            ),
+        )
+        .route(
+            &format!("{}/remove", def.base),
+            post(
+                move |State(s): State<AppState>, c: Caller, Query(p): Query<RemoveParams>| {
+                    remove(def, s, c, p.ids)
+                },
+            ),
+        )
+}
+
+fn document(doc: &mut utoipa::openapi::OpenApi, def: &EntityDef) {
+    let envelope = || {
+        ResponseBuilder::new()
+            .description("Envelope {code, success, data, msg}")
+            .content(
+                "application/json",
+                Content::new(None::<utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>>),
+            )
+            .build()
+    };
+    let query = |name: &str, description: String, required: bool| {
+        ParameterBuilder::new()
+            .name(name)
+            .parameter_in(ParameterIn::Query)
+            .required(if required { Required::True } else { Required::False })
+            .description(Some(description))
+            .build()
+    };
+    let fields: Vec<&str> = def.fields.iter().filter(|f| f.filter).map(|f| f.name).collect();
+    let mut list = OperationBuilder::new()
+        .tag(def.tag)
+        .summary(Some(format!(
+            "Page of {} (filters: {}, createTime_datege/_datelt)",
+            def.table,
+            fields.join(", ")
+        )))
+        .parameter(query("current", "Page, from 1".into(), false))
+        .parameter(query("size", "Page size (10/30/50/100/200)".into(), false))
+        .parameter(query("ascs", "Sort ascending by".into(), false))
+        .parameter(query("descs", "Sort descending by".into(), false));
+    for f in &fields {
+        list = list.parameter(query(
+            f,
+            format!("Filter on {f} (text: contains; suffixes _equal, _like, ...)"),
+            false,
+        ));
+    }
+    let ops = [
+        ("list", HttpMethod::Get, list.response("200", envelope()).build()),
+        (
+            "detail",
+            HttpMethod::Get,
+            OperationBuilder::new()
+                .tag(def.tag)
+                .summary(Some(format!("One row of {}", def.table)))
+                .parameter(query("id", "Id".into(), true))
+                .response("200", envelope())
+                .build(),
+        ),
+        (
+            "submit",
+            HttpMethod::Post,
+            OperationBuilder::new()
+                .tag(def.tag)
+                .summary(Some(format!(
+                    "Insert (no id) or update (with id) a row of {}",
+                    def.table
+                )))
+                .request_body(Some(
+                    RequestBodyBuilder::new()
+                        .description(Some(format!(
+                            "JSON object with {}",
+                            def.fields
+                                .iter()
+                                .filter(|f| f.writable)
+                                .map(|f| f.name)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )))
+                        .build(),
+                ))
+                .response("200", envelope())
+                .build(),
+        ),
+        (
+            "remove",
+            HttpMethod::Post,
+            OperationBuilder::new()
+                .tag(def.tag)
+                .summary(Some(format!("Logically delete rows of {}", def.table)))
+                .parameter(query("ids", "Comma-joined ids".into(), true))
+                .response("200", envelope())
+                .build(),
+        ),
+    ];
+    for (suffix, method, op) in ops {
+        doc.paths
+            .add_path_operation(format!("{}/{suffix}", def.base), vec![method], op);
+    }
+}
