@@ -1,7 +1,10 @@
 //! What the edge agent and the cloud hub must agree on.
 //!
 //! This crate holds the wire contract (MQTT topics and payload versions), the canonical metric
-//! vocabulary and the register-map schema. It grows with the edge agent and the ingest path; it
-//! starts with the topic layout, because both sides must build the same strings.
+//! vocabulary, the register-map schema and the generic register decoder.
 
+pub mod decode;
+pub mod metrics;
+pub mod regmap;
 pub mod topics;
+pub mod wire;

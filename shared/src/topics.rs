@@ -41,6 +41,13 @@ pub fn downlink(gateway_id: &str) -> Result<String, TopicError> {
     Ok(format!("pv/{WIRE_VERSION}/{gateway_id}/down"))
 }
 
+/// Topic of the gateway's presence (`wire::GatewayStatus`): retained "online" on connect, and
+/// the MQTT last will ("offline").
+pub fn status(gateway_id: &str) -> Result<String, TopicError> {
+    validate_gateway_id(gateway_id)?;
+    Ok(format!("pv/{WIRE_VERSION}/{gateway_id}/up/status"))
+}
+
 /// The gateway id a topic belongs to, if the topic follows this layout and version.
 pub fn gateway_of(topic: &str) -> Option<&str> {
     let mut parts = topic.split('/');

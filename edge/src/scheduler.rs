@@ -1,0 +1,530 @@
+//! One polling task per bus.
+//!
+//! A bus (a serial line or one TCP endpoint) carries one request at a time: RS-485 is
+//! half-duplex with a single master, and serial device servers queue requests anyway. The task
+//! polls the device that is due next, reading its blocks one after the other. A device that
+//! stops answering costs the bus one timeout per attempt, so after `offline_after` failed polls
+//! it is reported offline and only retried after an exponentially growing back-off (up to
+//! `backoff_max`): a dead device then takes at most one poll's worth of timeouts per back-off
+//! period from the devices that still answer.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use pv_shared::regmap::Function;
+use pv_shared::wire::Value;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use tokio_modbus::client::{Context, Reader, Writer};
+use tokio_modbus::slave::{Slave, SlaveContext};
+
+use crate::device::{DeviceSpec, Layout, SUNS, SUNS_BASES, SunSpecChain};
+use crate::plan::Block;
+use crate::transport::Transport;
+
+/// Timing policy of a bus.
+#[derive(Debug, Clone)]
+pub struct BusPolicy {
+    /// Longest wait for one answer.
+    pub timeout: Duration,
+    /// Further attempts of a request after a timeout or transport error.
+    pub retries: u32,
+    /// Failed polls in a row after which a device is reported offline and backed off.
+    pub offline_after: u32,
+    pub backoff_initial: Duration,
+    pub backoff_max: Duration,
+}
+
+impl Default for BusPolicy {
+    fn default() -> Self {
+        BusPolicy {
+            timeout: Duration::from_millis(1000),
+            retries: 1,
+            offline_after: 3,
+            backoff_initial: Duration::from_secs(10),
+            backoff_max: Duration::from_secs(300),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct BusConfig {
+    pub name: String,
+    pub transport: Transport,
+    pub policy: BusPolicy,
+    pub devices: Vec<DeviceSpec>,
+}
+
+/// One successful poll.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    pub device: String,
+    /// Milliseconds since the epoch when the poll finished.
+    pub ts: i64,
+    pub values: BTreeMap<String, Value>,
+}
+
+/// What a bus reports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    Reading(Reading),
+    Online { device: String },
+    Offline { device: String, reason: String },
+}
+
+/// Counters of one device.
+#[derive(Debug, Default)]
+pub struct DeviceStats {
+    pub polls_ok: AtomicU64,
+    pub polls_failed: AtomicU64,
+    pub online: AtomicBool,
+}
+
+/// Counters of a bus; never reset, read at any time.
+#[derive(Debug, Default)]
+pub struct BusStats {
+    pub requests: AtomicU64,
+    pub responses: AtomicU64,
+    pub timeouts: AtomicU64,
+    /// Modbus exception responses (the device answered, but refused).
+    pub exceptions: AtomicU64,
+    /// I/O errors, CRC errors, answers from the wrong unit or for the wrong transaction.
+    pub transport_errors: AtomicU64,
+    /// Answers with fewer registers than asked for.
+    pub short_frames: AtomicU64,
+    pub decode_errors: AtomicU64,
+    pub connects: AtomicU64,
+    /// Per device, in configuration order.
+    pub devices: Vec<(String, DeviceStats)>,
+}
+
+impl BusStats {
+    pub fn new(devices: &[DeviceSpec]) -> BusStats {
+        BusStats {
+            devices: devices
+                .iter()
+                .map(|d| (d.id.clone(), DeviceStats::default()))
+                .collect(),
+            ..BusStats::default()
+        }
+    }
+
+    pub fn device(&self, id: &str) -> Option<&DeviceStats> {
+        self.devices.iter().find(|(d, _)| d == id).map(|(_, s)| s)
+    }
+}
+
+fn bump(c: &AtomicU64) {
+    c.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Why a read produced no registers.
+#[derive(Debug)]
+enum ReadError {
+    /// The device answered with a Modbus exception: it is alive.
+    Exception(tokio_modbus::ExceptionCode),
+    /// No usable answer after every attempt.
+    Failed(String),
+}
+
+struct DeviceState {
+    spec: DeviceSpec,
+    index: usize,
+    layout: Option<Layout>,
+    next_due: Instant,
+    failures: u32,
+    online: bool,
+}
+
+struct Bus {
+    name: String,
+    transport: Transport,
+    policy: BusPolicy,
+    ctx: Option<Context>,
+    stats: Arc<BusStats>,
+}
+
+impl Bus {
+    async fn read(&mut self, unit: u8, block: Block) -> Result<Vec<u16>, ReadError> {
+        let mut last = String::new();
+        for _attempt in 0..=self.policy.retries {
+            if self.ctx.is_none() {
+                bump(&self.stats.connects);
+                match self.transport.connect(self.policy.timeout).await {
+                    Ok(c) => self.ctx = Some(c),
+                    Err(e) => {
+                        bump(&self.stats.transport_errors);
+                        last = format!("connect: {e}");
+                        // Do not spin on a refused connection.
+                        tokio::time::sleep(self.policy.timeout.min(Duration::from_millis(200))).await;
+                        continue;
+                    }
+                }
+            }
+            let Some(ctx) = self.ctx.as_mut() else { continue };
+            ctx.set_slave(Slave(unit));
+            bump(&self.stats.requests);
+            let call = async {
+                match block.function {
+                    Function::Holding => ctx.read_holding_registers(block.start, block.count).await,
+                    Function::Input => ctx.read_input_registers(block.start, block.count).await,
+                }
+            };
+            match tokio::time::timeout(self.policy.timeout, call).await {
+                Ok(Ok(Ok(words))) if words.len() == usize::from(block.count) => {
+                    bump(&self.stats.responses);
+                    return Ok(words);
+                }
+                Ok(Ok(Ok(words))) => {
+                    bump(&self.stats.short_frames);
+                    last = format!("short answer: {} of {} registers", words.len(), block.count);
+                }
+                Ok(Ok(Err(exception))) => {
+                    bump(&self.stats.responses);
+                    bump(&self.stats.exceptions);
+                    return Err(ReadError::Exception(exception));
+                }
+                Ok(Err(e)) => {
+                    bump(&self.stats.transport_errors);
+                    last = format!("transport: {e}");
+                }
+                Err(_) => {
+                    bump(&self.stats.timeouts);
+                    last = format!("no answer within {:?}", self.policy.timeout);
+                }
+            }
+            // Anything but a clean answer may leave a stale frame in flight: start afresh.
+            self.ctx = None;
+        }
+        Err(ReadError::Failed(last))
+    }
+
+    /// Finds the SunSpec model chain of a device.
+    async fn discover(&mut self, unit: u8) -> Result<SunSpecChain, String> {
+        let mut start = None;
+        for base in SUNS_BASES {
+            match self
+                .read(
+                    unit,
+                    Block {
+                        function: Function::Holding,
+                        start: base,
+                        count: 2,
+                    },
+                )
+                .await
+            {
+                Ok(w) if w == SUNS => {
+                    start = Some(base);
+                    break;
+                }
+                Ok(_) | Err(ReadError::Exception(_)) => continue,
+                Err(ReadError::Failed(e)) => return Err(e),
+            }
+        }
+        let Some(base) = start else {
+            return Err("no SunS marker at 40000, 0 or 50000".into());
+        };
+        let mut chain = SunSpecChain::new();
+        let mut at = u32::from(base) + 2;
+        // A chain longer than this is garbage, not a device.
+        for _ in 0..64 {
+            let Ok(addr) = u16::try_from(at) else { break };
+            let header = match self
+                .read(
+                    unit,
+                    Block {
+                        function: Function::Holding,
+                        start: addr,
+                        count: 2,
+                    },
+                )
+                .await
+            {
+                Ok(w) => w,
+                // Devices without an end marker answer an exception past their last model.
+                Err(ReadError::Exception(_)) => break,
+                Err(ReadError::Failed(e)) => return Err(e),
+            };
+            let (id, length) = (header[0], header[1]);
+            if id == 0xFFFF || id == 0 {
+                break;
+            }
+            chain.entry(id).or_insert((addr, length));
+            at += 2 + u32::from(length);
+        }
+        Ok(chain)
+    }
+
+    /// Polls one device once: its values, or why it could not be reached.
+    async fn poll(&mut self, dev: &mut DeviceState) -> Result<BTreeMap<String, Value>, String> {
+        if dev.layout.is_none() {
+            let chain = if dev.spec.map.sunspec.is_empty() {
+                SunSpecChain::new()
+            } else {
+                self.discover(dev.spec.unit).await?
+            };
+            dev.layout = Some(Layout::new(&dev.spec.map, &chain));
+        }
+        let Some(layout) = dev.layout.as_ref() else {
+            return Err("no layout".into());
+        };
+        let blocks = layout.blocks.clone();
+        let mut reads = Vec::with_capacity(blocks.len());
+        for block in blocks {
+            match self.read(dev.spec.unit, block).await {
+                Ok(w) => reads.push(Some(w)),
+                // The device answered: it is alive, only this block is refused.
+                Err(ReadError::Exception(code)) => {
+                    tracing::debug!(bus = %self.name, device = %dev.spec.id, ?block, ?code, "exception");
+                    reads.push(None);
+                }
+                Err(ReadError::Failed(e)) => return Err(e),
+            }
+        }
+        let Some(layout) = dev.layout.as_ref() else {
+            return Err("no layout".into());
+        };
+        let (values, errors) = layout.decode(&dev.spec.map, &reads);
+        for _ in 0..errors {
+            bump(&self.stats.decode_errors);
+        }
+        Ok(values)
+    }
+}
+
+/// One-off access to a bus for the commissioning commands (`probe`, `scan`, `read`, `write`),
+/// with the same timeouts, retries and counters as polling.
+pub struct Session {
+    bus: Bus,
+}
+
+impl Session {
+    pub fn new(transport: Transport, policy: BusPolicy) -> Session {
+        Session {
+            bus: Bus {
+                name: transport.describe(),
+                transport,
+                policy,
+                ctx: None,
+                stats: Arc::new(BusStats::default()),
+            },
+        }
+    }
+
+    /// Polls a device once with its map (SunSpec discovery included).
+    pub async fn poll(&mut self, spec: &DeviceSpec) -> Result<BTreeMap<String, Value>, String> {
+        let mut dev = DeviceState {
+            spec: spec.clone(),
+            index: 0,
+            layout: None,
+            next_due: Instant::now(),
+            failures: 0,
+            online: false,
+        };
+        self.bus.poll(&mut dev).await
+    }
+
+    /// Reads raw registers; an exception is reported as an error naming it.
+    pub async fn read(
+        &mut self,
+        unit: u8,
+        function: Function,
+        start: u16,
+        count: u16,
+    ) -> Result<Vec<u16>, String> {
+        match self
+            .bus
+            .read(
+                unit,
+                Block {
+                    function,
+                    start,
+                    count,
+                },
+            )
+            .await
+        {
+            Ok(w) => Ok(w),
+            Err(ReadError::Exception(e)) => Err(format!("exception: {e:?}")),
+            Err(ReadError::Failed(e)) => Err(e),
+        }
+    }
+
+    /// Whether anything answers at `unit` (an exception is an answer).
+    pub async fn present(&mut self, unit: u8, function: Function, start: u16) -> bool {
+        !matches!(
+            self.bus
+                .read(
+                    unit,
+                    Block {
+                        function,
+                        start,
+                        count: 1
+                    }
+                )
+                .await,
+            Err(ReadError::Failed(_))
+        )
+    }
+
+    /// Writes holding registers (function 16).
+    pub async fn write(&mut self, unit: u8, start: u16, values: &[u16]) -> Result<(), String> {
+        if self.bus.ctx.is_none() {
+            self.bus.ctx = Some(
+                self.bus
+                    .transport
+                    .connect(self.bus.policy.timeout)
+                    .await
+                    .map_err(|e| e.to_string())?,
+            );
+        }
+        let Some(ctx) = self.bus.ctx.as_mut() else {
+            return Err("not connected".into());
+        };
+        ctx.set_slave(Slave(unit));
+        match tokio::time::timeout(
+            self.bus.policy.timeout,
+            ctx.write_multiple_registers(start, values),
+        )
+        .await
+        {
+            Ok(Ok(Ok(()))) => Ok(()),
+            Ok(Ok(Err(e))) => Err(format!("exception: {e:?}")),
+            Ok(Err(e)) => {
+                self.bus.ctx = None;
+                Err(format!("transport: {e}"))
+            }
+            Err(_) => {
+                self.bus.ctx = None;
+                Err("no answer".into())
+            }
+        }
+    }
+
+    pub fn stats(&self) -> &BusStats {
+        &self.bus.stats
+    }
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// Runs a bus until `stop` turns true (or its receiver is dropped). Events go to `events`; if
+/// the receiver is gone, the bus stops too.
+pub async fn run(
+    config: BusConfig,
+    stats: Arc<BusStats>,
+    events: mpsc::Sender<Event>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let start = Instant::now();
+    let mut devices: Vec<DeviceState> = config
+        .devices
+        .iter()
+        .enumerate()
+        .map(|(index, spec)| DeviceState {
+            spec: spec.clone(),
+            index,
+            layout: None,
+            next_due: start,
+            failures: 0,
+            online: false,
+        })
+        .collect();
+    let mut bus = Bus {
+        name: config.name.clone(),
+        transport: config.transport.clone(),
+        policy: config.policy.clone(),
+        ctx: None,
+        stats: stats.clone(),
+    };
+    if devices.is_empty() {
+        return;
+    }
+    loop {
+        // The device due first; ties go to configuration order.
+        let Some(i) = (0..devices.len()).min_by_key(|&i| (devices[i].next_due, i)) else {
+            return;
+        };
+        let due = devices[i].next_due;
+        tokio::select! {
+            _ = tokio::time::sleep_until(due) => {}
+            r = stop.changed() => {
+                if r.is_err() || *stop.borrow() { return; }
+                continue;
+            }
+        }
+        if *stop.borrow() {
+            return;
+        }
+        let dev = &mut devices[i];
+        let result = bus.poll(dev).await;
+        let now = Instant::now();
+        let dstats = &stats.devices[dev.index].1;
+        let event = match result {
+            Ok(values) => {
+                bump(&dstats.polls_ok);
+                dev.failures = 0;
+                // Fixed-rate schedule; after a delay, poll once at once and drop the missed slots.
+                let next = due + dev.spec.interval;
+                dev.next_due = if next < now { now } else { next };
+                let mut out = Vec::new();
+                if !dev.online {
+                    dev.online = true;
+                    dstats.online.store(true, Ordering::Relaxed);
+                    out.push(Event::Online {
+                        device: dev.spec.id.clone(),
+                    });
+                }
+                if !values.is_empty() {
+                    out.push(Event::Reading(Reading {
+                        device: dev.spec.id.clone(),
+                        ts: now_ms(),
+                        values,
+                    }));
+                }
+                out
+            }
+            Err(reason) => {
+                bump(&dstats.polls_failed);
+                dev.failures += 1;
+                let mut out = Vec::new();
+                if dev.failures < bus.policy.offline_after {
+                    dev.next_due = now + dev.spec.interval;
+                } else {
+                    let doublings = (dev.failures - bus.policy.offline_after).min(20);
+                    let backoff = bus
+                        .policy
+                        .backoff_initial
+                        .saturating_mul(1 << doublings)
+                        .min(bus.policy.backoff_max);
+                    dev.next_due = now + backoff.max(dev.spec.interval);
+                    if dev.online || dev.failures == bus.policy.offline_after {
+                        tracing::warn!(bus = %bus.name, device = %dev.spec.id, %reason, ?backoff, "device offline");
+                        dev.online = false;
+                        dstats.online.store(false, Ordering::Relaxed);
+                        // Rediscover when it comes back: it may have been replaced.
+                        dev.layout = None;
+                        out.push(Event::Offline {
+                            device: dev.spec.id.clone(),
+                            reason,
+                        });
+                    }
+                }
+                out
+            }
+        };
+        for e in event {
+            if events.send(e).await.is_err() {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! The commissioning commands of the real binary against the real simulator command.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pv-edge"))
+}
+
+fn maps_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-configs")
+}
+
+struct Child(std::process::Child);
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_example_config_checks_and_a_broken_one_names_its_line() {
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("pv-edge.example.toml");
+    let out = bin().args(["check", "--config"]).arg(&example).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 buses, 5 devices: ok"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    let text = std::fs::read_to_string(&example)
+        .unwrap()
+        .replace("../firmware-configs", &maps_dir().to_string_lossy())
+        .replace("unit = 10", "unit = 0");
+    std::fs::write(&bad, text).unwrap();
+    let out = bin().args(["check", "--config"]).arg(&bad).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.toml:39: bus[0].device[2].unit: must be 1-247"),
+        "{err}"
+    );
+}
+
+#[test]
+fn scan_probe_read_and_write_against_the_simulator() {
+    // A free port: bind, note, release (the simulator binds it a moment later).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut sim = Child(
+        bin()
+            .args([
+                "simulate",
+                "--tcp",
+                &addr,
+                "--device",
+                "3=eastron-sdm630",
+                "--device",
+                "7=pv-reference-tracker",
+                "--maps-dir",
+            ])
+            .arg(maps_dir())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    // Wait for the simulator's "simulating" line.
+    let mut line = String::new();
+    BufReader::new(sim.0.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("simulating 2 devices"), "{line}");
+    std::thread::sleep(Duration::from_millis(50));
+
+    let run = |args: &[&str]| {
+        let out = bin()
+            .args(args)
+            .args(["--tcp", &addr, "--timeout-ms", "200"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let scan = run(&["scan", "--from", "1", "--to", "8"]);
+    assert_eq!(scan, "unit 3: answers\nunit 7: answers\n");
+
+    let maps = maps_dir();
+    let probe = run(&[
+        "probe",
+        "--unit",
+        "3",
+        "--map",
+        "eastron-sdm630",
+        "--maps-dir",
+        &maps.to_string_lossy(),
+    ]);
+    assert!(
+        probe
+            .lines()
+            .any(|l| l.starts_with("energy_import ") && l.ends_with(" Wh")),
+        "{probe}"
+    );
+    assert!(
+        probe
+            .lines()
+            .any(|l| l.starts_with("grid_frequency ") && l.ends_with(" Hz")),
+        "{probe}"
+    );
+
+    // The tracker's target angle is writable: write 12.5 degrees (125 in 0.1 deg), read it back.
+    run(&["write", "--unit", "7", "--start", "1", "--values", "125"]);
+    assert_eq!(run(&["read", "--unit", "7", "--start", "1"]), "1 125 0x007D\n");
+    let probe = run(&[
+        "probe",
+        "--unit",
+        "7",
+        "--map",
+        "pv-reference-tracker",
+        "--maps-dir",
+        &maps.to_string_lossy(),
+    ]);
+    assert!(probe.contains("tracker_target_angle 12.5 deg"), "{probe}");
+}

@@ -1,0 +1,82 @@
+//! Loads every register map shipped in `firmware-configs/` and checks what the platform relies
+//! on beyond the parser's own checks: each map says where its facts come from, inverters expose
+//! at least 6 string/MPPT currents (dispersion analysis needs them), and each device kind maps
+//! the metrics its screens and analyses use.
+
+use std::path::Path;
+
+use pv_shared::regmap::{DeviceKind, RegisterMap};
+
+fn maps() -> Vec<RegisterMap> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-configs");
+    match RegisterMap::load_dir(&dir) {
+        Ok(m) => m,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn has(map: &RegisterMap, metric: &str) -> bool {
+    map.points.iter().any(|p| p.metric == metric)
+}
+
+#[test]
+fn every_map_loads_and_says_where_its_facts_come_from() {
+    let maps = maps();
+    assert!(maps.len() >= 9, "only {} maps", maps.len());
+    for m in &maps {
+        assert!(m.source.len() >= 40, "{}: source note too thin", m.id);
+    }
+}
+
+#[test]
+fn each_kind_maps_what_the_platform_uses() {
+    let maps = maps();
+    let count = |k: DeviceKind| maps.iter().filter(|m| m.kind == k).count();
+    assert!(
+        count(DeviceKind::Inverter) >= 4,
+        "SunSpec + three vendor inverters"
+    );
+    assert!(count(DeviceKind::Meter) >= 3, "SunSpec + two vendor meters");
+    assert!(count(DeviceKind::Weather) >= 1);
+    assert!(count(DeviceKind::Tracker) >= 1);
+    for m in &maps {
+        let needs: &[&str] = match m.kind {
+            DeviceKind::Inverter => &["ac_power", "energy_total", "status_code"],
+            DeviceKind::Meter => &["ac_power", "energy_import", "energy_export", "grid_frequency"],
+            DeviceKind::Weather => &[
+                "irradiance_poa",
+                "ambient_temperature",
+                "module_temperature",
+                "wind_speed",
+            ],
+            DeviceKind::Tracker => &[
+                "tracker_angle",
+                "tracker_target_angle",
+                "tracker_stow",
+                "motor_current",
+            ],
+        };
+        for n in needs {
+            assert!(has(m, n), "{}: no {n}", m.id);
+        }
+        if m.kind == DeviceKind::Inverter {
+            let strings = (1..=32)
+                .filter(|i| has(m, &format!("pv{i}_current")) || has(m, &format!("mppt{i}_current")))
+                .count();
+            assert!(
+                strings >= 6,
+                "{}: {strings} string/MPPT currents, dispersion needs 6",
+                m.id
+            );
+        }
+        if !m.status.is_empty() || !m.faults.is_empty() {
+            for f in &m.faults {
+                assert!(
+                    !f.zh.is_empty() && !f.en.is_empty(),
+                    "{}: fault without a name",
+                    m.id
+                );
+            }
+        }
+    }
+}
