@@ -8,6 +8,9 @@ export default mergeConfig(
       environment: 'jsdom',
       include: ['src/**/*.test.{ts,tsx}'],
       restoreMocks: true,
+      // Route tests render lazily imported pages; on a loaded 2-core CI machine the first
+      // import alone can take several seconds, far past Vitest's 5 s default.
+      testTimeout: 30_000,
     },
   }),
 )
