@@ -441,6 +441,164 @@ try {
     await signIn('admin', 'admin')
   })
 
+  // ---- System parameters: the generic CRUD screen against the hub's param routes ----
+
+  const crudTable = () => page.getByTestId('crud-table')
+  const crudRows = () => crudTable().locator('tbody tr.ant-table-row')
+  const crudDialog = () => page.locator('.crud-dialog .ant-modal')
+  const toast = (text) => page.locator('.ant-message').getByText(text, { exact: true }).first()
+  const stamp = Date.now().toString(36)
+  const param = { name: `e2e参数${stamp}`, key: `e2e.param.${stamp}`, value: 'v1' }
+  /** Waits for the next call to an /api path (optionally matching `part` in the query). */
+  const nextCall = (path, part = '') =>
+    page.waitForResponse((r) => {
+      const url = new URL(r.url())
+      return url.pathname === `/api${path}` && decodeURIComponent(url.search).includes(part)
+    })
+  const rowOf = (text) => crudRows().filter({ hasText: text })
+
+  await check('as admin, /system/param opens from the menu with the parameter list', async () => {
+    await page.goto(`${baseUrl}/basicFacts/equipmentMap`)
+    await sideMenu().getByText('系统管理', { exact: true }).click()
+    const list = nextCall('/blade-system/param/list', 'current=1&size=10')
+    await sideMenu().getByText('参数管理', { exact: true }).click()
+    await waitForPath(page, '/system/param')
+    const body = await (await list).json()
+    assert(body.code === 200, `list: ${JSON.stringify(body).slice(0, 200)}`)
+    await page.getByTestId('crud-page').waitFor()
+    assert((await page.getByTestId('page-not-available').count()) === 0, 'not-available shown')
+    // antd shows no pager on an empty list.
+    if (body.data.total > 0) {
+      await page
+        .getByTestId('crud-page')
+        .getByText(`共 ${body.data.total} 条`, { exact: true })
+        .waitFor()
+    }
+    for (const id of ['crud-add', 'crud-bulk-delete', 'search-paramName', 'search-paramKey']) {
+      await page.getByTestId(id).waitFor()
+    }
+  })
+
+  await check(
+    'adding a parameter checks the required fields, says 新增成功 and lists it',
+    async () => {
+      await page.getByTestId('crud-add').click()
+      await crudDialog().waitFor()
+      await crudDialog().getByTestId('crud-submit').click()
+      for (const text of ['请输入参数名称', '请输入参数键名', '请输入参数键值']) {
+        await crudDialog().getByText(text, { exact: true }).waitFor()
+      }
+      await page.getByTestId('field-paramName').fill(param.name)
+      await page.getByTestId('field-paramKey').fill(param.key)
+      await page.getByTestId('field-paramValue').fill(param.value)
+      const submit = nextCall('/blade-system/param/submit')
+      const list = nextCall('/blade-system/param/list')
+      await crudDialog().getByTestId('crud-submit').click()
+      const body = await (await submit).json()
+      assert(body.code === 200, `submit: ${JSON.stringify(body)}`)
+      await toast('新增成功').waitFor()
+      await crudDialog().waitFor({ state: 'hidden' })
+      await list
+      await rowOf(param.key).waitFor()
+    },
+  )
+
+  await check('searching by name sends paramName=… and finds just that parameter', async () => {
+    await page.getByTestId('search-paramName').fill(param.name)
+    const list = nextCall('/blade-system/param/list', `paramName=${param.name}`)
+    await page.getByTestId('crud-search').click()
+    const body = await (await list).json()
+    assert(body.data?.total === 1, `search answered ${JSON.stringify(body.data).slice(0, 200)}`)
+    await page.waitForFunction(
+      (key) => {
+        const rows = document.querySelectorAll('[data-testid="crud-table"] tbody tr.ant-table-row')
+        return rows.length === 1 && rows[0].textContent.includes(key)
+      },
+      param.key,
+      { timeout },
+    )
+    await page.screenshot({ path: join(screenshotDir, 'param-list.png'), fullPage: true })
+  })
+
+  await check(
+    'a duplicate parameter key shows the server message and keeps the dialog',
+    async () => {
+      await page.getByTestId('crud-add').click()
+      await crudDialog().waitFor()
+      await page.getByTestId('field-paramName').fill(`${param.name}-dup`)
+      await page.getByTestId('field-paramKey').fill(param.key)
+      await page.getByTestId('field-paramValue').fill('dup')
+      const submit = nextCall('/blade-system/param/submit')
+      await crudDialog().getByTestId('crud-submit').click()
+      const response = await submit
+      const body = await response.json()
+      assert(response.status() === 400 && body.code === 400, `duplicate: HTTP ${response.status()}`)
+      assert(typeof body.msg === 'string' && body.msg !== '', `no msg: ${JSON.stringify(body)}`)
+      await toast(body.msg).waitFor()
+      assert(await crudDialog().isVisible(), 'the dialog closed')
+      await crudDialog().getByTestId('crud-cancel').click()
+      await crudDialog().waitFor({ state: 'hidden' })
+    },
+  )
+
+  await check('editing the parameter says 修改成功 and lists the new value', async () => {
+    const detail = nextCall('/blade-system/param/detail')
+    await rowOf(param.key).getByTestId('crud-row-edit').click()
+    await detail
+    await crudDialog().waitFor()
+    const name = page.getByTestId('field-paramName')
+    await page.waitForFunction(
+      (expected) => document.querySelector('[data-testid="field-paramName"]')?.value === expected,
+      param.name,
+      { timeout },
+    )
+    assert((await name.inputValue()) === param.name, 'the edit form is not filled')
+    await page.getByTestId('field-paramValue').fill('v2-edited')
+    const submit = nextCall('/blade-system/param/submit')
+    await crudDialog().getByTestId('crud-submit').click()
+    const request = (await submit).request()
+    const sent = JSON.parse(request.postData() ?? '{}')
+    assert(
+      typeof sent.id === 'string' && sent.id !== '',
+      `update sent no id: ${request.postData()}`,
+    )
+    await toast('修改成功').waitFor()
+    await rowOf(param.key).filter({ hasText: 'v2-edited' }).waitFor()
+  })
+
+  await check('bulk delete with nothing selected warns and calls nothing', async () => {
+    let removes = 0
+    const count = (r) => {
+      if (r.url().includes('/api/blade-system/param/remove')) removes++
+    }
+    page.on('request', count)
+    await page.getByTestId('crud-bulk-delete').click()
+    await toast('请选择至少一条数据').waitFor()
+    await page.waitForTimeout(300)
+    page.off('request', count)
+    assert(removes === 0, `${removes} remove calls`)
+    assert((await page.getByText('确定将选择数据删除?').count()) === 0, 'a confirm opened')
+  })
+
+  await check('deleting the parameter asks first, says 删除成功 and removes it', async () => {
+    await rowOf(param.key).getByTestId('crud-row-delete').click()
+    await page.locator('.ant-modal-confirm-title').getByText('确定将选择数据删除?').waitFor()
+    const remove = nextCall('/blade-system/param/remove')
+    const list = nextCall('/blade-system/param/list')
+    await page.getByTestId('crud-delete-ok').click()
+    const body = await (await remove).json()
+    assert(body.code === 200, `remove: ${JSON.stringify(body)}`)
+    await toast('删除成功').waitFor()
+    const after = await (await list).json()
+    assert(after.data?.total === 0, `still listed: ${JSON.stringify(after.data).slice(0, 200)}`)
+    await rowOf(param.key).waitFor({ state: 'detached' })
+    // Back home with the system menu group closed, as the checks below expect.
+    await sideMenu().getByText('系统管理', { exact: true }).click()
+    await sideMenu().getByText('参数管理', { exact: true }).waitFor({ state: 'hidden' })
+    await page.getByTestId('top-menu').getByText('首页').click()
+    await waitForPath(page, '/basicFacts/equipmentMap')
+  })
+
   await check('a revoked token sends the console to /login on its next call', async () => {
     const token = await storedToken()
     assert(token, 'not signed in')

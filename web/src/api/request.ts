@@ -141,7 +141,7 @@ async function onResponse(response: AxiosResponse<unknown>): Promise<AxiosRespon
     return Promise.reject(new RequestError(text, code, true, response))
   }
   if (code === 401) {
-    useSessionStore.getState().logout()
+    useSessionStore.getState().logout(true)
     hooks.onUnauthorized()
   }
   const silent = response.config.silent === true

@@ -12,6 +12,7 @@ export default function RootGuard() {
   const matches = useMatches()
   const token = useSessionStore((s) => s.token)
   const locked = useSessionStore((s) => s.isLock)
+  const expired = useSessionStore((s) => s.expired)
   const { t } = useTranslation()
 
   // Child meta overrides parent meta.
@@ -19,7 +20,7 @@ export default function RootGuard() {
     (merged, match) => ({ ...merged, ...(match.handle as RouteMeta | undefined) }),
     {},
   )
-  const target = guardRedirect({ path: pathname, token, meta, locked })
+  const target = guardRedirect({ path: pathname, token, meta, locked, expired })
   // Menu pages are titled with their menu name (in the language the server answered in).
   const nodes = useMenuNodes()
   const menuName = meta.menuCatchAll ? findMenuByPath(nodes, pathname)?.name : undefined

@@ -36,6 +36,12 @@ describe('guardRedirect', () => {
     expect(guardRedirect({ path, token: 'tok', meta, locked: true })).toBe(expected)
   })
 
+  it('after the server ended the session (401), a menu page leads to /login, not /404', () => {
+    const meta = { menuCatchAll: true }
+    expect(guardRedirect({ path: '/system/param', token: '', meta, expired: true })).toBe('/login')
+    expect(guardRedirect({ path: '/system/param', token: 'tok', meta, expired: true })).toBeNull()
+  })
+
   it('a lock flag without a session does not trap the user', () => {
     expect(guardRedirect({ path: '/login', token: '', meta: open, locked: true })).toBeNull()
   })

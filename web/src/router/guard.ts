@@ -25,6 +25,8 @@ export interface GuardInput {
   meta: RouteMeta | undefined
   /** The screen is locked (session-scoped). */
   locked?: boolean
+  /** The server ended the session (401) in this page load. */
+  expired?: boolean
 }
 
 export const loginPath = '/login'
@@ -37,13 +39,21 @@ export const lockPath = '/lock'
  * - /login with a token goes to /;
  * - a route needs a stored token unless its meta says isAuth false; without one, go to /login.
  */
-export function guardRedirect({ path, token, meta, locked = false }: GuardInput): string | null {
+export function guardRedirect({
+  path,
+  token,
+  meta,
+  locked = false,
+  expired = false,
+}: GuardInput): string | null {
   const signedIn = token !== ''
   const normalised = path.length > 1 ? path.replace(/\/+$/, '') : path
   if (locked && signedIn) return normalised === lockPath ? null : lockPath
   if (normalised === lockPath) return signedIn ? '/' : loginPath
   if (normalised === loginPath) return signedIn ? '/' : null
   if (meta?.isAuth === false) return null
-  if (!signedIn && meta?.menuCatchAll) return '/404'
+  // Signed out, nothing names menu paths (an unknown path: /404), unless the server has just ended
+  // the session on one: then it is a page that needs signing in again.
+  if (!signedIn && meta?.menuCatchAll) return expired ? loginPath : '/404'
   return signedIn ? null : loginPath
 }

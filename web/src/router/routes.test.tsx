@@ -2,7 +2,7 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import type { AxiosAdapter } from 'axios'
 import { RouterProvider, createMemoryRouter } from 'react-router-dom'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import request from '../api/request'
+import request, { configureRequest } from '../api/request'
 import i18n from '../locales/i18n'
 import { useSessionStore } from '../stores/session'
 import { routes } from './routes'
@@ -59,7 +59,9 @@ const seededMenu = [
 ]
 
 let health: { status: number; body: unknown }
+let listAnswer: [number, unknown]
 beforeEach(async () => {
+  listAnswer = [200, ok({ records: [], total: 0, size: 10, current: 1, pages: 0 })]
   menuTree = seededMenu
   useSessionStore.getState().logout()
   await i18n.changeLanguage('zh')
@@ -80,7 +82,9 @@ beforeEach(async () => {
         ? [200, { key: 'k', image: 'data:image/png;base64,' }]
         : url.startsWith('/blade-system/menu/routes')
           ? [200, ok(menuTree)]
-          : [200, ok(url.startsWith('/blade-system/tenant/info') ? null : [])]
+          : url.endsWith('/list')
+            ? listAnswer
+            : [200, ok(url.startsWith('/blade-system/tenant/info') ? null : [])]
     return Promise.resolve({ data, status, statusText: '', headers: {}, config })
   }
   request.defaults.adapter = adapter
@@ -138,6 +142,60 @@ describe('routes', () => {
     visit('/station/inverter/index')
     expect((await screen.findByTestId('page-not-available')).textContent).toContain('逆变器')
     expect(await screen.findByText('电站监控')).toBeTruthy()
+  })
+
+  it('a built menu page (/system/param) shows its screen, not the not-available page', async () => {
+    menuTree = [
+      ...seededMenu,
+      {
+        id: '9',
+        code: 'system',
+        name: '系统管理',
+        path: '/system',
+        sort: 9,
+        category: 1,
+        children: [
+          {
+            id: '98',
+            code: 'param',
+            name: '参数管理',
+            path: '/system/param',
+            sort: 8,
+            category: 1,
+          },
+        ],
+      },
+    ]
+    act(() => useSessionStore.getState().setTokens('tok', 'ref'))
+    visit('/system/param')
+    const page = await screen.findByTestId('crud-page', undefined, { timeout: 5000 })
+    expect(page.dataset.menuCode).toBe('param')
+    expect(screen.queryByTestId('page-not-available')).toBeNull()
+    await waitFor(() => expect(document.title).toBe('参数管理 - 光伏电站智慧运维监控平台'))
+  })
+
+  it('a 401 on a menu page signs out to /login (not /404)', async () => {
+    menuTree = [
+      {
+        id: '9',
+        code: 'system',
+        name: '系统管理',
+        path: '/system',
+        category: 1,
+        children: [
+          { id: '98', code: 'param', name: '参数管理', path: '/system/param', category: 1 },
+        ],
+      },
+    ]
+    listAnswer = [401, { code: 401, success: false, data: null, msg: '请求未授权' }]
+    act(() => useSessionStore.getState().setTokens('tok', 'ref'))
+    // As src/router/index.ts wires it for the app's router.
+    const router = createMemoryRouter(routes, { initialEntries: ['/system/param'] })
+    configureRequest({ onUnauthorized: () => void router.navigate('/login', { replace: true }) })
+    render(<RouterProvider router={router} />)
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(router.state.location.pathname).toBe('/login')
   })
 
   it('with no menu assigned, the sidebar says so', async () => {

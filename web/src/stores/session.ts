@@ -36,6 +36,8 @@ interface SessionState {
   /** Lock flag and lock password: session-scoped (sessionStorage). */
   isLock: boolean
   lockPasswd: string
+  /** Signed out by the server (a 401) in this page load: menu pages then lead to /login. */
+  expired: boolean
   setTokens: (token: string, refreshToken: string) => void
   setTenantId: (tenantId: string) => void
   setUserInfo: (userInfo: UserInfo | null) => void
@@ -47,8 +49,11 @@ interface SessionState {
   lock: () => void
   /** Unlocks when the password matches; returns whether it did. */
   unlock: (password: string) => boolean
-  /** Signs out locally: clears tokens, user, menu, permissions, tabs and the lock. */
-  logout: () => void
+  /**
+   * Signs out locally: clears tokens, user, menu, permissions, tabs and the lock. `expired`: the
+   * server ended the session (401), so the page being left goes to /login, not /404.
+   */
+  logout: (expired?: boolean) => void
 }
 
 const sessionKeys = ['token', 'refreshToken', 'tenantId', 'userInfo', 'permission', 'menu']
@@ -81,6 +86,7 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
   menuLoaded: Array.isArray(storedMenu),
   isLock: getStore<boolean>('isLock') === true,
   lockPasswd: getStore<string>('lockPasswd') ?? '',
+  expired: false,
   setTokens: (token, refreshToken) => {
     setStore('token', token)
     setStore('refreshToken', refreshToken)
@@ -102,7 +108,14 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
       if (lastUserId !== userInfo.user_id) userSelectionKeys.forEach(removeStore)
       setStore('lastUserId', userInfo.user_id)
       lockKeys.forEach(removeStore)
-      set({ isLock: false, lockPasswd: '', menu: [], menuLoaded: false, permission: {} })
+      set({
+        isLock: false,
+        lockPasswd: '',
+        menu: [],
+        menuLoaded: false,
+        permission: {},
+        expired: false,
+      })
       removeStore('menu')
       removeStore('permission')
       useTabsStore.getState().reset()
@@ -133,7 +146,7 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
     set({ isLock: false, lockPasswd: '' })
     return true
   },
-  logout: () => {
+  logout: (expired = false) => {
     ;[...sessionKeys, ...lockKeys].forEach(removeStore)
     set({
       token: '',
@@ -145,6 +158,7 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
       menuLoaded: false,
       isLock: false,
       lockPasswd: '',
+      expired,
     })
     useTabsStore.getState().reset()
   },

@@ -1,0 +1,150 @@
+import dayjs from 'dayjs'
+import { describe, expect, it } from 'vitest'
+import {
+  buildListQuery,
+  bulkDeleteAction,
+  crudPermissions,
+  defaultPageSize,
+  fieldRules,
+  optionLabel,
+  pageAfterDelete,
+  pageSizeOptions,
+  submitPayload,
+  triggerOf,
+} from './logic'
+import type { CrudField } from './types'
+
+const fields: CrudField[] = [
+  { name: 'id', label: 'param.paramName', hideInForm: true, hideInTable: true },
+  {
+    name: 'paramName',
+    label: 'param.paramName',
+    required: 'param.paramNameRequired',
+    search: true,
+  },
+  { name: 'paramKey', label: 'param.paramKey', search: true },
+  { name: 'paramValue', label: 'param.paramValue', type: 'textarea' },
+  {
+    name: 'category',
+    label: 'post.category',
+    type: 'select',
+    search: true,
+    options: [
+      { value: 1, label: 'post.senior' },
+      { value: 2, label: 'post.middle' },
+    ],
+  },
+  { name: 'createTime', label: 'crud.createTime', type: 'dateRange', search: true },
+]
+
+const t = (key: string, options?: Record<string, unknown>) =>
+  options ? `${key}${JSON.stringify(options)}` : key
+
+describe('buildListQuery', () => {
+  it('sends current and size, and leaves empty filters out', () => {
+    expect(buildListQuery(fields, {}, { current: 1, size: 10 })).toEqual({ current: 1, size: 10 })
+    expect(
+      buildListQuery(
+        fields,
+        { paramName: '  ', paramKey: undefined, category: null, createTime: null },
+        { current: 3, size: 50 },
+      ),
+    ).toEqual({ current: 3, size: 50 })
+  })
+
+  it('sends text filters as plain name=value (trimmed), selects as their value', () => {
+    expect(
+      buildListQuery(
+        fields,
+        { paramName: ' 站点 ', paramKey: 'site.', category: 2, paramValue: 'not searchable' },
+        { current: 1, size: 10 },
+      ),
+    ).toEqual({ current: 1, size: 10, paramName: '站点', paramKey: 'site.', category: 2 })
+  })
+
+  it('turns a date range into _datege from the first day and _datelt the day after the last', () => {
+    const query = buildListQuery(
+      fields,
+      { createTime: [dayjs('2024-03-01 15:20:00'), dayjs('2024-03-31 08:00:00')] },
+      { current: 1, size: 10 },
+    )
+    expect(query).toEqual({
+      current: 1,
+      size: 10,
+      createTime_datege: '2024-03-01 00:00:00',
+      createTime_datelt: '2024-04-01 00:00:00',
+    })
+  })
+})
+
+describe('submitPayload', () => {
+  it('inserts without an id', () => {
+    const body = submitPayload(fields, { id: 'stale', paramName: 'a', paramKey: 'k' })
+    expect(body).toEqual({ paramName: 'a', paramKey: 'k', paramValue: null, category: null })
+    expect('id' in body).toBe(false)
+  })
+
+  it('updates with the edited record id', () => {
+    expect(submitPayload(fields, { paramName: 'a', paramKey: 'k', paramValue: 'v' }, '42')).toEqual(
+      { id: '42', paramName: 'a', paramKey: 'k', paramValue: 'v', category: null },
+    )
+  })
+})
+
+describe('crudPermissions', () => {
+  it('reads {menuCode}_add/_edit/_delete/_view from the permission map', () => {
+    expect(
+      crudPermissions('param', { param_add: true, param_view: true, post_edit: true }),
+    ).toEqual({ add: true, edit: false, delete: false, view: true })
+    expect(crudPermissions('post', {})).toEqual({
+      add: false,
+      edit: false,
+      delete: false,
+      view: false,
+    })
+  })
+})
+
+describe('bulk delete', () => {
+  it('warns with nothing selected', () => {
+    expect(bulkDeleteAction([])).toEqual({ kind: 'warn', message: 'crud.selectOne' })
+  })
+  it('confirms the selected ids', () => {
+    expect(bulkDeleteAction(['1', '2'])).toEqual({ kind: 'confirm', ids: ['1', '2'] })
+  })
+  it('goes back a page when the last rows of a page go', () => {
+    expect(pageAfterDelete(3, 2, 2)).toBe(2)
+    expect(pageAfterDelete(3, 5, 2)).toBe(3)
+    expect(pageAfterDelete(1, 1, 1)).toBe(1)
+  })
+})
+
+describe('paging and rules', () => {
+  it('pages by 10 by default with the spec options', () => {
+    expect(defaultPageSize).toBe(10)
+    expect([...pageSizeOptions]).toEqual([10, 30, 50, 100, 200])
+  })
+
+  it('builds required and length rules with the declared messages', () => {
+    expect(fieldRules(fields[1], t)).toEqual([
+      { required: true, whitespace: true, message: 'param.paramNameRequired' },
+    ])
+    const code: CrudField = { name: 'postCode', label: 'post.postCode', max: 12 }
+    expect(fieldRules(code, t)).toEqual([
+      { max: 12, message: 'crud.maxLength{"label":"post.postCode","max":12}' },
+    ])
+  })
+
+  it('validates on blur by default and selects on change', () => {
+    expect(triggerOf(fields[1])).toBe('onBlur')
+    expect(triggerOf(fields[4])).toBe('onChange')
+    expect(triggerOf({ ...fields[1], trigger: 'change' })).toBe('onChange')
+  })
+
+  it('shows select values by their label', () => {
+    expect(optionLabel(fields[4], 2, t)).toBe('post.middle')
+    expect(optionLabel(fields[4], '1', t)).toBe('post.senior')
+    expect(optionLabel(fields[4], 9, t)).toBe('9')
+    expect(optionLabel(fields[4], null, t)).toBe('')
+  })
+})
