@@ -266,7 +266,7 @@ async fn password_grant(
         },
     )
     .await?;
-    respond(state, client, &user, session_id, &role_ids, dept_id, now).await
+    respond(state, client, &user, &roles, session_id, &role_ids, dept_id, now)
 }
 
 async fn refresh_grant(
@@ -316,19 +316,21 @@ async fn refresh_grant(
         tracing::warn!(session = %session.id, "refresh token reused: session revoked");
         return Err(ApiError::BadRequest(BAD_REFRESH));
     }
-    respond(state, client, &user, session.id, &role_ids, dept_id, now).await
+    respond(state, client, &user, &roles, session.id, &role_ids, dept_id, now)
 }
 
-async fn respond(
+/// Signs the tokens; `roles` are the user's roles already loaded by the grant.
+#[allow(clippy::too_many_arguments)]
+fn respond(
     state: &AppState,
     client: &Client,
     user: &store::UserRow,
+    roles: &[store::RoleRef],
     session_id: Id,
     role_ids: &[Id],
     dept_id: Option<Id>,
     issued_ms: i64,
 ) -> Result<TokenResponse, ApiError> {
-    let roles = store::roles(&state.db, user.id).await?;
     let role_names: Vec<&str> = roles
         .iter()
         .filter(|r| role_ids.contains(&r.id))

@@ -157,18 +157,26 @@ fn insert(table_and_columns: &str, values: Vec<Value>) -> Sql {
 /// unique indexes turn a lost race into an error the loser logs and ignores).
 pub async fn run(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
     if let Err(e) = seed_platform_tenant(db, ids).await {
-        tracing::warn!(error = %e, "seeding the platform tenant failed (another replica may have done it)");
+        // Losing a race to another replica is fine; any other failure leaves no tenant behind.
+        if !platform_tenant_exists(db).await? {
+            return Err(e);
+        }
+        tracing::info!("the platform tenant was seeded by another replica");
     }
     sync_menus(db, ids).await
 }
 
-async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
+async fn platform_tenant_exists(db: &Db) -> Result<bool, ApiError> {
     let exists: Option<i64> = sqlx::query_scalar::<Any, i64>(
         "SELECT id FROM blade_tenant WHERE tenant_id = '000000' AND is_deleted = 0",
     )
     .fetch_optional(db.pool())
     .await?;
-    if exists.is_some() {
+    Ok(exists.is_some())
+}
+
+async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
+    if platform_tenant_exists(db).await? {
         return Ok(());
     }
     let now = Value::Int(time::now_ms());

@@ -1,38 +1,11 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import type { AxiosAdapter } from 'axios'
 import { RouterProvider, createMemoryRouter } from 'react-router-dom'
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import request, { configureRequest } from '../api/request'
 import i18n from '../locales/i18n'
 import { useSessionStore } from '../stores/session'
 import { routes } from './routes'
-
-beforeAll(() => {
-  // antd's responsive helpers ask for matchMedia, which jsdom lacks.
-  Object.defineProperty(window, 'matchMedia', {
-    configurable: true,
-    value: (query: string): MediaQueryList =>
-      ({
-        matches: false,
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  })
-  // ...and ResizeObserver, which jsdom lacks too.
-  Object.defineProperty(window, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  })
-})
 
 const ok = (data: unknown) => ({ code: 200, success: true, data, msg: '操作成功' })
 let menuTree: unknown[] = []

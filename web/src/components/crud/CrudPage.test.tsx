@@ -2,38 +2,12 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { App, ConfigProvider } from 'antd'
 import zhCN from 'antd/locale/zh_CN'
 import type { AxiosAdapter } from 'axios'
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import request, { configureRequest } from '../../api/request'
 import i18n from '../../locales/i18n'
 import { paramConfig } from '../../pages/system/param/config'
 import { useSessionStore } from '../../stores/session'
 import CrudPage from './CrudPage'
-
-beforeAll(() => {
-  // antd's responsive helpers ask for matchMedia and ResizeObserver, which jsdom lacks.
-  Object.defineProperty(window, 'matchMedia', {
-    configurable: true,
-    value: (query: string): MediaQueryList =>
-      ({
-        matches: false,
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  })
-  Object.defineProperty(window, 'ResizeObserver', {
-    configurable: true,
-    value: class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  })
-})
 
 const ok = (data: unknown) => ({ code: 200, success: true, data, msg: '操作成功' })
 
