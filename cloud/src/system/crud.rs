@@ -94,7 +94,61 @@ impl FieldDef {
     }
 }
 
-#[derive(Debug)]
+/// What an entity needs beyond the declarative fields: extra checks, derived values, follow-up
+/// writes and read-only fields computed per row. Every method has a do-nothing default.
+pub trait Hooks: Sync + Send {
+    /// An extra condition (no leading `AND`) on every list, detail, update and remove.
+    fn scope<'a>(&'a self, _state: &'a AppState, _caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
+        Box::pin(async { Ok(None) })
+    }
+    /// Checks or rewrites a submitted body before the generic validation; `id` is `None` for an insert.
+    fn before_save<'a>(
+        &'a self,
+        _state: &'a AppState,
+        _caller: &'a Caller,
+        _id: Option<Id>,
+        _body: &'a mut Map<String, Json>,
+    ) -> HookFuture<'a, ()> {
+        Box::pin(async { Ok(()) })
+    }
+    /// Follow-up writes once the row is stored.
+    fn after_save<'a>(
+        &'a self,
+        _state: &'a AppState,
+        _caller: &'a Caller,
+        _id: Id,
+        _created: bool,
+        _body: &'a Map<String, Json>,
+    ) -> HookFuture<'a, ()> {
+        Box::pin(async { Ok(()) })
+    }
+    /// Refuses a removal (e.g. rows that still have children) or cleans up around it.
+    fn before_remove<'a>(
+        &'a self,
+        _state: &'a AppState,
+        _caller: &'a Caller,
+        _ids: &'a [Id],
+    ) -> HookFuture<'a, ()> {
+        Box::pin(async { Ok(()) })
+    }
+    /// Adds read-only fields (names of referenced rows...) to rows about to be answered.
+    fn decorate<'a>(
+        &'a self,
+        _state: &'a AppState,
+        _caller: &'a Caller,
+        _rows: &'a mut [Json],
+    ) -> HookFuture<'a, ()> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+pub type HookFuture<'a, T> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, ApiError>> + Send + 'a>>;
+
+/// The hooks of an entity that needs none.
+pub struct NoHooks;
+impl Hooks for NoHooks {}
+
 pub struct EntityDef {
     /// e.g. `/api/blade-system/param`
     pub base: &'static str,
@@ -105,7 +159,46 @@ pub struct EntityDef {
     pub tag: &'static str,
     pub fields: &'static [FieldDef],
     pub default_order: &'static str,
+    /// Only callers of the platform tenant (`000000`) may use it at all.
+    pub platform_only: bool,
+    /// Lists and details are narrowed by the data scopes granted for resource `menu_code`.
+    pub data_scoped: bool,
+    /// The table has `create_dept`, filled with the caller's department on insert.
+    pub create_dept: bool,
+    /// The table has `create_user` / `update_user` / `update_time` audit columns.
+    pub audit: bool,
+    pub hooks: &'static dyn Hooks,
 }
+
+impl std::fmt::Debug for EntityDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EntityDef")
+            .field("base", &self.base)
+            .field("table", &self.table)
+            .finish()
+    }
+}
+
+/// Defaults to start a declaration from: `EntityDef { base, table, .., ..EntityDef::DEFAULT }`.
+impl EntityDef {
+    pub const DEFAULT: EntityDef = EntityDef {
+        base: "",
+        table: "",
+        tenant_scoped: true,
+        menu_code: "",
+        tag: "system",
+        fields: &[],
+        default_order: "id ASC",
+        platform_only: false,
+        data_scoped: false,
+        create_dept: false,
+        audit: true,
+        hooks: &NoHooks,
+    };
+}
+
+pub const PLATFORM_TENANT: &str = "000000";
+const PLATFORM_ONLY: Text = Text::new("缺少操作权限", "You do not have permission for this operation");
 
 const TOO_LONG: Text = Text::new("输入内容过长", "The text is too long");
 
@@ -137,11 +230,51 @@ impl EntityDef {
     /// `WHERE is_deleted = 0 [AND tenant_id = ?]`
     fn scope(&self, caller: &Caller) -> Sql {
         let mut sql = Sql::new(&format!(" FROM {} WHERE is_deleted = 0", self.table));
+        sql.append(&self.conditions(caller));
+        sql
+    }
+
+    /// ` AND tenant_id = ?` when tenant-owned (no leading `WHERE`).
+    fn conditions(&self, caller: &Caller) -> Sql {
+        let mut sql = Sql::default();
         if self.tenant_scoped {
             sql.push(" AND ");
             sql.append(&caller.tenant_filter("tenant_id"));
         }
         sql
+    }
+
+    /// The tenant condition plus data scopes and the entity's own scope hook (leading ` AND`).
+    async fn full_conditions(&self, state: &AppState, caller: &Caller) -> Result<Sql, ApiError> {
+        let mut sql = self.conditions(caller);
+        if self.data_scoped
+            && let Some(narrow) = crate::system::data_scope::narrow(state, caller, self.menu_code).await?
+        {
+            sql.push(" AND (");
+            sql.append(&narrow);
+            sql.push(")");
+        }
+        if let Some(extra) = self.hooks.scope(state, caller).await? {
+            sql.push(" AND (");
+            sql.append(&extra);
+            sql.push(")");
+        }
+        Ok(sql)
+    }
+
+    /// `FROM table WHERE is_deleted = 0` and every condition that applies to the caller.
+    async fn full_scope(&self, state: &AppState, caller: &Caller) -> Result<Sql, ApiError> {
+        let mut sql = Sql::new(&format!(" FROM {} WHERE is_deleted = 0", self.table));
+        sql.append(&self.full_conditions(state, caller).await?);
+        Ok(sql)
+    }
+
+    /// Refuses callers outside the platform tenant for platform-only entities.
+    pub fn check_platform(&self, caller: &Caller) -> Result<(), ApiError> {
+        if self.platform_only && caller.tenant_id != PLATFORM_TENANT {
+            return Err(ApiError::Forbidden(PLATFORM_ONLY));
+        }
+        Ok(())
     }
 
     fn to_json(&self, row: &AnyRow) -> Result<Json, ApiError> {
@@ -209,32 +342,44 @@ async fn list(
     caller: Caller,
     query: ListQuery,
 ) -> ApiResult<Data<Json>> {
+    def.check_platform(&caller)?;
     caller.require(&state, def.menu_code).await?;
     let fields = def.list_fields();
-    let page = fetch_page_with(
+    let mut page = fetch_page_with(
         &state.db,
         &def.columns(),
-        def.scope(&caller),
+        def.full_scope(&state, &caller).await?,
         &query,
         &fields,
         def.default_order,
         |row| def.to_json(row),
     )
     .await?;
+    def.hooks.decorate(&state, &caller, &mut page.records).await?;
     Ok(Data(
         serde_json::to_value(page).map_err(|e| ApiError::Internal(e.to_string()))?,
     ))
 }
 
-async fn find(def: &EntityDef, state: &AppState, caller: &Caller, id: Id) -> Result<Option<Json>, ApiError> {
+/// One live row the caller may see, as the wire JSON (decorated).
+pub async fn find(
+    def: &EntityDef,
+    state: &AppState,
+    caller: &Caller,
+    id: Id,
+) -> Result<Option<Json>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {}", def.columns()));
-    sql.append(&def.scope(caller));
+    sql.append(&def.full_scope(state, caller).await?);
     sql.push_bind(" AND id = ?", [id.into()]);
     let (text, args) = sql.build()?;
     let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
         .fetch_optional(state.db.pool())
         .await?;
-    row.map(|r| def.to_json(&r)).transpose()
+    let Some(row) = row else { return Ok(None) };
+    let mut rows = [def.to_json(&row)?];
+    def.hooks.decorate(state, caller, &mut rows).await?;
+    let [row] = rows;
+    Ok(Some(row))
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -243,6 +388,7 @@ struct DetailParams {
 }
 
 async fn detail(def: &'static EntityDef, state: AppState, caller: Caller, id: Id) -> ApiResult<Data<Json>> {
+    def.check_platform(&caller)?;
     caller.require(&state, def.menu_code).await?;
     find(def, &state, &caller, id)
         .await?
@@ -256,7 +402,8 @@ async fn submit(
     caller: Caller,
     body: Json,
 ) -> ApiResult<Data<Json>> {
-    let Json::Object(body) = body else {
+    def.check_platform(&caller)?;
+    let Json::Object(mut body) = body else {
         return Err(ApiError::bad_request(
             "请求内容必须是对象",
             "the request body must be a JSON object",
@@ -276,6 +423,18 @@ async fn submit(
             &state,
             &format!("{}_{}", def.menu_code, if updating { "edit" } else { "add" }),
         )
+        .await?;
+    let existing = match &id {
+        Some(Value::Int(i)) => Some(Id(*i)),
+        _ => None,
+    };
+    if let Some(own) = existing
+        && find(def, &state, &caller, own).await?.is_none()
+    {
+        return Err(ApiError::not_found());
+    }
+    def.hooks
+        .before_save(&state, &caller, existing, &mut body)
         .await?;
     let mut values: Vec<(&FieldDef, Value)> = Vec::new();
     for f in def.fields.iter().filter(|f| f.writable && f.name != "id") {
@@ -310,8 +469,16 @@ async fn submit(
     let result = match id {
         None => {
             let new_id = state.ids.next();
-            let mut cols = vec!["id", "create_user", "create_time"];
-            let mut vals = vec![Value::from(new_id), caller.user_id.into(), now];
+            let mut cols = vec!["id", "create_time"];
+            let mut vals = vec![Value::from(new_id), now];
+            if def.audit {
+                cols.push("create_user");
+                vals.push(caller.user_id.into());
+            }
+            if def.create_dept {
+                cols.push("create_dept");
+                vals.push(caller.dept_id.map(Value::from).unwrap_or(Value::Null));
+            }
             if def.tenant_scoped {
                 cols.push("tenant_id");
                 vals.push(caller.tenant_id.clone().into());
@@ -326,27 +493,24 @@ async fn submit(
                 &format!("INSERT INTO {} ({}) VALUES ({marks})", def.table, cols.join(", ")),
                 vals,
             );
-            run(&state, sql).await.map(|_| Json::String(new_id.to_string()))
+            run(&state, sql).await.map(|_| (new_id, true))
         }
         Some(id_value) => {
             let mut sql = Sql::new(&format!("UPDATE {} SET ", def.table));
             for (f, v) in values {
                 sql.push_bind(&format!("{} = ?, ", f.column), [v]);
             }
-            sql.push_bind(
-                "update_user = ?, update_time = ? WHERE is_deleted = 0 AND id = ?",
-                [caller.user_id.into(), now, id_value.clone()],
-            );
-            if def.tenant_scoped {
-                sql.push(" AND ");
-                sql.append(&caller.tenant_filter("tenant_id"));
+            if def.audit {
+                sql.push_bind("update_user = ?, update_time = ?", [caller.user_id.into(), now]);
+            } else {
+                // Every field list ends with a comma; close it with a no-op assignment.
+                sql.push("id = id");
             }
+            sql.push_bind(" WHERE is_deleted = 0 AND id = ?", [id_value.clone()]);
+            sql.append(&def.full_conditions(&state, &caller).await?);
             match run(&state, sql).await? {
                 0 => Err(ApiError::not_found()),
-                _ => Ok(match id_value {
-                    Value::Int(i) => Json::String(i.to_string()),
-                    _ => Json::Null,
-                }),
+                _ => Ok((existing.unwrap_or(Id(0)), false)),
             }
         }
     };
@@ -361,7 +525,13 @@ async fn submit(
                     .unwrap_or(Text::new("数据已存在", "Already exists")),
             ))
         }
-        other => other.map(Data),
+        Err(e) => Err(e),
+        Ok((stored, created)) => {
+            def.hooks
+                .after_save(&state, &caller, stored, created, &body)
+                .await?;
+            Ok(Data(Json::String(stored.to_string())))
+        }
     }
 }
 
@@ -384,6 +554,7 @@ async fn remove(
     caller: Caller,
     ids: String,
 ) -> ApiResult<Data<u64>> {
+    def.check_platform(&caller)?;
     caller
         .require(&state, &format!("{}_delete", def.menu_code))
         .await?;
@@ -395,21 +566,38 @@ async fn remove(
             "Please select at least one record",
         ));
     }
+    // Only rows the caller may see are checked and removed; others are silently out of reach.
+    let mut visible = Sql::new("SELECT id");
+    visible.append(&def.full_scope(&state, &caller).await?);
+    visible.push(" AND id IN (");
+    push_id_list(&mut visible, &ids);
+    visible.push(")");
+    let (text, args) = visible.build()?;
+    let ids: Vec<Id> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?
+        .into_iter()
+        .map(Id)
+        .collect();
+    if ids.is_empty() {
+        return Ok(Data(0));
+    }
+    def.hooks.before_remove(&state, &caller, &ids).await?;
     let mut sql = Sql::default();
-    sql.push_bind(
-        &format!(
-            "UPDATE {} SET is_deleted = 1, update_user = ?, update_time = ?",
-            def.table
-        ),
-        [caller.user_id.into(), Value::Int(time::now_ms())],
-    );
+    if def.audit {
+        sql.push_bind(
+            &format!(
+                "UPDATE {} SET is_deleted = 1, update_user = ?, update_time = ?",
+                def.table
+            ),
+            [caller.user_id.into(), Value::Int(time::now_ms())],
+        );
+    } else {
+        sql.push(&format!("UPDATE {} SET is_deleted = 1", def.table));
+    }
     sql.push(" WHERE is_deleted = 0 AND id IN (");
     push_id_list(&mut sql, &ids);
     sql.push(")");
-    if def.tenant_scoped {
-        sql.push(" AND ");
-        sql.append(&caller.tenant_filter("tenant_id"));
-    }
     Ok(Data(run(&state, sql).await?))
 }
 

@@ -2,6 +2,7 @@
 //! roles, and the data every installation starts with.
 
 pub mod crud;
+pub mod data_scope;
 pub mod menu;
 pub mod param;
 pub mod post;

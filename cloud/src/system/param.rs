@@ -25,4 +25,6 @@ pub static PARAM: EntityDef = EntityDef {
         FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
     ],
     default_order: "create_time DESC, id DESC",
+    platform_only: true,
+    ..EntityDef::DEFAULT
 };

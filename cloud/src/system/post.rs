@@ -28,4 +28,5 @@ pub static POST: EntityDef = EntityDef {
         FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
     ],
     default_order: "sort ASC, id ASC",
+    ..EntityDef::DEFAULT
 };
