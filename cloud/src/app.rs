@@ -35,6 +35,11 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(system::menu::buttons))
         .routes(routes!(system::menu::top_menu))
         .routes(routes!(system::tenant::info))
+        .routes(routes!(system::tenant_admin::select))
+        .routes(routes!(system::tenant_admin::setting))
+        .routes(routes!(system::tenant_admin::datasource))
+        .routes(routes!(system::tenant_admin::package_detail))
+        .routes(routes!(system::tenant_admin::package_setting))
         .routes(routes!(system::select::dept_select))
         .routes(routes!(system::select::role_select))
         // user
@@ -43,6 +48,20 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(user::routes::update_info))
         .routes(routes!(user::routes::update_password))
         .routes(routes!(user::routes::unlock))
+        .routes(routes!(user::admin::page))
+        .routes(routes!(user::admin::page_owner))
+        .routes(routes!(user::admin::list_maintenance))
+        .routes(routes!(user::admin::detail))
+        .routes(routes!(user::admin::platform_detail))
+        .routes(routes!(user::admin::update_platform))
+        .routes(routes!(user::admin::submit))
+        .routes(routes!(user::admin::update))
+        .routes(routes!(user::admin::save_owner))
+        .routes(routes!(user::admin::remove))
+        .routes(routes!(user::admin::reset_password))
+        .routes(routes!(user::admin::grant))
+        .routes(routes!(user::admin::audit_pass))
+        .routes(routes!(user::admin::audit_refuse))
         // resource: uploads stream to disk under their own size limit
         .merge(
             OpenApiRouter::new()
@@ -54,9 +73,15 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         // alarm feed
         .routes(routes!(alarm::feed::connect));
     // The list/detail/submit/remove family, declared per entity.
-    [&system::param::PARAM, &system::post::POST]
-        .into_iter()
-        .fold(router, system::crud::mount)
+    [
+        &system::param::PARAM,
+        &system::post::POST,
+        &system::tenant_admin::TENANT,
+        &system::tenant_admin::TENANT_PACKAGE,
+        &system::client_admin::CLIENT,
+    ]
+    .into_iter()
+    .fold(router, system::crud::mount)
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).

@@ -57,6 +57,9 @@ pub struct AuthConfig {
     pub lock_minutes: i64,
     /// How long a captcha answer stays valid.
     pub captcha_ttl_seconds: i64,
+    /// Password given to accounts an administrator creates without one (a new tenant's `admin`)
+    /// and restored by `reset-password`; the system parameter `account.initPassword` overrides it.
+    pub initial_password: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -100,6 +103,7 @@ impl Default for Config {
                 lock_attempts: 5,
                 lock_minutes: 30,
                 captcha_ttl_seconds: 180,
+                initial_password: "123456".into(),
             },
             files: FilesConfig {
                 max_upload_bytes: 20 * 1024 * 1024,

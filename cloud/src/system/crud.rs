@@ -57,6 +57,8 @@ pub struct FieldDef {
     pub unique: Option<Msg>,
     /// Offered as a list filter.
     pub filter: bool,
+    /// Accepted from `submit` but never read back (secrets stored hashed by a hook).
+    pub write_only: bool,
 }
 
 impl FieldDef {
@@ -70,6 +72,7 @@ impl FieldDef {
             writable: true,
             unique: None,
             filter: false,
+            write_only: false,
         }
     }
     pub const fn required(mut self, zh: &'static str, en: &'static str) -> Self {
@@ -86,6 +89,10 @@ impl FieldDef {
     }
     pub const fn filter(mut self) -> Self {
         self.filter = true;
+        self
+    }
+    pub const fn write_only(mut self) -> Self {
+        self.write_only = true;
         self
     }
     pub const fn read_only(mut self) -> Self {
@@ -222,6 +229,7 @@ impl EntityDef {
     fn columns(&self) -> String {
         self.fields
             .iter()
+            .filter(|f| !f.write_only)
             .map(|f| f.column)
             .collect::<Vec<_>>()
             .join(", ")
@@ -279,7 +287,7 @@ impl EntityDef {
 
     fn to_json(&self, row: &AnyRow) -> Result<Json, ApiError> {
         let mut map = Map::new();
-        for f in self.fields {
+        for f in self.fields.iter().filter(|f| !f.write_only) {
             let v = match f.ty {
                 FieldType::Text => row.try_get::<Option<String>, _>(f.column)?.map(Json::String),
                 FieldType::Int => row.try_get::<Option<i64>, _>(f.column)?.map(Json::from),
@@ -432,6 +440,26 @@ async fn submit(
         && find(def, &state, &caller, own).await?.is_none()
     {
         return Err(ApiError::not_found());
+    }
+    if updating {
+        // A blank write-only field (a secret not retyped) on an edit means "keep it".
+        for f in def.fields.iter().filter(|f| f.write_only) {
+            if body
+                .get(f.name)
+                .is_some_and(|v| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty()))
+            {
+                body.remove(f.name);
+            }
+        }
+    }
+    // Missing required fields are answered first, in declaration order, before any entity rule.
+    for f in def.fields.iter().filter(|f| f.writable && f.name != "id") {
+        if let Some(message) = &f.required {
+            let present = body.contains_key(f.name);
+            if (!updating || present) && parse_field(f, body.get(f.name))?.is_none() {
+                return Err(ApiError::BadRequest(Text::new(message.0, message.1)));
+            }
+        }
     }
     def.hooks
         .before_save(&state, &caller, existing, &mut body)

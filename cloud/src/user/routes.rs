@@ -47,7 +47,7 @@ pub fn valid_phone(s: &str) -> bool {
     s.len() == 11 && s.starts_with('1') && s.bytes().all(|b| b.is_ascii_digit())
 }
 
-fn valid_email(s: &str) -> bool {
+pub fn valid_email(s: &str) -> bool {
     let Some((local, domain)) = s.split_once('@') else {
         return false;
     };

@@ -1,0 +1,829 @@
+//! Tenant, package, client and user administration over a real server and database.
+
+mod support;
+
+use pv_cloud::kernel::sql::Value;
+use reqwest::Method;
+use serde_json::{Value as Json, json};
+use support::{TestApp, assert_failure, md5_hex};
+
+async fn post_json(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
+    app.send_json(app.authed(Method::POST, path, token).json(&body))
+        .await
+}
+
+async fn post_query(app: &TestApp, token: &str, path: &str, query: &[(&str, &str)]) -> (u16, Json) {
+    app.send_json(app.authed(Method::POST, path, token).query(query))
+        .await
+}
+
+async fn get(app: &TestApp, token: &str, path: &str, query: &[(&str, &str)]) -> (u16, Json) {
+    app.send_json(app.authed(Method::GET, path, token).query(query))
+        .await
+}
+
+fn codes(tree: &Json) -> Vec<String> {
+    let mut out = Vec::new();
+    fn walk(n: &Json, out: &mut Vec<String>) {
+        for item in n.as_array().into_iter().flatten() {
+            out.push(item["code"].as_str().unwrap_or("").to_owned());
+            walk(&item["children"], out);
+        }
+    }
+    walk(tree, &mut out);
+    out
+}
+
+async fn id_text(app: &TestApp, sql: &str, values: Vec<Value>) -> String {
+    app.scalar_text(sql, values).await.expect("a row")
+}
+
+/// Creates a package of the given menu codes and a tenant on it through the API; returns
+/// (package id, tenant id).
+async fn tenant_on_package(app: &TestApp, admin: &str, name: &str, menu_codes: &[&str]) -> (String, String) {
+    let ids = app.menu_ids(menu_codes).await;
+    let joined = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    let (status, body) = post_json(
+        app,
+        admin,
+        "/api/blade-system/tenant-package/submit",
+        json!({"packageName": format!("{name} package"), "menuId": joined}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let package = body["data"].as_str().expect("package id").to_owned();
+    let (status, body) = post_json(
+        app,
+        admin,
+        "/api/blade-system/tenant/submit",
+        json!({"tenantName": name, "linkman": "Li", "packageId": package}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let row = body["data"].as_str().expect("tenant row id").to_owned();
+    let (_, detail) = get(app, admin, "/api/blade-system/tenant/detail", &[("id", &row)]).await;
+    let tenant = detail["data"]["tenantId"].as_str().expect("tenantId").to_owned();
+    (package, tenant)
+}
+
+#[tokio::test]
+async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+
+    // Package validation, in the spec's words.
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-system/tenant-package/submit",
+        json!({"menuId": "1"}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请输入产品包名称");
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-system/tenant-package/submit",
+        json!({"packageName": "x"}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请选择菜单");
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-system/tenant-package/submit",
+        json!({"packageName": "x", "menuId": "123456789"}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "菜单不存在");
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/submit",
+        json!({"linkman": "x"}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请输入租户名称");
+
+    let package_menus = [
+        "basicFacts",
+        "equipmentMap",
+        "system",
+        "user",
+        "user_add",
+        "user_edit",
+        "user_view",
+        "post",
+    ];
+    let (package, tenant) = tenant_on_package(&app, &admin, "Sunny Farms", &package_menus).await;
+    assert!(
+        tenant.len() == 6 && tenant.chars().all(|c| c.is_ascii_digit()),
+        "generated id {tenant}"
+    );
+
+    // The list shows the package by name and filters by name.
+    let (_, page) = get(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/list",
+        &[("tenantName", "Sunny")],
+    )
+    .await;
+    assert_eq!(page["data"]["total"], 1, "{page}");
+    assert_eq!(page["data"]["records"][0]["packageName"], "Sunny Farms package");
+    let (_, detail) = get(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/package-detail",
+        &[("tenantId", &tenant)],
+    )
+    .await;
+    assert_eq!(detail["data"]["id"], package.as_str());
+
+    // Its administrator signs in with the initial password and sees only the package's menus.
+    let t_admin = app.token_of(&tenant, "admin", "123456").await;
+    let (_, routes) = get(&app, &t_admin, "/api/blade-system/menu/routes", &[]).await;
+    let mut seen = codes(&routes["data"]);
+    seen.sort();
+    assert_eq!(
+        seen,
+        ["basicFacts", "equipmentMap", "post", "system", "user"],
+        "{routes}"
+    );
+    let (_, buttons) = get(&app, &t_admin, "/api/blade-system/menu/buttons", &[]).await;
+    let buttons = codes(&buttons["data"]);
+    assert!(buttons.contains(&"user_add".to_owned()), "{buttons:?}");
+    assert!(
+        !buttons
+            .iter()
+            .any(|b| b.starts_with("tenant") || b.starts_with("post_")),
+        "{buttons:?}"
+    );
+    // Tenant administration is the platform's, whatever a tenant's roles hold.
+    let (status, body) = get(&app, &t_admin, "/api/blade-system/tenant/list", &[]).await;
+    assert_failure(status, &body, 403);
+    let (status, body) = get(&app, &t_admin, "/api/blade-system/param/list", &[]).await;
+    assert_failure(status, &body, 403);
+    // Its default roles exist, its root department carries its name.
+    let roles = app
+        .scalar_text(
+            "SELECT role_alias FROM blade_role WHERE tenant_id = ? AND role_alias = 'owner'",
+            vec![tenant.clone().into()],
+        )
+        .await;
+    assert_eq!(roles.as_deref(), Some("owner"));
+    let dept = app
+        .scalar_text(
+            "SELECT dept_name FROM blade_dept WHERE tenant_id = ?",
+            vec![tenant.clone().into()],
+        )
+        .await;
+    assert_eq!(dept.as_deref(), Some("Sunny Farms"));
+
+    // Keys stay unique; a tenant id never changes; the platform tenant stays.
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/submit",
+        json!({"tenantName": "Copy", "tenantId": tenant}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "租户ID已存在");
+    let row = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_tenant WHERE tenant_id = ?",
+        vec![tenant.clone().into()],
+    )
+    .await;
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/submit",
+        json!({"id": row, "tenantId": "999999", "tenantName": "Sunny Farms Ltd"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, detail) = get(&app, &admin, "/api/blade-system/tenant/detail", &[("id", &row)]).await;
+    assert_eq!(detail["data"]["tenantId"], tenant.as_str());
+    assert_eq!(detail["data"]["tenantName"], "Sunny Farms Ltd");
+    let platform_row = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_tenant WHERE tenant_id = '000000'",
+        vec![],
+    )
+    .await;
+    let (status, body) = post_query(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/remove",
+        &[("ids", &platform_row)],
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "平台租户不能删除或停用");
+    let (status, body) = app
+        .send_json(
+            app.authed(Method::POST, "/api/blade-system/tenant-package/remove", &admin)
+                .header("Accept-Language", "en")
+                .query(&[("ids", &package)]),
+        )
+        .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "This package is still used by tenants");
+
+    // Removing the tenant ends its sessions at once.
+    let (status, body) = post_query(&app, &admin, "/api/blade-system/tenant/remove", &[("ids", &row)]).await;
+    assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
+    let (status, _) = get(&app, &t_admin, "/api/blade-user/info", &[]).await;
+    assert_eq!(status, 401);
+    let (status, _) = app.sign_in(&tenant, "admin", "123456").await;
+    assert_ne!(status, 200);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn tenant_settings_limit_accounts_expiry_and_package() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let (_, tenant) = tenant_on_package(&app, &admin, "Quota Co", &["system", "user", "user_add"]).await;
+    let row = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_tenant WHERE tenant_id = ?",
+        vec![tenant.clone().into()],
+    )
+    .await;
+    let (_, select) = get(&app, &admin, "/api/blade-system/tenant/select", &[]).await;
+    assert!(
+        select["data"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|t| t["tenantId"] == tenant.as_str())
+    );
+
+    let (status, body) = post_query(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/setting",
+        &[("ids", &row), ("accountNumber", "0")],
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    let (status, body) = post_query(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/setting",
+        &[("ids", &row), ("accountNumber", "2")],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let t_admin = app.token_of(&tenant, "admin", "123456").await;
+    let role = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_role WHERE tenant_id = ? AND role_alias = 'user'",
+        vec![tenant.clone().into()],
+    )
+    .await;
+    let dept = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_dept WHERE tenant_id = ?",
+        vec![tenant.clone().into()],
+    )
+    .await;
+    let new_user = |account: &str| {
+        json!({"account": account, "password": "pass-1234", "password2": "pass-1234", "realName": account,
+               "roleId": role, "deptId": dept})
+    };
+    let (status, body) = post_json(&app, &t_admin, "/api/blade-user/submit", new_user("second")).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = post_json(&app, &t_admin, "/api/blade-user/submit", new_user("third")).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "当前租户已到最大账号额度");
+
+    // An expired tenant cannot sign in.
+    let (status, _) = post_query(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/setting",
+        &[
+            ("ids", &row),
+            ("accountNumber", "-1"),
+            ("expireTime", "2001-01-01 00:00:00"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, _) = app.sign_in(&tenant, "second", "pass-1234").await;
+    assert_ne!(status, 200);
+    let (status, _) = post_query(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/setting",
+        &[("ids", &row), ("accountNumber", "-1")],
+    )
+    .await;
+    assert_eq!(status, 200);
+    app.token_of(&tenant, "second", "pass-1234").await;
+
+    // Taking the tenant off its package widens its menus; a package can be set again.
+    let (status, _) = post_query(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/package-setting",
+        &[("tenantId", &tenant)],
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (_, detail) = get(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/package-detail",
+        &[("tenantId", &tenant)],
+    )
+    .await;
+    assert!(detail["data"].is_null(), "{detail}");
+    let (status, body) = post_query(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/package-setting",
+        &[("tenantId", &tenant), ("packageId", "42")],
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "产品包不存在");
+    let (status, body) = post_query(
+        &app,
+        &admin,
+        "/api/blade-system/tenant/datasource",
+        &[("tenantId", &tenant), ("datasourceId", "77")],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let ds = app
+        .scalar_text(
+            "SELECT CAST(datasource_id AS VARCHAR(20)) FROM blade_tenant WHERE tenant_id = ?",
+            vec![tenant.clone().into()],
+        )
+        .await;
+    assert_eq!(ds.as_deref(), Some("77"));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn client_secrets_are_write_only_and_work_for_sign_in() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let base = "/api/blade-system/client";
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        &format!("{base}/submit"),
+        json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,teleport",
+               "accessTokenValidity": 600, "refreshTokenValidity": 3600}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "不支持的授权类型：teleport");
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        &format!("{base}/submit"),
+        json!({"clientId": "mobile", "authorizedGrantTypes": "password", "accessTokenValidity": 600, "refreshTokenValidity": 3600}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请输入客户端密钥");
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        &format!("{base}/submit"),
+        json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,refresh_token",
+               "accessTokenValidity": 600, "refreshTokenValidity": 3600}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["data"].as_str().expect("id").to_owned();
+    let (_, page) = get(&app, &admin, &format!("{base}/list"), &[("clientId", "mobile")]).await;
+    let row = &page["data"]["records"][0];
+    assert_eq!(row["clientId"], "mobile");
+    assert!(row.get("clientSecret").is_none(), "secret answered: {row}");
+    assert!(!page.to_string().contains("s3cret"));
+
+    // The new client signs in with its own secret; a wrong one is refused.
+    use base64::Engine;
+    let sign_in = |secret: &str| {
+        let basic = base64::engine::general_purpose::STANDARD.encode(format!("mobile:{secret}"));
+        app.client
+            .post(app.url("/api/blade-auth/oauth/token"))
+            .header("Authorization", format!("Basic {basic}"))
+            .header("Tenant-Id", "000000")
+            .query(&[
+                ("tenantId", "000000"),
+                ("username", "admin"),
+                ("password", md5_hex("admin").as_str()),
+                ("grant_type", "password"),
+                ("scope", "all"),
+            ])
+    };
+    let (status, body) = app.send_json(sign_in("s3cret")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["expires_in"], 600);
+    let (status, _) = app.send_json(sign_in("wrong")).await;
+    assert_ne!(status, 200);
+    // Editing without a new secret keeps the old one.
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        &format!("{base}/submit"),
+        json!({"id": id, "clientSecret": "", "accessTokenValidity": 900}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app.send_json(sign_in("s3cret")).await;
+    assert_eq!((status, &body["expires_in"]), (200, &json!(900)), "{body}");
+
+    // The client the caller is signed in with cannot be removed.
+    let saber = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_client WHERE client_id = 'saber'",
+        vec![],
+    )
+    .await;
+    let (status, body) = post_query(&app, &admin, &format!("{base}/remove"), &[("ids", &saber)]).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "不能删除当前正在使用的客户端");
+    app.stop().await;
+}
+
+async fn platform_refs(app: &TestApp) -> (String, String) {
+    let role = id_text(
+        app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_role WHERE tenant_id = '000000' AND role_alias = 'administrator'",
+        vec![],
+    )
+    .await;
+    let dept = id_text(
+        app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_dept WHERE tenant_id = '000000'",
+        vec![],
+    )
+    .await;
+    (role, dept)
+}
+
+#[tokio::test]
+async fn users_are_created_validated_granted_reset_and_removed() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let (role, dept) = platform_refs(&app).await;
+    let submit = async |body: Json| post_json(&app, &admin, "/api/blade-user/submit", body).await;
+    let base = json!({"account": "zhang_san", "password": "pw-123456", "password2": "pw-123456",
+                      "realName": "张三", "roleId": role, "deptId": dept, "phone": "13800138000"});
+    let with = |key: &str, value: Json| {
+        let mut b = base.clone();
+        b[key] = value;
+        b
+    };
+    for (body, msg) in [
+        (with("account", json!("")), "请输入账号"),
+        (with("account", json!("bad name!")), "请输入正确的用户名"),
+        (with("password2", json!("other")), "两次密码输入不一致"),
+        (with("realName", json!(" ")), "请输入用户姓名"),
+        (with("roleId", json!("")), "请选择所属角色"),
+        (with("deptId", json!(null)), "请选择所属部门"),
+        (with("phone", json!("23800138000")), "请输入正确的11位手机号码"),
+        (with("roleId", json!("987654321")), "角色不存在"),
+    ] {
+        let (status, resp) = submit(body).await;
+        assert_failure(status, &resp, 400);
+        assert_eq!(resp["msg"], msg);
+    }
+    let (status, body) = submit(base.clone()).await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["data"].as_str().expect("id").to_owned();
+    let (status, body) = submit(base.clone()).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "当前用户已存在");
+
+    // The new account signs in with what was typed; the list shows names of its links.
+    let user_token = app.token_of("000000", "zhang_san", "pw-123456").await;
+    let (_, page) = get(&app, &admin, "/api/blade-user/page", &[("account", "zhang")]).await;
+    assert_eq!(page["data"]["total"], 1, "{page}");
+    let row = &page["data"]["records"][0];
+    assert_eq!(row["realName"], "张三");
+    assert_eq!(row["roleName"], "超级管理员");
+    assert_eq!(row["deptName"], "总部");
+    assert_eq!(row["roleId"], role.as_str());
+    let (_, by_dept) = get(&app, &admin, "/api/blade-user/page", &[("deptId", &dept)]).await;
+    assert_eq!(by_dept["data"]["total"], 2, "admin and zhang_san: {by_dept}");
+    let (_, by_other) = get(&app, &admin, "/api/blade-user/page", &[("deptId", "12345")]).await;
+    assert_eq!(by_other["data"]["total"], 0);
+
+    // Update keeps the password; a role grant applies at once (the old session ends).
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-user/update",
+        json!({"id": id, "realName": "张三丰", "email": "zs@example.cn"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, detail) = get(&app, &admin, "/api/blade-user/detail", &[("id", &id)]).await;
+    assert_eq!(detail["data"]["realName"], "张三丰");
+    assert_eq!(detail["data"]["email"], "zs@example.cn");
+    let (status, _) = get(&app, &user_token, "/api/blade-user/info", &[]).await;
+    assert_eq!(status, 200, "an edit without role changes keeps sessions");
+    let other_role = app.state.ids.next().0;
+    app.exec(
+        "INSERT INTO blade_role (id, tenant_id, role_name, role_alias) VALUES (?, '000000', '访客', 'visitor')",
+        vec![Value::Int(other_role)],
+    )
+    .await;
+    let (status, body) = post_query(
+        &app,
+        &admin,
+        "/api/blade-user/grant",
+        &[("userIds", &id), ("roleIds", &other_role.to_string())],
+    )
+    .await;
+    assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
+    let (status, _) = get(&app, &user_token, "/api/blade-user/info", &[]).await;
+    assert_eq!(status, 401);
+    let (_, detail) = get(&app, &admin, "/api/blade-user/detail", &[("id", &id)]).await;
+    assert_eq!(detail["data"]["roleName"], "访客");
+
+    // Reset restores the configured initial password (parameter first, then config).
+    let (status, _) = post_query(
+        &app,
+        &admin,
+        "/api/blade-user/reset-password",
+        &[("userIds", &id)],
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_ne!(app.sign_in("000000", "zhang_san", "pw-123456").await.0, 200);
+    app.token_of("000000", "zhang_san", "123456").await;
+    app.exec(
+        "INSERT INTO blade_param (id, param_name, param_key, param_value, create_time) VALUES (?, 'p', 'account.initPassword', 'Init-Pass-9', 0)",
+        vec![Value::Int(app.state.ids.next().0)],
+    )
+    .await;
+    let (status, _) = post_query(
+        &app,
+        &admin,
+        "/api/blade-user/reset-password",
+        &[("userIds", &id)],
+    )
+    .await;
+    assert_eq!(status, 200);
+    app.token_of("000000", "zhang_san", "Init-Pass-9").await;
+
+    // Platform settings, then removal (never oneself).
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-user/update-platform",
+        json!({"userId": id, "userType": 2, "userExt": "{\"imei\":\"x\"}"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, pd) = get(&app, &admin, "/api/blade-user/platform-detail", &[("id", &id)]).await;
+    assert_eq!(pd["data"]["userType"], 2);
+    assert_eq!(pd["data"]["userExt"], "{\"imei\":\"x\"}");
+    let own = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_user WHERE account = 'admin' AND tenant_id = '000000'",
+        vec![],
+    )
+    .await;
+    let (status, body) = post_query(&app, &admin, "/api/blade-user/remove", &[("ids", &own)]).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "不能删除当前登录用户");
+    let (status, body) = post_query(&app, &admin, "/api/blade-user/remove", &[("ids", &id)]).await;
+    assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
+    assert_ne!(app.sign_in("000000", "zhang_san", "Init-Pass-9").await.0, 200);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn owners_staff_and_guest_approval() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let owner = json!({"companyName": "阳光投资", "account": "owner_1", "realName": "王总", "phone": "13900139000", "password": "123456"});
+    let (status, body) = post_json(&app, &admin, "/api/blade-user/saveOwner", owner.clone()).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "密码长度必须大于6位");
+    let (status, body) = app
+        .send_json(
+            app.authed(Method::POST, "/api/blade-user/saveOwner", &admin)
+                .header("Accept-Language", "en")
+                .json(&owner),
+        )
+        .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "The password must be longer than 6 characters");
+    let mut good = owner.clone();
+    good["password"] = json!("1234567");
+    let (status, body) = post_json(&app, &admin, "/api/blade-user/saveOwner", good).await;
+    assert_eq!(status, 200, "{body}");
+    let owner_id = body["data"].as_str().expect("id").to_owned();
+    app.token_of("000000", "owner_1", "1234567").await;
+    let (_, owners) = get(&app, &admin, "/api/blade-user/pageOwner", &[]).await;
+    assert_eq!(owners["data"]["total"], 1, "{owners}");
+    assert_eq!(owners["data"]["records"][0]["companyName"], "阳光投资");
+    assert_eq!(owners["data"]["records"][0]["roleName"], "业主");
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-user/saveOwner",
+        json!({"id": owner_id, "companyName": "阳光新能源", "password": "new-pass-1"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    app.token_of("000000", "owner_1", "new-pass-1").await;
+    // The owner screen edits owners only.
+    let own = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_user WHERE account = 'admin' AND tenant_id = '000000'",
+        vec![],
+    )
+    .await;
+    let (status, _) = post_json(
+        &app,
+        &admin,
+        "/api/blade-user/saveOwner",
+        json!({"id": own, "companyName": "x"}),
+    )
+    .await;
+    assert_eq!(status, 404);
+
+    // Maintenance staff: users holding the maintenance role.
+    let staff_role = app.state.ids.next().0;
+    app.exec(
+        "INSERT INTO blade_role (id, tenant_id, role_name, role_alias) VALUES (?, '000000', '运维人员', 'maintenance')",
+        vec![Value::Int(staff_role)],
+    )
+    .await;
+    let (_, dept) = platform_refs(&app).await;
+    let (status, body) = post_json(
+        &app,
+        &admin,
+        "/api/blade-user/submit",
+        json!({"account": "tech_1", "password": "pw-1234", "password2": "pw-1234", "realName": "李工",
+               "roleId": staff_role.to_string(), "deptId": dept}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, staff) = get(&app, &admin, "/api/blade-user/listMaintenance", &[]).await;
+    let staff = staff["data"].as_array().expect("list").clone();
+    assert_eq!(staff.len(), 1);
+    assert_eq!(staff[0]["realName"], "李工");
+
+    // Guests wait for approval; approving lets them in with the default role, refusing removes them.
+    for account in ["guest_a", "guest_b"] {
+        let (status, body) = app
+            .send_json(
+                app.client
+                    .post(app.url("/api/blade-user/register-guest"))
+                    .query(&[
+                        ("tenantId", "000000"),
+                        ("name", "Guest"),
+                        ("account", account),
+                        ("password", &md5_hex("guest-pass")),
+                    ]),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, pending) = get(&app, &admin, "/api/blade-user/page", &[("status", "2")]).await;
+    assert_eq!(pending["data"]["total"], 2, "{pending}");
+    let id_of = async |account: &str| {
+        id_text(
+            &app,
+            "SELECT CAST(id AS VARCHAR(20)) FROM blade_user WHERE account = ? AND is_deleted = 0",
+            vec![account.into()],
+        )
+        .await
+    };
+    let (a, b) = (id_of("guest_a").await, id_of("guest_b").await);
+    assert_ne!(app.sign_in("000000", "guest_a", "guest-pass").await.0, 200);
+    let (status, body) = post_query(&app, &admin, "/api/blade-user/audit-pass", &[("userIds", &a)]).await;
+    assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
+    app.token_of("000000", "guest_a", "guest-pass").await;
+    let (_, detail) = get(&app, &admin, "/api/blade-user/detail", &[("id", &a)]).await;
+    assert_eq!(detail["data"]["roleName"], "普通用户");
+    let (status, body) = post_query(
+        &app,
+        &admin,
+        "/api/blade-user/audit-refuse",
+        &[("userIds", &format!("{a},{b}"))],
+    )
+    .await;
+    assert_eq!(
+        (status, &body["data"]),
+        (200, &json!(1)),
+        "only the pending one: {body}"
+    );
+    assert_ne!(app.sign_in("000000", "guest_b", "guest-pass").await.0, 200);
+    app.token_of("000000", "guest_a", "guest-pass").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_tenant_never_reaches_another_tenants_users() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let (_, tenant) = tenant_on_package(
+        &app,
+        &admin,
+        "Other Co",
+        &[
+            "system",
+            "user",
+            "user_add",
+            "user_edit",
+            "user_delete",
+            "user_role",
+            "user_reset",
+            "user_platform",
+        ],
+    )
+    .await;
+    let other = app.token_of(&tenant, "admin", "123456").await;
+    let (role, dept) = platform_refs(&app).await;
+    let victim = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_user WHERE account = 'admin' AND tenant_id = '000000'",
+        vec![],
+    )
+    .await;
+    let (status, _) = get(&app, &other, "/api/blade-user/detail", &[("id", &victim)]).await;
+    assert_eq!(status, 404);
+    let (_, page) = get(&app, &other, "/api/blade-user/page", &[("account", "admin")]).await;
+    assert_eq!(page["data"]["total"], 1, "only its own admin: {page}");
+    assert_eq!(page["data"]["records"][0]["tenantId"], tenant.as_str());
+    let (status, _) = post_json(
+        &app,
+        &other,
+        "/api/blade-user/update",
+        json!({"id": victim, "realName": "pwned"}),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (_, removed) = post_query(&app, &other, "/api/blade-user/remove", &[("ids", &victim)]).await;
+    assert_eq!(removed["data"], 0);
+    let (_, granted) = post_query(
+        &app,
+        &other,
+        "/api/blade-user/grant",
+        &[("userIds", &victim), ("roleIds", &role)],
+    )
+    .await;
+    assert_eq!(granted["msg"], "角色不存在", "{granted}");
+    post_query(
+        &app,
+        &other,
+        "/api/blade-user/reset-password",
+        &[("userIds", &victim)],
+    )
+    .await;
+    let (status, _) = post_json(
+        &app,
+        &other,
+        "/api/blade-user/update-platform",
+        json!({"userId": victim, "userType": 2}),
+    )
+    .await;
+    assert_eq!(status, 404);
+    // Creating a user with another tenant's role or department is refused.
+    let own_role = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_role WHERE tenant_id = ? AND role_alias = 'user'",
+        vec![tenant.clone().into()],
+    )
+    .await;
+    let (status, body) = post_json(
+        &app,
+        &other,
+        "/api/blade-user/submit",
+        json!({"account": "x1", "password": "p-12345", "password2": "p-12345", "realName": "x", "roleId": own_role, "deptId": dept}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "部门不存在");
+    // The platform admin is untouched.
+    app.token_of("000000", "admin", "admin").await;
+    let name = app
+        .scalar_text(
+            "SELECT real_name FROM blade_user WHERE id = ?",
+            vec![Value::Int(victim.parse().expect("id"))],
+        )
+        .await;
+    assert_eq!(name.as_deref(), Some("管理员"));
+    app.stop().await;
+}
