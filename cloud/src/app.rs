@@ -42,6 +42,25 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(system::tenant_admin::package_setting))
         .routes(routes!(system::select::dept_select))
         .routes(routes!(system::select::role_select))
+        // access: roles, menus admin, top menus (their detail/submit/remove are generic, below)
+        .routes(routes!(system::role::list))
+        .routes(routes!(system::role::tree))
+        .routes(routes!(system::role::tree_by_id))
+        .routes(routes!(system::role::rolelist))
+        .routes(routes!(system::role::grant))
+        .routes(routes!(system::role::grant_app))
+        .routes(routes!(system::menu_admin::list))
+        .routes(routes!(system::menu_admin::menu_list))
+        .routes(routes!(system::menu_admin::lazy_list_all))
+        .routes(routes!(system::menu_admin::lazy_menu_list))
+        .routes(routes!(system::menu_admin::tree))
+        .routes(routes!(system::menu_admin::grant_tree))
+        .routes(routes!(system::menu_admin::grant_tree_app))
+        .routes(routes!(system::menu_admin::role_tree_keys))
+        .routes(routes!(system::menu_admin::role_tree_keys_app))
+        .routes(routes!(system::menu_admin::grant_top_tree))
+        .routes(routes!(system::menu_admin::top_tree_keys))
+        .routes(routes!(system::topmenu::grant))
         // user
         .routes(routes!(user::routes::register_guest))
         .routes(routes!(user::routes::info))
@@ -79,6 +98,11 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         &system::tenant_admin::TENANT,
         &system::tenant_admin::TENANT_PACKAGE,
         &system::client_admin::CLIENT,
+        &system::role::ROLE,
+        &system::menu_admin::MENU,
+        &system::topmenu::TOPMENU,
+        &system::scope::DATA_SCOPE,
+        &system::scope::API_SCOPE,
     ]
     .into_iter()
     .fold(router, system::crud::mount)
@@ -98,6 +122,10 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
     .route("/ws", any(api_not_found))
     .method_not_allowed_fallback(method_not_allowed)
     .fallback(crate::console::serve)
+    .layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        crate::auth::api_scope::enforce,
+    ))
     .with_state(state)
     // Order matters: the panic guard sits inside the language scope so its answer is localised.
     .layer(CatchPanicLayer::custom(panic_response))

@@ -52,6 +52,7 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
         db,
         ids,
         alarm_changes: tokio::sync::broadcast::channel(64).0,
+        api_scopes: Default::default(),
         token_secret: token_secret.into(),
         config: Arc::new(config),
         started: Instant::now(),

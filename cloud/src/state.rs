@@ -17,4 +17,6 @@ pub struct AppState {
     pub started: Instant,
     /// Fires with a tenant id when that tenant's alarms change (the bell's websocket listens).
     pub alarm_changes: tokio::sync::broadcast::Sender<String>,
+    /// The live API scopes, kept a few seconds (see `auth::api_scope`).
+    pub api_scopes: Arc<crate::auth::api_scope::ApiScopeCache>,
 }

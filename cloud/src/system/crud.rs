@@ -174,6 +174,8 @@ pub struct EntityDef {
     pub create_dept: bool,
     /// The table has `create_user` / `update_user` / `update_time` audit columns.
     pub audit: bool,
+    /// The entity answers `{base}/list` itself (e.g. as a tree list): `mount` leaves it out.
+    pub custom_list: bool,
     pub hooks: &'static dyn Hooks,
 }
 
@@ -200,6 +202,7 @@ impl EntityDef {
         data_scoped: false,
         create_dept: false,
         audit: true,
+        custom_list: false,
         hooks: &NoHooks,
     };
 }
@@ -632,11 +635,13 @@ async fn remove(
 /// Mounts the four routes of `def` and describes them in the document.
 pub fn mount(mut router: OpenApiRouter<AppState>, def: &'static EntityDef) -> OpenApiRouter<AppState> {
     document(router.get_openapi_mut(), def);
-    router
-        .route(
+    if !def.custom_list {
+        router = router.route(
             &format!("{}/list", def.base),
             get(move |State(s): State<AppState>, c: Caller, q: ListQuery| list(def, s, c, q)),
-        )
+        );
+    }
+    router
         .route(
             &format!("{}/detail", def.base),
             get(
@@ -747,6 +752,9 @@ fn document(doc: &mut utoipa::openapi::OpenApi, def: &EntityDef) {
         ),
     ];
     for (suffix, method, op) in ops {
+        if suffix == "list" && def.custom_list {
+            continue;
+        }
         doc.paths
             .add_path_operation(format!("{}/{suffix}", def.base), vec![method], op);
     }

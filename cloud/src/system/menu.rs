@@ -86,7 +86,7 @@ pub async fn granted(state: &AppState, roles: &[Id]) -> Result<HashSet<Id>, ApiE
 }
 
 /// Adds every ancestor of the given ids.
-fn with_ancestors(ids: &HashSet<Id>, by_id: &HashMap<Id, &MenuRow>) -> HashSet<Id> {
+pub fn with_ancestors(ids: &HashSet<Id>, by_id: &HashMap<Id, &MenuRow>) -> HashSet<Id> {
     let mut out = HashSet::new();
     for id in ids {
         let mut cur = Some(*id);
@@ -101,7 +101,7 @@ fn with_ancestors(ids: &HashSet<Id>, by_id: &HashMap<Id, &MenuRow>) -> HashSet<I
 }
 
 /// Adds every descendant of the given ids.
-fn with_descendants(ids: &HashSet<Id>, menus: &[MenuRow]) -> HashSet<Id> {
+pub fn with_descendants(ids: &HashSet<Id>, menus: &[MenuRow]) -> HashSet<Id> {
     let mut out = ids.clone();
     loop {
         let before = out.len();
@@ -237,16 +237,45 @@ pub struct TopMenu {
 }
 
 #[utoipa::path(get, path = "/api/blade-system/menu/top-menu", tag = "system",
-    responses((status = 200, description = "The tenant's top menus", body = Envelope<Vec<TopMenu>>), (status = 401)))]
+    responses((status = 200, description = "The tenant's top menus that lead to at least one menu the caller sees", body = Envelope<Vec<TopMenu>>), (status = 401)))]
 pub async fn top_menu(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<TopMenu>>> {
     let mut sql = Sql::new("SELECT id, code, name, source, path, sort FROM blade_top_menu WHERE ");
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.push(" AND is_deleted = 0 ORDER BY sort, id");
     let (text, args) = sql.build()?;
-    Ok(Data(
-        sqlx::query_as_with::<Any, TopMenu, _>(sqlx::AssertSqlSafe(text), args)
+    let tops = sqlx::query_as_with::<Any, TopMenu, _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?;
+    if tops.is_empty() {
+        return Ok(Data(tops));
+    }
+    // A top menu only shows when its settings lead to a menu the caller sees: picking it must
+    // not leave an empty sidebar.
+    let menus = all_menus(&state).await?;
+    let mut keep = visible(&state, &caller, &menus).await?;
+    keep.retain(|id| menus.iter().any(|m| m.id == *id && m.category == CATEGORY_MENU));
+    let mut sql = Sql::new(
+        "SELECT s.top_menu_id, s.menu_id FROM blade_top_menu_setting s JOIN blade_top_menu t ON t.id = s.top_menu_id \
+         WHERE t.is_deleted = 0 AND ",
+    );
+    sql.append(&caller.tenant_filter("t.tenant_id"));
+    let (text, args) = sql.build()?;
+    let settings: Vec<(i64, i64)> =
+        sqlx::query_as_with::<Any, (i64, i64), _>(sqlx::AssertSqlSafe(text), args)
             .fetch_all(state.db.pool())
-            .await?,
+            .await?;
+    let mut chosen: HashMap<Id, HashSet<Id>> = HashMap::new();
+    for (top, menu) in settings {
+        chosen.entry(Id(top)).or_default().insert(Id(menu));
+    }
+    Ok(Data(
+        tops.into_iter()
+            .filter(|t| {
+                chosen
+                    .get(&t.id)
+                    .is_some_and(|c| with_descendants(c, &menus).iter().any(|id| keep.contains(id)))
+            })
+            .collect(),
     ))
 }
 

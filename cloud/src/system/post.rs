@@ -28,5 +28,8 @@ pub static POST: EntityDef = EntityDef {
         FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
     ],
     default_order: "sort ASC, id ASC",
+    // Lists narrow by the data scopes of resource `post` (create_user / create_dept).
+    data_scoped: true,
+    create_dept: true,
     ..EntityDef::DEFAULT
 };

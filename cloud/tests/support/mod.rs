@@ -310,3 +310,144 @@ impl TestApp {
             .expect("query")
     }
 }
+
+// --- access helpers ---
+
+impl TestApp {
+    /// GET with a token; asserts 200 and returns `data`.
+    pub async fn data_of(&self, path: &str, token: &str) -> serde_json::Value {
+        let (status, body) = self
+            .send_json(self.authed(reqwest::Method::GET, path, token))
+            .await;
+        assert_eq!(status, 200, "GET {path}: {body}");
+        body["data"].clone()
+    }
+
+    /// POST a JSON body with a token (and `Accept-Language` when `lang` is given).
+    pub async fn post_json(
+        &self,
+        path: &str,
+        token: &str,
+        body: &serde_json::Value,
+        lang: Option<&str>,
+    ) -> (u16, serde_json::Value) {
+        let mut req = self.authed(reqwest::Method::POST, path, token).json(body);
+        if let Some(l) = lang {
+            req = req.header("Accept-Language", l);
+        }
+        self.send_json(req).await
+    }
+
+    pub async fn scalar_int(&self, sql: &str, values: Vec<pv_cloud::kernel::sql::Value>) -> Option<i64> {
+        let mut s = pv_cloud::kernel::sql::Sql::default();
+        s.push_bind(sql, values);
+        let (text, args) = s.build().expect("sql");
+        sqlx::query_scalar_with::<sqlx::Any, i64, _>(AssertSqlSafe(text), args)
+            .fetch_optional(self.state.db.pool())
+            .await
+            .expect("query")
+    }
+
+    /// A dept of `tenant` under `parent` (0 = a root), with `ancestors` as the dept admin keeps it.
+    pub async fn create_dept(&self, tenant: &str, parent: i64, name: &str) -> i64 {
+        use pv_cloud::kernel::sql::Value;
+        let ancestors = if parent == 0 {
+            "0".to_owned()
+        } else {
+            let up = self
+                .scalar_text(
+                    "SELECT ancestors FROM blade_dept WHERE id = ?",
+                    vec![Value::Int(parent)],
+                )
+                .await
+                .expect("parent dept");
+            format!("{up},{parent}")
+        };
+        let id = self.state.ids.next().0;
+        self.exec(
+            "INSERT INTO blade_dept (id, tenant_id, parent_id, ancestors, dept_name, full_name) VALUES (?, ?, ?, ?, ?, ?)",
+            vec![
+                Value::Int(id),
+                tenant.into(),
+                Value::Int(parent),
+                ancestors.into(),
+                name.into(),
+                name.into(),
+            ],
+        )
+        .await;
+        id
+    }
+
+    pub async fn put_in_dept(&self, user: i64, dept: i64) {
+        use pv_cloud::kernel::sql::Value;
+        self.exec(
+            "INSERT INTO blade_user_dept (user_id, dept_id) VALUES (?, ?)",
+            vec![Value::Int(user), Value::Int(dept)],
+        )
+        .await;
+    }
+
+    /// A user of `tenant` holding the existing `role`. Returns the user id.
+    pub async fn create_role_holder(&self, tenant: &str, account: &str, password: &str, role: i64) -> i64 {
+        use pv_cloud::kernel::sql::Value;
+        let user = self.state.ids.next().0;
+        let phc = pv_cloud::auth::password::hash(&md5_hex(password))
+            .await
+            .expect("hash");
+        self.exec(
+            "INSERT INTO blade_user (id, tenant_id, account, password, name, real_name, create_time) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            vec![
+                Value::Int(user),
+                tenant.into(),
+                account.into(),
+                phc.into(),
+                account.into(),
+                account.into(),
+                Value::Int(pv_cloud::kernel::time::now_ms()),
+            ],
+        )
+        .await;
+        self.exec(
+            "INSERT INTO blade_user_role (user_id, role_id) VALUES (?, ?)",
+            vec![Value::Int(user), Value::Int(role)],
+        )
+        .await;
+        user
+    }
+
+    /// The menu id of `code` as the wire shows it.
+    pub async fn menu_id(&self, code: &str) -> String {
+        self.menu_ids(&[code]).await[0].to_string()
+    }
+}
+
+/// Every `code` in a menu tree (routes / buttons answers).
+pub fn codes_in(tree: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+        for n in v.as_array().into_iter().flatten() {
+            if let Some(c) = n["code"].as_str() {
+                out.push(c.to_owned());
+            }
+            walk(&n["children"], out);
+        }
+    }
+    walk(tree, &mut out);
+    out
+}
+
+/// Every `id` in a tree (nodes or tree lists).
+pub fn ids_in(tree: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+        for n in v.as_array().into_iter().flatten() {
+            if let Some(c) = n["id"].as_str() {
+                out.push(c.to_owned());
+            }
+            walk(&n["children"], out);
+        }
+    }
+    walk(tree, &mut out);
+    out
+}

@@ -1,0 +1,1581 @@
+//! Access administration over a real server and database: roles and their grants, menus, top
+//! menus, data scopes (list narrowing) and API scopes (the request guard).
+
+mod support;
+
+use reqwest::Method;
+use serde_json::{Value as Json, json};
+use support::{TestApp, assert_failure, codes_in, ids_in};
+
+const ROLE: &str = "/api/blade-system/role";
+const MENU: &str = "/api/blade-system/menu";
+const TOPMENU: &str = "/api/blade-system/topmenu";
+const DATA_SCOPE: &str = "/api/blade-system/data-scope";
+const API_SCOPE: &str = "/api/blade-system/api-scope";
+const POST: &str = "/api/blade-system/post";
+
+async fn submit(app: &TestApp, token: &str, base: &str, body: Json) -> (u16, Json) {
+    app.post_json(&format!("{base}/submit"), token, &body, None).await
+}
+
+/// Submits and expects a 400 with `zh`, then the same in English with `en`.
+async fn refused(app: &TestApp, token: &str, base: &str, body: Json, zh: &str, en: &str) {
+    let path = format!("{base}/submit");
+    let (status, res) = app.post_json(&path, token, &body, None).await;
+    assert_failure(status, &res, 400);
+    assert_eq!(res["msg"], zh, "{body}");
+    let (status, res) = app.post_json(&path, token, &body, Some("en")).await;
+    assert_failure(status, &res, 400);
+    assert_eq!(res["msg"], en, "{body}");
+}
+
+async fn created(app: &TestApp, token: &str, base: &str, body: Json) -> String {
+    let (status, res) = submit(app, token, base, body.clone()).await;
+    assert_eq!(status, 200, "{body}: {res}");
+    res["data"].as_str().expect("new id").to_owned()
+}
+
+async fn remove(app: &TestApp, token: &str, base: &str, ids: &str, lang: Option<&str>) -> (u16, Json) {
+    let mut req = app.authed(Method::POST, &format!("{base}/remove?ids={ids}"), token);
+    if let Some(l) = lang {
+        req = req.header("Accept-Language", l);
+    }
+    app.send_json(req).await
+}
+
+async fn grant(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
+    app.post_json(path, token, &body, None).await
+}
+
+fn find<'a>(list: &'a Json, id: &str) -> Option<&'a Json> {
+    fn walk<'a>(v: &'a Json, id: &str) -> Option<&'a Json> {
+        v.as_array()?.iter().find_map(|n| {
+            if n["id"] == id {
+                Some(n)
+            } else {
+                walk(&n["children"], id)
+            }
+        })
+    }
+    walk(list, id)
+}
+
+async fn button_codes(app: &TestApp, token: &str) -> Vec<String> {
+    codes_in(&app.data_of("/api/blade-system/menu/buttons", token).await)
+}
+
+async fn menu_ids(app: &TestApp, codes: &[&str]) -> Vec<String> {
+    app.menu_ids(codes).await.iter().map(i64::to_string).collect()
+}
+
+#[tokio::test]
+async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    refused(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleAlias": "x", "sort": 1}),
+        "请输入角色名称",
+        "Please enter the role name",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "x", "sort": 1}),
+        "请输入角色别名",
+        "Please enter the role alias",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "x", "roleAlias": "x"}),
+        "请输入角色排序",
+        "Please enter the sort order",
+    )
+    .await;
+    let lead = created(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "运维主管", "roleAlias": "ops_lead", "sort": 2}),
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "again", "roleAlias": "ops_lead", "sort": 3}),
+        "角色别名已存在",
+        "This role alias already exists",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "orphan", "roleAlias": "orphan", "sort": 3, "parentId": "12345"}),
+        "上级角色不存在",
+        "The parent role does not exist",
+    )
+    .await;
+    let ops = created(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "运维", "roleAlias": "ops", "sort": 1, "parentId": lead}),
+    )
+    .await;
+    // The same alias is free in another tenant.
+    app.create_tenant_user("510001", "t_adm", "t-pass", &["role", "role_add"], None)
+        .await;
+    let other = app.token_of("510001", "t_adm", "t-pass").await;
+    created(
+        &app,
+        &other,
+        ROLE,
+        json!({"roleName": "x", "roleAlias": "ops_lead", "sort": 1}),
+    )
+    .await;
+
+    // Tree list: the child under its parent, with parentName and hasChildren.
+    let list = app.data_of(&format!("{ROLE}/list?roleAlias=ops"), &admin).await;
+    let parent = find(&list, &lead).expect("parent listed");
+    assert_eq!(parent["hasChildren"], true, "{list}");
+    assert_eq!(parent["tenantId"], "000000");
+    assert_eq!(parent["children"][0]["id"], ops.as_str());
+    assert_eq!(parent["children"][0]["parentName"], "运维主管");
+    assert!(
+        list.as_array().unwrap().iter().any(|r| r["tenantId"] == "510001"),
+        "the platform lists every tenant's roles: {list}"
+    );
+    let only = app
+        .data_of(&format!("{ROLE}/list?roleAlias=ops_lead&tenantId=000000"), &admin)
+        .await;
+    assert_eq!(only.as_array().unwrap().len(), 1, "{only}");
+    assert_eq!(only[0]["hasChildren"], false);
+    let by_name = app.data_of(&format!("{ROLE}/list?roleName=运维"), &admin).await;
+    assert_eq!(ids_in(&by_name).len(), 2, "{by_name}");
+
+    // Selector trees and the flat list.
+    let tree = app.data_of(&format!("{ROLE}/tree"), &admin).await;
+    let node = find(&tree, &lead).expect("node");
+    assert_eq!(node["title"], "运维主管");
+    assert_eq!(node["key"], lead.as_str());
+    assert_eq!(node["value"], lead.as_str());
+    assert_eq!(node["parentId"], "0");
+    assert_eq!(node["children"][0]["id"], ops.as_str());
+    let sub = app
+        .data_of(&format!("{ROLE}/tree-by-id?roleId={lead}"), &admin)
+        .await;
+    assert_eq!(ids_in(&sub), vec![lead.clone(), ops.clone()]);
+    let sub = app
+        .data_of(&format!("{ROLE}/tree-by-id?roleId={ops}"), &admin)
+        .await;
+    assert_eq!(ids_in(&sub), vec![ops.clone()]);
+    let flat = app.data_of(&format!("{ROLE}/rolelist"), &admin).await;
+    let aliases: Vec<&str> = flat
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["roleAlias"].as_str().unwrap())
+        .collect();
+    assert!(
+        aliases.contains(&"administrator") && aliases.contains(&"ops"),
+        "{flat}"
+    );
+    assert!(flat[0].get("children").is_none());
+
+    let detail = app.data_of(&format!("{ROLE}/detail?id={ops}"), &admin).await;
+    assert_eq!(detail["parentName"], "运维主管");
+    assert_eq!(detail["roleAlias"], "ops");
+    refused(
+        &app,
+        &admin,
+        ROLE,
+        json!({"id": lead, "parentId": ops}),
+        "上级角色不能是自己或下级角色",
+        "A role cannot be placed under itself or one of its descendants",
+    )
+    .await;
+    // Keeping its own alias is not a duplicate.
+    let (status, body) = submit(
+        &app,
+        &admin,
+        ROLE,
+        json!({"id": lead, "roleAlias": "ops_lead", "sort": 5}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    let (status, body) = remove(&app, &admin, ROLE, &lead, None).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请先删除子节点");
+    let (_, body) = remove(&app, &admin, ROLE, &lead, Some("en")).await;
+    assert_eq!(body["msg"], "Delete the child items first");
+
+    let holder = app
+        .create_role_holder("000000", "ops1", "ops-pass", ops.parse().unwrap())
+        .await;
+    let (status, body) = remove(&app, &admin, ROLE, &ops, None).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "该角色已分配给用户，无法删除");
+    let (_, body) = remove(&app, &admin, ROLE, &ops, Some("en")).await;
+    assert_eq!(body["msg"], "This role is still assigned to users");
+    app.exec(
+        "UPDATE blade_user SET is_deleted = 1 WHERE id = ?",
+        vec![pv_cloud::kernel::sql::Value::Int(holder)],
+    )
+    .await;
+    let (status, body) = remove(&app, &admin, ROLE, &ops, None).await;
+    assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
+    let (status, body) = remove(&app, &admin, ROLE, &lead, None).await;
+    assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
+    // The alias is free again once its role is gone.
+    created(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "n", "roleAlias": "ops_lead", "sort": 1}),
+    )
+    .await;
+
+    // Reading the role list needs the role menu.
+    app.create_tenant_user("510001", "nobody", "nobody-pass", &["post"], None)
+        .await;
+    let nobody = app.token_of("510001", "nobody", "nobody-pass").await;
+    let (status, body) = app
+        .send_json(app.authed(Method::GET, &format!("{ROLE}/list"), &nobody))
+        .await;
+    assert_failure(status, &body, 403);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let perms = [
+        "role",
+        "role_add",
+        "role_edit",
+        "role_delete",
+        "role_grant",
+        "topmenu",
+        "topmenu_add",
+        "topmenu_edit",
+        "topmenu_delete",
+        "topmenu_setting",
+        "post",
+    ];
+    app.create_tenant_user("520001", "adm_a", "a-pass", &perms, None)
+        .await;
+    app.create_tenant_user("520002", "adm_b", "b-pass", &perms, None)
+        .await;
+    let a = app.token_of("520001", "adm_a", "a-pass").await;
+    let b = app.token_of("520002", "adm_b", "b-pass").await;
+
+    // The platform creates a role inside tenant A; an unknown tenant is refused.
+    let role_a = created(
+        &app,
+        &admin,
+        ROLE,
+        json!({"tenantId": "520001", "roleName": "A 的角色", "roleAlias": "a_role", "sort": 1}),
+    )
+    .await;
+    let detail = app.data_of(&format!("{ROLE}/detail?id={role_a}"), &admin).await;
+    assert_eq!(detail["tenantId"], "520001");
+    refused(
+        &app,
+        &admin,
+        ROLE,
+        json!({"tenantId": "999999", "roleName": "x", "roleAlias": "x", "sort": 1}),
+        "租户不存在",
+        "The tenant does not exist",
+    )
+    .await;
+    let post = app.menu_id("post").await;
+    let (status, body) = grant(
+        &app,
+        &a,
+        &format!("{ROLE}/grant"),
+        json!({"roleIds": [role_a], "menuIds": [post], "dataScopeIds": [], "apiScopeIds": []}),
+    )
+    .await;
+    assert_eq!(status, 200, "A grants its own role: {body}");
+    let top_a = created(
+        &app,
+        &a,
+        TOPMENU,
+        json!({"code": "a_top", "name": "A 顶部", "sort": 1}),
+    )
+    .await;
+    let (status, body) = grant(
+        &app,
+        &a,
+        &format!("{TOPMENU}/grant"),
+        json!({"topMenuIds": [top_a], "menuIds": [post]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    // Tenant B names A's ids: it gets nothing and changes nothing.
+    let (status, body) = app
+        .send_json(app.authed(Method::GET, &format!("{ROLE}/detail?id={role_a}"), &b))
+        .await;
+    assert_failure(status, &body, 404);
+    let (status, body) = submit(&app, &b, ROLE, json!({"id": role_a, "roleName": "hijacked"})).await;
+    assert_failure(status, &body, 404);
+    let (_, body) = remove(&app, &b, ROLE, &role_a, None).await;
+    assert_eq!(body["data"], 0);
+    let (status, body) = grant(
+        &app,
+        &b,
+        &format!("{ROLE}/grant"),
+        json!({"roleIds": [role_a], "menuIds": [], "dataScopeIds": [], "apiScopeIds": []}),
+    )
+    .await;
+    assert_failure(status, &body, 404);
+    let (status, body) = grant(
+        &app,
+        &b,
+        &format!("{ROLE}/grant-app"),
+        json!({"roleIds": [role_a], "menuIds": []}),
+    )
+    .await;
+    assert_failure(status, &body, 404);
+    let keys = app
+        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role_a}"), &b)
+        .await;
+    assert_eq!(keys["menu"], json!([]), "{keys}");
+    let sub = app
+        .data_of(&format!("{ROLE}/tree-by-id?roleId={role_a}"), &b)
+        .await;
+    assert_eq!(sub, json!([]));
+    for path in [
+        format!("{ROLE}/list"),
+        format!("{ROLE}/tree?tenantId=520001"),
+        format!("{ROLE}/rolelist?tenantId=520001"),
+    ] {
+        let data = app.data_of(&path, &b).await;
+        assert!(!data.to_string().contains(&role_a), "{path}: {data}");
+        assert!(!data.to_string().contains("a_role"), "{path}: {data}");
+    }
+    // B cannot plant a role in A either: tenantId is the platform's to choose.
+    let planted = created(
+        &app,
+        &b,
+        ROLE,
+        json!({"tenantId": "520001", "roleName": "p", "roleAlias": "p", "sort": 1}),
+    )
+    .await;
+    assert_eq!(
+        app.data_of(&format!("{ROLE}/detail?id={planted}"), &b).await["tenantId"],
+        "520002"
+    );
+    let (status, body) = app
+        .send_json(app.authed(Method::GET, &format!("{TOPMENU}/detail?id={top_a}"), &b))
+        .await;
+    assert_failure(status, &body, 404);
+    let (status, body) = grant(
+        &app,
+        &b,
+        &format!("{TOPMENU}/grant"),
+        json!({"topMenuIds": [top_a], "menuIds": []}),
+    )
+    .await;
+    assert_failure(status, &body, 404);
+    let keys = app
+        .data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"), &b)
+        .await;
+    assert_eq!(keys, json!([]));
+    let (_, body) = remove(&app, &b, TOPMENU, &top_a, None).await;
+    assert_eq!(body["data"], 0);
+
+    // A's data is untouched.
+    let role = app.data_of(&format!("{ROLE}/detail?id={role_a}"), &a).await;
+    assert_eq!(role["roleName"], "A 的角色");
+    let keys = app
+        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role_a}"), &a)
+        .await;
+    assert_eq!(keys["menu"], json!([post]));
+    let keys = app
+        .data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"), &a)
+        .await;
+    assert_eq!(keys, json!([post]));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn grants_replace_and_app_grants_are_a_separate_set() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let role = created(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "查看", "roleAlias": "viewer", "sort": 3}),
+    )
+    .await;
+    app.create_role_holder("000000", "viewer", "viewer-pass", role.parse().unwrap())
+        .await;
+    let viewer = app.token_of("000000", "viewer", "viewer-pass").await;
+    assert!(button_codes(&app, &viewer).await.is_empty());
+
+    let web = format!("{ROLE}/grant");
+    let app_grant = format!("{ROLE}/grant-app");
+    let (status, body) = grant(
+        &app,
+        &admin,
+        &web,
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_add"]).await, "dataScopeIds": [], "apiScopeIds": []}),
+    )
+    .await;
+    assert_eq!((status, &body["data"]), (200, &json!(true)), "{body}");
+    let buttons = button_codes(&app, &viewer).await;
+    assert!(buttons.contains(&"post_add".to_owned()), "{buttons:?}");
+
+    // A second grant replaces the first.
+    let (status, _) = grant(
+        &app,
+        &admin,
+        &web,
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_delete"]).await}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let buttons = button_codes(&app, &viewer).await;
+    assert!(buttons.contains(&"post_delete".to_owned()), "{buttons:?}");
+    assert!(
+        !buttons.contains(&"post_add".to_owned()),
+        "replaced, not appended: {buttons:?}"
+    );
+
+    // The app set is separate: it changes neither the buttons nor the web set.
+    let (status, body) = grant(
+        &app,
+        &admin,
+        &app_grant,
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await, "dataScopeIds": [], "apiScopeIds": []}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let buttons = button_codes(&app, &viewer).await;
+    assert!(!buttons.contains(&"post_edit".to_owned()), "{buttons:?}");
+    assert!(buttons.contains(&"post_delete".to_owned()), "{buttons:?}");
+    let mut want = menu_ids(&app, &["post", "post_delete"]).await;
+    want.sort();
+    let keys = app
+        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role}"), &admin)
+        .await;
+    let mut got: Vec<String> = serde_json::from_value(keys["menu"].clone()).unwrap();
+    got.sort();
+    assert_eq!(got, want);
+    assert_eq!(keys["dataScope"], json!([]));
+    assert_eq!(keys["apiScope"], json!([]));
+    let keys = app
+        .data_of(&format!("{MENU}/role-tree-keys-app?roleIds={role}"), &admin)
+        .await;
+    let mut got: Vec<String> = serde_json::from_value(keys["menu"].clone()).unwrap();
+    got.sort();
+    let mut want_app = menu_ids(&app, &["post", "post_edit"]).await;
+    want_app.sort();
+    assert_eq!(got, want_app);
+    assert!(keys.get("dataScope").is_none());
+
+    // A web grant leaves the app set alone.
+    grant(
+        &app,
+        &admin,
+        &web,
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post"]).await}),
+    )
+    .await;
+    let keys = app
+        .data_of(&format!("{MENU}/role-tree-keys-app?roleIds={role}"), &admin)
+        .await;
+    assert_eq!(keys["menu"].as_array().unwrap().len(), 2);
+    let tree = app.data_of(&format!("{MENU}/grant-tree-app"), &admin).await;
+    assert!(tree["menu"].as_array().is_some_and(|m| !m.is_empty()));
+    assert!(tree.get("dataScope").is_none());
+
+    // No role named; a caller without the grant button.
+    let (status, body) = grant(&app, &admin, &web, json!({"roleIds": [], "menuIds": []})).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请选择角色");
+    let (status, body) = grant(&app, &viewer, &web, json!({"roleIds": [role], "menuIds": []})).await;
+    assert_failure(status, &body, 403);
+    let (status, body) = app
+        .post_json(&web, &admin, &json!({"roleIds": ["x"]}), None)
+        .await;
+    assert_failure(status, &body, 400);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn packages_limit_grant_trees_and_grants() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let package = [
+        "role",
+        "role_add",
+        "role_grant",
+        "topmenu",
+        "post",
+        "post_add",
+        "post_edit",
+    ];
+    // The tenant admin holds all of the package but post_edit.
+    let held = ["role", "role_add", "role_grant", "topmenu", "post", "post_add"];
+    app.create_tenant_user("530001", "pkg_adm", "pkg-pass", &held, Some(&package))
+        .await;
+    let tadm = app.token_of("530001", "pkg_adm", "pkg-pass").await;
+
+    let tree = app.data_of(&format!("{MENU}/grant-tree"), &tadm).await;
+    let ids = ids_in(&tree["menu"]);
+    for code in ["system", "authority", "role", "role_grant", "post", "post_add"] {
+        assert!(ids.contains(&app.menu_id(code).await), "{code} in {tree}");
+    }
+    for code in ["post_edit", "post_delete", "user", "stationMonitor"] {
+        assert!(
+            !ids.contains(&app.menu_id(code).await),
+            "{code} not in the grant tree"
+        );
+    }
+    let full = app.data_of(&format!("{MENU}/grant-tree"), &admin).await;
+    assert!(ids_in(&full["menu"]).contains(&app.menu_id("user").await));
+
+    let role = created(
+        &app,
+        &tadm,
+        ROLE,
+        json!({"roleName": "子角色", "roleAlias": "sub", "sort": 1}),
+    )
+    .await;
+    let web = format!("{ROLE}/grant");
+    let (status, body) = grant(
+        &app,
+        &tadm,
+        &web,
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_delete"]).await}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
+    let (status, body) = grant(
+        &app,
+        &tadm,
+        &web,
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "不能授予自己没有的权限");
+    let (_, body) = app
+        .post_json(
+            &web,
+            &tadm,
+            &json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
+            Some("en"),
+        )
+        .await;
+    assert_eq!(body["msg"], "You cannot grant permissions you do not hold");
+    let (status, body) = grant(
+        &app,
+        &tadm,
+        &web,
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["system", "authority", "post", "post_add"]).await}),
+    )
+    .await;
+    assert_eq!(status, 200, "held menus and their ancestors: {body}");
+    // The app grant obeys the same limits.
+    let (status, _) = grant(
+        &app,
+        &tadm,
+        &format!("{ROLE}/grant-app"),
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user"]).await}),
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    // The platform is bound by the tenant's package, not by its own holdings.
+    let (status, body) = grant(
+        &app,
+        &admin,
+        &web,
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_delete"]).await}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
+    let (status, body) = grant(
+        &app,
+        &admin,
+        &web,
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    // Top-menu choices: the package's menus, no buttons.
+    let top = app.data_of(&format!("{MENU}/grant-top-tree"), &tadm).await;
+    let ids = ids_in(&top);
+    assert!(ids.contains(&app.menu_id("post").await), "{top}");
+    assert!(!ids.contains(&app.menu_id("post_add").await), "no buttons");
+    assert!(!ids.contains(&app.menu_id("user").await), "outside the package");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn menus_are_platform_data_with_tree_lists_and_checks() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let post = app.menu_id("post").await;
+    let system = app.menu_id("system").await;
+
+    let list = app.data_of(&format!("{MENU}/list"), &admin).await;
+    let sys = find(&list, &system).expect("system menu");
+    assert_eq!(sys["hasChildren"], true);
+    let p = find(&list, &post).expect("post menu");
+    assert_eq!(p["parentName"], "系统管理");
+    assert_eq!(p["code"], "post");
+    assert_eq!(p["category"], 1);
+    assert!(
+        p["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["code"] == "post_add")
+    );
+    let menus_only = app.data_of(&format!("{MENU}/menu-list"), &admin).await;
+    assert!(!menus_only.to_string().contains("\"category\":2"), "no buttons");
+    assert!(find(&menus_only, &post).is_some());
+    let filtered = app.data_of(&format!("{MENU}/list?code=post_"), &admin).await;
+    assert!(
+        filtered
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["code"].as_str().unwrap().starts_with("post_")),
+        "{filtered}"
+    );
+    let en = app
+        .send_json(
+            app.authed(Method::GET, &format!("{MENU}/tree"), &admin)
+                .header("Accept-Language", "en"),
+        )
+        .await
+        .1;
+    assert_eq!(find(&en["data"], &post).unwrap()["title"], "Posts");
+    assert!(
+        find(&en["data"], &app.menu_id("post_add").await).is_none(),
+        "tree has menus only"
+    );
+
+    let roots = app.data_of(&format!("{MENU}/lazy-list"), &admin).await;
+    assert_eq!(roots.as_array().unwrap().len(), 8, "{roots}");
+    assert!(
+        roots
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.get("children").is_none())
+    );
+    assert_eq!(roots[0]["code"], "basicFacts");
+    assert_eq!(roots[0]["hasChildren"], true);
+    let buttons = app
+        .data_of(&format!("{MENU}/lazy-list?parentId={post}"), &admin)
+        .await;
+    assert!(
+        buttons
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["category"] == 2 && b["hasChildren"] == false)
+    );
+    assert_eq!(buttons.as_array().unwrap().len(), 4);
+    let none = app
+        .data_of(&format!("{MENU}/lazy-menu-list?parentId={post}"), &admin)
+        .await;
+    assert_eq!(none, json!([]));
+    let sys_children = app
+        .data_of(&format!("{MENU}/lazy-menu-list?parentId={system}"), &admin)
+        .await;
+    assert!(
+        sys_children
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["code"] == "post" && m["hasChildren"] == false)
+    );
+
+    refused(
+        &app,
+        &admin,
+        MENU,
+        json!({"name": "x", "sort": 1, "category": 1}),
+        "请输入菜单编号",
+        "Please enter the menu code",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "demo", "sort": 1, "category": 1}),
+        "请输入菜单名称",
+        "Please enter the menu name",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "demo", "name": "演示", "category": 1}),
+        "请输入菜单排序",
+        "Please enter the sort order",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "demo", "name": "演示", "sort": 1}),
+        "请选择菜单类型",
+        "Please select the menu type",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "demo", "name": "演示", "sort": 1, "category": 3}),
+        "菜单类型无效",
+        "Invalid menu type",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "post", "name": "重复", "sort": 1, "category": 1}),
+        "菜单编号已存在",
+        "This menu code already exists",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "demo", "name": "演示", "sort": 1, "category": 1, "parentId": "42"}),
+        "上级菜单不存在",
+        "The parent menu does not exist",
+    )
+    .await;
+
+    let demo = created(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}),
+    )
+    .await;
+    let run = created(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "demo_run", "name": "运行", "sort": 1, "category": 2, "parentId": demo}),
+    )
+    .await;
+    let detail = app.data_of(&format!("{MENU}/detail?id={run}"), &admin).await;
+    assert_eq!(detail["parentName"], "演示");
+    assert_eq!(detail["parentId"], demo.as_str());
+    let detail = app.data_of(&format!("{MENU}/detail?id={demo}"), &admin).await;
+    assert_eq!(
+        (&detail["isOpen"], &detail["nameEn"]),
+        (&json!(1), &json!("Demo"))
+    );
+    // New menus reach the platform's administrators, as the start-up sync does.
+    assert!(button_codes(&app, &admin).await.contains(&"demo_run".to_owned()));
+    refused(
+        &app,
+        &admin,
+        MENU,
+        json!({"id": demo, "parentId": run}),
+        "上级菜单不能是自己或下级菜单",
+        "A menu cannot be placed under itself or one of its descendants",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        MENU,
+        json!({"id": post, "code": "post2"}),
+        "系统内置菜单的编号不可修改",
+        "The code of a built-in menu cannot be changed",
+    )
+    .await;
+    let (status, body) = submit(
+        &app,
+        &admin,
+        MENU,
+        json!({"id": post, "sort": 3, "remark": "岗位"}),
+    )
+    .await;
+    assert_eq!(status, 200, "other fields of built-in menus may change: {body}");
+
+    let (status, body) = remove(&app, &admin, MENU, &demo, None).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请先删除子节点");
+    let (status, body) = remove(&app, &admin, MENU, &post, Some("en")).await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "Built-in menus cannot be deleted");
+
+    // Other tenants read (their package's) menus but never change them.
+    let perms = ["menu", "menu_add", "menu_edit", "menu_delete", "post", "role"];
+    app.create_tenant_user("540001", "m_adm", "m-pass", &perms, Some(&perms))
+        .await;
+    let tenant = app.token_of("540001", "m_adm", "m-pass").await;
+    let (status, body) = submit(
+        &app,
+        &tenant,
+        MENU,
+        json!({"code": "t", "name": "t", "sort": 1, "category": 1}),
+    )
+    .await;
+    assert_failure(status, &body, 403);
+    let (status, body) = submit(&app, &tenant, MENU, json!({"id": demo, "name": "changed"})).await;
+    assert_eq!(status, 404, "outside the package: {body}");
+    let (status, body) = submit(&app, &tenant, MENU, json!({"id": post, "name": "changed"})).await;
+    assert_failure(status, &body, 403);
+    let (status, body) = remove(&app, &tenant, MENU, &post, None).await;
+    assert_failure(status, &body, 403);
+    let theirs = app.data_of(&format!("{MENU}/list"), &tenant).await;
+    let ids = ids_in(&theirs);
+    assert!(ids.contains(&post) && ids.contains(&system), "{theirs}");
+    assert!(!ids.contains(&demo) && !ids.contains(&app.menu_id("user").await));
+
+    let (status, body) = remove(&app, &admin, MENU, &format!("{run},{demo}"), None).await;
+    assert_eq!(
+        (status, &body["data"]),
+        (200, &json!(2)),
+        "a whole subtree at once: {body}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn top_menus_hold_menu_settings_that_routes_follow() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    refused(
+        &app,
+        &admin,
+        TOPMENU,
+        json!({"name": "运维"}),
+        "请输入顶部菜单编号",
+        "Please enter the top menu code",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        TOPMENU,
+        json!({"code": "ops"}),
+        "请输入顶部菜单名称",
+        "Please enter the top menu name",
+    )
+    .await;
+    let top = created(
+        &app,
+        &admin,
+        TOPMENU,
+        json!({"code": "ops", "name": "运维", "source": "ToolOutlined", "sort": ""}),
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        TOPMENU,
+        json!({"code": "ops", "name": "again"}),
+        "顶部菜单编号已存在",
+        "This top menu code already exists",
+    )
+    .await;
+    let page = app.data_of(&format!("{TOPMENU}/list"), &admin).await;
+    assert_eq!(page["total"], 1, "{page}");
+    assert_eq!(page["records"][0]["sort"], 1);
+
+    // Without settings the top menu would open an empty sidebar, so it is not offered.
+    let offered = app.data_of("/api/blade-system/menu/top-menu", &admin).await;
+    assert_eq!(offered, json!([]));
+    let system = app.menu_id("system").await;
+    let station = app.menu_id("stationMonitor").await;
+    let (status, body) = grant(
+        &app,
+        &admin,
+        &format!("{TOPMENU}/grant"),
+        json!({"topMenuIds": [top], "menuIds": [system]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        app.data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top}"), &admin)
+            .await,
+        json!([system])
+    );
+    let offered = app.data_of("/api/blade-system/menu/top-menu", &admin).await;
+    assert_eq!(offered[0]["id"], top.as_str(), "{offered}");
+    let routes = app
+        .data_of(&format!("/api/blade-system/menu/routes?topMenuId={top}"), &admin)
+        .await;
+    assert_eq!(routes.as_array().unwrap().len(), 1, "{routes}");
+    assert_eq!(routes[0]["code"], "system");
+    // Replaced, not appended.
+    grant(
+        &app,
+        &admin,
+        &format!("{TOPMENU}/grant"),
+        json!({"topMenuIds": [top], "menuIds": [station]}),
+    )
+    .await;
+    assert_eq!(
+        app.data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top}"), &admin)
+            .await,
+        json!([station])
+    );
+    let routes = app
+        .data_of(&format!("/api/blade-system/menu/routes?topMenuId={top}"), &admin)
+        .await;
+    assert_eq!(codes_in(&routes)[0], "stationMonitor");
+    assert!(!codes_in(&routes).contains(&"post".to_owned()));
+    let (status, body) = grant(
+        &app,
+        &admin,
+        &format!("{TOPMENU}/grant"),
+        json!({"topMenuIds": [], "menuIds": [station]}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请选择顶部菜单");
+
+    // A tenant's top menus offer only its package, and only what the user sees.
+    let perms = ["topmenu", "topmenu_add", "topmenu_setting", "post"];
+    app.create_tenant_user("550001", "top_adm", "top-pass", &perms, Some(&perms))
+        .await;
+    let tenant = app.token_of("550001", "top_adm", "top-pass").await;
+    let theirs = created(&app, &tenant, TOPMENU, json!({"code": "ops", "name": "运维"})).await;
+    let (status, body) = grant(
+        &app,
+        &tenant,
+        &format!("{TOPMENU}/grant"),
+        json!({"topMenuIds": [theirs], "menuIds": [station]}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
+    let post = app.menu_id("post").await;
+    let (status, _) = grant(
+        &app,
+        &tenant,
+        &format!("{TOPMENU}/grant"),
+        json!({"topMenuIds": [theirs], "menuIds": [post]}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let offered = app.data_of("/api/blade-system/menu/top-menu", &tenant).await;
+    assert_eq!(offered.as_array().unwrap().len(), 1, "{offered}");
+    assert_eq!(offered[0]["id"], theirs.as_str());
+
+    let (status, body) = remove(&app, &admin, TOPMENU, &top, None).await;
+    assert_eq!((status, &body["data"]), (200, &json!(1)));
+    assert_eq!(
+        app.data_of("/api/blade-system/menu/top-menu", &admin).await,
+        json!([])
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn data_and_api_scopes_validate_and_are_platform_only() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let post = app.menu_id("post").await;
+    let user_menu = app.menu_id("user").await;
+    let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
+    let with = |patch: Json| {
+        let mut b = ok.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        json!({}),
+        "请选择菜单",
+        "Please select a menu",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        json!({"menuId": post}),
+        "请输入资源编号",
+        "Please enter the resource code",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"scopeName": ""})),
+        "请输入数据权限名称",
+        "Please enter the data scope name",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"scopeType": null})),
+        "请选择数据权限类型",
+        "Please select the data scope type",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"menuId": "77"})),
+        "菜单不存在",
+        "The menu does not exist",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"scopeColumn": "password"})),
+        "数据权限字段只能是 create_user 或 create_dept",
+        "The scope column must be create_user or create_dept",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"scopeType": 6})),
+        "数据权限类型无效",
+        "Invalid data scope type",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"scopeColumn": "create_dept"})),
+        "本人可见须使用 create_user 字段，部门类权限须使用 create_dept 字段",
+        "Own-rows scopes use create_user; department scopes use create_dept",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"scopeColumn": "create_dept", "scopeType": 5, "scopeValue": ""})),
+        "自定义数据权限请填写部门ID",
+        "A custom data scope needs the department ids",
+    )
+    .await;
+    let own = created(&app, &admin, DATA_SCOPE, ok.clone()).await;
+    created(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"menuId": user_menu, "resourceCode": "user"})),
+    )
+    .await;
+    // An update is checked against the stored row it changes.
+    refused(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        json!({"id": own, "scopeType": 3}),
+        "本人可见须使用 create_user 字段，部门类权限须使用 create_dept 字段",
+        "Own-rows scopes use create_user; department scopes use create_dept",
+    )
+    .await;
+    let page = app
+        .data_of(&format!("{DATA_SCOPE}/list?menuId={post}"), &admin)
+        .await;
+    assert_eq!(page["total"], 1, "{page}");
+    assert_eq!(page["records"][0]["scopeColumn"], "create_user");
+
+    let api = json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2});
+    let api_with = |patch: Json| {
+        let mut b = api.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    refused(
+        &app,
+        &admin,
+        API_SCOPE,
+        json!({"menuId": post}),
+        "请输入资源编号",
+        "Please enter the resource code",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        API_SCOPE,
+        api_with(json!({"scopePath": ""})),
+        "请输入接口权限路径",
+        "Please enter the API path",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        API_SCOPE,
+        api_with(json!({"scopeType": ""})),
+        "请选择接口权限类型",
+        "Please select the API scope type",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        API_SCOPE,
+        api_with(json!({"scopePath": "blade-system/post/list"})),
+        "接口路径必须以 /api/ 开头",
+        "The API path must start with /api/",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        API_SCOPE,
+        api_with(json!({"scopePath": "/api/*/list"})),
+        "接口路径只能以 /** 结尾表示前缀匹配",
+        "An API path may only end in /** (prefix match); no other wildcards",
+    )
+    .await;
+    refused(
+        &app,
+        &admin,
+        API_SCOPE,
+        api_with(json!({"scopeType": 9})),
+        "接口权限类型无效",
+        "Invalid API scope type",
+    )
+    .await;
+    let api_id = created(
+        &app,
+        &admin,
+        API_SCOPE,
+        api_with(json!({"scopePath": "/api/blade-system/post/**", "scopeType": 1})),
+    )
+    .await;
+    let page = app
+        .data_of(&format!("{API_SCOPE}/list?menuId={post}"), &admin)
+        .await;
+    assert_eq!(page["total"], 1);
+    assert_eq!(page["records"][0]["scopePath"], "/api/blade-system/post/**");
+    let page = app
+        .data_of(&format!("{API_SCOPE}/list?menuId={user_menu}"), &admin)
+        .await;
+    assert_eq!(page["total"], 0);
+
+    // The grant tree shows the scopes as leaves under their menus.
+    let tree = app.data_of(&format!("{MENU}/grant-tree"), &admin).await;
+    let node = find(&tree["dataScope"], &post).expect("post holds data scopes");
+    assert!(
+        node["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["id"] == own.as_str())
+    );
+    let node = find(&tree["apiScope"], &post).expect("post holds API scopes");
+    assert_eq!(node["children"][0]["id"], api_id.as_str());
+    assert!(
+        find(&tree["apiScope"], &app.menu_id("stationMonitor").await).is_none(),
+        "only menus with scopes"
+    );
+
+    // Others may read the scopes but not change them.
+    let perms = [
+        "datascope",
+        "datascope_add",
+        "datascope_edit",
+        "datascope_delete",
+        "apiscope",
+        "apiscope_add",
+    ];
+    app.create_tenant_user("560001", "s_adm", "s-pass", &perms, None)
+        .await;
+    let tenant = app.token_of("560001", "s_adm", "s-pass").await;
+    let (status, body) = submit(&app, &tenant, DATA_SCOPE, ok.clone()).await;
+    assert_failure(status, &body, 403);
+    let (status, body) = submit(&app, &tenant, DATA_SCOPE, json!({"id": own, "scopeName": "x"})).await;
+    assert_failure(status, &body, 403);
+    let (status, body) = remove(&app, &tenant, DATA_SCOPE, &own, None).await;
+    assert_failure(status, &body, 403);
+    let (status, body) = submit(&app, &tenant, API_SCOPE, api.clone()).await;
+    assert_failure(status, &body, 403);
+    assert_eq!(
+        app.data_of(&format!("{DATA_SCOPE}/list"), &tenant).await["total"],
+        2
+    );
+    let (status, body) = remove(&app, &admin, DATA_SCOPE, &own, None).await;
+    assert_eq!((status, &body["data"]), (200, &json!(1)));
+    app.stop().await;
+}
+
+/// Creates a post as `token`, returning its id.
+async fn new_post(app: &TestApp, token: &str, code: &str) -> String {
+    created(
+        app,
+        token,
+        POST,
+        json!({"category": 1, "postCode": code, "postName": code, "sort": 1}),
+    )
+    .await
+}
+
+async fn visible_posts(app: &TestApp, token: &str) -> Vec<String> {
+    let page = app.data_of(&format!("{POST}/list?size=100"), token).await;
+    let mut codes: Vec<String> = page["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["postCode"].as_str().unwrap().to_owned())
+        .collect();
+    codes.sort();
+    codes
+}
+
+#[tokio::test]
+async fn data_scopes_narrow_post_lists_by_their_union() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let tenant = "570001";
+    // root
+    //  ├─ east (u_east, viewer)
+    //  │   └─ east_team (u_team)
+    //  └─ west (u_west)
+    let root = app.create_dept(tenant, 0, "总部").await;
+    let east = app.create_dept(tenant, root, "东区").await;
+    let team = app.create_dept(tenant, east, "东区一组").await;
+    let west = app.create_dept(tenant, root, "西区").await;
+    let perms = ["post", "post_add", "post_edit", "post_delete"];
+    for (account, dept) in [
+        ("u_east", east),
+        ("u_team", team),
+        ("u_west", west),
+        ("viewer", east),
+    ] {
+        let (_, user) = app
+            .create_tenant_user(tenant, account, "pass-1234", &perms, None)
+            .await;
+        app.put_in_dept(user, dept).await;
+    }
+    let (no_dept_role, _) = app
+        .create_tenant_user(tenant, "no_dept", "pass-1234", &perms, None)
+        .await;
+    let no_dept = app.token_of(tenant, "no_dept", "pass-1234").await;
+    let viewer_role: i64 = app
+        .scalar_int(
+            "SELECT r.id FROM blade_role r WHERE r.tenant_id = ? AND r.role_alias = ?",
+            vec![tenant.into(), "r_viewer".into()],
+        )
+        .await
+        .expect("viewer role");
+    for account in ["u_east", "u_team", "u_west", "viewer"] {
+        let token = app.token_of(tenant, account, "pass-1234").await;
+        new_post(&app, &token, &format!("p_{account}")).await;
+    }
+    let viewer = app.token_of(tenant, "viewer", "pass-1234").await;
+    let everything = vec!["p_u_east", "p_u_team", "p_u_west", "p_viewer"];
+    assert_eq!(
+        visible_posts(&app, &viewer).await,
+        everything,
+        "no scope granted: no narrowing"
+    );
+
+    let post = app.menu_id("post").await;
+    let scope = |name: &str, column: &str, scope_type: i64, value: Option<String>| json!({"menuId": post, "resourceCode": "post", "scopeName": name, "scopeColumn": column, "scopeType": scope_type, "scopeValue": value});
+    let all = created(&app, &admin, DATA_SCOPE, scope("全部", "create_user", 1, None)).await;
+    let own = created(&app, &admin, DATA_SCOPE, scope("本人", "create_user", 2, None)).await;
+    let own_dept = created(&app, &admin, DATA_SCOPE, scope("本部门", "create_dept", 3, None)).await;
+    let below = created(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        scope("本部门及以下", "create_dept", 4, None),
+    )
+    .await;
+    let custom = created(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        scope("西区", "create_dept", 5, Some(west.to_string())),
+    )
+    .await;
+    // Role grants replace the web menus too: the post menus are sent each time.
+    let perm_ids: Vec<String> = app.menu_ids(&perms).await.iter().map(i64::to_string).collect();
+    let apply = |scopes: Vec<String>, role: i64| {
+        let body = json!({"roleIds": [role.to_string()], "menuIds": perm_ids, "dataScopeIds": scopes, "apiScopeIds": []});
+        let (app, admin) = (&app, admin.clone());
+        async move {
+            let (status, res) = grant(app, &admin, &format!("{ROLE}/grant"), body).await;
+            assert_eq!(status, 200, "{res}");
+        }
+    };
+
+    apply(vec![own.clone()], viewer_role).await;
+    assert_eq!(visible_posts(&app, &viewer).await, vec!["p_viewer"], "own rows");
+    // Details and changes follow the same narrowing.
+    let west_post = app
+        .scalar_int(
+            "SELECT id FROM blade_post WHERE post_code = ?",
+            vec!["p_u_west".into()],
+        )
+        .await
+        .unwrap();
+    let (status, body) = app
+        .send_json(app.authed(Method::GET, &format!("{POST}/detail?id={west_post}"), &viewer))
+        .await;
+    assert_failure(status, &body, 404);
+    let (_, body) = remove(&app, &viewer, POST, &west_post.to_string(), None).await;
+    assert_eq!(body["data"], 0);
+
+    apply(vec![own_dept.clone()], viewer_role).await;
+    assert_eq!(
+        visible_posts(&app, &viewer).await,
+        vec!["p_u_east", "p_viewer"],
+        "own dept"
+    );
+    apply(vec![below.clone()], viewer_role).await;
+    assert_eq!(
+        visible_posts(&app, &viewer).await,
+        vec!["p_u_east", "p_u_team", "p_viewer"],
+        "own dept and below"
+    );
+    apply(vec![custom.clone()], viewer_role).await;
+    assert_eq!(
+        visible_posts(&app, &viewer).await,
+        vec!["p_u_west"],
+        "custom depts"
+    );
+    apply(vec![own.clone(), custom.clone()], viewer_role).await;
+    assert_eq!(
+        visible_posts(&app, &viewer).await,
+        vec!["p_u_west", "p_viewer"],
+        "union"
+    );
+    apply(vec![own.clone(), all.clone()], viewer_role).await;
+    assert_eq!(
+        visible_posts(&app, &viewer).await,
+        everything,
+        "all lifts the narrowing"
+    );
+    apply(vec![], viewer_role).await;
+    assert_eq!(visible_posts(&app, &viewer).await, everything);
+
+    // A caller whose dept is unknown sees nothing through dept scopes, never everything.
+    apply(vec![own_dept.clone()], no_dept_role).await;
+    assert_eq!(visible_posts(&app, &no_dept).await, Vec::<String>::new());
+    apply(vec![below.clone()], no_dept_role).await;
+    assert_eq!(visible_posts(&app, &no_dept).await, Vec::<String>::new());
+    // A removed scope no longer narrows.
+    remove(&app, &admin, DATA_SCOPE, &below, None).await;
+    assert_eq!(visible_posts(&app, &no_dept).await, everything);
+
+    let keys = app
+        .data_of(&format!("{MENU}/role-tree-keys?roleIds={viewer_role}"), &admin)
+        .await;
+    assert_eq!(keys["dataScope"], json!([]));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let perms = ["post", "post_add"];
+    let (role, _) = app
+        .create_tenant_user("580001", "clerk", "clerk-pass", &perms, None)
+        .await;
+    let clerk = app.token_of("580001", "clerk", "clerk-pass").await;
+    let list = format!("{POST}/list");
+    assert_eq!(app.send_json(app.authed(Method::GET, &list, &clerk)).await.0, 200);
+
+    let post = app.menu_id("post").await;
+    let scope = created(
+        &app,
+        &admin,
+        API_SCOPE,
+        json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2}),
+    )
+    .await;
+    let (status, body) = app.send_json(app.authed(Method::GET, &list, &clerk)).await;
+    assert_failure(status, &body, 403);
+    assert_eq!(body["msg"], "缺少接口权限");
+    let (_, body) = app
+        .send_json(
+            app.authed(Method::GET, &list, &clerk)
+                .header("Accept-Language", "en"),
+        )
+        .await;
+    assert_eq!(body["msg"], "You do not have permission for this API");
+    // Other methods and paths are not covered by this scope; administrators pass.
+    let (status, body) = submit(
+        &app,
+        &clerk,
+        POST,
+        json!({"category": 1, "postCode": "c1", "postName": "c1", "sort": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(app.send_json(app.authed(Method::GET, &list, &admin)).await.0, 200);
+    // Without a valid token the route answers for itself.
+    let (status, _) = app.get_json(&list).await;
+    assert_eq!(status, 401);
+
+    let menus: Vec<String> = app.menu_ids(&perms).await.iter().map(i64::to_string).collect();
+    let (status, body) = grant(
+        &app,
+        &admin,
+        &format!("{ROLE}/grant"),
+        json!({"roleIds": [role.to_string()], "menuIds": menus, "dataScopeIds": [], "apiScopeIds": [scope]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        app.send_json(app.authed(Method::GET, &list, &clerk)).await.0,
+        200,
+        "granted"
+    );
+    let keys = app
+        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role}"), &admin)
+        .await;
+    assert_eq!(keys["apiScope"], json!([scope]));
+
+    // A prefix scope on any method now guards submit too.
+    let prefix = created(
+        &app,
+        &admin,
+        API_SCOPE,
+        json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位全部", "scopePath": "/api/blade-system/post/**", "scopeType": 1}),
+    )
+    .await;
+    let (status, body) = submit(
+        &app,
+        &clerk,
+        POST,
+        json!({"category": 1, "postCode": "c2", "postName": "c2", "sort": 1}),
+    )
+    .await;
+    assert_failure(status, &body, 403);
+    assert_eq!(
+        app.send_json(app.authed(Method::GET, &list, &clerk)).await.0,
+        200,
+        "the list scope still matches"
+    );
+    // Removing the scope lifts the guard at once on this replica.
+    let (status, _) = remove(&app, &admin, API_SCOPE, &prefix, None).await;
+    assert_eq!(status, 200);
+    let (status, body) = submit(
+        &app,
+        &clerk,
+        POST,
+        json!({"category": 1, "postCode": "c3", "postName": "c3", "sort": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // A tenant admin without the scope cannot hand it out.
+    let (sub_role, _) = app
+        .create_tenant_user("580001", "clerk2", "clerk-pass", &["post"], None)
+        .await;
+    app.create_tenant_user(
+        "580001",
+        "lead",
+        "lead-pass",
+        &["role", "role_grant", "post", "post_add"],
+        None,
+    )
+    .await;
+    let lead = app.token_of("580001", "lead", "lead-pass").await;
+    let (status, body) = grant(
+        &app,
+        &lead,
+        &format!("{ROLE}/grant"),
+        json!({"roleIds": [sub_role.to_string()], "menuIds": [post], "apiScopeIds": [scope]}),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "不能授予自己没有的权限");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_access_routes_are_in_the_openapi_document() {
+    let app = TestApp::start().await;
+    let (_, doc) = app.get_json("/api/openapi.json").await;
+    let mut paths = Vec::new();
+    for p in [
+        "list",
+        "detail",
+        "submit",
+        "remove",
+        "tree",
+        "tree-by-id",
+        "rolelist",
+        "grant",
+        "grant-app",
+    ] {
+        paths.push(format!("{ROLE}/{p}"));
+    }
+    for p in [
+        "list",
+        "lazy-list",
+        "lazy-menu-list",
+        "menu-list",
+        "tree",
+        "detail",
+        "submit",
+        "remove",
+        "grant-tree",
+        "role-tree-keys",
+        "grant-tree-app",
+        "role-tree-keys-app",
+        "grant-top-tree",
+        "top-tree-keys",
+    ] {
+        paths.push(format!("{MENU}/{p}"));
+    }
+    for base in [TOPMENU, DATA_SCOPE, API_SCOPE] {
+        for p in ["list", "detail", "submit", "remove"] {
+            paths.push(format!("{base}/{p}"));
+        }
+    }
+    paths.push(format!("{TOPMENU}/grant"));
+    for p in &paths {
+        assert!(doc["paths"].get(p).is_some(), "{p}");
+    }
+    app.stop().await;
+}
