@@ -90,7 +90,35 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(resource::oss::remove_file))
         .routes(routes!(resource::oss::serve_file))
         // alarm feed
-        .routes(routes!(alarm::feed::connect));
+        .routes(routes!(alarm::feed::connect))
+        // reference data: departments, dictionaries, regions
+        .routes(routes!(system::dept::list))
+        .routes(routes!(system::dept::lazy_list))
+        .routes(routes!(system::dept::child_list))
+        .routes(routes!(system::dept::tree))
+        .routes(routes!(system::dept::lazy_tree))
+        .routes(routes!(system::dict::dict_list))
+        .routes(routes!(system::dict::dict_child_list))
+        .routes(routes!(system::dict::dict_tree))
+        .routes(routes!(system::dict::dict_dictionary))
+        .routes(routes!(system::dict::dict_list_dict))
+        .routes(routes!(system::dict::biz_list))
+        .routes(routes!(system::dict::biz_child_list))
+        .routes(routes!(system::dict::biz_tree))
+        .routes(routes!(system::dict::biz_dictionary))
+        .routes(routes!(system::dict::biz_list_dict))
+        .routes(routes!(system::region::lazy_tree))
+        .routes(routes!(system::region::lazy_list))
+        .routes(routes!(system::region::detail))
+        .routes(routes!(system::region::submit))
+        .routes(routes!(system::region::remove))
+        // logs
+        .routes(routes!(log::list::api_list))
+        .routes(routes!(log::list::api_detail))
+        .routes(routes!(log::list::usual_list))
+        .routes(routes!(log::list::usual_detail))
+        .routes(routes!(log::list::error_list))
+        .routes(routes!(log::list::error_detail));
     // The list/detail/submit/remove family, declared per entity.
     [
         &system::param::PARAM,
@@ -103,6 +131,9 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         &system::topmenu::TOPMENU,
         &system::scope::DATA_SCOPE,
         &system::scope::API_SCOPE,
+        &system::dept::DEPT,
+        &system::dict::DICT,
+        &system::dict::DICT_BIZ,
     ]
     .into_iter()
     .fold(router, system::crud::mount)
@@ -126,9 +157,14 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
         state.clone(),
         crate::auth::api_scope::enforce,
     ))
-    .with_state(state)
+    .with_state(state.clone())
     // Order matters: the panic guard sits inside the language scope so its answer is localised.
     .layer(CatchPanicLayer::custom(panic_response))
+    // Outside the panic guard so a panic's 500 reaches the error log.
+    .layer(axum::middleware::from_fn_with_state(
+        state,
+        crate::log::api_log::layer,
+    ))
     .layer(axum::middleware::from_fn(lang::scope))
     .layer(TraceLayer::new_for_http())
 }
@@ -150,6 +186,9 @@ fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response {
     tracing::error!(panic = detail, "handler panicked");
     let mut response = ApiError::Internal(format!("panic: {detail}")).into_response();
     *response.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    response
+        .extensions_mut()
+        .insert(crate::log::api_log::ErrorDetail(format!("panic: {detail}")));
     response
 }
 

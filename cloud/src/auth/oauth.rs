@@ -180,7 +180,15 @@ pub async fn token(
                 )
                 .await?;
             }
-            password_grant(&state, &client, &tenant_id, &p).await?
+            let outcome = password_grant(&state, &client, &tenant_id, &p).await;
+            crate::log::usual::sign_in(
+                &state,
+                &tenant_id,
+                p.get("username").map(String::as_str),
+                &outcome,
+            )
+            .await;
+            outcome?
         }
         "refresh_token" => refresh_grant(&state, &client, &headers, &p).await?,
         _ => return Err(ApiError::BadRequest(NO_PROVIDER).into()),
@@ -423,6 +431,7 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiRes
         && let Ok(c) = Caller::from_token(&state, token).await
     {
         session::revoke(&state.db, c.session_id).await?;
+        crate::log::usual::sign_out(&state, &c.tenant_id, &c.account).await;
         return Ok(Data(true));
     }
     Ok(Data(false))

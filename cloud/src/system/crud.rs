@@ -174,8 +174,9 @@ pub struct EntityDef {
     pub create_dept: bool,
     /// The table has `create_user` / `update_user` / `update_time` audit columns.
     pub audit: bool,
-    /// The entity answers `{base}/list` itself (e.g. as a tree list): `mount` leaves it out.
-    pub custom_list: bool,
+    /// The entity answers `{base}/list` itself (as a tree, or only top-level rows, ...) with
+    /// [`rows`] or [`page`]; `mount` leaves that route out.
+    pub own_list: bool,
     pub hooks: &'static dyn Hooks,
 }
 
@@ -202,7 +203,7 @@ impl EntityDef {
         data_scoped: false,
         create_dept: false,
         audit: true,
-        custom_list: false,
+        own_list: false,
         hooks: &NoHooks,
     };
 }
@@ -355,21 +356,68 @@ async fn list(
 ) -> ApiResult<Data<Json>> {
     def.check_platform(&caller)?;
     caller.require(&state, def.menu_code).await?;
+    let page = page(def, &state, &caller, &query, None).await?;
+    Ok(Data(
+        serde_json::to_value(page).map_err(|e| ApiError::Internal(e.to_string()))?,
+    ))
+}
+
+/// A page of the live rows the caller may see, narrowed further by `extra` (a condition without
+/// a leading `AND`), with the request's filters and sort, decorated. Checks no permission.
+pub async fn page(
+    def: &EntityDef,
+    state: &AppState,
+    caller: &Caller,
+    query: &ListQuery,
+    extra: Option<Sql>,
+) -> Result<crate::kernel::Page<Json>, ApiError> {
     let fields = def.list_fields();
+    let mut from = def.full_scope(state, caller).await?;
+    if let Some(extra) = extra {
+        from.push(" AND (");
+        from.append(&extra);
+        from.push(")");
+    }
     let mut page = fetch_page_with(
         &state.db,
         &def.columns(),
-        def.full_scope(&state, &caller).await?,
-        &query,
+        from,
+        query,
         &fields,
         def.default_order,
         |row| def.to_json(row),
     )
     .await?;
-    def.hooks.decorate(&state, &caller, &mut page.records).await?;
-    Ok(Data(
-        serde_json::to_value(page).map_err(|e| ApiError::Internal(e.to_string()))?,
-    ))
+    def.hooks.decorate(state, caller, &mut page.records).await?;
+    Ok(page)
+}
+
+/// Every live row the caller may see that matches `extra` (no leading `AND`), decorated, in the
+/// entity's default order. Checks no permission.
+pub async fn rows(
+    def: &EntityDef,
+    state: &AppState,
+    caller: &Caller,
+    extra: Option<Sql>,
+) -> Result<Vec<Json>, ApiError> {
+    let mut sql = Sql::new(&format!("SELECT {}", def.columns()));
+    sql.append(&def.full_scope(state, caller).await?);
+    if let Some(extra) = extra {
+        sql.push(" AND (");
+        sql.append(&extra);
+        sql.push(")");
+    }
+    sql.push(&format!(" ORDER BY {}", def.default_order));
+    let (text, args) = sql.build()?;
+    let found = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?;
+    let mut out = found
+        .iter()
+        .map(|row| def.to_json(row))
+        .collect::<Result<Vec<_>, _>>()?;
+    def.hooks.decorate(state, caller, &mut out).await?;
+    Ok(out)
 }
 
 /// One live row the caller may see, as the wire JSON (decorated).
@@ -452,15 +500,6 @@ async fn submit(
                 .is_some_and(|v| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty()))
             {
                 body.remove(f.name);
-            }
-        }
-    }
-    // Missing required fields are answered first, in declaration order, before any entity rule.
-    for f in def.fields.iter().filter(|f| f.writable && f.name != "id") {
-        if let Some(message) = &f.required {
-            let present = body.contains_key(f.name);
-            if (!updating || present) && parse_field(f, body.get(f.name))?.is_none() {
-                return Err(ApiError::BadRequest(Text::new(message.0, message.1)));
             }
         }
     }
@@ -635,7 +674,7 @@ async fn remove(
 /// Mounts the four routes of `def` and describes them in the document.
 pub fn mount(mut router: OpenApiRouter<AppState>, def: &'static EntityDef) -> OpenApiRouter<AppState> {
     document(router.get_openapi_mut(), def);
-    if !def.custom_list {
+    if !def.own_list {
         router = router.route(
             &format!("{}/list", def.base),
             get(move |State(s): State<AppState>, c: Caller, q: ListQuery| list(def, s, c, q)),
@@ -752,7 +791,7 @@ fn document(doc: &mut utoipa::openapi::OpenApi, def: &EntityDef) {
         ),
     ];
     for (suffix, method, op) in ops {
-        if suffix == "list" && def.custom_list {
+        if suffix == "list" && def.own_list {
             continue;
         }
         doc.paths

@@ -69,7 +69,7 @@ pub static MENU: EntityDef = EntityDef {
     ],
     default_order: "sort ASC, id ASC",
     audit: false,
-    custom_list: true,
+    own_list: true,
     hooks: &MenuHooks,
     ..EntityDef::DEFAULT
 };

@@ -65,7 +65,7 @@ pub static ROLE: EntityDef = EntityDef {
     ],
     default_order: "sort ASC, id ASC",
     audit: false,
-    custom_list: true,
+    own_list: true,
     hooks: &RoleHooks,
     ..EntityDef::DEFAULT
 };

@@ -163,7 +163,8 @@ pub async fn run(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
         }
         tracing::info!("the platform tenant was seeded by another replica");
     }
-    sync_menus(db, ids).await
+    sync_menus(db, ids).await?;
+    super::seed_reference::run(db, ids).await
 }
 
 async fn platform_tenant_exists(db: &Db) -> Result<bool, ApiError> {

@@ -451,3 +451,69 @@ pub fn ids_in(tree: &serde_json::Value) -> Vec<String> {
     walk(tree, &mut out);
     out
 }
+
+// --- reference helpers ---
+
+impl TestApp {
+    /// A signed-in call with an optional JSON body; returns (HTTP status, JSON body).
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: Option<serde_json::Value>,
+    ) -> (u16, serde_json::Value) {
+        let mut req = self.authed(method, path, token);
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        self.send_json(req).await
+    }
+
+    /// Like [`TestApp::call`] with `Accept-Language: en`.
+    pub async fn call_en(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: Option<serde_json::Value>,
+    ) -> (u16, serde_json::Value) {
+        let mut req = self.authed(method, path, token).header("Accept-Language", "en");
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        self.send_json(req).await
+    }
+
+    /// GETs `path` until `done` accepts the body (rows written off the request's path, such as
+    /// log rows, appear a moment later); panics after 10 s.
+    pub async fn poll(
+        &self,
+        path: &str,
+        token: &str,
+        done: impl Fn(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let (status, body) = self.call(reqwest::Method::GET, path, token, None).await;
+            if status == 200 && done(&body) {
+                return body;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "gave up waiting on {path}: {body}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+
+    pub async fn scalar_i64(&self, sql: &str, values: Vec<pv_cloud::kernel::sql::Value>) -> i64 {
+        let mut s = pv_cloud::kernel::sql::Sql::default();
+        s.push_bind(sql, values);
+        let (text, args) = s.build().expect("sql");
+        sqlx::query_scalar_with::<sqlx::Any, i64, _>(AssertSqlSafe(text), args)
+            .fetch_one(self.state.db.pool())
+            .await
+            .expect("query")
+    }
+}

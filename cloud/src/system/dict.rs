@@ -1,0 +1,595 @@
+//! Dictionaries (`/api/blade-system/dict`, platform data: every signed-in user reads them, only
+//! the platform tenant changes them) and business dictionaries (`/api/blade-system/dict-biz`,
+//! per tenant). A dictionary is a row with `parentId` 0 and `dictKey` `-1`; its entries point at
+//! it and repeat its code, which the server forces so the two cannot drift apart.
+//!
+//! Business dictionaries read through: a tenant asking for a code it has no rows for gets the
+//! platform tenant's, so a new tenant starts empty and still sees every list.
+
+use std::collections::HashSet;
+
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+use sqlx::Any;
+use utoipa::{IntoParams, ToSchema};
+
+use super::crud::{self, EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
+use super::tree_nest::{self as tree, HAS_CHILDREN, Node};
+use crate::auth::Caller;
+use crate::auth::caller::push_id_list;
+use crate::kernel::extract::Query;
+use crate::kernel::lang::Text;
+use crate::kernel::list::ListQuery;
+use crate::kernel::sql::{Sql, Value};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
+use crate::state::AppState;
+
+/// The key of a dictionary row itself (its entries carry real keys).
+pub const ROOT_KEY: &str = "-1";
+/// `tree?code=DICT` (or no code) lists the dictionaries themselves.
+pub const TREE_ROOT: &str = "DICT";
+
+const PLATFORM_ONLY: Text = Text::new("缺少操作权限", "You do not have permission for this operation");
+const DUPLICATE: Text = Text::new("字典键值已存在", "This dictionary key already exists");
+const SEALED: Text = Text::new(
+    "该字典已封存，无法修改或删除",
+    "This dictionary item is sealed and cannot be changed or removed",
+);
+const PARENT_MISSING: Text = Text::new("上级字典不存在", "The parent dictionary does not exist");
+
+macro_rules! dict_fields {
+    ($($extra:expr),*) => {
+        &[
+            FieldDef::new("id", "id", FieldType::Id).read_only(),
+            $($extra,)*
+            FieldDef::new("parentId", "parent_id", FieldType::Id),
+            FieldDef::new("code", "code", FieldType::Text)
+                .required("请输入字典编号", "Please enter the dictionary code")
+                .max(255)
+                .filter(),
+            FieldDef::new("dictValue", "dict_value", FieldType::Text)
+                .required("请输入字典名称", "Please enter the dictionary name")
+                .max(255)
+                .filter(),
+            FieldDef::new("dictValueEn", "dict_value_en", FieldType::Text).max(255),
+            FieldDef::new("sort", "sort", FieldType::Int)
+                .required("请输入字典排序", "Please enter the dictionary sort order"),
+            FieldDef::new("isSealed", "is_sealed", FieldType::Int)
+                .required("请选择封存", "Please choose whether it is sealed")
+                .filter(),
+            FieldDef::new("dictKey", "dict_key", FieldType::Text)
+                .required("请输入字典键值", "Please enter the dictionary key")
+                .max(255)
+                .filter(),
+            FieldDef::new("remark", "remark", FieldType::Text).max(255),
+            FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
+        ]
+    };
+}
+
+pub static DICT: EntityDef = EntityDef {
+    base: "/api/blade-system/dict",
+    table: "blade_dict",
+    tenant_scoped: false,
+    menu_code: "dict",
+    tag: "system",
+    fields: dict_fields!(),
+    default_order: "sort ASC, id ASC",
+    own_list: true,
+    hooks: &DictHooks { biz: false },
+    ..EntityDef::DEFAULT
+};
+
+pub static DICT_BIZ: EntityDef = EntityDef {
+    base: "/api/blade-system/dict-biz",
+    table: "blade_dict_biz",
+    tenant_scoped: true,
+    menu_code: "dictbiz",
+    tag: "system",
+    fields: dict_fields!(FieldDef::new("tenantId", "tenant_id", FieldType::Text).read_only()),
+    default_order: "sort ASC, id ASC",
+    own_list: true,
+    hooks: &DictHooks { biz: true },
+    ..EntityDef::DEFAULT
+};
+
+struct DictHooks {
+    biz: bool,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct Stored {
+    id: i64,
+    parent_id: i64,
+    code: String,
+    dict_key: String,
+    is_sealed: i64,
+}
+
+fn is_platform(caller: &Caller) -> bool {
+    caller.tenant_id == PLATFORM_TENANT
+}
+
+impl DictHooks {
+    fn table(&self) -> &'static str {
+        if self.biz { "blade_dict_biz" } else { "blade_dict" }
+    }
+
+    /// `FROM table WHERE is_deleted = 0 [AND tenant_id = ?]`
+    fn scope(&self, caller: &Caller) -> Sql {
+        let mut sql = Sql::new(&format!(" FROM {} WHERE is_deleted = 0", self.table()));
+        if self.biz {
+            sql.push(" AND ");
+            sql.append(&caller.tenant_filter("tenant_id"));
+        }
+        sql
+    }
+
+    async fn load(&self, state: &AppState, caller: &Caller, id: i64) -> Result<Option<Stored>, ApiError> {
+        let mut sql = Sql::new("SELECT id, parent_id, code, dict_key, is_sealed");
+        sql.append(&self.scope(caller));
+        sql.push_bind(" AND id = ?", [Value::Int(id)]);
+        let (text, args) = sql.build()?;
+        Ok(
+            sqlx::query_as_with::<Any, Stored, _>(sqlx::AssertSqlSafe(text), args)
+                .fetch_optional(state.db.pool())
+                .await?,
+        )
+    }
+
+    async fn count(&self, state: &AppState, sql: Sql) -> Result<i64, ApiError> {
+        let (text, args) = sql.build()?;
+        Ok(
+            sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+                .fetch_one(state.db.pool())
+                .await?,
+        )
+    }
+}
+
+/// The text of a submitted scalar, trimmed; `None` when absent or blank.
+fn text_of(body: &Map<String, Json>, name: &str) -> Option<String> {
+    match body.get(name)? {
+        Json::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+        Json::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+impl Hooks for DictHooks {
+    fn before_save<'a>(
+        &'a self,
+        state: &'a AppState,
+        caller: &'a Caller,
+        id: Option<Id>,
+        body: &'a mut Map<String, Json>,
+    ) -> HookFuture<'a, ()> {
+        Box::pin(async move {
+            if !self.biz && !is_platform(caller) {
+                return Err(ApiError::Forbidden(PLATFORM_ONLY));
+            }
+            let existing = match id {
+                Some(own) => Some(
+                    self.load(state, caller, own.0)
+                        .await?
+                        .ok_or_else(ApiError::not_found)?,
+                ),
+                None => None,
+            };
+            if existing.as_ref().is_some_and(|e| e.is_sealed == 1) && !is_platform(caller) {
+                return Err(ApiError::BadRequest(SEALED));
+            }
+            let parent = match text_of(body, "parentId") {
+                Some(p) => p
+                    .parse::<i64>()
+                    .map_err(|_| ApiError::bad_request("上级字典无效", "invalid parentId"))?,
+                None if body.contains_key("parentId") => 0,
+                None => existing.as_ref().map(|e| e.parent_id).unwrap_or(0),
+            };
+            if parent == 0 {
+                body.insert("parentId".into(), Json::String("0".into()));
+                body.insert("dictKey".into(), Json::String(ROOT_KEY.into()));
+            } else {
+                if id.is_some_and(|own| own.0 == parent) {
+                    return Err(ApiError::BadRequest(PARENT_MISSING));
+                }
+                let p = self
+                    .load(state, caller, parent)
+                    .await?
+                    .filter(|p| p.parent_id == 0)
+                    .ok_or(ApiError::BadRequest(PARENT_MISSING))?;
+                // A dictionary with entries cannot itself become an entry (two levels only).
+                if let Some(e) = &existing
+                    && e.parent_id == 0
+                {
+                    let mut kids = Sql::new("SELECT COUNT(*)");
+                    kids.append(&self.scope(caller));
+                    kids.push_bind(" AND parent_id = ?", [Value::Int(e.id)]);
+                    if self.count(state, kids).await? > 0 {
+                        return Err(ApiError::BadRequest(HAS_CHILDREN));
+                    }
+                }
+                body.insert("parentId".into(), Json::String(p.id.to_string()));
+                body.insert("code".into(), Json::String(p.code));
+            }
+            let code = text_of(body, "code").or_else(|| existing.as_ref().map(|e| e.code.clone()));
+            let key = text_of(body, "dictKey").or_else(|| existing.as_ref().map(|e| e.dict_key.clone()));
+            if let (Some(code), Some(key)) = (code, key) {
+                let mut dup = Sql::new("SELECT COUNT(*)");
+                dup.append(&self.scope(caller));
+                dup.push_bind(" AND code = ? AND dict_key = ?", [code.into(), key.into()]);
+                if let Some(own) = id {
+                    dup.push_bind(" AND id <> ?", [own.into()]);
+                }
+                if self.count(state, dup).await? > 0 {
+                    return Err(ApiError::BadRequest(DUPLICATE));
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn after_save<'a>(
+        &'a self,
+        state: &'a AppState,
+        caller: &'a Caller,
+        id: Id,
+        created: bool,
+        _body: &'a Map<String, Json>,
+    ) -> HookFuture<'a, ()> {
+        Box::pin(async move {
+            if created {
+                return Ok(());
+            }
+            // A dictionary's entries follow its code.
+            let Some(row) = self.load(state, caller, id.0).await? else {
+                return Ok(());
+            };
+            if row.parent_id != 0 {
+                return Ok(());
+            }
+            let mut sql = Sql::default();
+            sql.push_bind(
+                &format!(
+                    "UPDATE {} SET code = ? WHERE is_deleted = 0 AND parent_id = ? AND code <> ?",
+                    self.table()
+                ),
+                [row.code.clone().into(), Value::Int(row.id), row.code.into()],
+            );
+            let (text, args) = sql.build()?;
+            sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+                .execute(state.db.pool())
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn before_remove<'a>(
+        &'a self,
+        state: &'a AppState,
+        caller: &'a Caller,
+        ids: &'a [Id],
+    ) -> HookFuture<'a, ()> {
+        Box::pin(async move {
+            if !self.biz && !is_platform(caller) {
+                return Err(ApiError::Forbidden(PLATFORM_ONLY));
+            }
+            if !is_platform(caller) {
+                let mut sealed = Sql::new("SELECT COUNT(*)");
+                sealed.append(&self.scope(caller));
+                sealed.push(" AND is_sealed = 1 AND id IN (");
+                push_id_list(&mut sealed, ids);
+                sealed.push(")");
+                if self.count(state, sealed).await? > 0 {
+                    return Err(ApiError::BadRequest(SEALED));
+                }
+            }
+            // A dictionary that still has entries is refused (contract: delete children first)
+            // rather than taking its entries with it, so nothing disappears by surprise.
+            let mut kids = Sql::new(&format!(
+                "SELECT COUNT(*) FROM {} WHERE is_deleted = 0 AND parent_id IN (",
+                self.table()
+            ));
+            push_id_list(&mut kids, ids);
+            kids.push(") AND id NOT IN (");
+            push_id_list(&mut kids, ids);
+            kids.push(")");
+            if self.count(state, kids).await? > 0 {
+                return Err(ApiError::BadRequest(HAS_CHILDREN));
+            }
+            Ok(())
+        })
+    }
+}
+
+// ---- reads ----
+
+/// One entry as `dictionary?code=` answers it.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub id: Id,
+    pub parent_id: Id,
+    pub code: String,
+    pub dict_key: String,
+    pub dict_value: String,
+    pub dict_value_en: Option<String>,
+    pub sort: i64,
+    pub remark: Option<String>,
+}
+
+/// One dictionary as `listDict` answers it.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct DictRef {
+    pub id: Id,
+    pub code: String,
+    pub dict_value: String,
+}
+
+const ENTRY_COLUMNS: &str = "id, parent_id, code, dict_key, dict_value, dict_value_en, sort, remark";
+
+/// Where reads look: the platform table, or a tenant's business rows.
+#[derive(Debug, Clone, Copy)]
+enum Source<'a> {
+    System,
+    Biz(&'a str),
+}
+
+impl Source<'_> {
+    fn from(&self, columns: &str) -> Sql {
+        match self {
+            Source::System => Sql::new(&format!("SELECT {columns} FROM blade_dict WHERE is_deleted = 0")),
+            Source::Biz(tenant) => {
+                let mut sql = Sql::new(&format!(
+                    "SELECT {columns} FROM blade_dict_biz WHERE is_deleted = 0"
+                ));
+                sql.push_bind(" AND tenant_id = ?", [(*tenant).into()]);
+                sql
+            }
+        }
+    }
+}
+
+/// Rows of `source` for `code`: its entries (`parent_id <> 0`), or the dictionary row and
+/// its entries when `with_root`.
+async fn rows_of(
+    state: &AppState,
+    source: Source<'_>,
+    code: &str,
+    with_root: bool,
+) -> Result<Vec<Entry>, ApiError> {
+    let mut sql = source.from(ENTRY_COLUMNS);
+    sql.push_bind(" AND code = ?", [code.into()]);
+    if !with_root {
+        sql.push(" AND parent_id <> 0");
+    }
+    sql.push(" ORDER BY parent_id, sort, id");
+    let (text, args) = sql.build()?;
+    Ok(
+        sqlx::query_as_with::<Any, Entry, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_all(state.db.pool())
+            .await?,
+    )
+}
+
+/// The entries of `code`: for business dictionaries the caller's tenant's, or the platform
+/// tenant's when the caller's tenant has no rows for that code at all.
+async fn entries(state: &AppState, caller: &Caller, biz: bool, code: &str) -> Result<Vec<Entry>, ApiError> {
+    if !biz {
+        return rows_of(state, Source::System, code, false).await;
+    }
+    let own = rows_of(state, Source::Biz(&caller.tenant_id), code, true).await?;
+    let rows = if own.is_empty() && caller.tenant_id != PLATFORM_TENANT {
+        rows_of(state, Source::Biz(PLATFORM_TENANT), code, true).await?
+    } else {
+        own
+    };
+    Ok(rows.into_iter().filter(|e| e.parent_id.0 != 0).collect())
+}
+
+/// Every dictionary (row with parent 0), read through to the platform's for business ones.
+async fn dictionaries(state: &AppState, caller: &Caller, biz: bool) -> Result<Vec<DictRef>, ApiError> {
+    let fetch = |source: Source<'_>| {
+        let mut sql = source.from("id, code, dict_value");
+        sql.push(" AND parent_id = 0 ORDER BY sort, id");
+        async move {
+            let (text, args) = sql.build()?;
+            Ok::<_, ApiError>(
+                sqlx::query_as_with::<Any, DictRef, _>(sqlx::AssertSqlSafe(text), args)
+                    .fetch_all(state.db.pool())
+                    .await?,
+            )
+        }
+    };
+    if !biz {
+        return fetch(Source::System).await;
+    }
+    let mut own = fetch(Source::Biz(&caller.tenant_id)).await?;
+    if caller.tenant_id != PLATFORM_TENANT {
+        let have: HashSet<String> = own.iter().map(|d| d.code.clone()).collect();
+        own.extend(
+            fetch(Source::Biz(PLATFORM_TENANT))
+                .await?
+                .into_iter()
+                .filter(|d| !have.contains(&d.code)),
+        );
+    }
+    Ok(own)
+}
+
+fn def(biz: bool) -> &'static EntityDef {
+    if biz { &DICT_BIZ } else { &DICT }
+}
+
+async fn list_impl(
+    state: AppState,
+    caller: Caller,
+    query: ListQuery,
+    biz: bool,
+) -> ApiResult<Data<Page<Json>>> {
+    let def = def(biz);
+    caller.require(&state, def.menu_code).await?;
+    let page = crud::page(def, &state, &caller, &query, Some(Sql::new("parent_id = 0"))).await?;
+    Ok(Data(page))
+}
+
+async fn child_list_impl(
+    state: AppState,
+    caller: Caller,
+    mut query: ListQuery,
+    biz: bool,
+) -> ApiResult<Data<Page<Json>>> {
+    let def = def(biz);
+    caller.require(&state, def.menu_code).await?;
+    let parent = tree::optional_id("parentId", query.take("parentId").as_deref())?
+        .ok_or_else(|| ApiError::bad_request("请选择上级字典", "parentId is required"))?;
+    let mut extra = Sql::default();
+    extra.push_bind("parent_id = ?", [Value::Int(parent)]);
+    Ok(Data(crud::page(def, &state, &caller, &query, Some(extra)).await?))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct CodeParams {
+    /// Dictionary code; for `tree`, empty or `DICT` means the dictionaries themselves.
+    pub code: Option<String>,
+}
+
+async fn tree_impl(
+    state: AppState,
+    caller: Caller,
+    code: Option<String>,
+    biz: bool,
+) -> ApiResult<Data<Vec<Node>>> {
+    let code = code.map(|c| c.trim().to_owned()).filter(|c| !c.is_empty());
+    let nodes = match code.as_deref() {
+        None | Some(TREE_ROOT) => dictionaries(&state, &caller, biz)
+            .await?
+            .into_iter()
+            .map(|d| Node::new(d.id.to_string(), "0", d.dict_value))
+            .collect(),
+        Some(code) => entries(&state, &caller, biz, code)
+            .await?
+            .into_iter()
+            .map(|e| Node::new(e.id.to_string(), e.parent_id.to_string(), e.dict_value))
+            .collect(),
+    };
+    Ok(Data(nodes))
+}
+
+async fn dictionary_impl(
+    state: AppState,
+    caller: Caller,
+    code: Option<String>,
+    biz: bool,
+) -> ApiResult<Data<Vec<Entry>>> {
+    let code = code
+        .map(|c| c.trim().to_owned())
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| ApiError::bad_request("请输入字典编号", "Please enter the dictionary code"))?;
+    Ok(Data(entries(&state, &caller, biz, &code).await?))
+}
+
+// ---- routes (one function per path so each is documented) ----
+
+/// `GET dict/list`: the dictionaries (rows with parentId 0), paged; filters code, dictValue.
+#[utoipa::path(get, path = "/api/blade-system/dict/list", tag = "system",
+    params(("code" = Option<String>, Query), ("dictValue" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
+    responses((status = 200, description = "Page of dictionaries"), (status = 401), (status = 403)))]
+pub async fn dict_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+    list_impl(s, c, q, false).await
+}
+
+/// `GET dict-biz/list`: the tenant's business dictionaries, paged.
+#[utoipa::path(get, path = "/api/blade-system/dict-biz/list", tag = "system",
+    params(("code" = Option<String>, Query), ("dictValue" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
+    responses((status = 200, description = "Page of dictionaries"), (status = 401), (status = 403)))]
+pub async fn biz_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+    list_impl(s, c, q, true).await
+}
+
+/// `GET dict/child-list?parentId=`: the entries of a dictionary, paged.
+#[utoipa::path(get, path = "/api/blade-system/dict/child-list", tag = "system",
+    params(("parentId" = String, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
+    responses((status = 200, description = "Page of entries"), (status = 400), (status = 401), (status = 403)))]
+pub async fn dict_child_list(
+    State(s): State<AppState>,
+    c: Caller,
+    q: ListQuery,
+) -> ApiResult<Data<Page<Json>>> {
+    child_list_impl(s, c, q, false).await
+}
+
+/// `GET dict-biz/child-list?parentId=`: the entries of a business dictionary, paged.
+#[utoipa::path(get, path = "/api/blade-system/dict-biz/child-list", tag = "system",
+    params(("parentId" = String, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
+    responses((status = 200, description = "Page of entries"), (status = 400), (status = 401), (status = 403)))]
+pub async fn biz_child_list(
+    State(s): State<AppState>,
+    c: Caller,
+    q: ListQuery,
+) -> ApiResult<Data<Page<Json>>> {
+    child_list_impl(s, c, q, true).await
+}
+
+/// `GET dict/tree?code=`: `DICT` (or none) → every dictionary; a code → its entries.
+#[utoipa::path(get, path = "/api/blade-system/dict/tree", tag = "system", params(CodeParams),
+    responses((status = 200, body = Envelope<Vec<Node>>), (status = 401)))]
+pub async fn dict_tree(
+    State(s): State<AppState>,
+    c: Caller,
+    Query(p): Query<CodeParams>,
+) -> ApiResult<Data<Vec<Node>>> {
+    tree_impl(s, c, p.code, false).await
+}
+
+/// `GET dict-biz/tree?code=`: as `dict/tree`, reading through to the platform's rows.
+#[utoipa::path(get, path = "/api/blade-system/dict-biz/tree", tag = "system", params(CodeParams),
+    responses((status = 200, body = Envelope<Vec<Node>>), (status = 401)))]
+pub async fn biz_tree(
+    State(s): State<AppState>,
+    c: Caller,
+    Query(p): Query<CodeParams>,
+) -> ApiResult<Data<Vec<Node>>> {
+    tree_impl(s, c, p.code, true).await
+}
+
+/// `GET dict/dictionary?code=`: the entries of a dictionary by sort (for select boxes; `flow`
+/// gives the console's flow routes: routeKey = code + "_" + dictKey, routeValue = remark).
+#[utoipa::path(get, path = "/api/blade-system/dict/dictionary", tag = "system", params(CodeParams),
+    responses((status = 200, body = Envelope<Vec<Entry>>), (status = 400), (status = 401)))]
+pub async fn dict_dictionary(
+    State(s): State<AppState>,
+    c: Caller,
+    Query(p): Query<CodeParams>,
+) -> ApiResult<Data<Vec<Entry>>> {
+    dictionary_impl(s, c, p.code, false).await
+}
+
+/// `GET dict-biz/dictionary?code=`: the tenant's entries, or the platform tenant's when the
+/// tenant has none for that code.
+#[utoipa::path(get, path = "/api/blade-system/dict-biz/dictionary", tag = "system", params(CodeParams),
+    responses((status = 200, body = Envelope<Vec<Entry>>), (status = 400), (status = 401)))]
+pub async fn biz_dictionary(
+    State(s): State<AppState>,
+    c: Caller,
+    Query(p): Query<CodeParams>,
+) -> ApiResult<Data<Vec<Entry>>> {
+    dictionary_impl(s, c, p.code, true).await
+}
+
+/// `GET dict/listDict`: every dictionary `{id, code, dictValue}`.
+#[utoipa::path(get, path = "/api/blade-system/dict/listDict", tag = "system",
+    responses((status = 200, body = Envelope<Vec<DictRef>>), (status = 401)))]
+pub async fn dict_list_dict(State(s): State<AppState>, c: Caller) -> ApiResult<Data<Vec<DictRef>>> {
+    Ok(Data(dictionaries(&s, &c, false).await?))
+}
+
+/// `GET dict-biz/listDict`: the tenant's business dictionaries plus the platform tenant's codes
+/// the tenant does not have.
+#[utoipa::path(get, path = "/api/blade-system/dict-biz/listDict", tag = "system",
+    responses((status = 200, body = Envelope<Vec<DictRef>>), (status = 401)))]
+pub async fn biz_list_dict(State(s): State<AppState>, c: Caller) -> ApiResult<Data<Vec<DictRef>>> {
+    Ok(Data(dictionaries(&s, &c, true).await?))
+}
