@@ -541,7 +541,8 @@ async fn packages_limit_grant_trees_and_grants() {
     for code in ["system", "authority", "role", "role_grant", "post", "post_add"] {
         assert!(ids.contains(&app.menu_id(code).await), "{code} in {tree}");
     }
-    for code in ["post_edit", "post_delete", "user", "stationMonitor"] {
+    // A packaged page brings its buttons (post_edit, post_delete); unpackaged pages bring none.
+    for code in ["user", "user_add", "stationMonitor"] {
         assert!(
             !ids.contains(&app.menu_id(code).await),
             "{code} not in the grant tree"
@@ -562,7 +563,7 @@ async fn packages_limit_grant_trees_and_grants() {
         &app,
         &tadm,
         &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_delete"]).await}),
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
     )
     .await;
     assert_failure(status, &body, 400);
@@ -608,7 +609,7 @@ async fn packages_limit_grant_trees_and_grants() {
         &app,
         &admin,
         &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_delete"]).await}),
+        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
     )
     .await;
     assert_failure(status, &body, 400);

@@ -157,10 +157,12 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
     let (_, buttons) = get(&app, &t_admin, "/api/blade-system/menu/buttons", &[]).await;
     let buttons = codes(&buttons["data"]);
     assert!(buttons.contains(&"user_add".to_owned()), "{buttons:?}");
+    // A packaged page brings its buttons; pages outside the package bring none.
+    assert!(buttons.contains(&"post_add".to_owned()), "{buttons:?}");
     assert!(
         !buttons
             .iter()
-            .any(|b| b.starts_with("tenant") || b.starts_with("post_")),
+            .any(|b| b.starts_with("tenant") || b.starts_with("dept_")),
         "{buttons:?}"
     );
     // Tenant administration is the platform's, whatever a tenant's roles hold.
@@ -683,6 +685,7 @@ async fn owners_staff_and_guest_approval() {
     let staff = staff["data"].as_array().expect("list").clone();
     assert_eq!(staff.len(), 1);
     assert_eq!(staff[0]["realName"], "李工");
+    assert_eq!(staff[0]["roleName"], "运维人员");
 
     // Guests wait for approval; approving lets them in with the default role, refusing removes them.
     for account in ["guest_a", "guest_b"] {

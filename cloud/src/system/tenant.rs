@@ -56,7 +56,21 @@ pub async fn package_menus(state: &AppState, tenant_id: &str) -> Result<Option<H
     let ids: Option<String> = sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
         .fetch_optional(state.db.pool())
         .await?;
-    Ok(ids.map(|s| s.split(',').filter_map(|p| p.trim().parse().ok()).collect()))
+    let Some(ids) = ids else { return Ok(None) };
+    let mut set: HashSet<Id> = ids.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+    // A package lists pages; the buttons of a page it includes come with it.
+    let buttons: Vec<(i64, i64)> = sqlx::query_as::<Any, (i64, i64)>(
+        "SELECT id, parent_id FROM blade_menu WHERE is_deleted = 0 AND category = 2",
+    )
+    .fetch_all(state.db.pool())
+    .await?;
+    let extra: Vec<Id> = buttons
+        .into_iter()
+        .filter(|(_, parent)| set.contains(&Id(*parent)))
+        .map(|(id, _)| Id(id))
+        .collect();
+    set.extend(extra);
+    Ok(Some(set))
 }
 
 pub async fn package_allows(state: &AppState, tenant_id: &str, menu: Id) -> Result<bool, ApiError> {

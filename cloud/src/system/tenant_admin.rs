@@ -242,7 +242,11 @@ impl Hooks for PackageHooks {
     ) -> HookFuture<'a, ()> {
         Box::pin(async move {
             // The spec's required-field messages come first; the generic check gives them.
-            if body.get("packageName").and_then(Json::as_str).is_none_or(|n| n.trim().is_empty()) {
+            if body
+                .get("packageName")
+                .and_then(Json::as_str)
+                .is_none_or(|n| n.trim().is_empty())
+            {
                 return Ok(());
             }
             let Some(raw) = body.get("menuId").and_then(Json::as_str) else {

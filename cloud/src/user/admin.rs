@@ -444,6 +444,8 @@ pub struct StaffMember {
     pub account: String,
     pub real_name: Option<String>,
     pub phone: Option<String>,
+    /// Names of all the member's roles, comma-joined.
+    pub role_name: String,
 }
 
 /// Active maintenance staff of the tenant (role `maintenance`), for assigning work.
@@ -466,13 +468,20 @@ pub async fn list_maintenance(
     )
     .fetch_all(state.db.pool())
     .await?;
+    let mut staff: Vec<Json> = rows
+        .iter()
+        .map(|(id, ..)| serde_json::json!({"id": id.to_string()}))
+        .collect();
+    decorate(&state, &mut staff).await?;
     Ok(Data(
         rows.into_iter()
-            .map(|(id, account, real_name, phone)| StaffMember {
+            .zip(staff)
+            .map(|((id, account, real_name, phone), decorated)| StaffMember {
                 id: Id(id),
                 account,
                 real_name,
                 phone,
+                role_name: decorated["roleName"].as_str().unwrap_or_default().to_owned(),
             })
             .collect(),
     ))
