@@ -18,10 +18,11 @@ export interface Entity {
 }
 
 export interface CrudApi<T extends Entity> {
-  list(query: PageQuery): Promise<Page<T>>
-  detail(id: string): Promise<T>
-  submit(entity: T): Promise<void>
-  remove(ids: readonly string[]): Promise<void>
+  // Function-valued properties, not methods: screens pass them around unbound.
+  list: (query: PageQuery) => Promise<Page<T>>
+  detail: (id: string) => Promise<T>
+  submit: (entity: T) => Promise<void>
+  remove: (ids: readonly string[]) => Promise<void>
 }
 
 const emptyPage = <T>(query: PageQuery): Page<T> => ({
@@ -52,5 +53,30 @@ export function crudApi<T extends Entity>(base: string): CrudApi<T> {
         params: { ids: ids.join(',') },
       })
     },
+  }
+}
+
+/** An array answer (tree lists, flat lists) as one page holding every row. */
+export const wholePage = <T>(rows: readonly T[] | null | undefined): Page<T> => {
+  const records = [...(rows ?? [])]
+  return { records, total: records.length, size: records.length, current: 1, pages: 1 }
+}
+
+/** Drops the paging params a non-paged list call does not take. */
+export const filtersOf = (query: PageQuery): PageQuery => {
+  const filters = { ...query }
+  delete filters.current
+  delete filters.size
+  return filters
+}
+
+/**
+ * `GET {path}` answering a plain array (tree lists such as `dept/list`, flat lists), as a page of
+ * every row. The search filters are passed on; paging is not.
+ */
+export function arrayList<T>(path: string): (query: PageQuery) => Promise<Page<T>> {
+  return async (query) => {
+    const res = await request.get<Envelope<T[] | null>>(path, { params: filtersOf(query) })
+    return wholePage(res.data.data)
   }
 }

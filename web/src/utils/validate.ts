@@ -52,3 +52,9 @@ export function checkRegister(form: RegisterForm, tenantResolved: boolean): Regi
   if (form.password !== form.password2) return 'register.passwordMismatch'
   return null
 }
+
+/** Username (spec §5): 1-16 letters, digits, underscore or hyphen. */
+export const usernamePattern = /^[A-Za-z0-9_-]{1,16}$/
+
+/** Owner password (spec §5, §9): longer than 6 characters. */
+export const ownerPasswordOk = (password: string): boolean => password.length > 6

@@ -1,11 +1,13 @@
-import { Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd'
+import { Button, Form, Input, InputNumber, Modal, Select, Space, TreeSelect } from 'antd'
 import type { TOptions } from 'i18next'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { checkedLeaves, splitIds, withAncestors } from '../../utils/tree'
 import { fieldRules, triggerOf } from './logic'
-import type { CrudField, MessageKey, Translate } from './types'
+import type { CrudField, DialogMode, MessageKey, Translate } from './types'
+import { useFieldOptions, type LoadedOptions } from './useFieldOptions'
 
-export type DialogMode = 'add' | 'edit' | 'view'
+export type { DialogMode } from './types'
 
 const dialogTitle: Record<DialogMode, MessageKey> = {
   add: 'crud.addTitle',
@@ -13,10 +15,14 @@ const dialogTitle: Record<DialogMode, MessageKey> = {
   view: 'crud.viewTitle',
 }
 
-interface Props<T> {
+interface Props {
+  /** The fields of this mode (memoised: their options load once per opening). */
   fields: readonly CrudField[]
   mode: DialogMode
-  record?: T
+  /** What the form starts with (the record, or the add defaults). */
+  initialValues?: Record<string, unknown>
+  /** Fields shown but not editable (forced values). */
+  locked?: ReadonlySet<string>
   open: boolean
   width?: number
   onClose: () => void
@@ -28,20 +34,31 @@ interface Props<T> {
  * The add / edit / view dialog of a CRUD screen, built from the declared fields and their rules.
  * Mounted afresh for each opening (the page keys it), so its form starts from its own record.
  */
-export default function CrudDialog<T extends object>({
+export default function CrudDialog({
   fields,
   mode,
-  record,
+  initialValues,
+  locked,
   open,
   width,
   onClose,
   onSubmit,
-}: Props<T>) {
+}: Props) {
   const { t } = useTranslation()
   const translate: Translate = (key, options) => t(key, options as TOptions)
   const [form] = Form.useForm<Record<string, unknown>>()
   const [saving, setSaving] = useState(false)
+  const loaded = useFieldOptions(fields)
   const readOnly = mode === 'view'
+
+  // A checkable tree pre-checks leaves only: a stored parent would otherwise check every child.
+  useEffect(() => {
+    for (const field of fields) {
+      const tree = loaded.trees[field.name]
+      if (!field.checkable || !tree) continue
+      form.setFieldValue(field.name, checkedLeaves(tree, splitIds(form.getFieldValue(field.name))))
+    }
+  }, [fields, form, loaded.trees])
 
   const save = async () => {
     let values: Record<string, unknown>
@@ -49,6 +66,11 @@ export default function CrudDialog<T extends object>({
       values = await form.validateFields()
     } catch {
       return // the form shows the messages
+    }
+    for (const field of fields) {
+      const tree = loaded.trees[field.name]
+      if (field.checkable && tree)
+        values[field.name] = withAncestors(tree, splitIds(values[field.name]))
     }
     setSaving(true)
     try {
@@ -96,7 +118,7 @@ export default function CrudDialog<T extends object>({
         layout="vertical"
         name="crud-form"
         disabled={readOnly}
-        initialValues={record}
+        initialValues={initialValues}
         data-testid="crud-form"
       >
         {fields.map((field) => (
@@ -104,10 +126,16 @@ export default function CrudDialog<T extends object>({
             key={field.name}
             name={field.name}
             label={t(field.label)}
-            rules={fieldRules(field, translate)}
+            rules={readOnly ? [] : fieldRules(field, translate, mode)}
+            dependencies={field.dependencies ? [...field.dependencies] : undefined}
             validateTrigger={triggerOf(field)}
           >
-            {renderFormInput(field, translate)}
+            {renderFormInput(
+              field,
+              translate,
+              loaded,
+              (field.lockedIn?.includes(mode) ?? false) || (locked?.has(field.name) ?? false),
+            )}
           </Form.Item>
         ))}
       </Form>
@@ -115,28 +143,71 @@ export default function CrudDialog<T extends object>({
   )
 }
 
-function renderFormInput(field: CrudField, t: Translate) {
+function renderFormInput(field: CrudField, t: Translate, loaded: LoadedOptions, locked: boolean) {
+  // Undefined, not false, when free: an explicit false would override the read-only form.
+  const disabled = locked || undefined
   const testId = `field-${field.name}`
   const placeholder = t('crud.placeholder', { label: t(field.label) })
+  const choose = t('crud.selectPlaceholder', { label: t(field.label) })
   switch (field.type) {
     case 'textarea':
-      return <Input.TextArea data-testid={testId} rows={4} placeholder={placeholder} />
+      return (
+        <Input.TextArea
+          data-testid={testId}
+          rows={4}
+          placeholder={placeholder}
+          disabled={disabled}
+        />
+      )
+    case 'password':
+      return (
+        <Input.Password
+          data-testid={testId}
+          placeholder={placeholder}
+          disabled={disabled}
+          autoComplete="new-password"
+        />
+      )
     case 'number':
       return (
-        <InputNumber data-testid={testId} style={{ width: '100%' }} placeholder={placeholder} />
+        <InputNumber
+          data-testid={testId}
+          style={{ width: '100%' }}
+          placeholder={placeholder}
+          disabled={disabled}
+        />
       )
     case 'select':
       return (
         <Select
           data-testid={testId}
-          placeholder={t('crud.selectPlaceholder', { label: t(field.label) })}
-          options={field.options?.map((option) => ({
-            value: option.value,
-            label: t(option.label),
-          }))}
+          placeholder={choose}
+          disabled={disabled}
+          allowClear={!field.required}
+          mode={field.multiple ? 'multiple' : undefined}
+          options={
+            field.options?.map((option) => ({ value: option.value, label: t(option.label) })) ??
+            loaded.options[field.name] ??
+            []
+          }
+        />
+      )
+    case 'treeSelect':
+      return (
+        <TreeSelect
+          data-testid={testId}
+          placeholder={choose}
+          disabled={disabled}
+          allowClear={!field.required}
+          showSearch={{ treeNodeFilterProp: 'title' }}
+          multiple={field.multiple}
+          treeCheckable={field.checkable}
+          showCheckedStrategy={field.checkable ? TreeSelect.SHOW_ALL : undefined}
+          treeData={loaded.trees[field.name] ?? []}
+          styles={{ popup: { root: { maxHeight: 400, overflow: 'auto' } } }}
         />
       )
     default:
-      return <Input data-testid={testId} placeholder={placeholder} />
+      return <Input data-testid={testId} placeholder={placeholder} disabled={disabled} />
   }
 }

@@ -18,19 +18,32 @@ import { useTranslation } from 'react-i18next'
 import type { Entity } from '../../api/crud'
 import type { Page } from '../../api/types'
 import { useSessionStore } from '../../stores/session'
+import { lazyRows, withChildren } from '../../utils/tree'
 import {
   buildListQuery,
   bulkDeleteAction,
   crudPermissions,
   defaultPageSize,
+  fieldsIn,
+  formValues,
   optionLabel,
   pageAfterDelete,
   pageSizeOptions,
+  permittedActions,
   submitPayload,
   type SearchValues,
 } from './logic'
-import CrudDialog, { type DialogMode } from './CrudDialog'
-import type { CrudConfig, CrudField, Translate } from './types'
+import CrudDialog from './CrudDialog'
+import type {
+  ActionContext,
+  CrudField,
+  CrudPageProps,
+  DialogMode,
+  MessageKey,
+  TextOption,
+  Translate,
+} from './types'
+import { useFieldOptions } from './useFieldOptions'
 
 interface ListState {
   search: SearchValues
@@ -40,9 +53,12 @@ interface ListState {
   tick: number
 }
 
-interface DialogState<T> {
+interface DialogState {
   mode: DialogMode
-  record?: T
+  /** What the form starts with. */
+  values?: Record<string, unknown>
+  /** The id being edited. */
+  id?: string
   /** False while it closes (the record stays for the closing animation). */
   open: boolean
   /** Each opening gets a fresh dialog and form. */
@@ -57,20 +73,37 @@ const emptyPage = <T,>(size: number): Page<T> => ({
   pages: 0,
 })
 
+/** Fields whose select labels come from a dictionary or a loader (table cells, search). */
+const loadsOptions = (field: CrudField) =>
+  field.type === 'select' && (field.dict !== undefined || field.loadOptions !== undefined)
+
 /**
  * The generic, declarative list/form screen (spec §2 "Generic CRUD screens"): a search form over
- * the fields marked `search`, a paged table (10/30/50/100/200, total shown), add / edit / view
- * dialogs built from the fields and their rules, delete of one row and bulk delete (both confirmed).
- * Buttons show only with the permission codes `{menuCode}_add|_edit|_delete|_view`. Server errors
- * toast through the request client; nothing extra is shown here.
+ * the fields marked `search`, a paged table (10/30/50/100/200, total shown) or a tree table, add /
+ * edit / view dialogs built from the fields and their rules, delete of one row and bulk delete
+ * (both confirmed), and the screen's own toolbar and row actions. Buttons show only with their
+ * permission codes (`{menuCode}_add|_edit|_delete|_view`, and each extra action's own). Server
+ * errors toast through the request client; nothing extra is shown here.
  */
-export default function CrudPage<T extends Entity>({ config }: { config: CrudConfig<T> }) {
+export default function CrudPage<T extends Entity>({ config, query, fixed }: CrudPageProps<T>) {
   const { api, fields, menuCode } = config
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
   const translate: Translate = (key, options) => t(key, options as TOptions)
   const permission = useSessionStore((s) => s.permission)
-  const can = useMemo(() => crudPermissions(menuCode, permission), [menuCode, permission])
+  const can = useMemo(
+    () => crudPermissions(menuCode, permission, config.without),
+    [menuCode, permission, config.without],
+  )
+  const toolbar = useMemo(
+    () => permittedActions(config.toolbar, permission),
+    [config.toolbar, permission],
+  )
+  const rowActions = useMemo(
+    () => permittedActions(config.rowActions, permission),
+    [config.rowActions, permission],
+  )
+  const tree = config.tree
 
   const [searchForm] = Form.useForm<SearchValues>()
   const [list, setList] = useState<ListState>({
@@ -80,29 +113,78 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
     tick: 0,
   })
   const [result, setResult] = useState<{ list: ListState; page: Page<T> } | null>(null)
-  const [selected, setSelected] = useState<string[]>([])
-  const [dialog, setDialog] = useState<DialogState<T> | null>(null)
+  const [selected, setSelected] = useState<T[]>([])
+  const selectedIds = selected.flatMap((row) => (row.id ? [row.id] : []))
+  const [dialog, setDialog] = useState<DialogState | null>(null)
   const loading = result?.list !== list
   const page = result?.page ?? emptyPage<T>(list.size)
 
+  // The fixed filters (a parent, the node of a side tree) restart the list at page 1.
+  const queryKey = JSON.stringify(query ?? {})
+  const [seenQuery, setSeenQuery] = useState(queryKey)
+  if (seenQuery !== queryKey) {
+    setSeenQuery(queryKey)
+    setSelected([])
+    setList((prev) => ({ ...prev, current: 1, tick: prev.tick + 1 }))
+  }
+
   useEffect(() => {
     let live = true
-    const query = buildListQuery(fields, list.search, { current: list.current, size: list.size })
-    api.list(query).then(
-      (next) => live && setResult({ list, page: next }),
+    const listQuery = {
+      ...buildListQuery(fields, list.search, { current: list.current, size: list.size }),
+      ...(JSON.parse(queryKey) as Record<string, string>),
+    }
+    api.list(listQuery).then(
+      (next) =>
+        live &&
+        setResult({
+          list,
+          page: tree?.loadChildren ? { ...next, records: lazyRows(next.records) } : next,
+        }),
       // The request client has shown the error; keep the rows shown so far.
       () => live && setResult((prev) => ({ list, page: prev?.page ?? emptyPage<T>(list.size) })),
     )
     return () => {
       live = false
     }
-  }, [api, fields, list])
+  }, [api, fields, list, queryKey, tree])
 
   /** Changes the list query; the selection belongs to the rows shown, so it is cleared. */
   const go = (next: Partial<ListState>) => {
     setSelected([])
     setList((prev) => ({ ...prev, ...next, tick: prev.tick + 1 }))
   }
+
+  /** A lazy tree row was expanded: load its children once. */
+  const expand = async (expanded: boolean, row: T & { children?: T[] }) => {
+    if (!expanded || !tree?.loadChildren || !row.id || (row.children?.length ?? 0) > 0) return
+    const id = row.id
+    try {
+      const children = await tree.loadChildren(row)
+      setResult((prev) =>
+        prev
+          ? {
+              ...prev,
+              page: { ...prev.page, records: withChildren(prev.page.records, id, children) },
+            }
+          : prev,
+      )
+    } catch {
+      // shown by the request client
+    }
+  }
+
+  const tableFields = useMemo(
+    () => fields.filter((field) => loadsOptions(field) && (field.search || !field.hideInTable)),
+    [fields],
+  )
+  const loaded = useFieldOptions(tableFields)
+  const fixedKey = JSON.stringify(Object.keys(fixed ?? {}))
+  const lockedFields = useMemo(() => new Set(JSON.parse(fixedKey) as string[]), [fixedKey])
+  const dialogFields = useMemo(
+    () => (dialog ? fieldsIn(fields, dialog.mode) : []),
+    [fields, dialog],
+  )
 
   const search = () => go({ search: { ...searchForm.getFieldsValue() }, current: 1 })
   const reset = () => {
@@ -114,24 +196,60 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
     if (!row.id) return
     try {
       const record = await api.detail(row.id)
-      openDialog(mode, record)
+      openDialog(mode, { ...(record as Record<string, unknown>), ...fixed }, row.id)
     } catch {
       // shown by the request client
     }
   }
 
-  const openDialog = (mode: DialogMode, record?: T) =>
-    setDialog((prev) => ({ mode, record, open: true, seq: (prev?.seq ?? 0) + 1 }))
+  const openDialog = (mode: DialogMode, values?: Record<string, unknown>, id?: string) =>
+    setDialog((prev) => ({
+      mode,
+      values: formValues(fields, values),
+      id,
+      open: true,
+      seq: (prev?.seq ?? 0) + 1,
+    }))
+  const openAdd = (initial?: Record<string, unknown>) =>
+    openDialog('add', { ...config.addDefaults, ...initial, ...fixed })
   const closeDialog = () => setDialog((prev) => (prev ? { ...prev, open: false } : prev))
 
   /** Saves the dialog's values; rejects (dialog stays open) when the server refuses. */
   const submit = async (values: Record<string, unknown>) => {
     if (!dialog || dialog.mode === 'view') return
-    const editingId = dialog.mode === 'edit' ? dialog.record?.id : undefined
-    await api.submit(submitPayload<T>(fields, values, editingId))
-    void message.success(t(dialog.mode === 'add' ? 'crud.added' : 'crud.updated'))
+    const mode = dialog.mode
+    let body: Record<string, unknown> = {
+      ...submitPayload<Record<string, unknown>>(fields, values, dialog.id, mode),
+      ...fixed,
+    }
+    if (config.beforeSubmit) body = config.beforeSubmit(body, mode)
+    await api.submit(body as T)
+    void message.success(t(mode === 'add' ? 'crud.added' : 'crud.updated'))
     closeDialog()
     go({})
+  }
+
+  const context: ActionContext<T> = {
+    selected,
+    selectedIds,
+    reload: () => go({}),
+    openAdd,
+    confirm: (title: MessageKey, run: () => Promise<unknown>) => {
+      // The modal handle is thenable; nothing waits on it.
+      void modal.confirm({
+        title: t(title),
+        okButtonProps: { 'data-testid': 'crud-confirm-ok' },
+        onOk: async () => {
+          try {
+            await run()
+          } catch {
+            return // shown by the request client
+          }
+          void message.success(t('crud.success'))
+          go({})
+        },
+      })
+    },
   }
 
   const confirmRemove = (ids: string[]) => {
@@ -151,15 +269,21 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
   }
 
   const bulkRemove = () => {
-    const action = bulkDeleteAction(selected)
+    const action = bulkDeleteAction(selectedIds)
     if (action.kind === 'warn') void message.warning(t(action.message))
     else confirmRemove(action.ids)
   }
 
+  const runToolbar = (action: (typeof toolbar)[number]) => {
+    if (action.needsSelection && selectedIds.length === 0) {
+      void message.warning(t('crud.selectOne'))
+      return
+    }
+    action.run(context)
+  }
+
   const searchFields = fields.filter((field) => field.search)
-  const formFields = fields.filter(
-    (field) => !field.hideInForm && field.type !== 'dateRange' && field.name !== 'id',
-  )
+  const selectable = can.delete || toolbar.some((action) => action.needsSelection)
 
   const columns: TableColumnsType<T> = fields
     .filter((field) => !field.hideInTable && field.type !== 'dateRange' && field.name !== 'id')
@@ -169,15 +293,19 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
       title: t(field.label),
       width: field.width,
       ellipsis: true,
-      render: (value: unknown) =>
-        field.type === 'select' ? optionLabel(field, value, translate) : (value as string),
+      render: (value: unknown, row: T) =>
+        field.render
+          ? field.render(value, row)
+          : field.type === 'select'
+            ? optionLabel(field, value, translate, loaded.options[field.name])
+            : (value as string),
     }))
-  if (can.view || can.edit || can.delete) {
+  if (can.view || can.edit || can.delete || rowActions.length > 0) {
     columns.push({
       key: '__actions',
       title: t('crud.actions'),
       fixed: 'right',
-      width: 220,
+      width: 220 + 80 * rowActions.length,
       render: (_: unknown, row: T) => (
         <Space size={0}>
           {can.view && (
@@ -214,6 +342,21 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
               {t('crud.delete')}
             </Button>
           )}
+          {rowActions
+            .filter((action) => action.visible?.(row) ?? true)
+            .map((action) => (
+              <Button
+                key={action.key}
+                type="link"
+                size="small"
+                danger={action.danger}
+                icon={action.icon}
+                data-testid={`crud-row-${action.key}`}
+                onClick={() => action.run(row, context)}
+              >
+                {t(action.label)}
+              </Button>
+            ))}
         </Space>
       ),
     })
@@ -231,7 +374,7 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
         >
           {searchFields.map((field) => (
             <Form.Item key={field.name} name={field.name} label={t(field.label)}>
-              {renderSearchInput(field, translate)}
+              {renderSearchInput(field, translate, loaded.options[field.name])}
             </Form.Item>
           ))}
           <Form.Item>
@@ -246,14 +389,14 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
           </Form.Item>
         </Form>
       )}
-      {(can.add || can.delete) && (
-        <Space style={{ marginBottom: 16 }}>
+      {(can.add || can.delete || toolbar.length > 0) && (
+        <Space style={{ marginBottom: 16 }} wrap>
           {can.add && (
             <Button
               type="primary"
               icon={<PlusOutlined />}
               data-testid="crud-add"
-              onClick={() => openDialog('add')}
+              onClick={() => openAdd()}
             >
               {t('crud.add')}
             </Button>
@@ -268,6 +411,17 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
               {t('crud.bulkDelete')}
             </Button>
           )}
+          {toolbar.map((action) => (
+            <Button
+              key={action.key}
+              danger={action.danger}
+              icon={action.icon}
+              data-testid={`crud-action-${action.key}`}
+              onClick={() => runToolbar(action)}
+            >
+              {t(action.label)}
+            </Button>
+          ))}
         </Space>
       )}
       <Table<T>
@@ -280,29 +434,42 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
         dataSource={page.records}
         scroll={{ x: 'max-content' }}
         rowSelection={
-          can.delete
+          selectable
             ? {
-                selectedRowKeys: selected,
-                onChange: (keys) => setSelected(keys.map(String)),
+                selectedRowKeys: selectedIds,
+                // A tree table selects the rows clicked, not their whole subtree.
+                checkStrictly: true,
+                onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
               }
             : undefined
         }
-        pagination={{
-          current: list.current,
-          pageSize: list.size,
-          total: page.total,
-          showSizeChanger: true,
-          pageSizeOptions: pageSizeOptions.map(String),
-          showTotal: (total) => t('crud.total', { total }),
-          onChange: (current, size) => go(size !== list.size ? { current: 1, size } : { current }),
-        }}
+        expandable={
+          tree?.loadChildren
+            ? { onExpand: (expanded, row) => void expand(expanded, row) }
+            : undefined
+        }
+        pagination={
+          tree
+            ? false
+            : {
+                current: list.current,
+                pageSize: list.size,
+                total: page.total,
+                showSizeChanger: true,
+                pageSizeOptions: pageSizeOptions.map(String),
+                showTotal: (total) => t('crud.total', { total }),
+                onChange: (current, size) =>
+                  go(size !== list.size ? { current: 1, size } : { current }),
+              }
+        }
       />
       {dialog && (
-        <CrudDialog<T>
+        <CrudDialog
           key={dialog.seq}
-          fields={formFields}
+          fields={dialogFields}
           mode={dialog.mode}
-          record={dialog.record}
+          initialValues={dialog.values}
+          locked={lockedFields}
           open={dialog.open}
           width={config.dialogWidth}
           onClose={closeDialog}
@@ -313,7 +480,7 @@ export default function CrudPage<T extends Entity>({ config }: { config: CrudCon
   )
 }
 
-function renderSearchInput(field: CrudField, t: Translate) {
+function renderSearchInput(field: CrudField, t: Translate, loaded: TextOption[] = []) {
   const testId = `search-${field.name}`
   switch (field.type) {
     case 'dateRange':
@@ -330,10 +497,10 @@ function renderSearchInput(field: CrudField, t: Translate) {
           allowClear
           style={{ minWidth: 160 }}
           placeholder={t('crud.selectPlaceholder', { label: t(field.label) })}
-          options={field.options?.map((option) => ({
-            value: option.value,
-            label: t(option.label),
-          }))}
+          options={
+            field.options?.map((option) => ({ value: option.value, label: t(option.label) })) ??
+            loaded
+          }
         />
       )
     case 'number':

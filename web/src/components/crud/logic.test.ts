@@ -6,9 +6,12 @@ import {
   crudPermissions,
   defaultPageSize,
   fieldRules,
+  fieldsIn,
+  formValues,
   optionLabel,
   pageAfterDelete,
   pageSizeOptions,
+  permittedActions,
   submitPayload,
   triggerOf,
 } from './logic'
@@ -146,5 +149,89 @@ describe('paging and rules', () => {
     expect(optionLabel(fields[4], '1', t)).toBe('post.senior')
     expect(optionLabel(fields[4], 9, t)).toBe('9')
     expect(optionLabel(fields[4], null, t)).toBe('')
+  })
+})
+
+describe('multi-selections, dialog modes and extra actions', () => {
+  const menuField: CrudField = {
+    name: 'menuId',
+    label: 'tenantPackage.menuId',
+    type: 'treeSelect',
+    multiple: true,
+  }
+  const withPassword: CrudField[] = [
+    { name: 'account', label: 'user.account' },
+    { name: 'password', label: 'user.password', type: 'password', modes: ['add'] },
+    menuField,
+  ]
+
+  it('sends a multi-selection comma-joined (menuId "1,2,3") and shows it back as ids', () => {
+    expect(submitPayload([menuField], { menuId: ['1', '2', '3'] })).toEqual({ menuId: '1,2,3' })
+    expect(submitPayload([menuField], {})).toEqual({ menuId: '' })
+    expect(formValues([menuField], { menuId: '1,2,3', packageName: 'p' })).toEqual({
+      menuId: ['1', '2', '3'],
+      packageName: 'p',
+    })
+  })
+
+  it('turns numeric fields into numbers for the form', () => {
+    const sex: CrudField = { name: 'sex', label: 'user.sex', type: 'select', numeric: true }
+    expect(formValues([sex], { sex: '2' })).toEqual({ sex: 2 })
+  })
+
+  it('sends only the fields of the dialog mode: no password in an update', () => {
+    expect(fieldsIn(withPassword, 'edit').map((f) => f.name)).toEqual(['account', 'menuId'])
+    expect(
+      submitPayload(withPassword, { account: 'a', password: 'secret', menuId: ['1'] }, '7'),
+    ).toEqual({ id: '7', account: 'a', menuId: '1' })
+    expect(submitPayload(withPassword, { account: 'a', password: 'secret' })).toEqual({
+      account: 'a',
+      password: 'secret',
+      menuId: '',
+    })
+  })
+
+  it('requires numbers and choices without checking them as text (sort 1, sealed 0 pass)', async () => {
+    const sort: CrudField = {
+      name: 'sort',
+      label: 'dict.sort',
+      type: 'number',
+      required: 'dict.sortRequired',
+    }
+    const [rule] = fieldRules(sort, t)
+    if (typeof rule === 'function' || !rule.validator) throw new Error('expected a validator')
+    const run = (value: unknown) =>
+      (rule.validator as (r: unknown, v: unknown) => Promise<void>)(rule, value)
+    await expect(run(1)).resolves.toBeUndefined()
+    await expect(run(0)).resolves.toBeUndefined()
+    await expect(run(undefined)).rejects.toThrow('dict.sortRequired')
+    await expect(run([])).rejects.toThrow('dict.sortRequired')
+  })
+
+  it('requires a field only in its modes', () => {
+    const secret: CrudField = {
+      name: 'clientSecret',
+      label: 'client.clientSecret',
+      required: 'client.clientSecretRequired',
+      requiredIn: ['add'],
+    }
+    expect(fieldRules(secret, t, 'add')).toHaveLength(1)
+    expect(fieldRules(secret, t, 'edit')).toHaveLength(0)
+  })
+
+  it('keeps the extra actions whose permission code is held, and honours `without`', () => {
+    const actions = [
+      { key: 'role', permission: 'user_role' },
+      { key: 'reset', permission: 'user_reset' },
+    ]
+    expect(permittedActions(actions, { user_reset: true, role_grant: true })).toEqual([
+      { key: 'reset', permission: 'user_reset' },
+    ])
+    expect(permittedActions(undefined, { user_reset: true })).toEqual([])
+    expect(
+      crudPermissions('tenantPackage', { tenantPackage_view: true, tenantPackage_add: true }, [
+        'view',
+      ]),
+    ).toEqual({ add: true, edit: false, delete: false, view: false })
   })
 })

@@ -3,7 +3,8 @@ import type { Rule } from 'antd/es/form'
 import type { Dayjs } from 'dayjs'
 import type { Entity } from '../../api/crud'
 import type { PageQuery } from '../../api/types'
-import type { CrudField, MessageKey } from './types'
+import { joinIds, splitIds } from '../../utils/tree'
+import type { CrudButton, CrudField, DialogMode, MessageKey, TextOption } from './types'
 
 /** Spec §9: default page size 10; options 10, 30, 50, 100, 200. */
 export const defaultPageSize = 10
@@ -54,20 +55,53 @@ export function buildListQuery(
   return query
 }
 
-/** Form values → submit body: without `id` inserts; editing sends the record's `id` (update). */
+/** The fields a dialog of this mode shows. */
+export const fieldsIn = <F extends CrudField>(fields: readonly F[], mode: DialogMode): F[] =>
+  fields.filter(
+    (field) =>
+      !field.hideInForm &&
+      field.type !== 'dateRange' &&
+      field.name !== 'id' &&
+      (field.modes === undefined || field.modes.includes(mode)),
+  )
+
+/**
+ * Form values → submit body: without `id` inserts; editing sends the record's `id` (update).
+ * Only the fields of the dialog's mode are sent (a password field of the add form is not part of
+ * an update); multi-selections go comma-joined ("1,2"), as the contract's `menuId`, `roleId`...
+ */
 export function submitPayload<T extends Entity>(
   fields: readonly CrudField[],
   values: Record<string, unknown>,
   editingId?: string,
+  mode: DialogMode = editingId ? 'edit' : 'add',
 ): T {
   const body: Record<string, unknown> = {}
-  for (const field of fields) {
-    if (field.hideInForm || field.type === 'dateRange' || field.name === 'id') continue
+  for (const field of fieldsIn(fields, mode)) {
     const value = values[field.name]
-    body[field.name] = value === undefined ? null : value
+    if (field.multiple) body[field.name] = joinIds(value)
+    else body[field.name] = value === undefined ? null : value
   }
   if (editingId !== undefined && editingId !== '') body.id = editingId
   return body as T
+}
+
+/** A record → the form's values: comma-joined ids become arrays, numeric values numbers. */
+export function formValues(
+  fields: readonly CrudField[],
+  record: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = { ...(record ?? {}) }
+  for (const field of fields) {
+    const value = values[field.name]
+    if (value === undefined || value === null) continue
+    if (field.multiple) values[field.name] = splitIds(value)
+    else if (field.numeric && typeof value === 'string' && value.trim() !== '') {
+      const number = Number(value)
+      if (!Number.isNaN(number)) values[field.name] = number
+    }
+  }
+  return values
 }
 
 export interface CrudPermissions {
@@ -77,14 +111,25 @@ export interface CrudPermissions {
   view: boolean
 }
 
-/** Buttons a user may see: `{menuCode}_add|_edit|_delete|_view` in the permission map. */
+/**
+ * Buttons a user may see: `{menuCode}_add|_edit|_delete|_view` in the permission map, less the
+ * buttons the screen never offers (`without`).
+ */
 export function crudPermissions(
   menuCode: string,
   permission: Readonly<Record<string, true | undefined>>,
+  without: readonly CrudButton[] = [],
 ): CrudPermissions {
-  const has = (action: string) => permission[`${menuCode}_${action}`] === true
+  const has = (action: CrudButton) =>
+    !without.includes(action) && permission[`${menuCode}_${action}`] === true
   return { add: has('add'), edit: has('edit'), delete: has('delete'), view: has('view') }
 }
+
+/** The extra actions whose permission code the user holds (the others are not shown at all). */
+export const permittedActions = <A extends { permission: string }>(
+  actions: readonly A[] | undefined,
+  permission: Readonly<Record<string, true | undefined>>,
+): A[] => (actions ?? []).filter((action) => permission[action.permission] === true)
 
 /** What bulk delete does with the current selection: warn on none, else confirm these ids. */
 export function bulkDeleteAction(
@@ -99,19 +144,36 @@ type Translate = (key: MessageKey, options?: Record<string, unknown>) => string
 
 /** The validation trigger of a field: blur (spec §5) unless declared, selects on change. */
 export const triggerOf = (field: CrudField): 'onBlur' | 'onChange' =>
-  (field.trigger ?? (field.type === 'select' ? 'change' : 'blur')) === 'blur'
+  (field.trigger ??
+    (['select', 'treeSelect'].includes(field.type ?? 'input') ? 'change' : 'blur')) === 'blur'
     ? 'onBlur'
     : 'onChange'
 
-/** antd rules of a declared field, with the messages of the declaration. */
-export function fieldRules(field: CrudField, t: Translate): Rule[] {
+/** No value: nothing chosen or typed (0 is a value). */
+const isBlank = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0)
+
+/** antd rules of a declared field (in a dialog of `mode`), with the messages of the declaration. */
+export function fieldRules(field: CrudField, t: Translate, mode: DialogMode = 'add'): Rule[] {
   const rules: Rule[] = []
-  if (field.required) {
-    rules.push({
-      required: true,
-      whitespace: field.type !== 'number' && field.type !== 'select',
-      message: t(field.required),
-    })
+  if (field.required && (field.requiredIn === undefined || field.requiredIn.includes(mode))) {
+    const text = !['number', 'select', 'treeSelect'].includes(field.type ?? 'input')
+    // A rule without a type checks for a string, and its message would then also report a number
+    // or a chosen option (sort 1, sealed 0) as missing: non-text fields only need a value.
+    const message = t(field.required)
+    rules.push(
+      text
+        ? { required: true, whitespace: true, message }
+        : {
+            required: true,
+            message,
+            validator: (_rule, value: unknown) =>
+              isBlank(value) ? Promise.reject(new Error(message)) : Promise.resolve(),
+          },
+    )
   }
   if (field.max !== undefined) {
     rules.push({
@@ -119,14 +181,27 @@ export function fieldRules(field: CrudField, t: Translate): Rule[] {
       message: t('crud.maxLength', { label: t(field.label), max: field.max }),
     })
   }
+  if (field.rules) rules.push(...field.rules(t))
   return rules
 }
 
-/** The label of a select value (table cells, view). */
-export function optionLabel(field: CrudField, value: unknown, t: Translate): string {
-  const option = field.options?.find((item) => String(item.value) === String(value))
-  if (option) return t(option.label)
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : ''
+/**
+ * The label of a select value (table cells): a fixed option's translation, else a loaded option's
+ * text; several comma-joined values give their labels comma-joined.
+ */
+export function optionLabel(
+  field: CrudField,
+  value: unknown,
+  t: Translate,
+  loaded: readonly TextOption[] = [],
+): string {
+  const one = (item: string): string => {
+    const fixed = field.options?.find((option) => String(option.value) === item)
+    if (fixed) return t(fixed.label)
+    return loaded.find((option) => String(option.value) === item)?.label ?? item
+  }
+  if (typeof value !== 'string' && typeof value !== 'number') return ''
+  return field.multiple ? splitIds(value).map(one).join(',') : one(String(value))
 }
 
 /** Where the list goes after deleting `removed` rows from a page of `onPage`: back a page when emptied. */

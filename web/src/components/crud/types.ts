@@ -1,5 +1,9 @@
+import type { Rule } from 'antd/es/form'
 import type { ParseKeys } from 'i18next'
+import type { ReactNode } from 'react'
 import type { CrudApi, Entity } from '../../api/crud'
+import type { PageQuery } from '../../api/types'
+import type { TreeNode } from '../../api/tree'
 
 /** An i18n key of the console's messages. */
 export type MessageKey = ParseKeys
@@ -7,11 +11,20 @@ export type MessageKey = ParseKeys
 /** `t` narrowed to the console's keys (what the declarative parts need). */
 export type Translate = (key: MessageKey, options?: Record<string, unknown>) => string
 
-export type FieldType = 'input' | 'textarea' | 'number' | 'select' | 'dateRange'
+export type FieldType =
+  'input' | 'textarea' | 'number' | 'select' | 'treeSelect' | 'password' | 'dateRange'
+
+export type DialogMode = 'add' | 'edit' | 'view'
 
 export interface FieldOption {
   value: string | number
   label: MessageKey
+}
+
+/** An option whose label is data (dictionary values, names), not a message key. */
+export interface TextOption {
+  value: string | number
+  label: string
 }
 
 /**
@@ -25,22 +38,91 @@ export interface CrudField<T extends Entity = Entity> {
   type?: FieldType
   /** Required, with this message. */
   required?: MessageKey
+  /** Required only in these dialog modes (e.g. a password only when adding). */
+  requiredIn?: readonly DialogMode[]
   /** At most this many characters (input, textarea). */
   max?: number
+  /** Further rules (patterns, cross-field checks), after the required/length ones. */
+  rules?: (t: Translate) => Rule[]
+  /** Fields whose change re-runs this field's rules (a confirm password follows the password). */
+  dependencies?: readonly string[]
   /** When rules run. Default `blur` (spec §5); selects run on `change`. */
   trigger?: 'blur' | 'change'
+  /** Fixed options with translated labels. */
   options?: readonly FieldOption[]
+  /** Options from the dictionary of this code (`dict/dictionary?code=`), dictKey → dictValue. */
+  dict?: string
+  /** The value is a number on the wire (dictionary keys are strings; the entity holds numbers). */
+  numeric?: boolean
+  /** Options loaded when the form or page shows (names from other lists). */
+  loadOptions?: () => Promise<TextOption[]>
+  /** Nodes of a `treeSelect`, loaded when the form shows. */
+  loadTree?: () => Promise<TreeNode[]>
+  /** Select / tree select of several values, sent comma-joined ("1,2") as the contract wants. */
+  multiple?: boolean
+  /**
+   * Tree select with check boxes (checking a parent checks its children). Saved with the
+   * ancestors of what is checked, so a granted page keeps its parents; pre-checked from leaves.
+   */
+  checkable?: boolean
   /** Shown in the search form. */
   search?: boolean
   /** Not a table column (long texts, ids). */
   hideInTable?: boolean
   /** Not in the add/edit/view form. */
   hideInForm?: boolean
+  /** In the form only in these modes (default all). */
+  modes?: readonly DialogMode[]
+  /** Shown but not editable in these modes (a key that must not change once saved). */
+  lockedIn?: readonly DialogMode[]
   /** Column width. */
   width?: number
   /** Form field spans the whole dialog width (textareas do by default). */
   wide?: boolean
+  /** Custom table cell. */
+  render?(value: unknown, row: T): ReactNode
 }
+
+/** What a toolbar or row action gets to work with. */
+export interface ActionContext<T extends Entity> {
+  /** The selected rows (toolbar actions). */
+  selected: T[]
+  selectedIds: string[]
+  /** Reloads the list (same page, same filters). */
+  reload: () => void
+  /** Opens the add dialog with these values filled in (a child row's parent...). */
+  openAdd: (initial?: Record<string, unknown>) => void
+  /**
+   * Asks `title`, then runs `run`; on success says "operation successful" and reloads. Errors are
+   * toasted by the request client.
+   */
+  confirm: (title: MessageKey, run: () => Promise<unknown>) => void
+}
+
+/** A button beyond add/edit/view/delete, shown only with its permission code. */
+export interface CrudAction {
+  /** `data-testid` is `crud-action-{key}` (toolbar) or `crud-row-{key}` (row). */
+  key: string
+  label: MessageKey
+  /** Full permission code, e.g. `user_reset`. */
+  permission: string
+  danger?: boolean
+  icon?: ReactNode
+}
+
+export interface ToolbarAction<T extends Entity> extends CrudAction {
+  /** Needs selected rows: with none it warns "please select at least one record". */
+  needsSelection?: boolean
+  run: (ctx: ActionContext<T>) => void
+}
+
+export interface RowAction<T extends Entity> extends CrudAction {
+  /** Shown on this row only when true (default every row). */
+  visible?: (row: T) => boolean
+  run: (row: T, ctx: ActionContext<T>) => void
+}
+
+export type CrudButton = 'add' | 'edit' | 'delete' | 'view'
 
 /** A declared CRUD screen: fields, the API family and the menu code its permissions hang on. */
 export interface CrudConfig<T extends Entity = Entity> {
@@ -50,4 +132,26 @@ export interface CrudConfig<T extends Entity = Entity> {
   fields: readonly CrudField<T>[]
   /** Dialog width (default 720). */
   dialogWidth?: number
+  /** Buttons this screen never offers, whatever the permissions (logs: no add/edit/delete). */
+  without?: readonly CrudButton[]
+  /**
+   * A tree table: `list` answers every row at once (records nested in `children`), no paging.
+   * With `loadChildren`, rows flagged `hasChildren` load their children when expanded.
+   */
+  tree?: { loadChildren?: (row: T) => Promise<T[]> }
+  /** Values the add form starts with. */
+  addDefaults?: Record<string, unknown>
+  /** Last say on the submit body (drop a blank write-only secret, default a parent...). */
+  beforeSubmit?: (body: Record<string, unknown>, mode: 'add' | 'edit') => Record<string, unknown>
+  toolbar?: readonly ToolbarAction<T>[]
+  rowActions?: readonly RowAction<T>[]
+}
+
+/** Props of the page component beyond its config. */
+export interface CrudPageProps<T extends Entity> {
+  config: CrudConfig<T>
+  /** Filters always sent with the list (a parent id, the node picked in a side tree). */
+  query?: PageQuery
+  /** Values forced into every saved form and not editable there (a child's code and parent). */
+  fixed?: Record<string, unknown>
 }

@@ -12,8 +12,26 @@ const page = (load: () => Promise<{ default: ComponentType }>): Page =>
   lazy(() => loadWithTimeout(load))
 
 export const builtPages: Readonly<Record<string, Page>> = {
-  '/system/param': page(() => import('../system/param')),
+  '/system/user': page(() => import('../system/user')),
+  '/system/dept': page(() => import('../system/dept')),
   '/system/post': page(() => import('../system/post')),
+  '/system/dict': page(() => import('../system/dict')),
+  '/system/dictbiz': page(() => import('../system/dictbiz')),
+  '/system/menu': page(() => import('../system/menu')),
+  '/system/topmenu': page(() => import('../system/topmenu')),
+  '/system/param': page(() => import('../system/param')),
+  '/system/tenant': page(() => import('../system/tenant')),
+  '/system/tenantPackage': page(() => import('../system/tenantPackage')),
+  '/system/client': page(() => import('../system/client')),
+  '/system/region': page(() => import('../system/region')),
+  '/authority/role': page(() => import('../authority/role')),
+  '/authority/datascope': page(() => import('../authority/scope/DataScopePage')),
+  '/authority/apiscope': page(() => import('../authority/scope/ApiScopePage')),
+  '/monitor/log/usual': page(() => import('../monitor/log/UsualLogPage')),
+  '/monitor/log/api': page(() => import('../monitor/log/ApiLogPage')),
+  '/monitor/log/error': page(() => import('../monitor/log/ErrorLogPage')),
+  '/integrated/owner': page(() => import('../integrated/owner')),
+  '/integrated/personnel': page(() => import('../integrated/personnel')),
 }
 
 /** The built page of a menu path, if any. */

@@ -1,19 +1,12 @@
 /** Posts (spec §3 "Other admin entities": post; §7 /api/blade-system/post family). */
-import { crudApi } from '../../../api/crud'
+import { postApi, type Post } from '../../../api/system/post'
 import type { CrudConfig } from '../../../components/crud/types'
 
-export interface Post {
-  id?: string
-  category: number
-  postCode: string
-  postName: string
-  sort: number
-  remark?: string
-}
+export type { Post } from '../../../api/system/post'
 
 export const postConfig: CrudConfig<Post> = {
   menuCode: 'post',
-  api: crudApi<Post>('/blade-system/post'),
+  api: postApi,
   fields: [
     { name: 'id', label: 'post.postName', hideInTable: true, hideInForm: true },
     {

@@ -1,0 +1,16 @@
+/** OAuth clients (contract "Clients"; platform only). */
+import { crudApi } from '../crud'
+
+export interface Client {
+  id?: string
+  clientId: string
+  /** Write-only: sent when set, never answered. */
+  clientSecret?: string
+  scope?: string
+  authorizedGrantTypes: string
+  webServerRedirectUri?: string
+  accessTokenValidity: number
+  refreshTokenValidity: number
+}
+
+export const clientApi = crudApi<Client>('/blade-system/client')

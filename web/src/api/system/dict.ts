@@ -1,0 +1,74 @@
+/** Dictionaries and business dictionaries (contract "Dictionaries"; spec §3 Dictionary). */
+import { crudApi, type CrudApi } from '../crud'
+import request from '../request'
+import type { TreeNode } from '../tree'
+import type { Envelope, Page, PageQuery } from '../types'
+
+export interface Dict {
+  id?: string
+  /** "0" for a dictionary; else the id of the dictionary (or entry) it belongs to. */
+  parentId?: string
+  code: string
+  /** A dictionary row itself has dictKey "-1". */
+  dictKey: string
+  dictValue: string
+  sort: number
+  /** 0 no, 1 yes. */
+  isSealed: number
+  remark?: string
+}
+
+/** One entry as `dict/dictionary?code=` answers it (select boxes). */
+export interface DictEntry {
+  id: string
+  parentId: string
+  code: string
+  dictKey: string
+  dictValue: string
+  sort?: number
+  remark?: string
+}
+
+export type DictKind = 'dict' | 'dict-biz'
+
+const base = (kind: DictKind) => `/blade-system/${kind}`
+
+export interface DictApi extends CrudApi<Dict> {
+  /** The entries of one dictionary, paged (`child-list?parentId=`). */
+  childList: (query: PageQuery) => Promise<Page<Dict>>
+  tree: (code: string) => Promise<TreeNode[]>
+}
+
+export function dictApi(kind: DictKind): DictApi {
+  const crud = crudApi<Dict>(base(kind))
+  return {
+    ...crud,
+    async childList(query) {
+      const res = await request.get<Envelope<Page<Dict> | null>>(`${base(kind)}/child-list`, {
+        params: query,
+      })
+      const page = res.data.data
+      return {
+        records: page?.records ?? [],
+        total: Number(page?.total ?? 0),
+        size: Number(page?.size ?? query.size ?? 10),
+        current: Number(page?.current ?? query.current ?? 1),
+        pages: Number(page?.pages ?? 0),
+      }
+    },
+    async tree(code) {
+      const res = await request.get<Envelope<TreeNode[] | null>>(`${base(kind)}/tree`, {
+        params: { code },
+      })
+      return res.data.data ?? []
+    },
+  }
+}
+
+/** `GET dict/dictionary?code=`: the entries of a platform dictionary, by sort. */
+export async function getDictionary(code: string): Promise<DictEntry[]> {
+  const res = await request.get<Envelope<DictEntry[] | null>>('/blade-system/dict/dictionary', {
+    params: { code },
+  })
+  return res.data.data ?? []
+}

@@ -1,0 +1,154 @@
+import { App, DatePicker, Form, InputNumber, Modal, Select } from 'antd'
+import dayjs, { type Dayjs } from 'dayjs'
+import { useEffect, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import {
+  datasourceOptions,
+  packageOptions,
+  tenantDatasource,
+  tenantPackageDetail,
+  tenantPackageSetting,
+  tenantSetting,
+  type Datasource,
+  type TenantPackage,
+} from '../../../api/system/tenant'
+import { wireDateTime } from '../../../components/crud/logic'
+import type { TenantDialog } from './config'
+
+interface Props {
+  dialog: TenantDialog
+  onClose: () => void
+  onDone: () => void
+}
+
+type Values = Record<string, unknown>
+
+/** The tenant screen's own dialogs: authorization (account limit, expiry), package, data source. */
+export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const [form] = Form.useForm<Values>()
+  const [saving, setSaving] = useState(false)
+  const [packages, setPackages] = useState<TenantPackage[]>([])
+  const [datasources, setDatasources] = useState<Datasource[]>([])
+
+  useEffect(() => {
+    if (dialog.kind === 'package') {
+      packageOptions().then(setPackages, () => undefined)
+      const tenantId = dialog.tenant.tenantId ?? ''
+      tenantPackageDetail(tenantId).then(
+        (current) => form.setFieldValue('packageId', current?.id),
+        () => undefined,
+      )
+    }
+    if (dialog.kind === 'datasource') datasourceOptions().then(setDatasources, () => undefined)
+  }, [dialog, form])
+
+  const save = async () => {
+    let values: Values
+    try {
+      values = await form.validateFields()
+    } catch {
+      return
+    }
+    setSaving(true)
+    try {
+      if (dialog.kind === 'setting') {
+        await tenantSetting(
+          dialog.tenants.flatMap((tenant) => (tenant.id ? [tenant.id] : [])),
+          Number(values.accountNumber),
+          (values.expireTime as Dayjs).format(wireDateTime),
+        )
+      } else if (dialog.kind === 'package') {
+        await tenantPackageSetting(
+          dialog.tenant.tenantId ?? '',
+          typeof values.packageId === 'string' ? values.packageId : '',
+        )
+      } else {
+        await tenantDatasource(dialog.tenant.tenantId ?? '', String(values.datasourceId))
+      }
+      void message.success(t('crud.success'))
+      onDone()
+    } catch {
+      // shown by the request client
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  let title: string
+  let body: ReactNode
+  if (dialog.kind === 'setting') {
+    const only = dialog.tenants.length === 1 ? dialog.tenants[0] : undefined
+    title = t('tenant.settingTitle')
+    body = (
+      <Form
+        form={form}
+        layout="vertical"
+        data-testid="tenant-setting-form"
+        initialValues={{
+          accountNumber: only?.accountNumber ?? -1,
+          expireTime: only?.expireTime ? dayjs(only.expireTime) : undefined,
+        }}
+      >
+        <Form.Item
+          name="accountNumber"
+          label={t('tenant.accountNumber')}
+          extra={t('tenant.accountNumberHint')}
+          rules={[{ required: true, message: t('tenant.accountNumberRequired') }]}
+        >
+          <InputNumber min={-1} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item
+          name="expireTime"
+          label={t('tenant.expireTime')}
+          rules={[{ required: true, message: t('tenant.expireTimeRequired') }]}
+        >
+          <DatePicker showTime style={{ width: '100%' }} />
+        </Form.Item>
+      </Form>
+    )
+  } else if (dialog.kind === 'package') {
+    title = t('tenant.packageTitle')
+    body = (
+      <Form form={form} layout="vertical" data-testid="tenant-package-form">
+        <Form.Item name="packageId" label={t('tenant.packageId')} extra={t('tenant.packageNone')}>
+          <Select
+            allowClear
+            options={packages.map((item) => ({ value: item.id, label: item.packageName }))}
+          />
+        </Form.Item>
+      </Form>
+    )
+  } else {
+    title = t('tenant.datasourceTitle')
+    body = (
+      <Form form={form} layout="vertical" data-testid="tenant-datasource-form">
+        <Form.Item
+          name="datasourceId"
+          label={t('tenant.datasourceId')}
+          rules={[{ required: true, message: t('tenant.datasourceRequired') }]}
+        >
+          <Select
+            notFoundContent={t('tenant.datasourceNone')}
+            options={datasources.map((item) => ({ value: item.id, label: item.name }))}
+          />
+        </Form.Item>
+      </Form>
+    )
+  }
+
+  return (
+    <Modal
+      open
+      title={title}
+      onCancel={onClose}
+      onOk={() => void save()}
+      confirmLoading={saving}
+      okButtonProps={{ 'data-testid': 'tenant-dialog-ok' }}
+      destroyOnHidden
+    >
+      {body}
+    </Modal>
+  )
+}

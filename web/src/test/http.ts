@@ -1,0 +1,50 @@
+/**
+ * The HTTP layer of component tests: the request client's axios adapter answers from a route
+ * table and records every call (nothing else is mocked).
+ */
+import type { AxiosAdapter } from 'axios'
+import request from '../api/request'
+
+export interface Call {
+  method: string
+  url: string
+  /** The path after /api, without the query. */
+  path: string
+  params: URLSearchParams
+  body: unknown
+}
+
+export const ok = (data: unknown) => ({ code: 200, success: true, data, msg: '操作成功' })
+export const page = (records: unknown[]) =>
+  ok({ records, total: records.length, size: 10, current: 1, pages: 1 })
+
+/** Installs the adapter; `answer` gets the path (after /api) and the call, and returns the body. */
+export function mockHttp(answer: (path: string, call: Call) => unknown): Call[] {
+  const calls: Call[] = []
+  const adapter: AxiosAdapter = (config) => {
+    const url = request.getUri(config)
+    const [rawPath, search = ''] = url.replace(/^\/api/, '').split('?')
+    const body: unknown = typeof config.data === 'string' ? JSON.parse(config.data) : config.data
+    const call: Call = {
+      method: config.method ?? 'get',
+      url,
+      path: rawPath,
+      params: new URLSearchParams(search),
+      body,
+    }
+    calls.push(call)
+    return Promise.resolve({
+      data: answer(rawPath, call) ?? ok(null),
+      status: 200,
+      statusText: '',
+      headers: {},
+      config,
+    })
+  }
+  request.defaults.adapter = adapter
+  return calls
+}
+
+export function unmockHttp(): void {
+  request.defaults.adapter = undefined
+}
