@@ -67,6 +67,8 @@ pub async fn serve(
 ) -> Result<(), StartError> {
     let db = state.db.clone();
     let app = crate::app::assemble(state, crate::app::api_routes());
+    // The peer address feeds the api log's remote ip when no proxy header names the client.
+    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
     db.close().await;
     result.map_err(StartError::Serve)

@@ -857,6 +857,8 @@ async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
     let id = submit["id"].as_str().unwrap();
     let (_, detail) = get(&app, &admin, &format!("/api/blade-log/api/detail?id={id}")).await;
     assert_eq!(detail["data"]["requestUri"], "/api/blade-system/param/submit");
+    // No proxy header: the peer address of the connection is recorded.
+    assert_eq!(detail["data"]["remoteIp"], "127.0.0.1");
     app.stop().await;
 }
 

@@ -238,6 +238,18 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "This package is still used by tenants");
 
+    // Creating it is on the usual log.
+    let logged = app
+        .scalar_text(
+            "SELECT log_data FROM blade_log_usual WHERE log_id = 'tenant_create' AND create_by = 'admin'",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        logged,
+        Some(format!("tenant {tenant} created with account admin"))
+    );
+
     // Removing the tenant ends its sessions at once.
     let (status, body) = post_query(&app, &admin, "/api/blade-system/tenant/remove", &[("ids", &row)]).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
@@ -570,6 +582,13 @@ async fn users_are_created_validated_granted_reset_and_removed() {
     assert_eq!(status, 200);
     assert_ne!(app.sign_in("000000", "zhang_san", "pw-123456").await.0, 200);
     app.token_of("000000", "zhang_san", "123456").await;
+    let logged = app
+        .scalar_text(
+            "SELECT log_data FROM blade_log_usual WHERE log_id = 'password_reset'",
+            vec![],
+        )
+        .await;
+    assert_eq!(logged, Some(format!("users {id}")));
     app.exec(
         "INSERT INTO blade_param (id, param_name, param_key, param_value, create_time) VALUES (?, 'p', 'account.initPassword', 'Init-Pass-9', 0)",
         vec![Value::Int(app.state.ids.next().0)],

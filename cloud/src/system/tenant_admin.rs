@@ -144,7 +144,7 @@ impl Hooks for TenantHooks {
     fn after_save<'a>(
         &'a self,
         state: &'a AppState,
-        _caller: &'a Caller,
+        caller: &'a Caller,
         id: Id,
         created: bool,
         _body: &'a Map<String, Json>,
@@ -152,6 +152,19 @@ impl Hooks for TenantHooks {
         Box::pin(async move {
             if created {
                 provision(state, id).await?;
+                let tenant = tenant_id_of(state, id).await?.unwrap_or_default();
+                crate::log::usual::record_event(
+                    state,
+                    crate::log::usual::Event {
+                        tenant: &caller.tenant_id,
+                        account: Some(&caller.account),
+                        level: crate::log::usual::INFO,
+                        id: "tenant_create",
+                        data: &format!("tenant {tenant} created with account admin"),
+                        request_uri: Some("/api/blade-system/tenant/submit"),
+                    },
+                )
+                .await;
             }
             Ok(())
         })

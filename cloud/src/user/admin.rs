@@ -1186,6 +1186,8 @@ pub async fn reset_password(
         session::revoke_user(&state.db, *id, Some(caller.session_id)).await?;
     }
     super::store::unlock(&state.db, &caller.tenant_id, &ids).await?;
+    let list = ids.iter().map(|i| i.0.to_string()).collect::<Vec<_>>().join(",");
+    audit(&state, &caller, "password_reset", &format!("users {list}")).await;
     Ok(Data(RESET_DONE.render()))
 }
 
@@ -1222,6 +1224,14 @@ pub async fn grant(
     for user in &users {
         session::revoke_user(&state.db, *user, Some(caller.session_id)).await?;
     }
+    let list = |ids: &[Id]| ids.iter().map(|i| i.0.to_string()).collect::<Vec<_>>().join(",");
+    audit(
+        &state,
+        &caller,
+        "user_grant",
+        &format!("users {} now hold roles {}", list(&users), list(&roles)),
+    )
+    .await;
     Ok(Data(users.len() as u64))
 }
 
@@ -1307,4 +1317,20 @@ async fn pending(state: &AppState, caller: &Caller, ids: &[Id]) -> Result<Vec<Id
     push_id_list(&mut sql, ids);
     sql.push(")");
     id_list(state, sql).await
+}
+
+/// A usual-log line for an administrative act on accounts.
+async fn audit(state: &AppState, caller: &Caller, id: &str, data: &str) {
+    crate::log::usual::record_event(
+        state,
+        crate::log::usual::Event {
+            tenant: &caller.tenant_id,
+            account: Some(&caller.account),
+            level: crate::log::usual::INFO,
+            id,
+            data,
+            request_uri: None,
+        },
+    )
+    .await;
 }

@@ -90,12 +90,15 @@ impl TestApp {
         let app = pv_cloud::app::assemble(state.clone(), pv_cloud::app::api_routes().merge(extra));
         let db = state.db.clone();
         let server = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = stopped.await;
-                })
-                .await
-                .expect("serve");
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+            )
+            .with_graceful_shutdown(async move {
+                let _ = stopped.await;
+            })
+            .await
+            .expect("serve");
             db.close().await;
         });
         TestApp {
