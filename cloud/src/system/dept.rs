@@ -12,7 +12,7 @@ use sqlx::{Any, Row};
 use utoipa::IntoParams;
 
 use super::crud::{self, EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
-use super::tree_nest::{self as tree, HAS_CHILDREN, Node};
+use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::auth::caller::push_id_list;
 use crate::kernel::extract::Query;

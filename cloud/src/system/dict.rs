@@ -15,7 +15,7 @@ use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
 use super::crud::{self, EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
-use super::tree_nest::{self as tree, HAS_CHILDREN, Node};
+use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::auth::caller::push_id_list;
 use crate::kernel::extract::Query;

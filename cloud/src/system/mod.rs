@@ -21,4 +21,3 @@ pub mod tenant;
 pub mod tenant_admin;
 pub mod topmenu;
 pub mod tree;
-pub mod tree_nest;

@@ -11,7 +11,7 @@ use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
 use super::crud::PLATFORM_TENANT;
-use super::tree_nest::{HAS_CHILDREN, Node};
+use super::tree::{HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::kernel::db::Db;
 use crate::kernel::extract::{Json, Query};

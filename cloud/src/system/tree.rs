@@ -8,8 +8,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value as Json};
 use utoipa::ToSchema;
 
-use crate::kernel::Id;
 use crate::kernel::id::parse_id_list;
+use crate::kernel::lang::Text;
+use crate::kernel::{ApiError, Id};
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -42,21 +43,24 @@ impl TreeNode {
 /// Links `(id, parent id, item)` triples, given in display order, into a forest. An item whose
 /// parent is not among them becomes a root, so a filtered list still shows every match. Items
 /// caught in a parent cycle (bad data) are left out rather than looped over.
-pub fn forest<T, N>(items: Vec<(Id, Id, T)>, make: &mut impl FnMut(Id, Id, T, Vec<N>) -> N) -> Vec<N> {
-    let ids: HashSet<Id> = items.iter().map(|(id, _, _)| *id).collect();
-    let mut groups: HashMap<Id, Vec<(Id, Id, T)>> = HashMap::new();
+pub fn forest<K, T, N>(items: Vec<(K, K, T)>, make: &mut impl FnMut(K, K, T, Vec<N>) -> N) -> Vec<N>
+where
+    K: Eq + std::hash::Hash + Clone,
+{
+    let ids: HashSet<K> = items.iter().map(|(id, _, _)| id.clone()).collect();
+    let mut groups: HashMap<K, Vec<(K, K, T)>> = HashMap::new();
     let mut roots = Vec::new();
     for item in items {
         if item.1 != item.0 && ids.contains(&item.1) {
-            groups.entry(item.1).or_default().push(item);
+            groups.entry(item.1.clone()).or_default().push(item);
         } else {
             roots.push(item);
         }
     }
-    fn build<T, N>(
-        list: Vec<(Id, Id, T)>,
-        groups: &mut HashMap<Id, Vec<(Id, Id, T)>>,
-        make: &mut impl FnMut(Id, Id, T, Vec<N>) -> N,
+    fn build<K: Eq + std::hash::Hash + Clone, T, N>(
+        list: Vec<(K, K, T)>,
+        groups: &mut HashMap<K, Vec<(K, K, T)>>,
+        make: &mut impl FnMut(K, K, T, Vec<N>) -> N,
     ) -> Vec<N> {
         list.into_iter()
             .map(|(id, parent, item)| {
@@ -127,9 +131,98 @@ pub fn dedup(ids: Vec<Id>) -> Vec<Id> {
     ids.into_iter().filter(|id| seen.insert(*id)).collect()
 }
 
+pub const HAS_CHILDREN: Text = Text::new("请先删除子节点", "Delete the child items first");
+
+/// One node of a selector tree. Lazy endpoints leave `children` empty and say `hasChildren`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Node {
+    pub id: String,
+    pub parent_id: String,
+    pub title: String,
+    pub key: String,
+    pub value: String,
+    pub has_children: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(no_recursion)]
+    pub children: Vec<Node>,
+}
+
+impl Node {
+    /// A node whose key and value are its id.
+    pub fn new(id: impl Into<String>, parent_id: impl Into<String>, title: impl Into<String>) -> Node {
+        let id = id.into();
+        Node {
+            key: id.clone(),
+            value: id.clone(),
+            id,
+            parent_id: parent_id.into(),
+            title: title.into(),
+            has_children: false,
+            children: Vec::new(),
+        }
+    }
+}
+
+/// Nests flat nodes (in display order) under their parents; a node whose parent is not among
+/// them is a root. For trees keyed by text (region codes) rather than ids.
+pub fn nest_nodes(flat: Vec<Node>) -> Vec<Node> {
+    let items = flat
+        .into_iter()
+        .map(|n| (n.id.clone(), n.parent_id.clone(), n))
+        .collect();
+    forest(items, &mut |_, _, mut n: Node, children: Vec<Node>| {
+        n.has_children = !children.is_empty();
+        n.children = children;
+        n
+    })
+}
+
+/// Nests entity rows (JSON objects with `id` and `parentId` strings) into a tree list: every row
+/// gets `children` (possibly empty) and `hasChildren`.
+pub fn nest_rows(flat: Vec<Json>) -> Vec<Json> {
+    let key = |row: &Json, name: &str| row.get(name).and_then(Json::as_str).unwrap_or("").to_owned();
+    let items = flat
+        .into_iter()
+        .map(|r| (key(&r, "id"), key(&r, "parentId"), r))
+        .collect();
+    forest(items, &mut |_, _, mut r: Json, children: Vec<Json>| {
+        if let Json::Object(map) = &mut r {
+            map.insert("hasChildren".into(), Json::Bool(!children.is_empty()));
+            map.insert("children".into(), Json::Array(children));
+        }
+        r
+    })
+}
+
+/// Marks each row's `hasChildren` from the set of ids that have children.
+pub fn mark_has_children(rows: &mut [Json], parents: &HashSet<i64>) {
+    for r in rows {
+        let has = r
+            .get("id")
+            .and_then(Json::as_str)
+            .and_then(|s| s.parse::<i64>().ok())
+            .is_some_and(|id| parents.contains(&id));
+        if let Json::Object(map) = r {
+            map.insert("hasChildren".into(), Json::Bool(has));
+        }
+    }
+}
+
+/// An optional id query parameter where the console may send an empty value.
+pub fn optional_id(name: &str, raw: Option<&str>) -> Result<Option<i64>, ApiError> {
+    match raw.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(None),
+        Some(s) => s.parse::<i64>().map(Some).map_err(|_| {
+            ApiError::bad_request(format!("参数 {name} 无效：{s}"), format!("invalid {name}: {s}"))
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn forest_keeps_order_and_orphans_become_roots() {
@@ -163,5 +256,36 @@ mod tests {
         let l: IdList = serde_json::from_str("null").unwrap();
         assert!(l.0.is_empty());
         assert!(serde_json::from_str::<IdList>(r#"["x"]"#).is_err());
+    }
+
+    #[test]
+    fn nodes_nest_under_present_parents_and_keep_order() {
+        let flat = vec![
+            Node::new("1", "0", "a"),
+            Node::new("2", "1", "b"),
+            Node::new("3", "1", "c"),
+            Node::new("4", "9", "orphan"),
+        ];
+        let tree = nest_nodes(flat);
+        assert_eq!(tree.len(), 2);
+        assert_eq!(tree[0].children.len(), 2);
+        assert!(tree[0].has_children);
+        assert_eq!(tree[0].children[1].title, "c");
+        assert!(!tree[1].has_children);
+        let v = serde_json::to_value(&tree[1]).unwrap();
+        assert!(v.get("children").is_none(), "leaves omit children: {v}");
+    }
+
+    #[test]
+    fn rows_nest_with_children_arrays() {
+        let rows = vec![
+            json!({"id": "1", "parentId": "0"}),
+            json!({"id": "2", "parentId": "1"}),
+        ];
+        let tree = nest_rows(rows);
+        assert_eq!(tree.len(), 1);
+        assert_eq!(tree[0]["hasChildren"], true);
+        assert_eq!(tree[0]["children"][0]["children"], json!([]));
+        assert_eq!(tree[0]["children"][0]["hasChildren"], false);
     }
 }
