@@ -16,6 +16,7 @@ use toml::Spanned;
 use crate::device::DeviceSpec;
 use crate::scheduler::{BusConfig, BusPolicy};
 use crate::transport::{Parity, Transport};
+use crate::uplink::{Secret, UplinkConfig};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{}:{line}: {field}: {message}", file.display())]
@@ -32,6 +33,8 @@ pub struct GatewayConfig {
     pub gateway_id: String,
     pub data_dir: PathBuf,
     pub queue_max_samples: u64,
+    /// Absent: samples are only stored (commissioning, or a site without connectivity yet).
+    pub uplink: Option<UplinkConfig>,
     pub buses: Vec<BusConfig>,
 }
 
@@ -45,7 +48,31 @@ struct Raw {
     #[serde(default)]
     queue: Option<RawQueue>,
     #[serde(default)]
+    mqtt: Option<Spanned<RawMqtt>>,
+    #[serde(default)]
     bus: Vec<Spanned<RawBus>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMqtt {
+    host: Spanned<String>,
+    port: Option<Spanned<i64>>,
+    client_id: Option<Spanned<String>>,
+    username: Option<Spanned<String>>,
+    password: Option<Spanned<String>>,
+    /// File holding the password (first line), relative to the config file's folder.
+    password_file: Option<Spanned<String>>,
+    tls: Option<Spanned<bool>>,
+    ca_file: Option<Spanned<String>>,
+    keep_alive_s: Option<Spanned<i64>>,
+    batch_max_samples: Option<Spanned<i64>>,
+    batch_linger_ms: Option<Spanned<i64>>,
+    replay_window: Option<Spanned<i64>>,
+    ack_timeout_s: Option<Spanned<i64>>,
+    reconnect_initial_ms: Option<Spanned<i64>>,
+    reconnect_max_s: Option<Spanned<i64>>,
+    status_interval_s: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -170,6 +197,11 @@ impl GatewayConfig {
             Some(q) => cx.int(&q.max_samples, "queue.max_samples", 1_000_000, 1..=1_000_000_000)?,
             None => 1_000_000,
         } as u64;
+
+        let uplink = match &raw.mqtt {
+            Some(m) => Some(cx.mqtt(m, base, raw.gateway_id.get_ref())?),
+            None => None,
+        };
 
         let mut buses = Vec::new();
         let mut ids = HashSet::new();
@@ -296,7 +328,109 @@ impl GatewayConfig {
             gateway_id: raw.gateway_id.get_ref().clone(),
             data_dir: base.join(raw.data_dir.get_ref()),
             queue_max_samples,
+            uplink,
             buses,
+        })
+    }
+}
+
+impl Ctx<'_> {
+    fn mqtt(&self, m: &Spanned<RawMqtt>, base: &Path, gateway_id: &str) -> Result<UplinkConfig, ConfigError> {
+        let r = m.get_ref();
+        let host = r.host.get_ref().trim();
+        if host.is_empty() || host.contains('/') {
+            return self.err(r.host.span(), "mqtt.host", "a host name or IP address");
+        }
+        let password = match (&r.password, &r.password_file) {
+            (Some(_), Some(f)) => {
+                return self.err(
+                    f.span(),
+                    "mqtt.password_file",
+                    "give password or password_file, not both",
+                );
+            }
+            (Some(p), None) => Some(Secret(p.get_ref().clone())),
+            (None, Some(f)) => {
+                let path = base.join(f.get_ref());
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => Some(Secret(text.lines().next().unwrap_or("").to_string())),
+                    Err(e) => {
+                        return self.err(
+                            f.span(),
+                            "mqtt.password_file",
+                            format!("cannot read {}: {e}", path.display()),
+                        );
+                    }
+                }
+            }
+            (None, None) => None,
+        };
+        let tls = r.tls.as_ref().is_some_and(|t| *t.get_ref());
+        if tls && !cfg!(feature = "tls") {
+            let span = r.tls.as_ref().map_or(0..0, |t| t.span());
+            return self.err(
+                span,
+                "mqtt.tls",
+                "this pv-edge was built without TLS (cargo build --features tls)",
+            );
+        }
+        let ca_file = match &r.ca_file {
+            Some(f) if !tls => return self.err(f.span(), "mqtt.ca_file", "only used with tls = true"),
+            Some(f) => Some(base.join(f.get_ref())),
+            None if tls => {
+                let span = r.tls.as_ref().map_or(0..0, |t| t.span());
+                return self.err(
+                    span,
+                    "mqtt.ca_file",
+                    "tls needs the broker's CA certificate (PEM)",
+                );
+            }
+            None => None,
+        };
+        let client_id = match &r.client_id {
+            Some(c) if c.get_ref().is_empty() || c.get_ref().len() > 64 => {
+                return self.err(c.span(), "mqtt.client_id", "1-64 characters");
+            }
+            Some(c) => c.get_ref().clone(),
+            None => gateway_id.to_string(),
+        };
+        let ms = |v: i64| Duration::from_millis(v as u64);
+        let s = |v: i64| Duration::from_secs(v as u64);
+        let reconnect_initial = ms(self.int(
+            &r.reconnect_initial_ms,
+            "mqtt.reconnect_initial_ms",
+            1000,
+            10..=600_000,
+        )?);
+        let reconnect_max = s(self.int(&r.reconnect_max_s, "mqtt.reconnect_max_s", 60, 1..=86_400)?);
+        if reconnect_max < reconnect_initial {
+            let span = r.reconnect_max_s.as_ref().map_or(m.span(), |v| v.span());
+            return self.err(
+                span,
+                "mqtt.reconnect_max_s",
+                "must not be below reconnect_initial_ms",
+            );
+        }
+        Ok(UplinkConfig {
+            host: host.to_string(),
+            port: self.int(&r.port, "mqtt.port", if tls { 8883 } else { 1883 }, 1..=65_535)? as u16,
+            client_id,
+            username: Some(match &r.username {
+                Some(u) => u.get_ref().clone(),
+                None => gateway_id.to_string(),
+            }),
+            password,
+            tls,
+            ca_file,
+            keep_alive: s(self.int(&r.keep_alive_s, "mqtt.keep_alive_s", 30, 5..=3600)?),
+            batch_max_samples: self.int(&r.batch_max_samples, "mqtt.batch_max_samples", 200, 1..=10_000)?
+                as usize,
+            batch_linger: ms(self.int(&r.batch_linger_ms, "mqtt.batch_linger_ms", 200, 0..=60_000)?),
+            replay_window: self.int(&r.replay_window, "mqtt.replay_window", 8, 1..=1000)? as usize,
+            ack_timeout: s(self.int(&r.ack_timeout_s, "mqtt.ack_timeout_s", 60, 1..=3600)?),
+            reconnect_initial,
+            reconnect_max,
+            status_interval: s(self.int(&r.status_interval_s, "mqtt.status_interval_s", 60, 1..=86_400)?),
         })
     }
 }
@@ -333,6 +467,34 @@ interval_ms = 1000
         assert_eq!(c.buses[0].devices[0].map.id, "huawei-sun2000-ktl");
         assert_eq!(c.buses[0].policy.retries, 1);
         assert!(matches!(c.buses[0].transport, Transport::Rtu { baud: 19200, .. }));
+    }
+
+    #[test]
+    fn mqtt_settings_default_to_the_gateways_own_identity() {
+        let c = config(&format!(
+            "[mqtt]\nhost = \"hub.example\"\npassword = \"s3cret\"\n{BUS}"
+        ))
+        .unwrap();
+        let u = c.uplink.unwrap();
+        assert_eq!((u.host.as_str(), u.port), ("hub.example", 1883));
+        assert_eq!(
+            (u.client_id.as_str(), u.username.as_deref()),
+            ("gw-1", Some("gw-1"))
+        );
+        assert!(
+            !format!("{u:?}").contains("s3cret"),
+            "the password stays out of logs"
+        );
+        assert!(config(BUS).unwrap().uplink.is_none());
+        let e = config(&format!("[mqtt]\nhost = \"h\"\nbatch_max_samples = 0\n{BUS}")).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (6, "mqtt.batch_max_samples"), "{e}");
+        let e = config(&format!("[mqtt]\nhost = \"h\"\npasword = \"x\"\n{BUS}")).unwrap_err();
+        assert_eq!(e.line, 6, "{e}");
+        assert!(e.message.contains("pasword"), "{e}");
+        if !cfg!(feature = "tls") {
+            let e = config(&format!("[mqtt]\nhost = \"h\"\ntls = true\n{BUS}")).unwrap_err();
+            assert_eq!((e.line, e.field.as_str()), (6, "mqtt.tls"), "{e}");
+        }
     }
 
     #[test]

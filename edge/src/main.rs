@@ -1,9 +1,8 @@
-//! Gateway agent command line: `run` polls the configured buses and stores every reading in the
-//! durable queue (the MQTT uplink is not built yet), `check` validates a configuration,
+//! Gateway agent command line: `run` polls the configured buses, stores every reading in the
+//! durable queue and forwards it over MQTT (`agent`), `check` validates a configuration,
 //! `probe`/`scan`/`read`/`write` are the commissioning tools, `simulate` serves register maps
 //! as simulated devices.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -11,15 +10,13 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use pv_edge::config::GatewayConfig;
 use pv_edge::device::DeviceSpec;
-use pv_edge::queue::{NewSample, Queue};
-use pv_edge::scheduler::{self, BusPolicy, BusStats, Event, Session};
+use pv_edge::scheduler::{BusPolicy, Session};
 use pv_edge::sim::{SimDevice, Simulator};
 use pv_edge::transport::{Parity, Transport};
 use pv_shared::regmap::Function;
 use pv_shared::regmap::RegisterMap;
 use pv_shared::wire::Value;
 use std::time::Duration;
-use tokio::sync::{mpsc, watch};
 
 #[derive(Parser, Debug)]
 #[command(name = "pv-edge", version, about = "PV station gateway agent")]
@@ -30,7 +27,7 @@ struct Args {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Poll the configured buses and store every reading durably.
+    /// Poll the configured buses, store every reading durably and forward it to the cloud.
     Run {
         #[arg(long, short, default_value = "pv-edge.toml")]
         config: PathBuf,
@@ -109,7 +106,47 @@ enum Command {
         rtu: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        #[command(flatten)]
+        physics: SimArgs,
     },
+}
+
+/// The simulated site and its devices' troubles.
+#[derive(clap::Args, Debug)]
+struct SimArgs {
+    /// Follow the sun and sky of a site (clear-sky curve, passing clouds, counters, tracker)
+    /// instead of serving fixed expected values.
+    #[arg(long)]
+    realistic: bool,
+    #[arg(long, default_value_t = 30.59, allow_hyphen_values = true)]
+    latitude: f64,
+    #[arg(long, default_value_t = 114.31, allow_hyphen_values = true)]
+    longitude: f64,
+    /// Fixed modules' tilt, degrees.
+    #[arg(long, default_value_t = 20.0)]
+    tilt: f64,
+    /// Fixed modules' azimuth, degrees from north (180 = south).
+    #[arg(long, default_value_t = 180.0)]
+    azimuth: f64,
+    /// Hours added to the site's clock, so daylight can show at any hour (e.g. 12).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    clock_offset_h: f64,
+    /// Share of time with a passing cloud, 0-1.
+    #[arg(long, default_value_t = 0.3)]
+    cloudiness: f64,
+    /// Inverters' rated AC power (and the plant behind a meter), kW.
+    #[arg(long, default_value_t = 50.0)]
+    capacity_kw: f64,
+    /// Wind above which trackers stow, m/s.
+    #[arg(long, default_value_t = 15.0)]
+    stow_wind: f64,
+    /// A weak or shaded string, `UNIT:STRING:SHARE` (e.g. `1:3:0.6`), repeatable.
+    #[arg(long = "weak-string")]
+    weak_strings: Vec<String>,
+    /// `UNIT:KIND[:VALUE]`, repeatable: `dead`, `fault` (a code of the map's fault table),
+    /// `timeouts:SHARE`, `exceptions:SHARE`, `wind:M/S` (what the device measures).
+    #[arg(long = "fault")]
+    faults: Vec<String>,
 }
 
 /// Which bus a commissioning command talks to.
@@ -182,7 +219,9 @@ fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Run { config, print_stored } => rt.block_on(run(config, print_stored)),
+        Command::Run { config, print_stored } => {
+            rt.block_on(pv_edge::agent::run(config, print_stored, shutdown_signal()))
+        }
         Command::Probe {
             bus,
             unit,
@@ -272,81 +311,9 @@ fn main() -> anyhow::Result<()> {
             tcp,
             rtu,
             seed,
-        } => rt.block_on(simulate(maps_dir, devices, tcp, rtu, seed)),
+            physics,
+        } => rt.block_on(simulate(maps_dir, devices, tcp, rtu, seed, physics)),
     }
-}
-
-async fn run(config: PathBuf, print_stored: bool) -> anyhow::Result<()> {
-    let c = GatewayConfig::load(&config)?;
-    std::fs::create_dir_all(&c.data_dir).with_context(|| format!("data dir {}", c.data_dir.display()))?;
-    let queue = Arc::new(Queue::open(&c.data_dir.join("queue"), c.queue_max_samples)?);
-    tracing::info!(gateway = %c.gateway_id, queue = ?queue.stats(), "pv-edge running");
-    let (tx, mut rx) = mpsc::channel::<Event>(4096);
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let mut tasks = Vec::new();
-    for bus in c.buses {
-        let stats = Arc::new(BusStats::new(&bus.devices));
-        tasks.push(tokio::spawn(scheduler::run(
-            bus,
-            stats,
-            tx.clone(),
-            stop_rx.clone(),
-        )));
-    }
-    drop(tx);
-
-    let store = {
-        let queue = queue.clone();
-        tokio::spawn(async move {
-            let mut stdout = std::io::stdout();
-            while let Some(first) = rx.recv().await {
-                // Group commit: everything already waiting goes into one durable write.
-                let mut batch = Vec::new();
-                let mut next = Some(first);
-                while let Some(e) = next {
-                    match e {
-                        Event::Reading(r) => batch.push(NewSample {
-                            device: r.device,
-                            ts: r.ts,
-                            values: r.values,
-                        }),
-                        Event::Online { device } => tracing::info!(%device, "device online"),
-                        Event::Offline { device, reason } => {
-                            tracing::warn!(%device, %reason, "device offline")
-                        }
-                    }
-                    next = if batch.len() < 512 {
-                        rx.try_recv().ok()
-                    } else {
-                        None
-                    };
-                }
-                if batch.is_empty() {
-                    continue;
-                }
-                let q = queue.clone();
-                match tokio::task::spawn_blocking(move || q.push(batch)).await {
-                    Ok(Ok(seqs)) => {
-                        if print_stored && let (Some(a), Some(b)) = (seqs.first(), seqs.last()) {
-                            let _ = writeln!(stdout, "stored {a}-{b}");
-                            let _ = stdout.flush();
-                        }
-                    }
-                    Ok(Err(e)) => tracing::error!(%e, "queue write failed; readings lost"),
-                    Err(e) => tracing::error!(%e, "queue writer panicked"),
-                }
-            }
-        })
-    };
-
-    shutdown_signal().await;
-    tracing::info!("stopping");
-    let _ = stop_tx.send(true);
-    for t in tasks {
-        let _ = t.await;
-    }
-    let _ = store.await;
-    Ok(())
 }
 
 async fn shutdown_signal() {
@@ -371,14 +338,76 @@ async fn shutdown_signal() {
     }
 }
 
+fn parse_number(what: &str, s: &str) -> anyhow::Result<f64> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .with_context(|| format!("{what}: {s:?} is not a number"))
+}
+
 async fn simulate(
     maps_dir: PathBuf,
     devices: Vec<String>,
     tcp: Option<std::net::SocketAddr>,
     rtu: Option<PathBuf>,
     seed: u64,
+    physics: SimArgs,
 ) -> anyhow::Result<()> {
+    use pv_edge::sim::plant::PlantOptions;
+    use pv_edge::sim::sky::Site;
+    use std::collections::HashMap;
+
     let maps: Vec<RegisterMap> = RegisterMap::load_dir(&maps_dir)?;
+    let site = Arc::new(Site {
+        latitude: physics.latitude,
+        longitude: physics.longitude,
+        tilt: physics.tilt,
+        azimuth: physics.azimuth,
+        clock_offset_ms: (physics.clock_offset_h * 3_600_000.0) as i64,
+        cloudiness: physics.cloudiness.clamp(0.0, 1.0),
+        seed,
+        stow_wind: physics.stow_wind,
+    });
+    let mut options: HashMap<u8, PlantOptions> = HashMap::new();
+    let mut troubles: Vec<(u8, String, Option<f64>)> = Vec::new();
+    for w in &physics.weak_strings {
+        let parts: Vec<&str> = w.split(':').collect();
+        let [unit, string, share] = parts[..] else {
+            anyhow::bail!("--weak-string takes UNIT:STRING:SHARE, not {w:?}");
+        };
+        let unit: u8 = unit.parse().context("--weak-string: unit id must be 1-247")?;
+        let string: usize = string.parse().context("--weak-string: string number")?;
+        let share = parse_number("--weak-string share", share)?;
+        options.entry(unit).or_default().weak_string = Some((string, share));
+    }
+    for f in &physics.faults {
+        let mut parts = f.splitn(3, ':');
+        let (Some(unit), Some(kind)) = (parts.next(), parts.next()) else {
+            anyhow::bail!("--fault takes UNIT:KIND[:VALUE], not {f:?}");
+        };
+        let unit: u8 = unit.parse().context("--fault: unit id must be 1-247")?;
+        let value = parts
+            .next()
+            .map(|v| parse_number("--fault value", v))
+            .transpose()?;
+        match (kind, value) {
+            ("dead" | "fault", None) => {}
+            ("timeouts" | "exceptions" | "wind", Some(_)) => {}
+            _ => anyhow::bail!(
+                "--fault {f:?}: kinds are dead, fault, timeouts:SHARE, exceptions:SHARE, wind:M/S"
+            ),
+        }
+        if matches!(kind, "fault" | "wind") && !physics.realistic {
+            anyhow::bail!("--fault {f:?} needs --realistic");
+        }
+        if kind == "wind" {
+            options.entry(unit).or_default().wind = value;
+        }
+        troubles.push((unit, kind.to_string(), value));
+    }
+    if !options.is_empty() && !physics.realistic {
+        anyhow::bail!("--weak-string needs --realistic");
+    }
     let mut units = Vec::new();
     for d in &devices {
         let (unit, id) = d.split_once('=').context("--device takes UNIT=MAP_ID")?;
@@ -387,24 +416,53 @@ async fn simulate(
             .iter()
             .find(|m| m.id == id)
             .with_context(|| format!("no map {id} in {}", maps_dir.display()))?;
-        units.push((
-            unit,
-            Arc::new(SimDevice::new(Arc::new(map.clone()), seed + u64::from(unit))?),
-        ));
+        let map = Arc::new(map.clone());
+        let dev_seed = seed + u64::from(unit);
+        let dev = if physics.realistic {
+            let o = PlantOptions {
+                capacity_w: physics.capacity_kw * 1000.0,
+                ..options.get(&unit).cloned().unwrap_or_default()
+            };
+            SimDevice::realistic(map, dev_seed, site.clone(), o)?
+        } else {
+            SimDevice::new(map, dev_seed)?
+        };
+        units.push((unit, Arc::new(dev)));
     }
+    for (unit, kind, value) in &troubles {
+        let Some((_, dev)) = units.iter().find(|(u, _)| u == unit) else {
+            anyhow::bail!("--fault names unit {unit}, which no --device has");
+        };
+        match (kind.as_str(), value) {
+            ("dead", _) => dev.set_dead(true),
+            ("fault", _) => dev.set_fault(true),
+            ("timeouts", Some(v)) => dev.set_timeouts(*v),
+            ("exceptions", Some(v)) => dev.set_exceptions(*v),
+            _ => {}
+        }
+    }
+    let mode = if physics.realistic {
+        "realistic"
+    } else {
+        "expected-value"
+    };
     let sim = Simulator::new(units);
     match (tcp, rtu) {
         (Some(addr), _) => {
             let listener = tokio::net::TcpListener::bind(addr).await?;
             eprintln!(
-                "simulating {} devices on tcp {}",
+                "simulating {} devices ({mode}) on tcp {}",
                 devices.len(),
                 listener.local_addr()?
             );
             sim.serve_tcp(listener).await?;
         }
         (None, Some(path)) => {
-            eprintln!("simulating {} devices on rtu {}", devices.len(), path.display());
+            eprintln!(
+                "simulating {} devices ({mode}) on rtu {}",
+                devices.len(),
+                path.display()
+            );
             sim.serve_rtu(path).await?;
         }
         (None, None) => anyhow::bail!("give --tcp ADDRESS or --rtu PATH"),

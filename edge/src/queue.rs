@@ -10,7 +10,9 @@
 //! dropped is counted durably and reported.
 //!
 //! Durability: `push` returns once the samples are in sled's log *and* flushed to disk, so a
-//! crash (kill -9, power cut) after `push` returned loses nothing.
+//! crash (kill -9, power cut) after `push` returned loses nothing. Acknowledgements are not
+//! flushed: sled writes them out within half a second anyway, and an ack lost to a crash only
+//! makes the gateway send those samples again, which the cloud's idempotent ingest ignores.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -53,6 +55,8 @@ pub struct Queue {
     samples: sled::Tree,
     max_samples: u64,
     state: Mutex<State>,
+    /// The next sequence number, announced after every durable push (the uplink waits on it).
+    pushed: tokio::sync::watch::Sender<u64>,
 }
 
 /// Counters for reports and the status message.
@@ -96,6 +100,7 @@ impl Queue {
         Ok(Queue {
             db,
             samples,
+            pushed: tokio::sync::watch::channel(next_seq).0,
             max_samples: max_samples.max(1),
             state: Mutex::new(State {
                 next_seq,
@@ -148,7 +153,13 @@ impl Queue {
             );
         }
         self.db.flush()?;
+        self.pushed.send_replace(st.next_seq);
         Ok(seqs)
+    }
+
+    /// Announces the next sequence number after every durable push.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.pushed.subscribe()
     }
 
     /// Up to `limit` samples with a sequence above `after`, oldest first (a replay batch).
@@ -163,6 +174,47 @@ impl Queue {
             out.push(serde_json::from_slice(&v).map_err(|err| QueueError::Corrupt { seq, err })?);
         }
         Ok(out)
+    }
+
+    /// Up to `limit` of the newest samples, oldest first.
+    pub fn newest(&self, limit: usize) -> Result<Vec<Sample>, QueueError> {
+        let mut out = Vec::new();
+        for item in self.samples.iter().rev().take(limit) {
+            let (k, v) = item?;
+            let seq = <[u8; 8]>::try_from(k.as_ref())
+                .map(u64::from_be_bytes)
+                .unwrap_or(0);
+            out.push(serde_json::from_slice(&v).map_err(|err| QueueError::Corrupt { seq, err })?);
+        }
+        out.reverse();
+        Ok(out)
+    }
+
+    /// The cloud has stored the batch `first..=last`: forget its samples (see the module note
+    /// on why this is not flushed). Returns how many were removed; acking twice is harmless.
+    pub fn ack_range(&self, first: u64, last: u64) -> Result<u64, QueueError> {
+        let mut st = self.state.lock().map_err(|_| QueueError::Poisoned)?;
+        let last = last.min(st.next_seq.saturating_sub(1));
+        if first > last {
+            return Ok(0);
+        }
+        let mut batch = sled::Batch::default();
+        let mut n = 0;
+        for k in self
+            .samples
+            .range(first.to_be_bytes()..=last.to_be_bytes())
+            .keys()
+        {
+            batch.remove(k?);
+            n += 1;
+        }
+        self.samples.apply_batch(batch)?;
+        st.len -= n.min(st.len);
+        if last > st.acked {
+            st.acked = last;
+            self.db.insert(META_ACKED, &last.to_be_bytes())?;
+        }
+        Ok(n)
     }
 
     /// The cloud has stored everything up to `up_to`: forget it. Acks for sequences never
@@ -252,6 +304,31 @@ mod tests {
         q.ack(1_000).unwrap();
         assert_eq!(q.stats().acked, 6);
         assert_eq!(q.push(vec![reading(10)]).unwrap(), vec![7]);
+    }
+
+    #[test]
+    fn range_acks_remove_only_their_batch_in_any_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let q = Queue::open(dir.path(), 100).unwrap();
+        let mut pushed = q.subscribe();
+        q.push((0..10).map(reading).collect()).unwrap();
+        assert!(pushed.has_changed().unwrap());
+        assert_eq!(*pushed.borrow_and_update(), 11);
+        // Live data (8-10) is acknowledged before the backlog (1-7).
+        assert_eq!(q.ack_range(8, 10).unwrap(), 3);
+        assert_eq!(q.ack_range(8, 10).unwrap(), 0, "twice is harmless");
+        assert_eq!(q.stats().len, 7);
+        let newest: Vec<u64> = q.newest(3).unwrap().iter().map(|s| s.seq).collect();
+        assert_eq!(newest, vec![5, 6, 7]);
+        assert_eq!(q.ack_range(1, 4).unwrap(), 4);
+        assert_eq!(
+            q.after(0, 100).unwrap().iter().map(|s| s.seq).collect::<Vec<_>>(),
+            vec![5, 6, 7]
+        );
+        // A range beyond what was issued is clamped.
+        assert_eq!(q.ack_range(5, 1_000).unwrap(), 3);
+        assert_eq!(q.stats().len, 0);
+        assert_eq!(q.push(vec![reading(1)]).unwrap(), vec![11]);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! stops answering costs the bus one timeout per attempt, so after `offline_after` failed polls
 //! it is reported offline and only retried after an exponentially growing back-off (up to
 //! `backoff_max`): a dead device then takes at most one poll's worth of timeouts per back-off
-//! period from the devices that still answer.
+//! period from the devices that still answer. The cloud's commands for a device on the bus
+//! (read now, write a set-point) are served between polls, never interleaved with one.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use pv_shared::regmap::Function;
 use pv_shared::wire::Value;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_modbus::client::{Context, Reader, Writer};
 use tokio_modbus::slave::{Slave, SlaveContext};
@@ -72,6 +73,24 @@ pub enum Event {
     Reading(Reading),
     Online { device: String },
     Offline { device: String, reason: String },
+}
+
+/// A request to a bus from outside its schedule (the cloud's commands). It waits for the
+/// request in progress, never interrupts it: the line carries one request at a time.
+#[derive(Debug)]
+pub enum BusCommand {
+    /// Polls a device now; the reading also goes out as a normal `Event::Reading`.
+    ReadNow {
+        device: String,
+        reply: oneshot::Sender<Result<BTreeMap<String, Value>, String>>,
+    },
+    /// Writes holding registers (function 16) of a device.
+    Write {
+        device: String,
+        address: u16,
+        words: Vec<u16>,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
 }
 
 /// Counters of one device.
@@ -201,6 +220,46 @@ impl Bus {
         Err(ReadError::Failed(last))
     }
 
+    /// Writes holding registers (function 16); never retried, since a write that timed out may
+    /// still have been carried out.
+    async fn write(&mut self, unit: u8, start: u16, values: &[u16]) -> Result<(), String> {
+        if self.ctx.is_none() {
+            bump(&self.stats.connects);
+            self.ctx = Some(
+                self.transport
+                    .connect(self.policy.timeout)
+                    .await
+                    .map_err(|e| e.to_string())?,
+            );
+        }
+        let Some(ctx) = self.ctx.as_mut() else {
+            return Err("not connected".into());
+        };
+        ctx.set_slave(Slave(unit));
+        bump(&self.stats.requests);
+        match tokio::time::timeout(self.policy.timeout, ctx.write_multiple_registers(start, values)).await {
+            Ok(Ok(Ok(()))) => {
+                bump(&self.stats.responses);
+                Ok(())
+            }
+            Ok(Ok(Err(e))) => {
+                bump(&self.stats.responses);
+                bump(&self.stats.exceptions);
+                Err(format!("exception: {e:?}"))
+            }
+            Ok(Err(e)) => {
+                bump(&self.stats.transport_errors);
+                self.ctx = None;
+                Err(format!("transport: {e}"))
+            }
+            Err(_) => {
+                bump(&self.stats.timeouts);
+                self.ctx = None;
+                Err(format!("no answer within {:?}", self.policy.timeout))
+            }
+        }
+    }
+
     /// Finds the SunSpec model chain of a device.
     async fn discover(&mut self, unit: u8) -> Result<SunSpecChain, String> {
         let mut start = None;
@@ -295,6 +354,56 @@ impl Bus {
     }
 }
 
+/// Carries out one command; false when the event receiver is gone.
+async fn serve_command(
+    bus: &mut Bus,
+    devices: &mut [DeviceState],
+    stats: &BusStats,
+    events: &mpsc::Sender<Event>,
+    command: BusCommand,
+) -> bool {
+    match command {
+        BusCommand::ReadNow { device, reply } => {
+            let Some(dev) = devices.iter_mut().find(|d| d.spec.id == device) else {
+                let _ = reply.send(Err(format!("no device {device} on bus {}", bus.name)));
+                return true;
+            };
+            let dstats = &stats.devices[dev.index].1;
+            match bus.poll(dev).await {
+                Ok(values) => {
+                    bump(&dstats.polls_ok);
+                    let _ = reply.send(Ok(values.clone()));
+                    if !values.is_empty() {
+                        let reading = Event::Reading(Reading {
+                            device,
+                            ts: now_ms(),
+                            values,
+                        });
+                        return events.send(reading).await.is_ok();
+                    }
+                }
+                Err(e) => {
+                    bump(&dstats.polls_failed);
+                    let _ = reply.send(Err(e));
+                }
+            }
+        }
+        BusCommand::Write {
+            device,
+            address,
+            words,
+            reply,
+        } => {
+            let Some(dev) = devices.iter().find(|d| d.spec.id == device) else {
+                let _ = reply.send(Err(format!("no device {device} on bus {}", bus.name)));
+                return true;
+            };
+            let _ = reply.send(bus.write(dev.spec.unit, address, &words).await);
+        }
+    }
+    true
+}
+
 /// One-off access to a bus for the commissioning commands (`probe`, `scan`, `read`, `write`),
 /// with the same timeouts, retries and counters as polling.
 pub struct Session {
@@ -372,36 +481,7 @@ impl Session {
 
     /// Writes holding registers (function 16).
     pub async fn write(&mut self, unit: u8, start: u16, values: &[u16]) -> Result<(), String> {
-        if self.bus.ctx.is_none() {
-            self.bus.ctx = Some(
-                self.bus
-                    .transport
-                    .connect(self.bus.policy.timeout)
-                    .await
-                    .map_err(|e| e.to_string())?,
-            );
-        }
-        let Some(ctx) = self.bus.ctx.as_mut() else {
-            return Err("not connected".into());
-        };
-        ctx.set_slave(Slave(unit));
-        match tokio::time::timeout(
-            self.bus.policy.timeout,
-            ctx.write_multiple_registers(start, values),
-        )
-        .await
-        {
-            Ok(Ok(Ok(()))) => Ok(()),
-            Ok(Ok(Err(e))) => Err(format!("exception: {e:?}")),
-            Ok(Err(e)) => {
-                self.bus.ctx = None;
-                Err(format!("transport: {e}"))
-            }
-            Err(_) => {
-                self.bus.ctx = None;
-                Err("no answer".into())
-            }
-        }
+        self.bus.write(unit, start, values).await
     }
 
     pub fn stats(&self) -> &BusStats {
@@ -422,7 +502,25 @@ pub async fn run(
     config: BusConfig,
     stats: Arc<BusStats>,
     events: mpsc::Sender<Event>,
+    stop: watch::Receiver<bool>,
+) {
+    run_with_commands(config, stats, events, stop, None).await
+}
+
+async fn next_command(commands: &mut Option<mpsc::Receiver<BusCommand>>) -> Option<BusCommand> {
+    match commands {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// `run`, also serving `commands` between polls.
+pub async fn run_with_commands(
+    config: BusConfig,
+    stats: Arc<BusStats>,
+    events: mpsc::Sender<Event>,
     mut stop: watch::Receiver<bool>,
+    mut commands: Option<mpsc::Receiver<BusCommand>>,
 ) {
     let start = Instant::now();
     let mut devices: Vec<DeviceState> = config
@@ -458,6 +556,17 @@ pub async fn run(
             _ = tokio::time::sleep_until(due) => {}
             r = stop.changed() => {
                 if r.is_err() || *stop.borrow() { return; }
+                continue;
+            }
+            c = next_command(&mut commands) => {
+                match c {
+                    Some(command) => {
+                        if !serve_command(&mut bus, &mut devices, &stats, &events, command).await {
+                            return;
+                        }
+                    }
+                    None => commands = None,
+                }
                 continue;
             }
         }

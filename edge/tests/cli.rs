@@ -38,7 +38,7 @@ fn the_example_config_checks_and_a_broken_one_names_its_line() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.toml:39: bus[0].device[2].unit: must be 1-247"),
+        err.contains("bad.toml:56: bus[0].device[2].unit: must be 1-247"),
         "{err}"
     );
 }
@@ -129,4 +129,78 @@ fn scan_probe_read_and_write_against_the_simulator() {
         &maps.to_string_lossy(),
     ]);
     assert!(probe.contains("tracker_target_angle 12.5 deg"), "{probe}");
+}
+
+#[test]
+fn a_realistic_simulation_shows_daylight_on_a_shifted_clock_and_injected_faults() {
+    // Shift the site's clock so that it is solar noon there now, whatever the hour here.
+    let now_h = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64()
+        / 3600.0;
+    let solar_now = (now_h + 114.31 / 15.0).rem_euclid(24.0);
+    let offset = format!("{:.3}", (12.3 - solar_now).rem_euclid(24.0));
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut sim = Child(
+        bin()
+            .args(["simulate", "--tcp", &addr, "--realistic", "--cloudiness", "0"])
+            .args(["--clock-offset-h", &offset])
+            .args([
+                "--device",
+                "1=huawei-sun2000-ktl",
+                "--device",
+                "2=pv-reference-tracker",
+            ])
+            .args(["--device", "3=eastron-sdm630", "--weak-string", "1:2:0.5"])
+            .args(["--fault", "2:wind:22", "--fault", "3:dead", "--maps-dir"])
+            .arg(maps_dir())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    BufReader::new(sim.0.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("simulating 3 devices (realistic)"), "{line}");
+    std::thread::sleep(Duration::from_millis(50));
+    let probe = |unit: &str, map: &str| {
+        bin()
+            .args(["probe", "--unit", unit, "--map", map, "--maps-dir"])
+            .arg(maps_dir())
+            .args(["--tcp", &addr, "--timeout-ms", "300"])
+            .output()
+            .unwrap()
+    };
+    let value = |text: &str, metric: &str| -> f64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{metric} ")))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{metric} in {text}"))
+    };
+    let out = probe("1", "huawei-sun2000-ktl");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        value(&text, "ac_power") > 30_000.0,
+        "noon on the shifted clock: {text}"
+    );
+    let (pv1, pv2) = (value(&text, "pv1_current"), value(&text, "pv2_current"));
+    assert!((pv2 / pv1 - 0.5).abs() < 0.05, "the weak string: {pv1} {pv2}");
+    let out = probe("2", "pv-reference-tracker");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(
+        value(&text, "tracker_stow"),
+        1.0,
+        "stowed in a 22 m/s wind: {text}"
+    );
+    assert!(text.contains("status: Wind stow"), "{text}");
+    let out = probe("3", "eastron-sdm630");
+    assert!(!out.status.success(), "the dead meter does not answer");
 }

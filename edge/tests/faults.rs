@@ -146,3 +146,50 @@ async fn a_refused_block_is_counted_and_the_rest_of_the_device_still_reads() {
     assert!(bus.stats.exceptions.load(Ordering::Relaxed) >= 1);
     let _ = bus.stop.send(true);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn injected_timeouts_and_exceptions_are_counted_and_never_yield_a_wrong_value() {
+    let all = maps();
+    let meter = all.iter().find(|m| m.id == "eastron-sdm630").cloned().unwrap();
+    let sim = simulator(std::slice::from_ref(&meter), 6);
+    sim.unit(1).unwrap().set_timeouts(0.2);
+    sim.unit(1).unwrap().set_exceptions(0.1);
+    let addr = serve_tcp(sim.clone()).await;
+    let policy = BusPolicy {
+        timeout: Duration::from_millis(100),
+        retries: 2,
+        offline_after: 5,
+        ..BusPolicy::default()
+    };
+    let mut bus = start_bus(
+        Transport::Tcp { address: addr },
+        devices(&[meter], Duration::from_millis(50)),
+        policy,
+    );
+    let expected = sim.unit(1).unwrap().expected().clone();
+    let mut readings = 0;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while readings < 20 {
+        match tokio::time::timeout_at(deadline, bus.events.recv()).await {
+            Ok(Some(Event::Reading(r))) => {
+                for (metric, v) in &r.values {
+                    assert_eq!(Some(v), expected.get(metric), "{metric}");
+                }
+                readings += 1;
+            }
+            Ok(Some(_)) => {}
+            _ => break,
+        }
+    }
+    let s = &bus.stats;
+    eprintln!(
+        "readings {readings}, requests {}, timeouts {}, exceptions {}",
+        s.requests.load(Ordering::Relaxed),
+        s.timeouts.load(Ordering::Relaxed),
+        s.exceptions.load(Ordering::Relaxed)
+    );
+    assert!(readings >= 20);
+    assert!(s.timeouts.load(Ordering::Relaxed) > 0);
+    assert!(s.exceptions.load(Ordering::Relaxed) > 0);
+    let _ = bus.stop.send(true);
+}

@@ -243,6 +243,7 @@ mod tests {
             words,
             scale,
             scale_factor: None,
+            writable: false,
             line: 1,
         }
     }

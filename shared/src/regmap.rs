@@ -140,6 +140,10 @@ pub struct Point {
     pub scale: f64,
     /// SunSpec scale-factor register (int16 power of ten), if the point has one.
     pub scale_factor: Option<Location>,
+    /// The gateway may write this point on the cloud's command (a set-point such as a tracker's
+    /// target angle). Only numeric holding registers at absolute addresses without a SunSpec
+    /// scale factor qualify: the value written must not depend on what is read first.
+    pub writable: bool,
     /// Line of the point in its file, for messages about it at run time.
     pub line: usize,
 }
@@ -316,6 +320,8 @@ struct RawPoint {
     stride: Option<Spanned<i64>>,
     /// First `n` of a repeated point (default 1).
     first: Option<Spanned<i64>>,
+    /// A set-point the gateway may write on command.
+    writable: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize)]
@@ -795,6 +801,24 @@ fn parse_point(
         }
     };
 
+    let writable = match &r.writable {
+        Some(w) if *w.get_ref() => {
+            if function != Function::Holding
+                || model.is_some()
+                || scale_factor.is_some()
+                || data_type == DataType::String
+            {
+                return lines.err(
+                    w.span(),
+                    f("writable"),
+                    "only numeric holding registers at an absolute address without `sf` can be written",
+                );
+            }
+            true
+        }
+        _ => false,
+    };
+
     let (count, stride, first) = match (&r.repeat, &r.stride) {
         (None, None) => (1u16, 0u16, 1u16),
         (Some(n), Some(s)) => {
@@ -882,6 +906,7 @@ fn parse_point(
             words,
             scale,
             scale_factor,
+            writable,
             line,
         });
     }
@@ -1121,6 +1146,31 @@ severity = "warning"
         assert_eq!(err.file, Path::new("maps/acme-x1.toml"));
         assert_eq!((err.line, err.field.as_str()), (line, field), "{err}");
         assert!(err.message.contains(says), "{err}");
+    }
+
+    #[test]
+    fn only_plain_holding_registers_can_be_writable() {
+        let m = parse(&GOOD.replacen(
+            "type = \"u16\"\nfunction = 3",
+            "type = \"u16\"\nfunction = 3\nwritable = true",
+            1,
+        ))
+        .unwrap();
+        let writable: Vec<_> = m
+            .points
+            .iter()
+            .filter(|p| p.writable)
+            .map(|p| &p.metric)
+            .collect();
+        assert_eq!(writable, ["status_code"]);
+        // ac_power is an input register (function 4 from the limits).
+        refused(
+            "scale = 0.001\n",
+            "scale = 0.001\nwritable = true\n",
+            19,
+            "point[0].writable",
+            "only numeric holding registers",
+        );
     }
 
     #[test]

@@ -1,16 +1,34 @@
-//! Payloads on the MQTT topics (JSON). Every message carries `v`, the wire version, so a
-//! receiver can refuse what it does not understand instead of misreading it.
+//! Payloads on the MQTT topics (JSON), the contract between gateways and the cloud ingest.
+//! Topics are in `topics`. Every message carries `v`, the wire version, so a receiver refuses
+//! what it does not understand instead of misreading it; `parse` also refuses payloads above
+//! `MAX_PAYLOAD_BYTES` before looking at them, and checks each message's own rules (`Message`).
 //!
-//! Idempotence: every sample has a sequence number, unique and increasing per gateway, assigned
-//! when the sample is written to the gateway's durable queue. The cloud stores each
-//! (gateway id, seq) at most once, so a batch replayed after a reconnect never duplicates rows,
-//! and acknowledges the highest sequence it has stored.
+//! Store-and-forward and idempotence: every sample has a sequence number (`seq`), unique and
+//! increasing per gateway, given when the sample is written to the gateway's durable queue and
+//! never reused. A `TelemetryBatch` is named by its gateway and sequence range
+//! (`gw-1:120-180`); the cloud stores each (gateway, seq) at most once, so a batch sent again
+//! after a reconnect never duplicates rows. Once every sample of a batch is durably stored, the
+//! cloud publishes an `Ack` naming that range on the gateway's `down/ack` topic, and only then
+//! does the gateway delete the samples. A broker's PUBACK proves nothing about storage.
+//!
+//! Why an ack names a range rather than "everything up to N": the gateway sends live samples
+//! before the backlog of an outage, so the cloud stores 1000-1010 before 1-999; a cumulative
+//! "up to 1010" would make the gateway delete a backlog nobody stored. Samples dropped by the
+//! gateway's overflow policy leave holes a cumulative ack could never pass either.
+//!
+//! Commands: the cloud sends a `Command` (with an id it chooses) on `down/command`; the gateway
+//! answers each with a `CommandAck` carrying the same id, ok or not, and a message. A command
+//! delivered twice (QoS 1) is executed once; the second delivery gets the first answer again.
 
 use std::collections::BTreeMap;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::topics::WIRE_VERSION;
+use crate::topics::{self, WIRE_VERSION};
+
+/// Largest payload either side sends or accepts. A batch is split below it by the sender.
+pub const MAX_PAYLOAD_BYTES: usize = 256 * 1024;
 
 /// A decoded value: a number in the metric's canonical unit, or text (serial numbers...).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,86 +58,311 @@ pub struct Sample {
 pub struct TelemetryBatch {
     pub v: u32,
     pub gateway: String,
-    /// Identifies the batch for logs; ingest relies on the samples' `seq`, not on this.
+    /// `{gateway}:{first_seq}-{last_seq}`: names the batch in logs and in its `Ack`.
     pub batch: String,
-    /// True when these samples come from the backlog (replayed after an outage).
+    pub first_seq: u64,
+    pub last_seq: u64,
+    /// True when these samples come from the backlog (sent again after an outage or a missing
+    /// ack); live samples go out first.
     #[serde(default)]
     pub replay: bool,
+    /// Ascending by `seq`, all within `first_seq..=last_seq` (not every number in the range need
+    /// be present: acknowledged and overflow-dropped samples leave holes).
     pub samples: Vec<Sample>,
 }
 
 impl TelemetryBatch {
     pub fn new(gateway: &str, replay: bool, samples: Vec<Sample>) -> TelemetryBatch {
-        let first = samples.first().map_or(0, |s| s.seq);
-        let last = samples.last().map_or(0, |s| s.seq);
+        let first_seq = samples.first().map_or(0, |s| s.seq);
+        let last_seq = samples.last().map_or(0, |s| s.seq);
         TelemetryBatch {
             v: WIRE_VERSION,
             gateway: gateway.to_string(),
-            batch: format!("{gateway}:{first}-{last}"),
+            batch: batch_id(gateway, first_seq, last_seq),
+            first_seq,
+            last_seq,
             replay,
             samples,
         }
     }
+
+    /// The acknowledgement the cloud sends once every sample of this batch is stored.
+    pub fn ack(&self) -> Ack {
+        Ack {
+            v: WIRE_VERSION,
+            batch: self.batch.clone(),
+            first_seq: self.first_seq,
+            last_seq: self.last_seq,
+        }
+    }
 }
 
-/// Gateway presence: published as "online" when the gateway connects (retained) and registered
-/// as the MQTT last will with "offline", so the broker announces an unclean disconnect.
+/// The id of a batch: gateway and sequence range.
+pub fn batch_id(gateway: &str, first_seq: u64, last_seq: u64) -> String {
+    format!("{gateway}:{first_seq}-{last_seq}")
+}
+
+/// Why a status message was sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusKind {
+    /// Published (retained) right after each connect.
+    Birth,
+    /// Published (retained) every status interval while connected.
+    Periodic,
+    /// The MQTT last will, published by the broker when the gateway vanishes.
+    Will,
+    /// Published (retained) by a gateway stopping cleanly.
+    Shutdown,
+}
+
+/// Queue counters in a status message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueStatus {
+    /// Samples stored and not yet acknowledged by the cloud.
+    pub depth: u64,
+    /// Samples dropped since the queue was created because it was full (oldest first).
+    pub dropped_oldest: u64,
+    /// The sequence number the next sample will get.
+    pub next_seq: u64,
+}
+
+/// Counters of one device since the agent started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceStatus {
+    pub id: String,
+    pub online: bool,
+    pub polls_ok: u64,
+    pub polls_failed: u64,
+}
+
+/// Counters of one bus since the agent started (or its configuration was reloaded).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BusStatus {
+    pub name: String,
+    pub requests: u64,
+    pub timeouts: u64,
+    /// Modbus exception responses.
+    pub exceptions: u64,
+    /// I/O and framing errors (CRC, wrong unit or transaction).
+    pub transport_errors: u64,
+    pub decode_errors: u64,
+}
+
+/// Gateway presence and health, on the retained status topic: a birth message on connect,
+/// periodic updates, the last will ("offline", registered with the broker at connect) and a
+/// shutdown message on a clean stop.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GatewayStatus {
     pub v: u32,
     pub gateway: String,
+    pub kind: StatusKind,
     pub online: bool,
     /// Milliseconds since the epoch when the message was made (for the last will: when the
     /// connection that registered it was opened).
     pub ts: i64,
     /// Agent version, e.g. "0.1.0".
     pub agent: String,
-    /// Devices the gateway currently considers offline (empty in a last will).
-    #[serde(default)]
-    pub offline_devices: Vec<String>,
+    /// Absent in a last will (the broker sends what was registered at connect).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueStatus>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<DeviceStatus>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub buses: Vec<BusStatus>,
 }
 
-/// Downlink: the cloud has durably stored every sample up to and including `up_to_seq`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Downlink: the cloud has durably stored every sample of the batch `first_seq..=last_seq`
+/// (see the module note on why a range).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ack {
     pub v: u32,
-    pub up_to_seq: u64,
+    /// The acknowledged batch's id (for logs).
+    pub batch: String,
+    pub first_seq: u64,
+    pub last_seq: u64,
 }
 
-/// Errors of payload parsing.
+/// Downlink: something the cloud asks a gateway to do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Command {
+    pub v: u32,
+    /// Chosen by the cloud, 1-64 characters; echoed in the `CommandAck`.
+    pub id: String,
+    pub action: Action,
+}
+
+/// What a command does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// Re-read the gateway's configuration file and restart polling with it. A configuration
+    /// with a mistake is refused (the ack names file, line and field) and the old one stays.
+    ReloadConfig,
+    /// Write a set-point to a point the device's register map marks writable (e.g. a tracker's
+    /// target angle), `value` in the metric's canonical unit.
+    WritePoint {
+        device: String,
+        metric: String,
+        value: f64,
+    },
+    /// Poll a device now, outside its schedule; the reading is also queued as a sample.
+    ReadNow { device: String },
+}
+
+/// Uplink: the answer to a `Command`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandAck {
+    pub v: u32,
+    pub gateway: String,
+    /// The command's id.
+    pub id: String,
+    pub ok: bool,
+    /// What happened, for people ("wrote 12.5 deg to tracker_target_angle", or the error).
+    pub message: String,
+    pub ts: i64,
+    /// For `read_now`: the values read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<BTreeMap<String, Value>>,
+}
+
+/// Errors of payload parsing and encoding.
 #[derive(Debug, thiserror::Error)]
 pub enum WireError {
     #[error("malformed payload: {0}")]
     Malformed(#[from] serde_json::Error),
     #[error("wire version {0} is not supported (this side speaks {WIRE_VERSION})")]
     Version(u32),
+    #[error("payload of {0} bytes is above the {MAX_PAYLOAD_BYTES}-byte limit")]
+    TooLarge(usize),
+    #[error("invalid message: {0}")]
+    Invalid(String),
 }
 
-/// Parses a JSON payload that carries `v`, refusing other wire versions.
-pub fn parse<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, WireError> {
+/// A payload type of the contract, with the rules a well-formed one keeps beyond its shape.
+pub trait Message: Serialize + DeserializeOwned {
+    fn check(&self) -> Result<(), WireError> {
+        Ok(())
+    }
+}
+
+fn invalid<T>(message: impl Into<String>) -> Result<T, WireError> {
+    Err(WireError::Invalid(message.into()))
+}
+
+impl Message for TelemetryBatch {
+    fn check(&self) -> Result<(), WireError> {
+        if topics::validate_gateway_id(&self.gateway).is_err() {
+            return invalid("gateway id");
+        }
+        let (Some(first), Some(last)) = (self.samples.first(), self.samples.last()) else {
+            return invalid("a batch without samples");
+        };
+        if first.seq != self.first_seq || last.seq != self.last_seq {
+            return invalid("first_seq/last_seq do not match the samples");
+        }
+        if !self.samples.windows(2).all(|w| w[0].seq < w[1].seq) {
+            return invalid("samples are not in ascending sequence order");
+        }
+        if self.batch != batch_id(&self.gateway, self.first_seq, self.last_seq) {
+            return invalid("batch id does not match gateway and range");
+        }
+        Ok(())
+    }
+}
+
+impl Message for GatewayStatus {
+    fn check(&self) -> Result<(), WireError> {
+        if topics::validate_gateway_id(&self.gateway).is_err() {
+            return invalid("gateway id");
+        }
+        Ok(())
+    }
+}
+
+impl Message for Ack {
+    fn check(&self) -> Result<(), WireError> {
+        if self.first_seq == 0 || self.first_seq > self.last_seq {
+            return invalid("first_seq must be 1..=last_seq");
+        }
+        Ok(())
+    }
+}
+
+fn check_command_id(id: &str) -> Result<(), WireError> {
+    if id.is_empty() || id.len() > 64 {
+        return invalid("command id must be 1-64 characters");
+    }
+    Ok(())
+}
+
+impl Message for Command {
+    fn check(&self) -> Result<(), WireError> {
+        check_command_id(&self.id)?;
+        if let Action::WritePoint { value, .. } = self.action
+            && !value.is_finite()
+        {
+            return invalid("value must be a finite number");
+        }
+        Ok(())
+    }
+}
+
+impl Message for CommandAck {
+    fn check(&self) -> Result<(), WireError> {
+        check_command_id(&self.id)?;
+        if topics::validate_gateway_id(&self.gateway).is_err() {
+            return invalid("gateway id");
+        }
+        Ok(())
+    }
+}
+
+/// Parses a payload: size limit first, then the wire version, then the message and its rules.
+pub fn parse<T: Message>(bytes: &[u8]) -> Result<T, WireError> {
     #[derive(Deserialize)]
     struct Versioned {
         v: u32,
+    }
+    if bytes.len() > MAX_PAYLOAD_BYTES {
+        return Err(WireError::TooLarge(bytes.len()));
     }
     let Versioned { v } = serde_json::from_slice(bytes)?;
     if v != WIRE_VERSION {
         return Err(WireError::Version(v));
     }
-    Ok(serde_json::from_slice(bytes)?)
+    let message: T = serde_json::from_slice(bytes)?;
+    message.check()?;
+    Ok(message)
+}
+
+/// Encodes a message, refusing one the other side would refuse (too large, or breaking its
+/// rules).
+pub fn to_bytes<T: Message>(message: &T) -> Result<Vec<u8>, WireError> {
+    message.check()?;
+    let bytes = serde_json::to_vec(message)?;
+    if bytes.len() > MAX_PAYLOAD_BYTES {
+        return Err(WireError::TooLarge(bytes.len()));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_batch_round_trips_and_names_its_sequence_range() {
+    fn batch(seqs: std::ops::RangeInclusive<u64>) -> TelemetryBatch {
         let mut values = BTreeMap::new();
         values.insert("ac_power".to_string(), Value::Number(1234.5));
         values.insert("serial_number".to_string(), Value::Text("HV123".into()));
-        let samples = (7..=9)
+        let samples = seqs
             .map(|seq| Sample {
                 seq,
                 device: "inv-1".into(),
@@ -127,9 +370,15 @@ mod tests {
                 values: values.clone(),
             })
             .collect();
-        let b = TelemetryBatch::new("gw-1", true, samples);
+        TelemetryBatch::new("gw-1", true, samples)
+    }
+
+    #[test]
+    fn a_batch_round_trips_and_names_its_sequence_range() {
+        let b = batch(7..=9);
         assert_eq!(b.batch, "gw-1:7-9");
-        let json = serde_json::to_vec(&b).unwrap();
+        assert_eq!((b.first_seq, b.last_seq), (7, 9));
+        let json = to_bytes(&b).unwrap();
         let text = String::from_utf8(json.clone()).unwrap();
         assert!(
             text.contains(r#""ac_power":1234.5"#) && text.contains(r#""serial_number":"HV123""#),
@@ -137,29 +386,155 @@ mod tests {
         );
         let back: TelemetryBatch = parse(&json).unwrap();
         assert_eq!(back, b);
+        assert_eq!(
+            b.ack(),
+            Ack {
+                v: 1,
+                batch: "gw-1:7-9".into(),
+                first_seq: 7,
+                last_seq: 9
+            }
+        );
     }
 
     #[test]
-    fn other_versions_and_garbage_are_refused() {
+    fn inconsistent_batches_are_refused() {
+        let mut b = batch(1..=3);
+        b.samples.swap(0, 1);
+        assert!(matches!(to_bytes(&b), Err(WireError::Invalid(_))));
+        let mut b = batch(1..=3);
+        b.last_seq = 4;
+        let json = serde_json::to_vec(&b).unwrap();
         assert!(matches!(
-            parse::<Ack>(br#"{"v":2,"up_to_seq":5}"#),
+            parse::<TelemetryBatch>(&json),
+            Err(WireError::Invalid(_))
+        ));
+        let b = TelemetryBatch::new("gw-1", false, vec![]);
+        assert!(to_bytes(&b).is_err(), "empty batch");
+    }
+
+    #[test]
+    fn other_versions_garbage_and_oversized_payloads_are_refused() {
+        let ack = br#"{"v":1,"batch":"g:1-5","first_seq":1,"last_seq":5}"#;
+        assert_eq!(parse::<Ack>(ack).unwrap().last_seq, 5);
+        assert!(matches!(
+            parse::<Ack>(br#"{"v":2,"batch":"g:1-5","first_seq":1,"last_seq":5}"#),
             Err(WireError::Version(2))
         ));
         assert!(matches!(
-            parse::<Ack>(br#"{"up_to_seq":5}"#),
+            parse::<Ack>(br#"{"batch":"g:1-5","first_seq":1,"last_seq":5}"#),
             Err(WireError::Malformed(_))
         ));
+        assert!(matches!(
+            parse::<Ack>(br#"{"v":1,"batch":"g:1-5","first_seq":1,"last_seq":5,"x":1}"#),
+            Err(WireError::Malformed(_))
+        ));
+        assert!(matches!(
+            parse::<Ack>(br#"{"v":1,"batch":"g:5-1","first_seq":5,"last_seq":1}"#),
+            Err(WireError::Invalid(_))
+        ));
         assert!(matches!(parse::<Ack>(b"not json"), Err(WireError::Malformed(_))));
-        assert_eq!(parse::<Ack>(br#"{"v":1,"up_to_seq":5}"#).unwrap().up_to_seq, 5);
+        let mut big = br#"{"v":1,"batch":""#.to_vec();
+        big.resize(MAX_PAYLOAD_BYTES + 1, b'x');
+        assert!(matches!(parse::<Ack>(&big), Err(WireError::TooLarge(_))));
+        let huge = batch(1..=5000);
+        assert!(matches!(to_bytes(&huge), Err(WireError::TooLarge(_))));
+    }
+
+    #[test]
+    fn status_messages_round_trip() {
         let s = GatewayStatus {
             v: 1,
             gateway: "g".into(),
-            online: false,
+            kind: StatusKind::Periodic,
+            online: true,
             ts: 1,
             agent: "0.1.0".into(),
-            offline_devices: vec![],
+            queue: Some(QueueStatus {
+                depth: 10,
+                dropped_oldest: 3,
+                next_seq: 14,
+            }),
+            devices: vec![DeviceStatus {
+                id: "inv-1".into(),
+                online: false,
+                polls_ok: 5,
+                polls_failed: 2,
+            }],
+            buses: vec![BusStatus {
+                name: "rs485-1".into(),
+                requests: 9,
+                timeouts: 2,
+                exceptions: 0,
+                transport_errors: 1,
+                decode_errors: 0,
+            }],
         };
-        let back: GatewayStatus = parse(&serde_json::to_vec(&s).unwrap()).unwrap();
-        assert_eq!(back, s);
+        let json = to_bytes(&s).unwrap();
+        assert!(String::from_utf8_lossy(&json).contains(r#""dropped_oldest":3"#));
+        assert_eq!(parse::<GatewayStatus>(&json).unwrap(), s);
+        // A last will carries no counters.
+        let will = GatewayStatus {
+            kind: StatusKind::Will,
+            online: false,
+            queue: None,
+            devices: vec![],
+            buses: vec![],
+            ..s
+        };
+        let json = to_bytes(&will).unwrap();
+        assert!(!String::from_utf8_lossy(&json).contains("queue"));
+        assert_eq!(parse::<GatewayStatus>(&json).unwrap(), will);
+    }
+
+    #[test]
+    fn commands_and_their_acks_round_trip() {
+        let text = br#"{"v":1,"id":"c-1","action":{"type":"write_point","device":"tracker-1","metric":"tracker_target_angle","value":12.5}}"#;
+        let c: Command = parse(text).unwrap();
+        assert_eq!(
+            c.action,
+            Action::WritePoint {
+                device: "tracker-1".into(),
+                metric: "tracker_target_angle".into(),
+                value: 12.5
+            }
+        );
+        for action in [
+            Action::ReloadConfig,
+            Action::ReadNow {
+                device: "inv-1".into(),
+            },
+        ] {
+            let c = Command {
+                v: 1,
+                id: "c-2".into(),
+                action,
+            };
+            assert_eq!(parse::<Command>(&to_bytes(&c).unwrap()).unwrap(), c);
+        }
+        assert!(
+            parse::<Command>(br#"{"v":1,"id":"c","action":{"type":"format_disk"}}"#).is_err(),
+            "unknown action"
+        );
+        assert!(
+            parse::<Command>(br#"{"v":1,"id":"c","action":{"type":"read_now","device":"d","x":1}}"#).is_err(),
+            "unknown field in an action"
+        );
+        assert!(matches!(
+            parse::<Command>(br#"{"v":1,"id":"","action":{"type":"reload_config"}}"#),
+            Err(WireError::Invalid(_))
+        ));
+        let mut values = BTreeMap::new();
+        values.insert("tracker_angle".to_string(), Value::Number(-3.5));
+        let a = CommandAck {
+            v: 1,
+            gateway: "g".into(),
+            id: "c-2".into(),
+            ok: true,
+            message: "read".into(),
+            ts: 5,
+            values: Some(values),
+        };
+        assert_eq!(parse::<CommandAck>(&to_bytes(&a).unwrap()).unwrap(), a);
     }
 }

@@ -1,12 +1,15 @@
 //! Resource use of the gateway agent polling many simulated devices: the real `pv-edge run`
-//! process (Modbus TCP polling, decoding, fsynced sled queue) against `pv-edge simulate`
-//! processes on loopback; CPU and RSS are read from /proc for the agent process only.
+//! process (Modbus TCP polling, decoding, fsynced sled queue, MQTT uplink) against
+//! `pv-edge simulate` processes on loopback, forwarding to a real broker (rumqttd) and an
+//! acknowledging consumer in this process; CPU and RSS are read from /proc for the agent
+//! process only.
 //!
 //! The agent binary is taken from beside this benchmark (target/release/pv-edge); when it is
 //! missing it is built first (`cargo build --release -p pv-edge`); BENCH_PV_EDGE names another.
 //! Knobs: BENCH_DEVICES (100), BENCH_INTERVAL_MS (1000), BENCH_BUSES (4), BENCH_SECONDS (30),
-//! BENCH_WARMUP_SECONDS (5). With a short interval the figure is the agent's saturated
-//! throughput (samples/s polled, decoded and stored) instead.
+//! BENCH_WARMUP_SECONDS (5), BENCH_UPLINK (1; 0 = store only, as before the uplink existed).
+//! With a short interval the figure is the agent's saturated throughput (samples/s polled,
+//! decoded and stored) instead.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -17,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use pv_bench::{figure, knob};
+use pv_edge::testkit::{Consumer, start_broker};
 
 const MAPS: &[&str] = &[
     "huawei-sun2000-ktl",
@@ -83,6 +87,7 @@ fn main() -> anyhow::Result<()> {
     let buses: usize = knob("BENCH_BUSES", 4).clamp(1, devices.max(1));
     let seconds: u64 = knob("BENCH_SECONDS", 30);
     let warmup: u64 = knob("BENCH_WARMUP_SECONDS", 5);
+    let uplink = knob("BENCH_UPLINK", 1) == 1;
     let bin = agent_binary()?;
     let maps_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-configs");
     let dir = tempfile::tempdir()?;
@@ -93,6 +98,21 @@ fn main() -> anyhow::Result<()> {
         "gateway_id = \"gw-bench\"\ndata_dir = \"data\"\nmaps_dir = \"{}\"\n[queue]\nmax_samples = 100000000\n",
         maps_dir.display()
     );
+    // The broker and the consumer live on this runtime's threads while main sleeps.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()?;
+    let cloud = if uplink {
+        let broker = start_broker(None)?;
+        config += &format!("[mqtt]\nhost = \"{}\"\nport = {}\n", broker.ip(), broker.port());
+        let c = rt.block_on(Consumer::connect(broker, "bench-cloud"));
+        c.store().keep_values = false;
+        Some(c)
+    } else {
+        None
+    };
+    let forwarded = || cloud.as_ref().map_or(0, |c| c.store().count("gw-bench"));
     for b in 0..buses {
         let port = free_port()?;
         let mut cmd = Command::new(&bin);
@@ -148,6 +168,7 @@ fn main() -> anyhow::Result<()> {
     std::thread::sleep(Duration::from_secs(warmup));
     let (cpu0, _) = usage(pid)?;
     let n0 = stored.load(Ordering::Relaxed);
+    let f0 = forwarded();
     let t0 = Instant::now();
     let mut rss_max = 0;
     while t0.elapsed() < Duration::from_secs(seconds) {
@@ -157,12 +178,16 @@ fn main() -> anyhow::Result<()> {
     let elapsed = t0.elapsed().as_secs_f64();
     let (cpu1, rss) = usage(pid)?;
     let n = stored.load(Ordering::Relaxed) - n0;
+    let f = forwarded() - f0;
     drop(agent);
     drop(sims);
 
     figure("edge_agent_devices", devices as f64, "devices");
     figure("edge_agent_interval", interval_ms as f64, "ms");
     figure("edge_agent_samples_stored", n as f64 / elapsed, "samples/s");
+    if uplink {
+        figure("edge_agent_samples_forwarded", f as f64 / elapsed, "samples/s");
+    }
     figure(
         "edge_agent_expected",
         devices as f64 * 1000.0 / interval_ms as f64,

@@ -1,0 +1,274 @@
+//! The cloud's commands to a gateway: turning a set-point into register words through the
+//! device's map, running device commands on their bus, and answering each command id once.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use pv_shared::decode::{self, Raw};
+use pv_shared::regmap::Location;
+use pv_shared::topics::WIRE_VERSION;
+use pv_shared::wire::{Action, CommandAck};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::device::DeviceSpec;
+use crate::scheduler::BusCommand;
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// An answer to command `id`.
+pub fn answer(gateway: &str, id: &str, result: Result<String, String>) -> CommandAck {
+    let (ok, message) = match result {
+        Ok(m) => (true, m),
+        Err(m) => (false, m),
+    };
+    CommandAck {
+        v: WIRE_VERSION,
+        gateway: gateway.to_string(),
+        id: id.to_string(),
+        ok,
+        message,
+        ts: now_ms(),
+        values: None,
+    }
+}
+
+/// The register words that set `metric` of `spec` to `value` (canonical unit), and where they
+/// go. Only points the map marks writable qualify.
+pub fn set_point(spec: &DeviceSpec, metric: &str, value: f64) -> Result<(u16, Vec<u16>), String> {
+    let map = &spec.map;
+    let Some(point) = map.points.iter().find(|p| p.metric == metric) else {
+        return Err(format!("{} ({}) has no point {metric}", spec.id, map.id));
+    };
+    if !point.writable {
+        let writable: Vec<&str> = map
+            .points
+            .iter()
+            .filter(|p| p.writable)
+            .map(|p| p.metric.as_str())
+            .collect();
+        return Err(format!(
+            "{metric} of {} is not writable (writable: {})",
+            map.id,
+            if writable.is_empty() {
+                "none".to_string()
+            } else {
+                writable.join(", ")
+            }
+        ));
+    }
+    let Location::Absolute(address) = point.location else {
+        return Err(format!("{metric}: only absolute addresses are written"));
+    };
+    let raw = value / point.factor();
+    let rounded = raw.round();
+    // A set-point the register cannot carry exactly is refused rather than silently rounded
+    // beyond half a step.
+    if (raw - rounded).abs() > 1e-6 * raw.abs().max(1.0)
+        && point.data_type != pv_shared::regmap::DataType::F32
+    {
+        return Err(format!(
+            "{value} is not a multiple of the register's step {}",
+            point.factor()
+        ));
+    }
+    let raw = match point.data_type {
+        pv_shared::regmap::DataType::F32 => Raw::Float(raw as f32),
+        _ => Raw::Int(rounded as i128),
+    };
+    let words = decode::encode(point, &map.limits, &raw).map_err(|e| e.to_string())?;
+    Ok((address, words))
+}
+
+/// Where a device's commands go.
+#[derive(Clone)]
+pub struct Route {
+    pub spec: DeviceSpec,
+    pub bus: mpsc::Sender<BusCommand>,
+}
+
+/// Runs a device command on its bus; the answer's `values` carry a `read_now` result.
+pub async fn run_device_command(
+    gateway: &str,
+    id: &str,
+    routes: &HashMap<String, Route>,
+    action: Action,
+) -> CommandAck {
+    let unknown = |device: &str| {
+        let mut known: Vec<&str> = routes.keys().map(String::as_str).collect();
+        known.sort();
+        Err(format!("no device {device} (have: {})", known.join(", ")))
+    };
+    match action {
+        Action::ReadNow { device } => {
+            let Some(route) = routes.get(&device) else {
+                return answer(gateway, id, unknown(&device));
+            };
+            let (reply, rx) = oneshot::channel();
+            if route
+                .bus
+                .send(BusCommand::ReadNow {
+                    device: device.clone(),
+                    reply,
+                })
+                .await
+                .is_err()
+            {
+                return answer(gateway, id, Err("bus stopped".into()));
+            }
+            match rx.await {
+                Ok(Ok(values)) => {
+                    let mut a = answer(
+                        gateway,
+                        id,
+                        Ok(format!("read {} values from {device}", values.len())),
+                    );
+                    a.values = Some(values);
+                    a
+                }
+                Ok(Err(e)) => answer(gateway, id, Err(format!("{device}: {e}"))),
+                Err(_) => answer(gateway, id, Err("bus stopped".into())),
+            }
+        }
+        Action::WritePoint {
+            device,
+            metric,
+            value,
+        } => {
+            let Some(route) = routes.get(&device) else {
+                return answer(gateway, id, unknown(&device));
+            };
+            let (address, words) = match set_point(&route.spec, &metric, value) {
+                Ok(x) => x,
+                Err(e) => return answer(gateway, id, Err(e)),
+            };
+            let (reply, rx) = oneshot::channel();
+            let write = BusCommand::Write {
+                device: device.clone(),
+                address,
+                words,
+                reply,
+            };
+            if route.bus.send(write).await.is_err() {
+                return answer(gateway, id, Err("bus stopped".into()));
+            }
+            let unit = pv_shared::metrics::lookup(&metric)
+                .map(|m| m.unit().symbol)
+                .unwrap_or("");
+            match rx.await {
+                Ok(Ok(())) => answer(
+                    gateway,
+                    id,
+                    Ok(format!("wrote {value} {unit} to {metric} of {device}")),
+                ),
+                Ok(Err(e)) => answer(gateway, id, Err(format!("{device}: {e}"))),
+                Err(_) => answer(gateway, id, Err("bus stopped".into())),
+            }
+        }
+        Action::ReloadConfig => answer(gateway, id, Err("reload is not a device command".into())),
+    }
+}
+
+/// Command ids seen lately: a command delivered twice (QoS 1 redelivery) runs once, and the
+/// repeat gets the first answer.
+#[derive(Default)]
+pub struct Recent {
+    order: VecDeque<String>,
+    answers: HashMap<String, Option<CommandAck>>,
+}
+
+/// How many ids are remembered.
+const RECENT: usize = 256;
+
+pub enum Seen {
+    New,
+    /// Still running: its answer will come.
+    Running,
+    Answered(CommandAck),
+}
+
+impl Recent {
+    /// Registers `id` as running unless it was seen before.
+    pub fn check(&mut self, id: &str) -> Seen {
+        match self.answers.get(id) {
+            Some(Some(a)) => Seen::Answered(a.clone()),
+            Some(None) => Seen::Running,
+            None => {
+                self.answers.insert(id.to_string(), None);
+                self.order.push_back(id.to_string());
+                if self.order.len() > RECENT
+                    && let Some(old) = self.order.pop_front()
+                {
+                    self.answers.remove(&old);
+                }
+                Seen::New
+            }
+        }
+    }
+
+    pub fn done(&mut self, answer: &CommandAck) {
+        if let Some(slot) = self.answers.get_mut(&answer.id) {
+            *slot = Some(answer.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn tracker() -> DeviceSpec {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-configs/pv-reference-tracker.toml");
+        DeviceSpec {
+            id: "tracker-1".into(),
+            unit: 1,
+            map: Arc::new(pv_shared::regmap::RegisterMap::load(&path).unwrap()),
+            interval: Duration::from_secs(1),
+        }
+    }
+
+    #[test]
+    fn set_points_become_register_words_through_the_map() {
+        let t = tracker();
+        assert_eq!(
+            set_point(&t, "tracker_target_angle", 12.5).unwrap(),
+            (1, vec![125])
+        );
+        assert_eq!(
+            set_point(&t, "tracker_target_angle", -30.0).unwrap(),
+            (1, vec![(-300i16) as u16])
+        );
+        let e = set_point(&t, "tracker_angle", 1.0).unwrap_err();
+        assert!(
+            e.contains("not writable") && e.contains("tracker_target_angle"),
+            "{e}"
+        );
+        assert!(
+            set_point(&t, "tracker_target_angle", 12.55)
+                .unwrap_err()
+                .contains("step")
+        );
+        assert!(
+            set_point(&t, "tracker_target_angle", 5000.0).is_err(),
+            "beyond i16"
+        );
+        assert!(set_point(&t, "ac_power", 1.0).unwrap_err().contains("no point"));
+    }
+
+    #[test]
+    fn a_repeated_command_id_runs_once() {
+        let mut r = Recent::default();
+        assert!(matches!(r.check("a"), Seen::New));
+        assert!(matches!(r.check("a"), Seen::Running));
+        r.done(&answer("g", "a", Ok("done".into())));
+        assert!(matches!(r.check("a"), Seen::Answered(a) if a.message == "done"));
+    }
+}

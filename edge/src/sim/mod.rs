@@ -1,0 +1,707 @@
+//! Device simulator: serves any register map over Modbus TCP, RTU (a serial port, e.g. one end
+//! of a socat pseudo-terminal pair) or RTU over TCP, several unit ids per bus.
+//!
+//! Two modes:
+//! - *expected values* (`SimDevice::new`): each point gets a fixed raw value derived from its
+//!   metric name and a seed, valid for its type (never a "not implemented" sentinel), status and
+//!   fault points take codes from the map's own tables, scale factors are 0, -1 or -2.
+//!   `SimDevice::expected` gives the canonical value each point must decode to, so a test can
+//!   compare what the poller read.
+//! - *realistic* (`SimDevice::realistic`): the modelled points follow the sun and sky of a
+//!   site (`sky`: solar position, Haurwitz clear sky, passing clouds; `plant`: inverter strings,
+//!   energy counters, meter, weather station, tracker with wind stow), recomputed on each read
+//!   from the site's (optionally shifted) clock; points the model does not cover keep their
+//!   expected values.
+//!
+//! Injectable faults, in both modes: a dead device (never answers), a share of requests left
+//! unanswered (timeouts) or refused with an exception, and (realistic mode) a fault code from
+//! the map's fault table with the device stopping production.
+
+pub mod plant;
+pub mod sky;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use pv_shared::decode::{self, Raw};
+use pv_shared::regmap::{DataType, FaultMatch, Function, Location, Point, RegisterMap};
+use pv_shared::wire::Value;
+use tokio_modbus::server::Service;
+use tokio_modbus::{ExceptionCode, Request, Response, SlaveRequest};
+
+use crate::device::SUNS;
+
+/// Where the simulator lays out a SunSpec chain.
+pub const SUNSPEC_BASE: u16 = 40000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error("{map}: {0}", map = .1)]
+    Encode(decode::DecodeError, String),
+    #[error("{0}: SunSpec chain does not fit below register 65535")]
+    TooLong(String),
+}
+
+/// One simulated device.
+#[derive(Debug)]
+pub struct SimDevice {
+    pub map: Arc<RegisterMap>,
+    registers: Mutex<HashMap<(Function, u16), u16>>,
+    expected: BTreeMap<String, Value>,
+    dead: AtomicBool,
+    /// Where each point of the map is on this device, and its scale factor.
+    placed: Vec<Placed>,
+    physics: Option<Mutex<Physics>>,
+    /// Shares (in millionths) of requests left unanswered / refused with an exception.
+    timeouts: AtomicU64,
+    exceptions: AtomicU64,
+    requests: AtomicU64,
+    seed: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Placed {
+    start: u16,
+    /// The scale factor register, if the point has one.
+    sf_at: Option<u16>,
+}
+
+#[derive(Debug)]
+struct Physics {
+    site: Arc<sky::Site>,
+    plant: plant::Plant,
+    /// Holding registers written over Modbus (set-points): the model leaves them alone.
+    written: HashSet<u16>,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// The raw integer nearest to `x` that type `t` carries and that is not a "not implemented"
+/// sentinel.
+fn clamp_raw(t: DataType, x: f64) -> i128 {
+    let (lo, hi) = raw_range(t);
+    x.round().clamp(lo, hi) as i128
+}
+
+fn raw_range(t: DataType) -> (f64, f64) {
+    match t {
+        DataType::U16 => (0.0, 65_534.0),
+        DataType::I16 => (-32_767.0, 32_767.0),
+        DataType::U32 => (0.0, 4_294_967_294.0),
+        DataType::Acc32 => (1.0, 4_294_967_295.0),
+        DataType::I32 => (-2_147_483_647.0, 2_147_483_647.0),
+        DataType::U64 => (0.0, 9.2e18),
+        DataType::Acc64 => (1.0, 9.2e18),
+        DataType::F32 | DataType::String => (f64::MIN, f64::MAX),
+    }
+}
+
+fn hash(text: &str, seed: u64) -> u64 {
+    // FNV-1a: stable across runs and platforms, which the expected values rely on.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn raw_for(map: &RegisterMap, index: usize, seed: u64) -> Raw {
+    let p = &map.points[index];
+    let h = hash(&p.metric, seed);
+    // Codes come from the map's tables, so the cloud's lookups can be tested on them.
+    if p.metric == "status_code" && !map.status.is_empty() {
+        return Raw::Int(i128::from(
+            map.status[(h % map.status.len() as u64) as usize].code,
+        ));
+    }
+    let faults: Vec<_> = map.faults.iter().filter(|f| f.point == p.metric).collect();
+    if !faults.is_empty() {
+        return Raw::Int(match faults[(h % faults.len() as u64) as usize].matches {
+            FaultMatch::Code(c) => i128::from(c),
+            FaultMatch::Bit(b) => 1i128 << b,
+        });
+    }
+    match p.data_type {
+        DataType::U16 => Raw::Int(1 + i128::from(h % 60_000)),
+        DataType::I16 => Raw::Int(i128::from(h % 60_000) - 30_000),
+        DataType::U32 | DataType::Acc32 => Raw::Int(1 + i128::from(h % 4_000_000_000)),
+        DataType::I32 => Raw::Int(i128::from(h % 2_000_000_000) - 1_000_000_000),
+        DataType::U64 | DataType::Acc64 => Raw::Int(1 + i128::from(h % 1_000_000_000_000_000)),
+        // Multiples of 1/8 below 2^21 are exact in f32.
+        DataType::F32 => Raw::Float((h % 2_000_000) as f32 / 8.0 - 100_000.0),
+        DataType::String => {
+            let mut s = format!("SIM-{:X}", h);
+            s.truncate(usize::from(p.words) * 2);
+            Raw::Text(s)
+        }
+    }
+}
+
+impl SimDevice {
+    /// Lays out `map`'s registers with values derived from `seed`.
+    pub fn new(map: Arc<RegisterMap>, seed: u64) -> Result<SimDevice, SimError> {
+        let mut regs: HashMap<(Function, u16), u16> = HashMap::new();
+        // SunSpec chain: marker, then each model's ID, length and zeroed body, then the end model.
+        let mut bases: HashMap<u16, u16> = HashMap::new();
+        if !map.sunspec.is_empty() {
+            let f = map.limits.function;
+            regs.insert((f, SUNSPEC_BASE), SUNS[0]);
+            regs.insert((f, SUNSPEC_BASE + 1), SUNS[1]);
+            let mut at = u32::from(SUNSPEC_BASE) + 2;
+            for m in &map.sunspec {
+                let end = at + 2 + u32::from(m.length);
+                if end + 2 > 65_536 {
+                    return Err(SimError::TooLong(map.id.clone()));
+                }
+                bases.insert(m.id, at as u16);
+                regs.insert((f, at as u16), m.id);
+                regs.insert((f, at as u16 + 1), m.length);
+                for a in at + 2..end {
+                    regs.insert((f, a as u16), 0);
+                }
+                at = end;
+            }
+            regs.insert((f, at as u16), 0xFFFF);
+            regs.insert((f, at as u16 + 1), 0);
+        }
+        let address = |l: Location| match l {
+            Location::Absolute(a) => a,
+            Location::SunSpec { model, offset } => bases.get(&model).copied().unwrap_or(0) + offset,
+        };
+        let mut expected = BTreeMap::new();
+        let mut placed = Vec::with_capacity(map.points.len());
+        for (i, p) in map.points.iter().enumerate() {
+            let raw = raw_for(&map, i, seed);
+            let words =
+                decode::encode(p, &map.limits, &raw).map_err(|e| SimError::Encode(e, map.id.clone()))?;
+            let start = address(p.location);
+            for (k, w) in words.iter().enumerate() {
+                regs.insert((p.function, start + k as u16), *w);
+            }
+            let sf = p.scale_factor.map(|l| {
+                let a = address(l);
+                let sf = -((hash(&format!("sf{a}"), seed) % 3) as i16);
+                regs.insert((p.function, a), sf as u16);
+                sf
+            });
+            placed.push(Placed {
+                start,
+                sf_at: p.scale_factor.map(address),
+            });
+            expected.insert(p.metric.clone(), decode::scaled(p, &raw, sf));
+        }
+        // Devices that tolerate reads across unmapped registers answer zeros there.
+        if map.limits.max_gap > 0 {
+            for f in [Function::Holding, Function::Input] {
+                let addrs: Vec<u16> = regs.keys().filter(|(g, _)| *g == f).map(|(_, a)| *a).collect();
+                if let (Some(lo), Some(hi)) = (addrs.iter().min(), addrs.iter().max()) {
+                    for a in *lo..=*hi {
+                        regs.entry((f, a)).or_insert(0);
+                    }
+                }
+            }
+        }
+        Ok(SimDevice {
+            map,
+            registers: Mutex::new(regs),
+            expected,
+            dead: AtomicBool::new(false),
+            placed,
+            physics: None,
+            timeouts: AtomicU64::new(0),
+            exceptions: AtomicU64::new(0),
+            requests: AtomicU64::new(0),
+            seed,
+        })
+    }
+
+    /// A device whose modelled points follow the sky of `site` (see the module note).
+    pub fn realistic(
+        map: Arc<RegisterMap>,
+        seed: u64,
+        site: Arc<sky::Site>,
+        options: plant::PlantOptions,
+    ) -> Result<SimDevice, SimError> {
+        let plant = plant::Plant::new(&map, seed, options);
+        let mut dev = SimDevice::new(map, seed)?;
+        dev.physics = Some(Mutex::new(Physics {
+            site,
+            plant,
+            written: HashSet::new(),
+        }));
+        Ok(dev)
+    }
+
+    /// Recomputes the modelled points for real time `now_ms` (the site's clock offset is
+    /// applied here). Reads do this by themselves; tests call it with chosen instants.
+    pub fn refresh_at(&self, now_ms: i64) {
+        let Some(physics) = &self.physics else { return };
+        let Ok(mut ph) = physics.lock() else { return };
+        let Ok(mut regs) = self.registers.lock() else {
+            return;
+        };
+        let t = now_ms + ph.site.clock_offset_ms;
+        // Writing mode 0 (auto) hands the set-points back to the model.
+        let auto = self.map.points.iter().zip(&self.placed).any(|(p, at)| {
+            p.metric == "tracker_mode"
+                && ph.written.contains(&at.start)
+                && regs.get(&(p.function, at.start)) == Some(&0)
+        });
+        if auto {
+            ph.written.clear();
+        }
+        // A target angle written over Modbus is a manual set-point the tracker follows.
+        let manual = self
+            .map
+            .points
+            .iter()
+            .zip(&self.placed)
+            .find(|(p, at)| p.metric == "tracker_target_angle" && ph.written.contains(&at.start))
+            .and_then(|(p, at)| self.decode_point(&regs, p, at));
+        let site = ph.site.clone();
+        let values = ph.plant.measure(&site, t, manual);
+        let by_metric: HashMap<&str, f64> = values.iter().map(|(m, v)| (m.as_str(), *v)).collect();
+        // SunSpec scale factors: each register gets the finest power of ten at which every
+        // point sharing it fits its type, as a real device picks them for its ratings.
+        let mut needed: HashMap<(Function, u16), i16> = HashMap::new();
+        for (p, at) in self.map.points.iter().zip(&self.placed) {
+            if let (Some(sf_at), Some(v)) = (at.sf_at, by_metric.get(p.metric.as_str())) {
+                let (_, hi) = raw_range(p.data_type);
+                let fits = (-3..=9)
+                    .find(|s| (v / (p.factor() * 10f64.powi(i32::from(*s)))).abs() <= hi * 0.99)
+                    .unwrap_or(9);
+                let e = needed.entry((p.function, sf_at)).or_insert(-3);
+                *e = (*e).max(fits);
+            }
+        }
+        for (at, sf) in &needed {
+            regs.insert(*at, *sf as u16);
+        }
+        for (p, at) in self.map.points.iter().zip(&self.placed) {
+            if ph.written.contains(&at.start) && p.function == Function::Holding {
+                continue;
+            }
+            if let Some(v) = by_metric.get(p.metric.as_str()) {
+                self.put(&mut regs, p, at, *v);
+            }
+        }
+    }
+
+    fn sf_of(&self, regs: &HashMap<(Function, u16), u16>, p: &Point, at: &Placed) -> Option<i16> {
+        at.sf_at
+            .map(|a| regs.get(&(p.function, a)).copied().unwrap_or(0) as i16)
+    }
+
+    fn decode_point(&self, regs: &HashMap<(Function, u16), u16>, p: &Point, at: &Placed) -> Option<f64> {
+        let words: Option<Vec<u16>> = (0..p.words)
+            .map(|k| regs.get(&(p.function, at.start.wrapping_add(k))).copied())
+            .collect();
+        match decode::decode(
+            p,
+            &self.map.limits,
+            &words?,
+            self.sf_of(regs, p, at).map(|s| s as u16),
+        ) {
+            Ok(Some(Value::Number(x))) => Some(x),
+            _ => None,
+        }
+    }
+
+    fn put(&self, regs: &mut HashMap<(Function, u16), u16>, p: &Point, at: &Placed, value: f64) {
+        let factor = p.factor() * 10f64.powi(i32::from(self.sf_of(regs, p, at).unwrap_or(0)));
+        let x = value / factor;
+        let raw = match p.data_type {
+            DataType::String => return,
+            DataType::F32 => Raw::Float(x as f32),
+            t => Raw::Int(clamp_raw(t, x)),
+        };
+        if let Ok(words) = decode::encode(p, &self.map.limits, &raw) {
+            for (k, w) in words.iter().enumerate() {
+                regs.insert((p.function, at.start.wrapping_add(k as u16)), *w);
+            }
+        }
+    }
+
+    /// Leaves this share (0-1) of requests unanswered, as a device that times out now and then.
+    pub fn set_timeouts(&self, share: f64) {
+        self.timeouts
+            .store((share.clamp(0.0, 1.0) * 1e6) as u64, Ordering::Relaxed);
+    }
+
+    /// Refuses this share (0-1) of requests with a Modbus exception (server device busy).
+    pub fn set_exceptions(&self, share: f64) {
+        self.exceptions
+            .store((share.clamp(0.0, 1.0) * 1e6) as u64, Ordering::Relaxed);
+    }
+
+    /// Realistic mode: the device reports the first fault of its map's table and stops producing.
+    pub fn set_fault(&self, fault: bool) {
+        if let Some(ph) = &self.physics
+            && let Ok(mut ph) = ph.lock()
+        {
+            ph.plant.options.fault = fault;
+        }
+    }
+
+    /// What happens to the next request: answered, left unanswered, or refused.
+    fn next_request(&self) -> Fate {
+        let n = self.requests.fetch_add(1, Ordering::Relaxed);
+        // Deterministic per device and request number, so a test sees the same pattern.
+        let roll = hash(&n.to_string(), self.seed) % 1_000_000;
+        let timeouts = self.timeouts.load(Ordering::Relaxed);
+        if roll < timeouts {
+            Fate::Silent
+        } else if roll < timeouts + self.exceptions.load(Ordering::Relaxed) {
+            Fate::Refused
+        } else {
+            Fate::Answer
+        }
+    }
+
+    /// Canonical value every point must decode to.
+    pub fn expected(&self) -> &BTreeMap<String, Value> {
+        &self.expected
+    }
+
+    /// A dead device never answers (as a powered-off device on RS-485).
+    pub fn set_dead(&self, dead: bool) {
+        self.dead.store(dead, Ordering::Relaxed);
+    }
+
+    /// Current value of a register (for tests of writes).
+    pub fn register(&self, function: Function, address: u16) -> Option<u16> {
+        self.registers.lock().ok()?.get(&(function, address)).copied()
+    }
+
+    /// Sets a register, as the device itself would (tests of commands).
+    pub fn set_register(&self, function: Function, address: u16, value: u16) {
+        if let Ok(mut regs) = self.registers.lock() {
+            regs.insert((function, address), value);
+        }
+    }
+
+    fn read(&self, function: Function, start: u16, count: u16) -> Result<Vec<u16>, ExceptionCode> {
+        if self.physics.is_some() {
+            self.refresh_at(now_ms());
+        }
+        let regs = self
+            .registers
+            .lock()
+            .map_err(|_| ExceptionCode::ServerDeviceFailure)?;
+        if count == 0 || count > 125 {
+            return Err(ExceptionCode::IllegalDataValue);
+        }
+        // A read touching any register the device does not have is refused, like real devices
+        // with sparse maps do; the planner must not bridge gaps such maps do not allow.
+        (0..count)
+            .map(|k| {
+                let a = start.checked_add(k).ok_or(ExceptionCode::IllegalDataAddress)?;
+                regs.get(&(function, a))
+                    .copied()
+                    .ok_or(ExceptionCode::IllegalDataAddress)
+            })
+            .collect()
+    }
+
+    fn write(&self, start: u16, values: &[u16]) -> Result<(), ExceptionCode> {
+        let mut regs = self
+            .registers
+            .lock()
+            .map_err(|_| ExceptionCode::ServerDeviceFailure)?;
+        for k in 0..values.len() {
+            let a = start
+                .checked_add(k as u16)
+                .ok_or(ExceptionCode::IllegalDataAddress)?;
+            if !regs.contains_key(&(Function::Holding, a)) {
+                return Err(ExceptionCode::IllegalDataAddress);
+            }
+        }
+        for (k, v) in values.iter().enumerate() {
+            regs.insert((Function::Holding, start + k as u16), *v);
+        }
+        drop(regs);
+        if let Some(ph) = &self.physics
+            && let Ok(mut ph) = ph.lock()
+        {
+            // The register of a written multi-word point is marked by its start; single-word
+            // set-points (the usual case) are exact.
+            for k in 0..values.len() {
+                ph.written.insert(start.wrapping_add(k as u16));
+            }
+        }
+        Ok(())
+    }
+}
+
+enum Fate {
+    Answer,
+    Silent,
+    Refused,
+}
+
+/// Devices on one simulated bus, by unit id.
+#[derive(Debug, Default, Clone)]
+pub struct Simulator {
+    units: Arc<BTreeMap<u8, Arc<SimDevice>>>,
+}
+
+impl Simulator {
+    pub fn new(units: impl IntoIterator<Item = (u8, Arc<SimDevice>)>) -> Simulator {
+        Simulator {
+            units: Arc::new(units.into_iter().collect()),
+        }
+    }
+
+    pub fn unit(&self, unit: u8) -> Option<&Arc<SimDevice>> {
+        self.units.get(&unit)
+    }
+
+    fn answer(&self, req: SlaveRequest<'static>) -> Result<Option<Response>, ExceptionCode> {
+        // Unknown units and dead devices stay silent, as on a real RS-485 line.
+        let Some(dev) = self.units.get(&req.slave) else {
+            return Ok(None);
+        };
+        if dev.dead.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        match dev.next_request() {
+            Fate::Answer => {}
+            Fate::Silent => return Ok(None),
+            Fate::Refused => return Err(ExceptionCode::ServerDeviceBusy),
+        }
+        Ok(Some(match req.request {
+            Request::ReadHoldingRegisters(a, n) => {
+                Response::ReadHoldingRegisters(dev.read(Function::Holding, a, n)?)
+            }
+            Request::ReadInputRegisters(a, n) => {
+                Response::ReadInputRegisters(dev.read(Function::Input, a, n)?)
+            }
+            Request::WriteSingleRegister(a, v) => {
+                dev.write(a, &[v])?;
+                Response::WriteSingleRegister(a, v)
+            }
+            Request::WriteMultipleRegisters(a, values) => {
+                dev.write(a, &values)?;
+                Response::WriteMultipleRegisters(a, values.len() as u16)
+            }
+            _ => return Err(ExceptionCode::IllegalFunction),
+        }))
+    }
+
+    /// Serves Modbus TCP on `listener` until the task is dropped.
+    pub async fn serve_tcp(self, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+        let server = tokio_modbus::server::tcp::Server::new(listener);
+        let on_connected = |stream: tokio::net::TcpStream, _addr| {
+            let svc = self.clone();
+            async move {
+                let _ = stream.set_nodelay(true);
+                Ok(Some((svc, stream)))
+            }
+        };
+        server
+            .serve(
+                &on_connected,
+                |e| tracing::debug!(%e, "simulator connection ended"),
+            )
+            .await
+    }
+
+    /// Serves RTU frames over TCP (a serial device server in transparent mode).
+    pub async fn serve_rtu_over_tcp(self, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+        let server = tokio_modbus::server::rtu_over_tcp::Server::new(listener);
+        let on_connected = |stream: tokio::net::TcpStream, _addr| {
+            let svc = self.clone();
+            async move {
+                let _ = stream.set_nodelay(true);
+                Ok(Some((svc, stream)))
+            }
+        };
+        server
+            .serve(
+                &on_connected,
+                |e| tracing::debug!(%e, "simulator connection ended"),
+            )
+            .await
+    }
+
+    /// Serves Modbus RTU on a serial port (or a pseudo-terminal) until the task is dropped.
+    pub async fn serve_rtu(self, path: std::path::PathBuf) -> std::io::Result<()> {
+        let server = tokio_modbus::server::rtu::Server::new_from_path(path, 9600)?;
+        server.serve_forever(self).await
+    }
+}
+
+impl Service for Simulator {
+    type Request = SlaveRequest<'static>;
+    type Response = Option<Response>;
+    type Exception = ExceptionCode;
+    type Future = std::future::Ready<Result<Option<Response>, ExceptionCode>>;
+
+    fn call(&self, req: Self::Request) -> Self::Future {
+        std::future::ready(self.answer(req))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn map(id: &str) -> Arc<RegisterMap> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../firmware-configs/{id}.toml"));
+        Arc::new(RegisterMap::load(&path).unwrap())
+    }
+
+    /// 2024-06-21 04:22 UTC: solar noon in Wuhan.
+    const NOON: i64 = 1_718_943_720_000;
+
+    fn value(dev: &SimDevice, metric: &str) -> f64 {
+        let (p, at) = dev
+            .map
+            .points
+            .iter()
+            .zip(&dev.placed)
+            .find(|(p, _)| p.metric == metric)
+            .unwrap();
+        dev.decode_point(&dev.registers.lock().unwrap(), p, at).unwrap()
+    }
+
+    fn clear_site() -> Arc<sky::Site> {
+        Arc::new(sky::Site {
+            cloudiness: 0.0,
+            ..sky::Site::default()
+        })
+    }
+
+    #[test]
+    fn a_realistic_inverter_follows_the_sun_and_its_counters_only_grow() {
+        let options = plant::PlantOptions {
+            weak_string: Some((3, 0.6)),
+            ..plant::PlantOptions::default()
+        };
+        let dev = SimDevice::realistic(map("huawei-sun2000-ktl"), 3, clear_site(), options).unwrap();
+        dev.refresh_at(NOON);
+        let ac = value(&dev, "ac_power");
+        assert!(ac > 40_000.0 && ac <= 50_000.0, "{ac}");
+        let (i1, i3) = (value(&dev, "pv1_current"), value(&dev, "pv3_current"));
+        assert!((i3 / i1 - 0.6).abs() < 0.02, "the weak string: {i1} vs {i3}");
+        let e0 = value(&dev, "energy_total");
+        dev.refresh_at(NOON + 3_600_000);
+        let e1 = value(&dev, "energy_total");
+        // An hour near noon at 40-50 kW adds 40-50 kWh (the register counts 0.01 kWh).
+        assert!(e1 - e0 > 35_000.0 && e1 - e0 < 50_000.0, "{e0} -> {e1}");
+        dev.refresh_at(NOON + 12 * 3_600_000);
+        assert_eq!(value(&dev, "ac_power"), 0.0, "night");
+        assert!(value(&dev, "energy_total") >= e1);
+        let standby = dev.map.status_of(value(&dev, "status_code") as u32).unwrap();
+        assert_eq!(standby.state.as_deref(), Some("standby"));
+        // An injected fault: a code of the fault table, no production.
+        dev.set_fault(true);
+        dev.refresh_at(NOON + 24 * 3_600_000);
+        assert_eq!(value(&dev, "ac_power"), 0.0);
+        assert!(
+            !dev.map
+                .faults_of("fault_word1", value(&dev, "fault_word1") as u64)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn weather_and_inverter_see_the_same_sky_and_a_shifted_clock_brings_daylight() {
+        let site = Arc::new(sky::Site {
+            cloudiness: 0.0,
+            // Midnight in Wuhan is noon on this site's clock.
+            clock_offset_ms: 12 * 3_600_000,
+            ..sky::Site::default()
+        });
+        let met =
+            SimDevice::realistic(map("sunspec-met-station"), 1, site.clone(), Default::default()).unwrap();
+        let inv = SimDevice::realistic(map("sunspec-inverter"), 2, site, Default::default()).unwrap();
+        let midnight = NOON + 12 * 3_600_000;
+        met.refresh_at(midnight);
+        inv.refresh_at(midnight);
+        let poa = value(&met, "irradiance_poa");
+        assert!(poa > 900.0, "{poa}");
+        let ac = value(&inv, "ac_power");
+        // 57.5 kWp DC at ~1000 W/m², warm modules, 97.5 % efficiency, capped at 50 kW.
+        assert!(ac > 0.8 * 50_000.0 * poa / 1000.0, "{ac} at {poa} W/m2");
+        assert!(value(&met, "module_temperature") > value(&met, "ambient_temperature") + 20.0);
+    }
+
+    #[test]
+    fn a_tracker_follows_the_sun_moves_at_its_speed_and_stows_in_high_wind() {
+        let dev =
+            SimDevice::realistic(map("pv-reference-tracker"), 1, clear_site(), Default::default()).unwrap();
+        let morning = NOON - 3 * 3_600_000;
+        dev.refresh_at(morning);
+        dev.refresh_at(morning + 120_000);
+        let target = value(&dev, "tracker_target_angle");
+        assert!(target < -20.0, "east in the morning: {target}");
+        assert!(
+            (value(&dev, "tracker_angle") - target).abs() < 0.2,
+            "reached in 2 minutes"
+        );
+        assert_eq!(value(&dev, "tracker_mode"), 0.0);
+        dev.physics.as_ref().unwrap().lock().unwrap().plant.options.wind = Some(20.0);
+        dev.refresh_at(morning + 125_000);
+        assert_eq!(value(&dev, "tracker_stow"), 1.0);
+        assert_eq!(value(&dev, "tracker_mode"), 2.0);
+        let moved = value(&dev, "tracker_angle") - target;
+        assert!((moved - 5.0).abs() < 0.2, "1 deg/s towards flat: {moved}");
+        let status = dev.map.status_of(value(&dev, "status_code") as u32).unwrap();
+        assert_eq!(status.en, "Wind stow");
+        // The wind drops: the stow is held for 10 minutes, then tracking resumes.
+        dev.physics.as_ref().unwrap().lock().unwrap().plant.options.wind = Some(3.0);
+        dev.refresh_at(morning + 5 * 60_000);
+        assert_eq!(value(&dev, "tracker_stow"), 1.0);
+        dev.refresh_at(morning + 16 * 60_000);
+        assert_eq!(value(&dev, "tracker_stow"), 0.0);
+        // A set-point written over Modbus is followed (manual) until mode 0 is written.
+        dev.write(1, &[(-100i16) as u16]).unwrap();
+        dev.refresh_at(morning + 17 * 60_000);
+        assert_eq!(value(&dev, "tracker_target_angle"), -10.0);
+        assert_eq!(value(&dev, "tracker_mode"), 1.0);
+        dev.write(2, &[0]).unwrap();
+        dev.refresh_at(morning + 18 * 60_000);
+        assert!(value(&dev, "tracker_target_angle") < -20.0, "back on the sun");
+    }
+
+    #[test]
+    fn injected_timeouts_and_exceptions_hit_their_share_of_requests() {
+        let dev = SimDevice::new(map("eastron-sdm630"), 1).unwrap();
+        dev.set_timeouts(0.2);
+        dev.set_exceptions(0.1);
+        let (mut silent, mut refused) = (0, 0);
+        for _ in 0..10_000 {
+            match dev.next_request() {
+                Fate::Silent => silent += 1,
+                Fate::Refused => refused += 1,
+                Fate::Answer => {}
+            }
+        }
+        assert!((1700..2300).contains(&silent), "{silent}");
+        assert!((700..1300).contains(&refused), "{refused}");
+    }
+
+    #[test]
+    fn every_map_can_be_simulated_and_expected_values_are_plausible() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-configs");
+        for map in RegisterMap::load_dir(&dir).unwrap() {
+            let n = map.points.len();
+            let dev = SimDevice::new(Arc::new(map), 7).unwrap();
+            assert_eq!(dev.expected().len(), n, "{}", dev.map.id);
+            if let Some(Value::Number(code)) = dev.expected().get("status_code")
+                && !dev.map.status.is_empty()
+            {
+                assert!(dev.map.status_of(*code as u32).is_some(), "{}", dev.map.id);
+            }
+        }
+    }
+}

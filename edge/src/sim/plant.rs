@@ -1,0 +1,380 @@
+//! The physics behind a realistic simulated device: what an inverter, a meter, a weather
+//! station or a tracker would measure under the site's sky at an instant, with the state that
+//! makes counters monotonic (energy is integrated from power between reads) and trackers move
+//! at a finite speed. Values are canonical (W, Wh, V, A, °C, W/m², deg, m/s).
+
+use pv_shared::regmap::{DeviceKind, FaultMatch, RegisterMap};
+
+use crate::sim::sky::{self, Site, Sky};
+
+/// How one simulated device differs from a healthy default.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlantOptions {
+    /// Inverter: rated AC power; meter: the plant's AC capacity behind it. W.
+    pub capacity_w: f64,
+    /// A weak or shaded string: (1-based string, share of its normal current).
+    pub weak_string: Option<(usize, f64)>,
+    /// The device reports a fault (first entry of its map's fault table) and stops producing.
+    pub fault: bool,
+    /// Wind the device measures regardless of the weather, m/s (e.g. to force a wind stow).
+    pub wind: Option<f64>,
+}
+
+impl Default for PlantOptions {
+    fn default() -> PlantOptions {
+        PlantOptions {
+            capacity_w: 50_000.0,
+            weak_string: None,
+            fault: false,
+            wind: None,
+        }
+    }
+}
+
+/// Stow is held this long after the last strong gust, as tracker controllers do.
+const STOW_HOLD_MS: i64 = 10 * 60_000;
+/// Tracker drive speed, degrees per second.
+const TRACKER_SPEED: f64 = 1.0;
+const TRACKER_LIMIT: f64 = 55.0;
+/// String voltage at maximum power, 1000 W/m² and 25 °C.
+const V_MP: f64 = 620.0;
+
+/// A device's physical state.
+#[derive(Debug, Clone)]
+pub struct Plant {
+    kind: DeviceKind,
+    pub options: PlantOptions,
+    pv_strings: usize,
+    mppts: usize,
+    fault_points: Vec<(String, u64)>,
+    statuses: Vec<(u32, String, Option<String>)>,
+    last_ms: Option<i64>,
+    last_power: f64,
+    day: i64,
+    energy_total: f64,
+    energy_today: f64,
+    peak_today: f64,
+    import: f64,
+    export: f64,
+    reactive_import: f64,
+    irradiation_today: f64,
+    angle: f64,
+    stow_until: i64,
+}
+
+fn count(map: &RegisterMap, prefix: &str, suffix: &str) -> usize {
+    map.points
+        .iter()
+        .filter(|p| {
+            p.metric
+                .strip_prefix(prefix)
+                .and_then(|r| r.strip_suffix(suffix))
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+        })
+        .count()
+}
+
+impl Plant {
+    pub fn new(map: &RegisterMap, seed: u64, options: PlantOptions) -> Plant {
+        // The first fault of each fault point: what an injected fault shows.
+        let mut fault_points: Vec<(String, u64)> = Vec::new();
+        for f in &map.faults {
+            if fault_points.iter().any(|(p, _)| *p == f.point) {
+                continue;
+            }
+            let value = match f.matches {
+                FaultMatch::Code(c) => u64::from(c),
+                FaultMatch::Bit(b) => 1u64 << b,
+            };
+            fault_points.push((f.point.clone(), value));
+        }
+        for p in &map.points {
+            if (p.metric == "fault_code" || p.metric.starts_with("fault_word") || p.metric == "warning_code")
+                && !fault_points.iter().any(|(m, _)| *m == p.metric)
+            {
+                fault_points.push((p.metric.clone(), 0));
+            }
+        }
+        Plant {
+            kind: map.kind,
+            pv_strings: count(map, "pv", "_current"),
+            mppts: count(map, "mppt", "_current"),
+            fault_points,
+            statuses: map
+                .status
+                .iter()
+                .map(|s| (s.code, s.en.clone(), s.state.clone()))
+                .collect(),
+            options,
+            last_ms: None,
+            last_power: 0.0,
+            day: i64::MIN,
+            // Counters start where a few years of operation would have left them.
+            energy_total: 1.0e7 + (seed % 1000) as f64 * 1.0e4,
+            energy_today: 0.0,
+            peak_today: 0.0,
+            import: 2.0e6 + (seed % 97) as f64 * 1.0e3,
+            export: 5.0e6 + (seed % 89) as f64 * 1.0e3,
+            reactive_import: 3.0e5,
+            irradiation_today: 0.0,
+            angle: 0.0,
+            stow_until: i64::MIN,
+        }
+    }
+
+    /// A status code of the map: the first whose English name contains `name`, else the first
+    /// in `state`.
+    fn status(&self, name: &str, state: &str) -> Option<f64> {
+        self.statuses
+            .iter()
+            .find(|(_, en, _)| !name.is_empty() && en.contains(name))
+            .or_else(|| self.statuses.iter().find(|(_, _, s)| s.as_deref() == Some(state)))
+            .map(|(c, _, _)| f64::from(*c))
+    }
+
+    /// What the device measures at `t_ms` (site clock). `manual_target` is a tracker target
+    /// angle written over Modbus, which the tracker then follows instead of the sun.
+    pub fn measure(&mut self, site: &Site, t_ms: i64, manual_target: Option<f64>) -> Vec<(String, f64)> {
+        let sky = sky::sky(site, t_ms);
+        let dt_h = match self.last_ms {
+            Some(last) if t_ms > last => (t_ms - last) as f64 / 3_600_000.0,
+            _ => 0.0,
+        };
+        self.last_ms = Some(t_ms.max(self.last_ms.unwrap_or(i64::MIN)));
+        // The local day (by longitude) for the daily counters.
+        let day = (t_ms + (site.longitude / 15.0 * 3_600_000.0) as i64).div_euclid(86_400_000);
+        if day != self.day {
+            self.day = day;
+            self.energy_today = 0.0;
+            self.peak_today = 0.0;
+            self.irradiation_today = 0.0;
+        }
+        let mut out = Vec::new();
+        match self.kind {
+            DeviceKind::Inverter => self.inverter(&sky, t_ms, dt_h, &mut out),
+            DeviceKind::Meter => self.meter(&sky, t_ms, dt_h, &mut out),
+            DeviceKind::Weather => self.weather(&sky, dt_h, &mut out),
+            DeviceKind::Tracker => self.tracker(site, &sky, t_ms, dt_h, manual_target, &mut out),
+        }
+        for (point, value) in &self.fault_points {
+            let v = if self.options.fault { *value as f64 } else { 0.0 };
+            out.push((point.clone(), v));
+        }
+        out
+    }
+
+    fn grid(&self, t_ms: i64, out: &mut Vec<(String, f64)>) {
+        let s = (t_ms as f64 / 37_000.0).sin();
+        let phase = 230.0 + 1.5 * s;
+        for (p, dv) in [("a", 0.0), ("b", 0.4), ("c", -0.3)] {
+            out.push((format!("grid_voltage_{p}"), phase + dv));
+        }
+        for pp in ["ab", "bc", "ca"] {
+            out.push((format!("grid_voltage_{pp}"), phase * 3f64.sqrt()));
+        }
+        out.push(("grid_voltage".into(), phase));
+        out.push((
+            "grid_frequency".into(),
+            50.0 + 0.03 * (t_ms as f64 / 53_000.0).sin(),
+        ));
+    }
+
+    fn inverter(&mut self, sky: &Sky, t_ms: i64, dt_h: f64, out: &mut Vec<(String, f64)>) {
+        let cap = self.options.capacity_w;
+        let t_mod = sky::module_temperature(sky.ambient, sky.poa);
+        let running = !self.options.fault && sky.poa > 10.0;
+        let strings = self.pv_strings.max(self.mppts).max(1);
+        // DC array 15 % larger than the inverter, as usual; voltage falls with heat and
+        // (logarithmically) with light.
+        let v = if sky.poa > 1.0 {
+            (V_MP * (1.0 - 0.0035 * (t_mod - 25.0)) * (1.0 + 0.025 * (sky.poa / 1000.0).ln())).max(0.0)
+        } else {
+            0.0
+        };
+        let i_nominal = cap * 1.15 / (strings as f64 * V_MP);
+        let currents: Vec<f64> = (1..=strings)
+            .map(|k| {
+                let share = match self.options.weak_string {
+                    Some((w, f)) if w == k => f,
+                    _ => 1.0,
+                };
+                if running {
+                    i_nominal * sky.poa / 1000.0 * share
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let dc: f64 = currents.iter().map(|i| i * v).sum();
+        let ac = (dc * 0.975).min(cap);
+        self.energy_total += (ac + self.last_power) / 2.0 * dt_h;
+        self.energy_today += (ac + self.last_power) / 2.0 * dt_h;
+        self.last_power = ac;
+        self.peak_today = self.peak_today.max(ac);
+        for (k, i) in currents.iter().enumerate() {
+            let n = k + 1;
+            out.push((format!("pv{n}_voltage"), v));
+            out.push((format!("pv{n}_current"), *i));
+            out.push((format!("pv{n}_power"), v * i));
+        }
+        let mppts = self.mppts.max(1);
+        let per = strings.div_ceil(mppts);
+        for m in 0..mppts {
+            let i: f64 = currents.iter().skip(m * per).take(per).sum();
+            let n = m + 1;
+            out.push((format!("mppt{n}_voltage"), v));
+            out.push((format!("mppt{n}_current"), i));
+            out.push((format!("mppt{n}_power"), v * i));
+            out.push((format!("mppt{n}_energy_total"), self.energy_total / mppts as f64));
+        }
+        let q = ac * 0.05;
+        out.extend([
+            ("dc_voltage".to_string(), v),
+            ("dc_current".into(), currents.iter().sum()),
+            ("dc_power".into(), dc),
+            ("ac_power".into(), ac),
+            ("ac_reactive_power".into(), q),
+            ("ac_apparent_power".into(), (ac * ac + q * q).sqrt()),
+            (
+                "power_factor".into(),
+                if ac > 0.0 {
+                    ac / (ac * ac + q * q).sqrt()
+                } else {
+                    1.0
+                },
+            ),
+            ("ac_current".into(), ac / 230.0),
+            ("energy_total".into(), self.energy_total),
+            ("energy_today".into(), self.energy_today),
+            ("peak_power_today".into(), self.peak_today),
+            ("efficiency".into(), if dc > 0.0 { ac / dc * 100.0 } else { 0.0 }),
+            ("temperature".into(), sky.ambient + 8.0 + 15.0 * ac / cap),
+            (
+                "heatsink_temperature".into(),
+                sky.ambient + 11.0 + 18.0 * ac / cap,
+            ),
+        ]);
+        for p in ["a", "b", "c"] {
+            out.push((format!("ac_power_{p}"), ac / 3.0));
+            out.push((format!("ac_current_{p}"), ac / 3.0 / 230.0));
+        }
+        self.grid(t_ms, out);
+        let status = if self.options.fault {
+            self.status("", "fault")
+        } else if running {
+            self.status("", "running")
+        } else {
+            self.status("", "standby")
+        };
+        if let Some(s) = status {
+            out.push(("status_code".into(), s));
+        }
+    }
+
+    fn meter(&mut self, sky: &Sky, t_ms: i64, dt_h: f64, out: &mut Vec<(String, f64)>) {
+        let cap = self.options.capacity_w;
+        let plant = cap * sky.poa / 1000.0 * 0.95;
+        let solar_hour = (t_ms.rem_euclid(86_400_000) as f64 / 3_600_000.0 + 8.0).rem_euclid(24.0);
+        let load = cap * 0.3 * (0.6 + 0.4 * (2.0 * std::f64::consts::PI * (solar_hour - 7.0) / 24.0).sin());
+        // Positive: exported to the grid.
+        let net = plant.min(cap) - load;
+        let avg = (net + self.last_power) / 2.0;
+        if avg >= 0.0 {
+            self.export += avg * dt_h;
+        } else {
+            self.import += -avg * dt_h;
+        }
+        self.last_power = net;
+        let q = load * 0.1;
+        self.reactive_import += q * dt_h;
+        let s = (net * net + q * q).sqrt();
+        out.extend([
+            ("ac_power".to_string(), net),
+            ("ac_reactive_power".into(), q),
+            ("ac_apparent_power".into(), s),
+            ("power_factor".into(), if s > 0.0 { net.abs() / s } else { 1.0 }),
+            ("ac_current".into(), s / 230.0),
+            ("energy_import".into(), self.import),
+            ("energy_export".into(), self.export),
+            ("reactive_energy_import".into(), self.reactive_import),
+            ("reactive_energy_export".into(), 1.0e4),
+        ]);
+        for p in ["a", "b", "c"] {
+            out.push((format!("ac_power_{p}"), net / 3.0));
+            out.push((format!("ac_current_{p}"), s / 3.0 / 230.0));
+        }
+        self.grid(t_ms, out);
+    }
+
+    fn weather(&mut self, sky: &Sky, dt_h: f64, out: &mut Vec<(String, f64)>) {
+        self.irradiation_today += sky.ghi * dt_h;
+        out.extend([
+            ("irradiance_ghi".to_string(), sky.ghi),
+            ("irradiance_poa".into(), sky.poa),
+            ("irradiance_diffuse".into(), sky.dhi),
+            ("irradiance_dni".into(), sky.dni),
+            // A second plane-of-array cell, slightly soiled.
+            ("irradiance_other".into(), sky.poa * 0.97),
+            ("irradiation_today".into(), self.irradiation_today),
+            ("ambient_temperature".into(), sky.ambient),
+            (
+                "module_temperature".into(),
+                sky::module_temperature(sky.ambient, sky.poa),
+            ),
+            ("humidity".into(), sky.humidity),
+            ("air_pressure".into(), 1008.0),
+            ("wind_speed".into(), self.options.wind.unwrap_or(sky.wind)),
+            ("wind_direction".into(), sky.wind_direction),
+        ]);
+    }
+
+    fn tracker(
+        &mut self,
+        site: &Site,
+        sky: &Sky,
+        t_ms: i64,
+        dt_h: f64,
+        manual_target: Option<f64>,
+        out: &mut Vec<(String, f64)>,
+    ) {
+        let wind = self.options.wind.unwrap_or(sky.wind);
+        if wind >= site.stow_wind {
+            self.stow_until = t_ms + STOW_HOLD_MS;
+        }
+        let stowed = t_ms < self.stow_until;
+        let night = sky.sun.zenith >= 90.0;
+        let (target, mode, status) = if self.options.fault {
+            (self.angle, 3.0, self.status("", "fault"))
+        } else if stowed {
+            (0.0, 2.0, self.status("Wind", "derating"))
+        } else if let Some(t) = manual_target {
+            (
+                t.clamp(-TRACKER_LIMIT, TRACKER_LIMIT),
+                1.0,
+                self.status("Manual", "standby"),
+            )
+        } else if night {
+            (0.0, 0.0, self.status("Night", "standby"))
+        } else {
+            (
+                sky::tracker_angle(sky.sun, TRACKER_LIMIT),
+                0.0,
+                self.status("", "running"),
+            )
+        };
+        let step = TRACKER_SPEED * dt_h * 3600.0;
+        let moving = (target - self.angle).abs() > 0.05 && step > 0.0;
+        self.angle += (target - self.angle).clamp(-step, step);
+        out.extend([
+            ("tracker_angle".to_string(), self.angle),
+            ("tracker_target_angle".into(), target),
+            ("tracker_mode".into(), mode),
+            ("tracker_stow".into(), if stowed { 1.0 } else { 0.0 }),
+            ("motor_current".into(), if moving { 2.4 } else { 0.05 }),
+            ("wind_speed".into(), wind),
+        ]);
+        if let Some(s) = status {
+            out.push(("status_code".into(), s));
+        }
+    }
+}
