@@ -20,7 +20,7 @@ use crate::state::AppState;
 
 /// Every API route of the product. Each domain adds its routes here.
 pub fn api_routes() -> OpenApiRouter<AppState> {
-    use crate::{alarm, auth, log, resource, system, user};
+    use crate::{alarm, auth, log, resource, station, system, user};
     let router = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(ops::health::health))
         // auth
@@ -118,7 +118,71 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(log::list::usual_list))
         .routes(routes!(log::list::usual_detail))
         .routes(routes!(log::list::error_list))
-        .routes(routes!(log::list::error_detail));
+        .routes(routes!(log::list::error_detail))
+        // station domain
+        .routes(routes!(station::station::page))
+        .routes(routes!(station::station::list))
+        .routes(routes!(station::station::list_name_and_id))
+        .routes(routes!(station::listing::list_station_state))
+        .routes(routes!(station::listing::list_station_type))
+        .routes(routes!(station::listing::list_manufacturer_inverter))
+        .routes(routes!(station::listing::list_contribution_way))
+        .routes(routes!(station::listing::list_connected_type))
+        .routes(routes!(station::listing::list_map_model))
+        .routes(routes!(station::station::create, station::station::update))
+        .routes(routes!(station::station::detail, station::station::remove))
+        .routes(routes!(station::station::switch_station))
+        .routes(routes!(station::assignment::page_assignment))
+        .routes(routes!(station::assignment::update_user_station))
+        .routes(routes!(station::electric_price::save))
+        .routes(routes!(station::electric_price::get_by_station_id))
+        .routes(routes!(station::price::page))
+        .routes(routes!(station::price::get_last_price))
+        .routes(routes!(station::price::create, station::price::update))
+        .routes(routes!(station::price::detail, station::price::remove))
+        .routes(routes!(station::device::inverter::page))
+        .routes(routes!(station::device::inverter::list_device_type))
+        .routes(routes!(station::device::inverter::list_manufacturer))
+        .routes(routes!(
+            station::device::inverter::create,
+            station::device::inverter::update
+        ))
+        .routes(routes!(
+            station::device::inverter::detail,
+            station::device::inverter::remove
+        ))
+        .routes(routes!(station::device::inverter_third::page))
+        .routes(routes!(station::device::inverter_third::list_third_account))
+        .routes(routes!(
+            station::device::inverter_third::create,
+            station::device::inverter_third::update
+        ))
+        .routes(routes!(station::device::inverter_third::remove))
+        .routes(routes!(station::device::camera::page))
+        .routes(routes!(station::device::camera::list_camera_type))
+        .routes(routes!(station::device::camera::list_camera))
+        .routes(routes!(station::device::camera::live_web_url))
+        .routes(routes!(
+            station::device::camera::create,
+            station::device::camera::update
+        ))
+        .routes(routes!(station::device::camera::remove))
+        .routes(routes!(station::device::weather::page))
+        .routes(routes!(station::device::weather::list))
+        .routes(routes!(
+            station::device::weather::create,
+            station::device::weather::update
+        ))
+        .routes(routes!(station::device::weather::remove))
+        .routes(routes!(station::device::meter::page))
+        .routes(routes!(
+            station::device::meter::create,
+            station::device::meter::update
+        ))
+        .routes(routes!(
+            station::device::meter::detail,
+            station::device::meter::remove
+        ));
     // The list/detail/submit/remove family, declared per entity.
     [
         &system::param::PARAM,

@@ -30,6 +30,21 @@ pub struct Config {
     pub log: LogConfig,
     pub auth: AuthConfig,
     pub files: FilesConfig,
+    pub station: StationConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StationConfig {
+    /// Folder of device register maps (`*.toml`) that inverters, meters and weather stations
+    /// name as their `mapModel`; empty means the copy of `firmware-configs` built into the binary.
+    pub device_maps_dir: String,
+    /// Key that encrypts stored vendor credentials (third-party inverter accounts, camera app
+    /// keys); empty means generate one on first start into the data directory.
+    pub credential_key: String,
+    /// Live-view URL template per camera brand (`camera_brand` dictionary key). Placeholders:
+    /// `{serial}`, `{channel}`, `{verificationCode}`, `{applicationKey}` (values URL-encoded).
+    pub camera_live_url: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -107,6 +122,23 @@ impl Default for Config {
             },
             files: FilesConfig {
                 max_upload_bytes: 20 * 1024 * 1024,
+            },
+            station: StationConfig {
+                device_maps_dir: String::new(),
+                credential_key: String::new(),
+                camera_live_url: [
+                    (
+                        "1",
+                        "https://open.ys7.com/ezopen/h5/iframe?url=ezopen://{verificationCode}@open.ys7.com/{serial}/{channel}.hd.live&appKey={applicationKey}",
+                    ),
+                    (
+                        "2",
+                        "https://open.imoulife.com/h5/live?deviceId={serial}&channelId={channel}&appId={applicationKey}",
+                    ),
+                ]
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
             },
         }
     }

@@ -11,5 +11,6 @@ pub mod ops;
 pub mod resource;
 pub mod server;
 pub mod state;
+pub mod station;
 pub mod system;
 pub mod user;

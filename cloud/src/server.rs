@@ -20,6 +20,8 @@ pub enum StartError {
     Secret(#[from] SecretError),
     #[error(transparent)]
     Db(#[from] DbError),
+    #[error("device register maps: {0}")]
+    DeviceMaps(String),
     #[error("seeding initial data: {0}")]
     Seed(String),
     #[error("cannot listen on {addr}: {source}")]
@@ -48,8 +50,13 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
     if config.auth.expose_captcha_answer {
         tracing::warn!("auth.expose_captcha_answer is on: captcha answers are sent to clients (tests only)");
     }
+    let station = crate::station::StationServices::load(&config).map_err(StartError::DeviceMaps)?;
+    let credential_key =
+        secret::load_or_create_named(&config.station.credential_key, &config.data_dir, "credential_key")?;
+    let station = Arc::new(station.with_credential_key(credential_key));
     Ok(AppState {
         db,
+        station,
         ids,
         alarm_changes: tokio::sync::broadcast::channel(64).0,
         api_scopes: Default::default(),

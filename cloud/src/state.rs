@@ -19,4 +19,6 @@ pub struct AppState {
     pub alarm_changes: tokio::sync::broadcast::Sender<String>,
     /// The live API scopes, kept a few seconds (see `auth::api_scope`).
     pub api_scopes: Arc<crate::auth::api_scope::ApiScopeCache>,
+    /// Device register maps and the vendor-credential key of the station domain.
+    pub station: Arc<crate::station::StationServices>,
 }

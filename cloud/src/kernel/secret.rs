@@ -6,19 +6,24 @@ use std::path::Path;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SecretError {
-    #[error("token secret file {path}: {source}")]
+    #[error("secret file {path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error("token secret file {0} is empty or shorter than 32 characters")]
+    #[error("secret file {0} is empty or shorter than 32 characters")]
     TooShort(String),
     #[error("no randomness available: {0}")]
     Random(String),
 }
 
 pub fn load_or_create(configured: &str, data_dir: &Path) -> Result<String, SecretError> {
+    load_or_create_named(configured, data_dir, "token_secret")
+}
+
+/// [`load_or_create`] for any secret kept in its own file of the data directory.
+pub fn load_or_create_named(configured: &str, data_dir: &Path, file: &str) -> Result<String, SecretError> {
     if !configured.is_empty() {
         return Ok(configured.to_owned());
     }
-    let path = data_dir.join("token_secret");
+    let path = data_dir.join(file);
     let shown = path.display().to_string();
     let io = |source| SecretError::Io {
         path: shown.clone(),

@@ -389,6 +389,12 @@ async fn entries(state: &AppState, caller: &Caller, biz: bool, code: &str) -> Re
     Ok(rows.into_iter().filter(|e| e.parent_id.0 != 0).collect())
 }
 
+/// The entries of the platform dictionary `code`, by sort (other domains' select lists and
+/// key checks read them).
+pub async fn system_entries(state: &AppState, code: &str) -> Result<Vec<Entry>, ApiError> {
+    rows_of(state, Source::System, code, false).await
+}
+
 /// Every dictionary (row with parent 0), read through to the platform's for business ones.
 async fn dictionaries(state: &AppState, caller: &Caller, biz: bool) -> Result<Vec<DictRef>, ApiError> {
     let fetch = |source: Source<'_>| {

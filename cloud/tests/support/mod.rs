@@ -520,3 +520,102 @@ impl TestApp {
             .expect("query")
     }
 }
+
+// --- station helpers ---
+
+/// Every menu and button of the station domain (what a tenant's station manager holds).
+pub const STATION_MENUS: &[&str] = &[
+    "station",
+    "station_add",
+    "station_edit",
+    "station_delete",
+    "station_switch",
+    "inverter_add",
+    "inverter_edit",
+    "inverter_delete",
+    "inverterThird_add",
+    "inverterThird_edit",
+    "inverterThird_delete",
+    "camera_add",
+    "camera_edit",
+    "camera_delete",
+    "weather_add",
+    "weather_edit",
+    "weather_delete",
+    "meter_add",
+    "meter_edit",
+    "meter_delete",
+    "stationPrice_add",
+    "stationPrice_edit",
+    "stationPrice_delete",
+    "electricPrice_edit",
+    "stationAssignment",
+    "stationAssignment_assign",
+];
+
+impl TestApp {
+    /// A tenant with a station manager holding every station permission; returns the token.
+    pub async fn station_manager(&self, tenant: &str, account: &str) -> String {
+        self.create_tenant_user(tenant, account, "secret1", STATION_MENUS, None)
+            .await;
+        self.token_of(tenant, account, "secret1").await
+    }
+
+    /// A user of `tenant` holding the role with `alias` (created when missing, granted
+    /// `menu_codes`). Returns the user id.
+    pub async fn user_with_alias(
+        &self,
+        tenant: &str,
+        account: &str,
+        alias: &str,
+        menu_codes: &[&str],
+    ) -> i64 {
+        use pv_cloud::kernel::sql::Value;
+        let role = match self
+            .scalar_int(
+                "SELECT id FROM blade_role WHERE tenant_id = ? AND role_alias = ? AND is_deleted = 0",
+                vec![tenant.into(), alias.into()],
+            )
+            .await
+        {
+            Some(r) => r,
+            None => {
+                let r = self.state.ids.next().0;
+                self.exec(
+                    "INSERT INTO blade_role (id, tenant_id, role_name, role_alias) VALUES (?, ?, ?, ?)",
+                    vec![Value::Int(r), tenant.into(), alias.into(), alias.into()],
+                )
+                .await;
+                for m in self.menu_ids(menu_codes).await {
+                    self.exec(
+                        "INSERT INTO blade_role_menu (role_id, menu_id, kind) VALUES (?, ?, 'web')",
+                        vec![Value::Int(r), Value::Int(m)],
+                    )
+                    .await;
+                }
+                r
+            }
+        };
+        self.create_role_holder(tenant, account, "secret1", role).await
+    }
+
+    /// Uploads a file through the file storage; returns its attach id.
+    pub async fn upload(&self, token: &str, file_name: &str) -> String {
+        let form = reqwest::multipart::Form::new().part(
+            "file",
+            reqwest::multipart::Part::bytes(b"\x89PNG fake image".to_vec()).file_name(file_name.to_owned()),
+        );
+        let (status, body) = self
+            .send_json(
+                self.authed(
+                    reqwest::Method::POST,
+                    "/api/blade-resource/oss/endpoint/put-file",
+                    token,
+                )
+                .multipart(form),
+            )
+            .await;
+        assert_eq!(status, 200, "upload: {body}");
+        body["data"]["attachId"].as_str().expect("attachId").to_owned()
+    }
+}

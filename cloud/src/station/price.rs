@@ -1,0 +1,100 @@
+//! Station price history (`/api/stationPrice`): a price per kWh from an effective date on. The
+//! price in force on a day is the row with the latest effective date not after it, so adding a
+//! new price never changes what earlier days were worth.
+
+use axum::extract::State;
+use serde::Deserialize;
+use serde_json::Value as Json;
+use utoipa::IntoParams;
+
+use super::device::{DeviceDef, device_detail, device_routes, no_check};
+use super::fields::{Col, Ty};
+use super::scope;
+use crate::auth::Caller;
+use crate::kernel::extract::Query;
+use crate::kernel::lang::Text;
+use crate::kernel::sql::{Sql, Value};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
+use crate::state::AppState;
+
+pub static COLS: &[Col] = &[
+    Col::new("stationId", "station_id", Ty::Id, "电站", "station").required(),
+    Col::new(
+        "effectiveDate",
+        "effective_date",
+        Ty::Date,
+        "生效日期",
+        "effective date",
+    )
+    .required()
+    .filter(),
+    Col::new(
+        "price",
+        "price",
+        Ty::Float {
+            min: 0.0,
+            max: 100.0,
+            decimals: 4,
+        },
+        "电价(元/kWh)",
+        "price per kWh",
+    )
+    .required(),
+    Col::new("remark", "remark", Ty::Text(500), "备注", "remark"),
+];
+
+pub static STATION_PRICE: DeviceDef = DeviceDef {
+    table: "pv_station_price",
+    menu: "stationPrice",
+    cols: COLS,
+    has_sn: false,
+    one_per_station: None,
+    duplicate: Some(Text::new(
+        "该电站在此生效日期已有电价",
+        "The station already has a price from this effective date",
+    )),
+    check: no_check,
+    order: "effective_date DESC, id DESC",
+};
+
+device_routes!(
+    STATION_PRICE,
+    "stationPrice",
+    "/api/stationPrice/page",
+    "/api/stationPrice",
+    "/api/stationPrice/{id}"
+);
+device_detail!(STATION_PRICE, "stationPrice", "/api/stationPrice/{id}");
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct LastPriceParams {
+    pub station_id: Id,
+}
+
+/// The price in force now (latest effective date not after today); `null` when none is.
+#[utoipa::path(get, path = "/api/stationPrice/getLastPrice", tag = "stationPrice", params(LastPriceParams),
+    responses((status = 200, body = Envelope<Json>), (status = 401), (status = 404)))]
+pub async fn get_last_price(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(p): Query<LastPriceParams>,
+) -> ApiResult<Data<Option<Json>>> {
+    let scope = scope::visible_stations(&state, &caller).await?;
+    if !scope::visible_station(&state, &scope, p.station_id).await? {
+        return Err(ApiError::not_found());
+    }
+    let mut sql = Sql::new("SELECT id FROM pv_station_price WHERE is_deleted = 0");
+    sql.push_bind(
+        " AND station_id = ? AND effective_date <= ? ORDER BY effective_date DESC LIMIT 1",
+        [Value::Int(p.station_id.0), Value::Int(time::now_ms())],
+    );
+    let (text, args) = sql.build()?;
+    let id: Option<i64> = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_optional(state.db.pool())
+        .await?;
+    Ok(Data(match id {
+        Some(id) => super::device::find(&STATION_PRICE, &state, &scope, Id(id)).await?,
+        None => None,
+    }))
+}
