@@ -17,7 +17,6 @@ pub mod station;
 
 use std::path::{Path, PathBuf};
 
-use hmac::{Hmac, Mac};
 use pv_shared::regmap::{DeviceKind, RegisterMap};
 use rust_embed::Embed;
 use sha2::Sha256;
@@ -104,44 +103,27 @@ impl StationServices {
 // ---- vendor credentials at rest ----
 //
 // Vendor passwords and app keys must be sent to the vendor later, so they cannot be hashed; they
-// are encrypted with a key that lives outside the database (configuration or the data folder).
-// No AEAD crate is available to this build offline, so the construction uses the HMAC-SHA256 we
-// already ship: keys for encryption and authentication are derived from the master key; the
-// keystream is HMAC(k_enc, nonce || counter) (HMAC as a PRF in counter mode); the tag is
-// HMAC(k_mac, "v1" || nonce || ciphertext) (encrypt-then-MAC). The `v1:` prefix lets a later
-// version switch to AES-GCM and still read old rows.
+// are encrypted with a key that lives outside the database (configuration or the data folder):
+// XChaCha20-Poly1305 (RustCrypto) under SHA-256 of the master key, a random 24-byte nonce per
+// value. The `v1:` prefix names the scheme so a later one can still read old rows.
 
-type HmacSha256 = Hmac<Sha256>;
-
-fn prf(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
-    let mut mac = <HmacSha256 as Mac>::new_from_slice(key).expect("HMAC takes keys of any length");
-    for p in parts {
-        mac.update(p);
-    }
-    mac.finalize().into_bytes().into()
-}
-
-fn keystream_xor(k_enc: &[u8], nonce: &[u8], data: &mut [u8]) {
-    for (i, chunk) in data.chunks_mut(32).enumerate() {
-        let block = prf(k_enc, &[nonce, &(i as u64).to_be_bytes()]);
-        for (b, k) in chunk.iter_mut().zip(block) {
-            *b ^= k;
-        }
-    }
+fn cipher_of(master: &str) -> chacha20poly1305::XChaCha20Poly1305 {
+    use chacha20poly1305::KeyInit;
+    use sha2::Digest;
+    let key: [u8; 32] = Sha256::digest(master.as_bytes()).into();
+    chacha20poly1305::XChaCha20Poly1305::new(&key.into())
 }
 
 pub fn seal(master: &str, plain: &str) -> Result<String, String> {
     use base64::Engine;
-    let k_enc = prf(master.as_bytes(), &[b"pv-credential-enc"]);
-    let k_mac = prf(master.as_bytes(), &[b"pv-credential-mac"]);
-    let mut nonce = [0u8; 16];
+    use chacha20poly1305::aead::Aead;
+    let mut nonce = [0u8; 24];
     getrandom::fill(&mut nonce).map_err(|e| e.to_string())?;
-    let mut data = plain.as_bytes().to_vec();
-    keystream_xor(&k_enc, &nonce, &mut data);
-    let tag = prf(&k_mac, &[b"v1", &nonce, &data]);
+    let sealed = cipher_of(master)
+        .encrypt(&nonce.into(), plain.as_bytes())
+        .map_err(|e| e.to_string())?;
     let mut out = nonce.to_vec();
-    out.extend_from_slice(&data);
-    out.extend_from_slice(&tag);
+    out.extend_from_slice(&sealed);
     Ok(format!(
         "v1:{}",
         base64::engine::general_purpose::STANDARD_NO_PAD.encode(out)
@@ -150,24 +132,16 @@ pub fn seal(master: &str, plain: &str) -> Result<String, String> {
 
 pub fn open(master: &str, sealed: &str) -> Option<String> {
     use base64::Engine;
+    use chacha20poly1305::aead::Aead;
     let raw = base64::engine::general_purpose::STANDARD_NO_PAD
         .decode(sealed.strip_prefix("v1:")?)
         .ok()?;
-    if raw.len() < 48 {
+    if raw.len() < 24 + 16 {
         return None;
     }
-    let (nonce, rest) = raw.split_at(16);
-    let (data, tag) = rest.split_at(rest.len() - 32);
-    let k_enc = prf(master.as_bytes(), &[b"pv-credential-enc"]);
-    let k_mac = prf(master.as_bytes(), &[b"pv-credential-mac"]);
-    let mut mac = <HmacSha256 as Mac>::new_from_slice(&k_mac).expect("HMAC takes keys of any length");
-    mac.update(b"v1");
-    mac.update(nonce);
-    mac.update(data);
-    // Constant-time comparison: a tag check must not leak how many bytes matched.
-    mac.verify_slice(tag).ok()?;
-    let mut plain = data.to_vec();
-    keystream_xor(&k_enc, nonce, &mut plain);
+    let (nonce, data) = raw.split_at(24);
+    let nonce: [u8; 24] = nonce.try_into().ok()?;
+    let plain = cipher_of(master).decrypt(&nonce.into(), data).ok()?;
     String::from_utf8(plain).ok()
 }
 
