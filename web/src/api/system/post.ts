@@ -1,5 +1,7 @@
 /** Posts (spec §7 /api/blade-system/post family). */
 import { crudApi } from '../crud'
+import request from '../request'
+import type { Envelope, Page } from '../types'
 
 export interface Post {
   id?: string
@@ -12,7 +14,15 @@ export interface Post {
 
 export const postApi = crudApi<Post>('/blade-system/post')
 
-/** Every post (the contract has no select call: the list's largest page). */
+/**
+ * Every post, to choose from in the user form (the contract has no select call: the list's largest
+ * page). Silent: the user form is also open to tenants whose package has no post menu, whose list
+ * answers 403; they get no post to choose, not an error toast each time the form opens.
+ */
 export async function postOptions(): Promise<Post[]> {
-  return (await postApi.list({ current: 1, size: 200 })).records
+  const res = await request.get<Envelope<Page<Post> | null>>('/blade-system/post/list', {
+    params: { current: 1, size: 200 },
+    silent: true,
+  })
+  return res.data.data?.records ?? []
 }

@@ -5,9 +5,10 @@ import type { AxiosAdapter } from 'axios'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import request, { configureRequest } from '../../api/request'
 import i18n from '../../locales/i18n'
-import { paramConfig } from '../../pages/system/param/config'
+import { paramConfig, type Param } from '../../pages/system/param/config'
 import { useSessionStore } from '../../stores/session'
 import CrudPage from './CrudPage'
+import type { CrudConfig } from './types'
 
 const ok = (data: unknown) => ({ code: 200, success: true, data, msg: '操作成功' })
 
@@ -67,11 +68,11 @@ afterEach(() => {
   request.defaults.adapter = undefined
 })
 
-function renderPage() {
+function renderPage(config: CrudConfig<Param> = paramConfig) {
   render(
     <ConfigProvider locale={zhCN}>
       <App>
-        <CrudPage config={paramConfig} />
+        <CrudPage config={config} />
       </App>
     </ConfigProvider>,
   )
@@ -80,8 +81,8 @@ function renderPage() {
 const listCalls = () => calls.filter((c) => c.url.includes('/param/list')).map((c) => c.url)
 const callsTo = (part: string) => calls.filter((c) => c.url.includes(part))
 
-async function shown() {
-  renderPage()
+async function shown(config?: CrudConfig<Param>) {
+  renderPage(config)
   await screen.findByText('站点名称')
 }
 
@@ -188,6 +189,27 @@ describe('CrudPage', () => {
     await waitFor(() =>
       expect(screen.getByTestId<HTMLInputElement>('field-paramName').value).toBe(''),
     )
+  })
+
+  it("loads a form field's options once per opening, not again as the dialog closes", async () => {
+    const loadOptions = vi.fn(() => Promise.resolve([{ value: 'a', label: 'A' }]))
+    const withOptions: CrudConfig<Param> = {
+      ...paramConfig,
+      fields: [
+        ...paramConfig.fields,
+        { name: 'kind', label: 'param.remark', type: 'select', hideInTable: true, loadOptions },
+      ],
+    }
+    await shown(withOptions)
+    fireEvent.click(screen.getByTestId('crud-add'))
+    await screen.findByTestId('field-kind')
+    await waitFor(() => expect(loadOptions).toHaveBeenCalledTimes(1))
+    fireEvent.click(screen.getByTestId('crud-cancel'))
+    await act(() => new Promise((resolve) => setTimeout(resolve, 200)))
+    expect(loadOptions).toHaveBeenCalledTimes(1)
+    fireEvent.click(screen.getByTestId('crud-add'))
+    await screen.findByTestId('field-kind')
+    await waitFor(() => expect(loadOptions).toHaveBeenCalledTimes(2))
   })
 
   it('views read-only, without a save button', async () => {

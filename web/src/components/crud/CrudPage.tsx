@@ -181,9 +181,11 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
   const loaded = useFieldOptions(tableFields)
   const fixedKey = JSON.stringify(Object.keys(fixed ?? {}))
   const lockedFields = useMemo(() => new Set(JSON.parse(fixedKey) as string[]), [fixedKey])
+  // By mode only: closing the dialog (a new `dialog` object) must not reload its options.
+  const dialogMode = dialog?.mode
   const dialogFields = useMemo(
-    () => (dialog ? fieldsIn(fields, dialog.mode) : []),
-    [fields, dialog],
+    () => (dialogMode ? fieldsIn(fields, dialogMode) : []),
+    [fields, dialogMode],
   )
 
   const search = () => go({ search: { ...searchForm.getFieldsValue() }, current: 1 })

@@ -1,6 +1,6 @@
 /** /system/tenant: tenants (contract "Tenants"; platform only). */
 import i18n from '../../../locales/i18n'
-import { tenantApi, type Tenant } from '../../../api/system/tenant'
+import { packageOptions, tenantApi, type Tenant } from '../../../api/system/tenant'
 import type { CrudConfig } from '../../../components/crud/types'
 import { phonePattern } from '../../../utils/validate'
 
@@ -34,6 +34,18 @@ export function tenantConfig(
       { name: 'domain', label: 'tenant.domain' },
       { name: 'backgroundUrl', label: 'tenant.backgroundUrl', hideInTable: true },
       { name: 'address', label: 'tenant.address', type: 'textarea', hideInTable: true },
+      // Chosen when adding, so the new tenant's admin is granted just the package's menus.
+      {
+        name: 'packageId',
+        label: 'tenant.packageId',
+        type: 'select',
+        hideInTable: true,
+        loadOptions: async () =>
+          (await packageOptions()).map((item) => ({
+            value: item.id ?? '',
+            label: item.packageName,
+          })),
+      },
       {
         name: 'accountNumber',
         label: 'tenant.accountNumber',

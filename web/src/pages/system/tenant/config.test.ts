@@ -1,0 +1,25 @@
+import { describe, expect, it, vi } from 'vitest'
+import { tenantConfig } from './config'
+
+vi.mock('../../../api/system/tenant', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../api/system/tenant')>()),
+  packageOptions: vi.fn(() =>
+    Promise.resolve([
+      { id: '9', packageName: '基础包', menuId: '1,2' },
+      { id: '10', packageName: '运维包', menuId: '3' },
+    ]),
+  ),
+}))
+
+describe('tenant form', () => {
+  it('chooses the package when adding a tenant (contract field packageId)', async () => {
+    const field = tenantConfig(() => undefined).fields.find((f) => f.name === 'packageId')
+    expect(field?.type).toBe('select')
+    expect(field?.hideInForm).toBeFalsy()
+    expect(field?.required).toBeUndefined()
+    expect(await field?.loadOptions?.()).toEqual([
+      { value: '9', label: '基础包' },
+      { value: '10', label: '运维包' },
+    ])
+  })
+})
