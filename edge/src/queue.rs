@@ -76,14 +76,32 @@ fn get_u64(tree: &sled::Tree, key: &[u8]) -> Result<u64, QueueError> {
         .unwrap_or(0))
 }
 
+/// Opens the sled database, waiting up to 5 s for its file lock: sled's background flusher keeps
+/// a just-closed database (a restart, a reopen in the same process) locked for a moment.
+fn open_db(dir: &Path) -> Result<sled::Db, QueueError> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        // sled's default page cache is 1 GiB; a gateway box has a few hundred MiB in all.
+        match sled::Config::new()
+            .path(dir)
+            .cache_capacity(16 * 1024 * 1024)
+            .open()
+        {
+            Err(sled::Error::Io(e))
+                if e.to_string().contains("could not acquire lock")
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            other => return Ok(other?),
+        }
+    }
+}
+
 impl Queue {
     /// Opens (or creates) the queue in `dir`.
     pub fn open(dir: &Path, max_samples: u64) -> Result<Queue, QueueError> {
-        // sled's default page cache is 1 GiB; a gateway box has a few hundred MiB in all.
-        let db = sled::Config::new()
-            .path(dir)
-            .cache_capacity(16 * 1024 * 1024)
-            .open()?;
+        let db = open_db(dir)?;
         let samples = db.open_tree(SAMPLES)?;
         let acked = get_u64(&db, META_ACKED)?;
         let dropped = get_u64(&db, META_DROPPED)?;
