@@ -4,4 +4,6 @@
 fn main() {
     println!("cargo:rerun-if-changed=../web/dist");
     println!("cargo:rerun-if-changed=build.rs");
+    // sqlx::migrate! embeds the folder: a new migration file must rebuild the crate.
+    println!("cargo:rerun-if-changed=migrations");
 }

@@ -58,6 +58,14 @@ pub struct BrokerConfig {
     pub url: String,
     /// Shared-subscription group so several cloud replicas split ingest.
     pub share_group: String,
+    /// What gateways dial, e.g. `mqtt://hub.example.com:1883` (`mqtts://` for TLS), written into
+    /// generated gateway configs; empty means `url`, else the embedded listener's address.
+    pub public_url: String,
+    /// Where the register maps live on a gateway, written into generated gateway configs.
+    pub gateway_maps_dir: String,
+    /// Where a gateway reads its MQTT password from (relative to its config file when not
+    /// absolute), written into generated gateway configs; the password itself never is.
+    pub gateway_password_file: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -108,6 +116,9 @@ impl Default for Config {
                 listen: SocketAddr::from(([127, 0, 0, 1], 1883)),
                 url: String::new(),
                 share_group: "pv-cloud".into(),
+                public_url: String::new(),
+                gateway_maps_dir: "/usr/share/pv-edge/firmware-configs".into(),
+                gateway_password_file: "/etc/pv-edge/mqtt-password".into(),
             },
             log: LogConfig {
                 filter: "info".into(),

@@ -8,7 +8,10 @@
 pub mod assignment;
 pub mod device;
 pub mod electric_price;
+pub mod excel;
 pub mod fields;
+pub mod flex;
+pub mod gateway;
 pub mod listing;
 pub mod price;
 pub mod scope;

@@ -430,7 +430,11 @@ async fn check_region(state: &AppState, parsed: &[Parsed]) -> Result<(), ApiErro
     Ok(())
 }
 
-async fn check(state: &AppState, caller: &Caller, parsed: &mut Vec<Parsed>) -> Result<Option<Id>, ApiError> {
+pub(crate) async fn check(
+    state: &AppState,
+    caller: &Caller,
+    parsed: &mut Vec<Parsed>,
+) -> Result<Option<Id>, ApiError> {
     check_region(state, parsed).await?;
     let owner = match value_of(parsed, "ownerId") {
         Some(Value::Int(o)) => Some(Id(*o)),
@@ -507,6 +511,57 @@ pub async fn assign(
     Ok(())
 }
 
+/// Inserts a checked station (commissioning) in `tx`, giving it to its owner and, when the
+/// creator is restricted, to the creator; answers its id. Used by the form and the import.
+pub(crate) async fn insert(
+    state: &AppState,
+    tx: &mut sqlx::Transaction<'static, Any>,
+    caller: &Caller,
+    scope: &StationScope,
+    parsed: &[Parsed],
+    owner: Option<Id>,
+) -> Result<Id, ApiError> {
+    let id = state.ids.next();
+    let mut cols = vec![
+        "id",
+        "tenant_id",
+        "installation_status",
+        "create_user",
+        "create_dept",
+        "create_time",
+    ];
+    let mut values = vec![
+        Value::Int(id.0),
+        Value::Text(caller.tenant_id.clone()),
+        COMMISSIONING.into(),
+        Value::Int(caller.user_id.0),
+        caller.dept_id.map(|d| Value::Int(d.0)).unwrap_or(Value::Null),
+        Value::Int(time::now_ms()),
+    ];
+    for p in parsed {
+        cols.push(p.col.column);
+        values.push(p.value.clone());
+    }
+    let mut sql = Sql::default();
+    sql.push_bind(
+        &format!(
+            "INSERT INTO pv_station ({}) VALUES ({})",
+            cols.join(", "),
+            vec!["?"; cols.len()].join(", ")
+        ),
+        values,
+    );
+    exec(tx, sql).await?;
+    if let Some(owner) = owner {
+        assign(tx, &caller.tenant_id, owner, id).await?;
+    }
+    // A restricted creator would otherwise lose sight of the station they just made.
+    if scope.is_restricted() {
+        assign(tx, &caller.tenant_id, caller.user_id, id).await?;
+    }
+    Ok(id)
+}
+
 // ---- routes ----
 
 const PAGE_FIELDS: &[Field] = &[Field::new("createTime", "s.create_time", Kind::Time)];
@@ -555,27 +610,34 @@ fn extra_filters(query: &mut ListQuery) -> Sql {
 pub async fn page(
     State(state): State<AppState>,
     caller: Caller,
-    mut query: ListQuery,
+    query: ListQuery,
 ) -> ApiResult<Data<Page<Json>>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
+    Ok(Data(page_of(&state, &caller, query).await?))
+}
+
+/// A page of the stations the caller may see (the list, and the export page by page).
+pub async fn page_of(
+    state: &AppState,
+    caller: &Caller,
+    mut query: ListQuery,
+) -> Result<Page<Json>, ApiError> {
+    let scope = scope::visible_stations(state, caller).await?;
     let mut from = Sql::new("FROM pv_station s WHERE ");
     from.append(&scope.stations("s"));
     from.append(&extra_filters(&mut query));
     from.append(&fields::exact_filters(COLS, &mut query));
     // Declared text filters name bare columns; the list reads one table, aliased `s`.
     let fields = fields::list_fields(COLS, PAGE_FIELDS);
-    Ok(Data(
-        fetch_page_with(
-            &state.db,
-            &columns(),
-            from,
-            &query,
-            &fields,
-            "s.create_time DESC, s.id DESC",
-            row_json,
-        )
-        .await?,
-    ))
+    fetch_page_with(
+        &state.db,
+        &columns(),
+        from,
+        &query,
+        &fields,
+        "s.create_time DESC, s.id DESC",
+        row_json,
+    )
+    .await
 }
 
 #[derive(Debug, Serialize, ToSchema, sqlx::FromRow)]
@@ -669,46 +731,9 @@ pub async fn create(
     let owner = check(&state, &caller, &mut parsed).await?;
     let images = image_ids(&state, &caller, body.get("images").unwrap_or(&Json::Null)).await?;
     let scope = scope::visible_stations(&state, &caller).await?;
-    let id = state.ids.next();
-    let mut cols = vec![
-        "id",
-        "tenant_id",
-        "installation_status",
-        "create_user",
-        "create_dept",
-        "create_time",
-    ];
-    let mut values = vec![
-        Value::Int(id.0),
-        Value::Text(caller.tenant_id.clone()),
-        COMMISSIONING.into(),
-        Value::Int(caller.user_id.0),
-        caller.dept_id.map(|d| Value::Int(d.0)).unwrap_or(Value::Null),
-        Value::Int(time::now_ms()),
-    ];
-    for p in &parsed {
-        cols.push(p.col.column);
-        values.push(p.value.clone());
-    }
-    let mut sql = Sql::default();
-    sql.push_bind(
-        &format!(
-            "INSERT INTO pv_station ({}) VALUES ({})",
-            cols.join(", "),
-            vec!["?"; cols.len()].join(", ")
-        ),
-        values,
-    );
     let mut tx = state.db.pool().begin().await?;
-    exec(&mut tx, sql).await?;
+    let id = insert(&state, &mut tx, &caller, &scope, &parsed, owner).await?;
     replace_images(&mut tx, id, &images).await?;
-    if let Some(owner) = owner {
-        assign(&mut tx, &caller.tenant_id, owner, id).await?;
-    }
-    // A restricted creator would otherwise lose sight of the station they just made.
-    if scope.is_restricted() {
-        assign(&mut tx, &caller.tenant_id, caller.user_id, id).await?;
-    }
     tx.commit().await?;
     Ok(Data(id))
 }
@@ -841,6 +866,7 @@ const DEVICE_TABLES: &[&str] = &[
     "pv_weather",
     "pv_meter",
     "pv_inverter_third",
+    "pv_flex",
 ];
 
 /// Removes the listed stations the caller may see. One with devices needs `confirm=true`; its
@@ -922,6 +948,12 @@ pub async fn remove(
     exec(
         &mut tx,
         in_ids("DELETE FROM pv_user_station WHERE station_id IN ("),
+    )
+    .await?;
+    // The gateway's MQTT credentials go with the station (see station::gateway).
+    exec(
+        &mut tx,
+        in_ids("DELETE FROM pv_gateway_credential WHERE station_id IN ("),
     )
     .await?;
     let mut sql = Sql::new("UPDATE pv_station SET is_deleted = 1");

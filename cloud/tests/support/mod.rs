@@ -619,3 +619,117 @@ impl TestApp {
         body["data"]["attachId"].as_str().expect("attachId").to_owned()
     }
 }
+
+// --- gateway helpers ---
+
+/// The station manager's permissions plus gateway provisioning, Excel import/export and
+/// flexible brackets.
+pub const GATEWAY_MENUS: &[&str] = &[
+    "station_gateway",
+    "station_import",
+    "station_export",
+    "inverter_import",
+    "inverter_export",
+    "flex",
+    "flex_add",
+    "flex_edit",
+    "flex_delete",
+];
+
+impl TestApp {
+    /// Like [`TestApp::start`] with the configuration changed by `tweak` first.
+    pub async fn start_configured(tweak: impl FnOnce(&mut Config)) -> TestApp {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let data_dir = tmp.path().to_path_buf();
+        let database_url = fresh_database_url(&data_dir).await;
+        let mut config = Config {
+            listen: "127.0.0.1:0".parse().expect("addr"),
+            data_dir: data_dir.clone(),
+            database_url: database_url.clone(),
+            database_max_connections: 4,
+            ..Config::default()
+        };
+        tweak(&mut config);
+        let state = pv_cloud::server::prepare(config).await.expect("prepare");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let app = pv_cloud::app::assemble(state.clone(), pv_cloud::app::api_routes());
+        let db = state.db.clone();
+        let server = tokio::spawn(async move {
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+            )
+            .with_graceful_shutdown(async move {
+                let _ = stopped.await;
+            })
+            .await
+            .expect("serve");
+            db.close().await;
+        });
+        TestApp {
+            base: format!("http://{addr}"),
+            client: reqwest::Client::new(),
+            state,
+            data_dir,
+            database_url,
+            _tmp: Some(tmp),
+            stop: Some(stop),
+            server: Some(server),
+        }
+    }
+
+    /// A tenant user holding every station permission and the gateway and Excel buttons.
+    pub async fn gateway_manager(&self, tenant: &str, account: &str) -> String {
+        let menus: Vec<&str> = STATION_MENUS.iter().chain(GATEWAY_MENUS).copied().collect();
+        self.create_tenant_user(tenant, account, "secret1", &menus, None)
+            .await;
+        self.token_of(tenant, account, "secret1").await
+    }
+
+    /// A signed-in call answering (status, headers, raw body).
+    pub async fn call_raw(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+    ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        let res = self.authed(method, path, token).send().await.expect("request");
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        let body = res.bytes().await.expect("body").to_vec();
+        (status, headers, body)
+    }
+
+    /// Uploads `bytes` as `file_name` (multipart field `file`) to `path`.
+    pub async fn upload_to(
+        &self,
+        path: &str,
+        token: &str,
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> (u16, serde_json::Value) {
+        let form = reqwest::multipart::Form::new().part(
+            "file",
+            reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned()),
+        );
+        self.send_json(self.authed(reqwest::Method::POST, path, token).multipart(form))
+            .await
+    }
+}
+
+/// The `pv-edge` binary of this workspace (built by `cargo test --workspace`, or
+/// `cargo build -p pv-edge`).
+pub fn pv_edge_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    // target/debug/deps/<test> -> target/debug/pv-edge
+    let dir = exe.parent().and_then(|d| d.parent()).expect("target profile dir");
+    let bin = dir.join(format!("pv-edge{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.exists(),
+        "{} is missing: build it with `cargo build -p pv-edge`",
+        bin.display()
+    );
+    bin
+}

@@ -31,7 +31,7 @@ pub const NO_STATION: Text = Text::new("电站不存在", "No such station");
 pub const SELECT_ONE: Text = Text::new("请选择至少一条数据", "Please select at least one record");
 
 /// Registries whose rows carry an `sn` that must be unique within a tenant.
-pub const SN_TABLES: &[&str] = &["pv_inverter", "pv_camera", "pv_weather", "pv_meter"];
+pub const SN_TABLES: &[&str] = &["pv_inverter", "pv_camera", "pv_weather", "pv_meter", "pv_flex"];
 
 pub struct DeviceDef {
     pub table: &'static str,
@@ -220,7 +220,7 @@ pub fn sn_duplicate(sn: &str) -> ApiError {
 }
 
 /// Checks shared by create and update: station visible, SN free, one per station.
-async fn check_record(
+pub(crate) async fn check_record(
     def: &'static DeviceDef,
     state: &AppState,
     scope: &StationScope,
@@ -290,6 +290,16 @@ pub async fn create(
     }
     check_record(def, state, &scope, &parsed, None).await?;
     let id = state.ids.next();
+    let (text, args) = insert_sql(def, id, caller, &parsed).build()?;
+    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(state.db.pool())
+        .await
+        .map_err(|e| unique_to(e, || duplicate_message(def, &parsed)))?;
+    Ok(id)
+}
+
+/// The INSERT of a checked device record (the form and the import).
+pub(crate) fn insert_sql(def: &DeviceDef, id: Id, caller: &Caller, parsed: &[Parsed]) -> Sql {
     let mut cols = vec!["id", "tenant_id", "create_user", "create_time"];
     let mut values = vec![
         Value::Int(id.0),
@@ -297,7 +307,7 @@ pub async fn create(
         Value::Int(caller.user_id.0),
         Value::Int(time::now_ms()),
     ];
-    for p in &parsed {
+    for p in parsed {
         cols.push(p.col.column);
         values.push(p.value.clone());
     }
@@ -311,15 +321,10 @@ pub async fn create(
         ),
         values,
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await
-        .map_err(|e| unique_to(e, || duplicate_message(def, &parsed)))?;
-    Ok(id)
+    sql
 }
 
-fn duplicate_message(def: &DeviceDef, parsed: &[Parsed]) -> ApiError {
+pub(crate) fn duplicate_message(def: &DeviceDef, parsed: &[Parsed]) -> ApiError {
     match (value_of(parsed, "sn"), &def.one_per_station) {
         (Some(Value::Text(sn)), _) if def.has_sn => sn_duplicate(sn),
         (_, Some(msg)) => ApiError::BadRequest(msg.clone()),
