@@ -851,11 +851,9 @@ async fn update_user(
     p: &Profile,
 ) -> Result<(), ApiError> {
     let mut sets = Sql::new("UPDATE blade_user SET ");
-    let mut any = false;
     let mut set = |col: &str, key: &str, v: Value| {
         if body.contains_key(key) {
             sets.push_bind(&format!("{col} = ?, "), [v]);
-            any = true;
         }
     };
     set("account", "account", p.account.clone().into());
@@ -883,7 +881,6 @@ async fn update_user(
             .join(",");
         set("post_id", "postId", Value::Text(joined));
     }
-    let _ = any;
     sets.push_bind(
         "update_user = ?, update_time = ? WHERE is_deleted = 0 AND id = ?",
         [caller.user_id.into(), Value::Int(time::now_ms()), id.into()],
