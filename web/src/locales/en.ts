@@ -1,6 +1,12 @@
 import type { Messages } from './zh'
+import * as deviceMessages from './domains/device'
+import * as realtimeMessages from './domains/realtime'
+import * as stationMessages from './domains/station'
 
 const en: Messages = {
+  ...stationMessages.en,
+  ...deviceMessages.en,
+  ...realtimeMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },

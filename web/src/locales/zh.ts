@@ -1,5 +1,11 @@
+import * as deviceMessages from './domains/device'
+import * as realtimeMessages from './domains/realtime'
+import * as stationMessages from './domains/station'
 /** Chinese (default). `en.ts` must have exactly the same keys; the compiler and a test check it. */
 const zh = {
+  ...stationMessages.zh,
+  ...deviceMessages.zh,
+  ...realtimeMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },
