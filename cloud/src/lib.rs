@@ -13,4 +13,5 @@ pub mod server;
 pub mod state;
 pub mod station;
 pub mod system;
+pub mod telemetry;
 pub mod user;

@@ -57,6 +57,7 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
     Ok(AppState {
         db,
         station,
+        realtime: Default::default(),
         ids,
         alarm_changes: tokio::sync::broadcast::channel(64).0,
         api_scopes: Default::default(),

@@ -21,4 +21,6 @@ pub struct AppState {
     pub api_scopes: Arc<crate::auth::api_scope::ApiScopeCache>,
     /// Device register maps and the vendor-credential key of the station domain.
     pub station: Arc<crate::station::StationServices>,
+    /// The newest values of every device and the state of every gateway (see `telemetry::realtime`).
+    pub realtime: Arc<crate::telemetry::realtime::RealtimeView>,
 }
