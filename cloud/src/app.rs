@@ -20,7 +20,7 @@ use crate::state::AppState;
 
 /// Every API route of the product. Each domain adds its routes here.
 pub fn api_routes() -> OpenApiRouter<AppState> {
-    use crate::{alarm, auth, log, resource, station, system, user};
+    use crate::{alarm, auth, home, log, resource, station, system, telemetry, user};
     let router = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(ops::health::health))
         // auth
@@ -123,6 +123,8 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(station::station::page))
         .routes(routes!(station::station::list))
         .routes(routes!(station::station::list_name_and_id))
+        .routes(routes!(station::area::list_by_area))
+        .routes(routes!(station::area::get_statistics_by_province))
         .routes(routes!(station::listing::list_station_state))
         .routes(routes!(station::listing::list_station_type))
         .routes(routes!(station::listing::list_manufacturer_inverter))
@@ -202,7 +204,15 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(
             station::device::meter::detail,
             station::device::meter::remove
-        ));
+        ))
+        // telemetry reads: home page, realtime pages (issue 7)
+        .routes(routes!(home::data))
+        .routes(routes!(home::map))
+        .routes(routes!(telemetry::api::inverter_real::list))
+        .routes(routes!(telemetry::api::inverter_real::list_wave_name))
+        .routes(routes!(telemetry::api::inverter_real::list_wave_tag))
+        .routes(routes!(telemetry::api::flex_real::real_time_data))
+        .routes(routes!(telemetry::api::flex_real::data_by_sensor));
     // The list/detail/submit/remove family, declared per entity.
     [
         &system::param::PARAM,

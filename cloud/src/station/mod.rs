@@ -5,6 +5,7 @@
 //! off one goes through [`scope::visible_stations`], so owners and maintenance staff see only
 //! their stations everywhere.
 
+pub mod area;
 pub mod assignment;
 pub mod device;
 pub mod electric_price;

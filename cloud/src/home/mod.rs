@@ -1,0 +1,277 @@
+//! The home page (`/api/homePage`): fleet totals of the stations the caller may see and the
+//! stations on the map. Figures follow `telemetry::api::fleet` (definitions there); an owner
+//! assigned one station sees that station's figures only, totals included.
+//!
+//! Energy conservation (pv-domain.md, "Energy conservation"): per kWh generated, standard coal
+//! saved 0.4 kg and CO2 avoided 0.997 kg, the coefficients commonly used in China's PV reporting.
+//! Trees: CO2 avoided / 18.3 kg, the CO2 a tree absorbs in a year as Chinese PV portals count it
+//! (a platform choice, not in pv-domain.md). All three are system parameters (`blade_param`:
+//! `energy.coalKgPerKwh`, `energy.co2KgPerKwh`, `energy.co2KgPerTree`) with these defaults, and
+//! every answer says which were used.
+
+use axum::extract::State;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::auth::Caller;
+use crate::kernel::sql::Sql;
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
+use crate::state::AppState;
+use crate::telemetry::api::fleet::{self, Fleet, RUNNING, status_key};
+use crate::telemetry::api::{kilo, round};
+
+pub const COAL_KG_PER_KWH: (&str, f64) = ("energy.coalKgPerKwh", 0.4);
+pub const CO2_KG_PER_KWH: (&str, f64) = ("energy.co2KgPerKwh", 0.997);
+pub const CO2_KG_PER_TREE: (&str, f64) = ("energy.co2KgPerTree", 18.3);
+
+/// The coefficients in use.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Factors {
+    /// Standard coal saved per kWh generated, kg.
+    pub coal_kg_per_kwh: f64,
+    /// CO2 avoided per kWh generated, kg.
+    pub co2_kg_per_kwh: f64,
+    /// CO2 one tree absorbs per year, kg (trees equivalent = CO2 avoided / this).
+    pub co2_kg_per_tree: f64,
+}
+
+/// The energy conservation coefficients: system parameters over the defaults (one query). A
+/// value that is not a positive number is ignored (and logged), so a typo cannot zero the page.
+pub async fn factors(state: &AppState) -> Result<Factors, ApiError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT param_key, param_value FROM blade_param WHERE is_deleted = 0 AND param_key IN (?, ?, ?)",
+        [
+            COAL_KG_PER_KWH.0.into(),
+            CO2_KG_PER_KWH.0.into(),
+            CO2_KG_PER_TREE.0.into(),
+        ],
+    );
+    let (text, args) = sql.build()?;
+    let rows = sqlx::query_as_with::<sqlx::Any, (String, String), _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?;
+    let pick = |(key, default): (&str, f64)| {
+        rows.iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| match v.trim().parse::<f64>() {
+                Ok(x) if x > 0.0 && x.is_finite() => x,
+                _ => {
+                    tracing::warn!(key, value = %v, "ignoring an invalid energy coefficient");
+                    default
+                }
+            })
+            .unwrap_or(default)
+    };
+    Ok(Factors {
+        coal_kg_per_kwh: pick(COAL_KG_PER_KWH),
+        co2_kg_per_kwh: pick(CO2_KG_PER_KWH),
+        co2_kg_per_tree: pick(CO2_KG_PER_TREE),
+    })
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HomeData {
+    pub station_count: i64,
+    /// Stations by installation status: commissioning (1) and running (2).
+    pub commissioning_count: i64,
+    pub running_count: i64,
+    /// Stations communicating now (gateway or a device online) and not.
+    pub online_count: i64,
+    pub offline_count: i64,
+    /// Online stations with a live fault code (placeholder until the alarm engine), and the
+    /// online stations without one (alarm-free).
+    pub fault_count: i64,
+    pub normal_count: i64,
+    /// Installed capacity, kWp (DC, sum of the stations' component capacity).
+    pub capacity_kwp: f64,
+    /// Declared AC capacity, kW.
+    pub capacity_kw: f64,
+    /// Sum of the online inverters' active power, kW.
+    pub current_power_kw: f64,
+    /// Generation today / this month / this year (local calendar), kWh.
+    pub today_energy_kwh: f64,
+    pub month_energy_kwh: f64,
+    pub year_energy_kwh: f64,
+    /// Lifetime generation (the inverters' `energy_total` counters), kWh and MWh.
+    pub total_energy_kwh: f64,
+    pub total_energy_mwh: f64,
+    /// Equivalent full-load hours today, h = today's kWh / kWp, over the stations that declare
+    /// a component capacity (pv-domain.md, "specific yield").
+    pub equivalent_hours_today: f64,
+    /// From the lifetime generation: CO2 avoided and standard coal saved, tonnes.
+    pub co2_avoided_t: f64,
+    pub coal_saved_t: f64,
+    /// Trees equivalent (CO2 avoided / CO2 a tree absorbs per year).
+    pub trees_equivalent: i64,
+    pub factors: Factors,
+    /// When the figures were computed, `yyyy-MM-dd HH:mm:ss`.
+    pub update_time: String,
+}
+
+/// Fleet totals of the caller's visible stations: generation (today, month, year, total),
+/// current power, capacity, station counts by state and by communication, equivalent hours,
+/// energy conservation figures.
+#[utoipa::path(get, path = "/api/homePage/data", tag = "home",
+    responses((status = 200, body = Envelope<HomeData>), (status = 401)))]
+pub async fn data(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<HomeData>> {
+    let fleet = Fleet::load(&state, &caller).await?;
+    let factors = factors(&state).await?;
+    let day = fleet.day;
+    // Past days of this year from the day rollups, today from the live rule: no double count.
+    let year_rollups =
+        fleet::rollup_energy_by_station(&state, &fleet.scope, day.year_start(), day.start).await?;
+    let month_rollups = if day.month_start() > day.year_start() {
+        fleet::rollup_energy_by_station(&state, &fleet.scope, day.month_start(), day.start).await?
+    } else {
+        year_rollups.clone()
+    };
+    let mut d = HomeData {
+        station_count: fleet.stations.len() as i64,
+        commissioning_count: 0,
+        running_count: 0,
+        online_count: 0,
+        offline_count: 0,
+        fault_count: 0,
+        normal_count: 0,
+        capacity_kwp: 0.0,
+        capacity_kw: 0.0,
+        current_power_kw: 0.0,
+        today_energy_kwh: 0.0,
+        month_energy_kwh: 0.0,
+        year_energy_kwh: 0.0,
+        total_energy_kwh: 0.0,
+        total_energy_mwh: 0.0,
+        equivalent_hours_today: 0.0,
+        co2_avoided_t: 0.0,
+        coal_saved_t: 0.0,
+        trees_equivalent: 0,
+        factors: factors.clone(),
+        update_time: time::format_ms(time::now_ms()),
+    };
+    let (mut power_w, mut today_wh, mut total_wh, mut kwp, mut kw) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    let (mut rated_today_wh, mut rated_kwp) = (0.0, 0.0);
+    let mut month_wh: f64 = month_rollups.values().sum();
+    let mut year_wh: f64 = year_rollups.values().sum();
+    for s in &fleet.stations {
+        let live = fleet.live(s.id);
+        if s.installation_status == RUNNING {
+            d.running_count += 1;
+        } else {
+            d.commissioning_count += 1;
+        }
+        if live.online {
+            d.online_count += 1;
+            if live.fault {
+                d.fault_count += 1;
+            } else {
+                d.normal_count += 1;
+            }
+        } else {
+            d.offline_count += 1;
+        }
+        power_w += live.power_w;
+        today_wh += live.today_wh;
+        total_wh += live.total_wh;
+        kw += s.capacity_kw.unwrap_or(0.0);
+        if let Some(p0) = s.capacity_kwp.filter(|p| *p > 0.0) {
+            kwp += p0;
+            rated_kwp += p0;
+            rated_today_wh += live.today_wh;
+        }
+    }
+    month_wh += today_wh;
+    year_wh += today_wh;
+    let total_kwh = total_wh / 1000.0;
+    let co2_kg = total_kwh * factors.co2_kg_per_kwh;
+    d.capacity_kwp = round(kwp, 4);
+    d.capacity_kw = round(kw, 4);
+    d.current_power_kw = kilo(power_w);
+    d.today_energy_kwh = kilo(today_wh);
+    d.month_energy_kwh = kilo(month_wh);
+    d.year_energy_kwh = kilo(year_wh);
+    d.total_energy_kwh = kilo(total_wh);
+    d.total_energy_mwh = round(total_wh / 1e6, 3);
+    d.equivalent_hours_today = if rated_kwp > 0.0 {
+        round(rated_today_wh / 1000.0 / rated_kwp, 2)
+    } else {
+        0.0
+    };
+    d.co2_avoided_t = round(co2_kg / 1000.0, 3);
+    d.coal_saved_t = round(total_kwh * factors.coal_kg_per_kwh / 1000.0, 3);
+    d.trees_equivalent = (co2_kg / factors.co2_kg_per_tree).round() as i64;
+    Ok(Data(d))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MapStation {
+    pub id: Id,
+    pub name: String,
+    /// WGS-84 degrees; null when the station has no location (the map leaves it out).
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub province_code: Option<String>,
+    pub province_name: Option<String>,
+    pub city_code: Option<String>,
+    pub city_name: Option<String>,
+    /// 1 commissioning, 2 running.
+    pub installation_status: String,
+    /// Colour key: `producing`, `standby`, `offline`, `commissioning`, `fault`.
+    pub status: String,
+    pub online: bool,
+    /// kW (online inverters' active power).
+    pub current_power_kw: f64,
+    /// kWp (DC) and kW (AC) as declared.
+    pub capacity_kwp: Option<f64>,
+    pub capacity_kw: Option<f64>,
+    /// kWh today.
+    pub today_energy_kwh: f64,
+    /// Newest sample time of its devices, `yyyy-MM-dd HH:mm:ss`.
+    pub update_time: Option<String>,
+}
+
+/// The caller's visible stations for the home map: location, province and city, status colour
+/// key, current power and capacity.
+#[utoipa::path(get, path = "/api/homePage/map", tag = "home",
+    responses((status = 200, body = Envelope<Vec<MapStation>>), (status = 401)))]
+pub async fn map(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<MapStation>>> {
+    let fleet = Fleet::load(&state, &caller).await?;
+    let codes: Vec<String> = fleet
+        .stations
+        .iter()
+        .flat_map(|s| [s.province_code.clone(), s.city_code.clone()])
+        .flatten()
+        .collect();
+    let names = fleet::region_names(&state, &codes).await?;
+    let name_of = |c: &Option<String>| c.as_ref().and_then(|c| names.get(c).cloned());
+    Ok(Data(
+        fleet
+            .stations
+            .iter()
+            .map(|s| {
+                let live = fleet.live(s.id);
+                MapStation {
+                    id: Id(s.id),
+                    name: s.name.clone(),
+                    latitude: s.latitude,
+                    longitude: s.longitude,
+                    province_name: name_of(&s.province_code),
+                    province_code: s.province_code.clone(),
+                    city_name: name_of(&s.city_code),
+                    city_code: s.city_code.clone(),
+                    installation_status: s.installation_status.clone(),
+                    status: status_key(s, &live).to_owned(),
+                    online: live.online,
+                    current_power_kw: kilo(live.power_w),
+                    capacity_kwp: s.capacity_kwp,
+                    capacity_kw: s.capacity_kw,
+                    today_energy_kwh: kilo(live.today_wh),
+                    update_time: live.last_update.map(time::format_ms),
+                }
+            })
+            .collect(),
+    ))
+}

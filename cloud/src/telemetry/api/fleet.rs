@@ -1,0 +1,468 @@
+//! The stations a caller may see with their live summary: what the home page, its map, the area
+//! lists and the province statistics are computed from. One load is a handful of queries
+//! whatever the number of stations (stations, registered devices, today's day rollups); live
+//! values come from the realtime view in memory.
+//!
+//! Definitions (documented for the console in `contracts/telemetry-api.md`):
+//! - current power: sum of `ac_power` of the station's *online* inverters (an offline device's
+//!   last value is history, not power now);
+//! - today's energy: [`today_energy_wh`] per inverter, summed;
+//! - total energy: sum of the inverters' lifetime `energy_total` counters as last read (online or
+//!   not: a counter stays true while a device is silent);
+//! - communicating (online): its gateway is online, or at least one of its devices is (a gateway
+//!   keeps a station online at night when inverters sleep);
+//! - fault: an online device reports a non-zero `fault_code` or `fault_word{n}`. A placeholder
+//!   until the alarm engine (issue 8) owns station faults.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value as Json;
+use sqlx::Row;
+
+use super::Day;
+use crate::auth::Caller;
+use crate::kernel::ApiError;
+use crate::kernel::sql::{Sql, Value};
+use crate::state::AppState;
+use crate::station::scope::{self, StationScope};
+use crate::telemetry::realtime::{DeviceLive, KIND_INVERTER};
+
+/// Installation status of a station (`pv_station.installation_status`).
+pub const COMMISSIONING: &str = crate::station::station::COMMISSIONING;
+pub const RUNNING: &str = crate::station::station::RUNNING;
+
+/// Device registries whose rows telemetry names by id (see `contracts/telemetry.md`).
+const DEVICE_TABLES: &[&str] = &["pv_inverter", "pv_meter", "pv_weather", "pv_flex"];
+
+/// A station row as the summaries need it.
+#[derive(Debug, Clone)]
+pub struct StationInfo {
+    pub id: i64,
+    pub name: String,
+    pub installation_status: String,
+    /// kW (AC), as declared.
+    pub capacity_kw: Option<f64>,
+    /// kWp (DC): the P0 of yield figures.
+    pub capacity_kwp: Option<f64>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub province_code: Option<String>,
+    pub city_code: Option<String>,
+    pub gateway_id: Option<String>,
+}
+
+/// The live summary of one station.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StationLive {
+    pub power_w: f64,
+    pub today_wh: f64,
+    pub total_wh: f64,
+    pub online: bool,
+    pub fault: bool,
+    pub inverters_online: usize,
+    /// Newest sample time of its devices, epoch ms.
+    pub last_update: Option<i64>,
+}
+
+/// The caller's visible stations and their live summaries, for one local day (today).
+pub struct Fleet {
+    pub day: Day,
+    pub scope: StationScope,
+    pub stations: Vec<StationInfo>,
+    live: HashMap<i64, StationLive>,
+}
+
+/// What a day rollup of an inverter says: energy counted so far and the last counter reading.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct DayRollup {
+    pub energy_wh: Option<f64>,
+    /// `energy_total` last reading in the bucket (the `last` of `[avg, min, max, last]`).
+    pub last_total: Option<f64>,
+}
+
+impl DayRollup {
+    pub fn parse(energy_wh: Option<f64>, metrics: &str) -> DayRollup {
+        let last_total = serde_json::from_str::<Json>(metrics)
+            .ok()
+            .and_then(|m| m.get("energy_total")?.get(3)?.as_f64());
+        DayRollup {
+            energy_wh,
+            last_total,
+        }
+    }
+}
+
+/// Today's generation of one inverter, consistent with the rollups: the energy the day rollup
+/// counted (counter deltas, a reset counting the new reading, as ingest rolls up), plus how far
+/// the live counter has moved since the rollup's last reading (the rollup may lag the live view
+/// by its refresh interval). Without a day rollup yet, the device's own `energy_today` counter
+/// when it reports one today, else nothing.
+pub fn today_energy_wh(rollup: Option<&DayRollup>, live: Option<&DeviceLive>, day: &Day) -> f64 {
+    let live = live.filter(|d| d.ts >= day.start && d.ts < day.end);
+    let live_total = live.and_then(|d| d.number("energy_total"));
+    match rollup {
+        Some(r) => {
+            let counted = r.energy_wh.unwrap_or(0.0).max(0.0);
+            let since = match (r.last_total, live_total) {
+                (Some(last), Some(now)) if now >= last => now - last,
+                // The counter was reset after the rollup's last reading: the new reading counts.
+                (Some(_), Some(now)) => now.max(0.0),
+                _ => 0.0,
+            };
+            counted + since
+        }
+        None => live
+            .and_then(|d| d.number("energy_today"))
+            .unwrap_or(0.0)
+            .max(0.0),
+    }
+}
+
+/// The colour key of a station on the map and in area lists, first match wins:
+/// `commissioning` (installation status 1), `offline` (not communicating), `fault` (the
+/// placeholder above), `producing` (current power > 0), `standby` (online, no power: night).
+pub fn status_key(info: &StationInfo, live: &StationLive) -> &'static str {
+    if info.installation_status == COMMISSIONING {
+        "commissioning"
+    } else if !live.online {
+        "offline"
+    } else if live.fault {
+        "fault"
+    } else if live.power_w > 0.0 {
+        "producing"
+    } else {
+        "standby"
+    }
+}
+
+/// A device's live fault placeholder: a non-zero fault code or fault word.
+pub fn has_fault(d: &DeviceLive) -> bool {
+    d.online
+        && d.values.iter().any(|(k, v)| {
+            let is_fault = k == "fault_code"
+                || k.strip_prefix("fault_word")
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            is_fault && matches!(v, pv_shared::wire::Value::Number(n) if *n != 0.0)
+        })
+}
+
+/// The live devices of `station` the caller may count: same tenant, still registered.
+pub fn live_devices(
+    state: &AppState,
+    tenant: &str,
+    station: i64,
+    registered: &HashSet<i64>,
+) -> Vec<DeviceLive> {
+    state
+        .realtime
+        .station(station)
+        .into_iter()
+        .filter(|d| d.tenant_id == tenant && d.station_id == station && registered.contains(&d.device_id))
+        .collect()
+}
+
+impl Fleet {
+    pub async fn load(state: &AppState, caller: &Caller) -> Result<Fleet, ApiError> {
+        let scope = scope::visible_stations(state, caller).await?;
+        let day = Day::today();
+        let stations = stations(state, &scope).await?;
+        let mut fleet = Fleet {
+            day,
+            scope,
+            stations,
+            live: HashMap::new(),
+        };
+        if fleet.stations.is_empty() {
+            return Ok(fleet);
+        }
+        let registered = registered_devices(state, &fleet.scope).await?;
+        let rollups = day_rollups(state, &fleet.scope, &day).await?;
+        let mut rollups_by_station: HashMap<i64, Vec<(i64, DayRollup)>> = HashMap::new();
+        for (device, (station, r)) in rollups {
+            rollups_by_station.entry(station).or_default().push((device, r));
+        }
+        for s in &fleet.stations {
+            let devices = live_devices(state, &fleet.scope.tenant_id, s.id, &registered);
+            let gateway_online = s
+                .gateway_id
+                .as_deref()
+                .filter(|g| !g.is_empty())
+                .and_then(|g| state.realtime.gateway(g))
+                .is_some_and(|g| g.online && g.tenant_id == fleet.scope.tenant_id && g.station_id == s.id);
+            let mut live = StationLive {
+                online: gateway_online || devices.iter().any(|d| d.online),
+                fault: devices.iter().any(has_fault),
+                last_update: devices.iter().map(|d| d.ts).max(),
+                ..StationLive::default()
+            };
+            let inverters: HashMap<i64, &DeviceLive> = devices
+                .iter()
+                .filter(|d| d.kind == KIND_INVERTER)
+                .map(|d| (d.device_id, d))
+                .collect();
+            for d in inverters.values() {
+                if d.online {
+                    live.inverters_online += 1;
+                    live.power_w += d.number("ac_power").unwrap_or(0.0);
+                }
+                live.total_wh += d.number("energy_total").unwrap_or(0.0);
+            }
+            let station_rollups = rollups_by_station.remove(&s.id).unwrap_or_default();
+            let mut counted = HashSet::new();
+            for (device, r) in &station_rollups {
+                counted.insert(*device);
+                live.today_wh += today_energy_wh(Some(r), inverters.get(device).copied(), &day);
+            }
+            for (device, d) in &inverters {
+                if !counted.contains(device) {
+                    live.today_wh += today_energy_wh(None, Some(d), &day);
+                }
+            }
+            fleet.live.insert(s.id, live);
+        }
+        Ok(fleet)
+    }
+
+    /// The live summary of a listed station (all zero / offline when nothing is known).
+    pub fn live(&self, station: i64) -> StationLive {
+        self.live.get(&station).cloned().unwrap_or_default()
+    }
+}
+
+async fn stations(state: &AppState, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
+    let mut sql = Sql::new(
+        "SELECT s.id, s.name, s.installation_status, s.capacity, s.component_capacity, s.latitude, \
+         s.longitude, s.province_code, s.city_code, s.gateway_id FROM pv_station s WHERE ",
+    );
+    sql.append(&scope.stations("s"));
+    sql.push(" ORDER BY s.name, s.id");
+    let (text, args) = sql.build()?;
+    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(StationInfo {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                installation_status: r.try_get("installation_status")?,
+                capacity_kw: r.try_get("capacity")?,
+                capacity_kwp: r.try_get("component_capacity")?,
+                latitude: r.try_get("latitude")?,
+                longitude: r.try_get("longitude")?,
+                province_code: r.try_get("province_code")?,
+                city_code: r.try_get("city_code")?,
+                gateway_id: r.try_get("gateway_id")?,
+            })
+        })
+        .collect()
+}
+
+/// Ids of the live registry rows (all device kinds) of the stations in scope: a device the view
+/// still holds after its removal must not count.
+pub async fn registered_devices(state: &AppState, scope: &StationScope) -> Result<HashSet<i64>, ApiError> {
+    let mut sql = Sql::default();
+    for (i, table) in DEVICE_TABLES.iter().enumerate() {
+        if i > 0 {
+            sql.push(" UNION ALL ");
+        }
+        sql.push(&format!(
+            "SELECT d.id FROM {table} d JOIN pv_station s ON s.id = d.station_id WHERE d.is_deleted = 0 AND "
+        ));
+        sql.append(&scope.stations("s"));
+    }
+    let (text, args) = sql.build()?;
+    Ok(
+        sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_all(state.db.pool())
+            .await?
+            .into_iter()
+            .collect(),
+    )
+}
+
+/// The inverters' day rollups of `day` in scope: device → (station, rollup).
+pub async fn day_rollups(
+    state: &AppState,
+    scope: &StationScope,
+    day: &Day,
+) -> Result<HashMap<i64, (i64, DayRollup)>, ApiError> {
+    let mut sql = Sql::new(
+        "SELECT r.device_id, r.station_id, r.energy_wh, r.metrics FROM pv_telemetry_rollup r \
+         JOIN pv_station s ON s.id = r.station_id WHERE ",
+    );
+    sql.append(&scope.stations("s"));
+    sql.push_bind(
+        " AND r.tenant_id = ? AND r.period = '1d' AND r.bucket = ? AND r.device_kind = ?",
+        [
+            Value::Text(scope.tenant_id.clone()),
+            Value::Int(day.start),
+            KIND_INVERTER.into(),
+        ],
+    );
+    let (text, args) = sql.build()?;
+    let mut out = HashMap::new();
+    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?
+    {
+        let metrics: String = r.try_get("metrics")?;
+        out.insert(
+            r.try_get::<i64, _>("device_id")?,
+            (
+                r.try_get::<i64, _>("station_id")?,
+                DayRollup::parse(r.try_get("energy_wh")?, &metrics),
+            ),
+        );
+    }
+    Ok(out)
+}
+
+/// Generation per station over `[from, to)` from the inverters' day rollups (whole past days).
+pub async fn rollup_energy_by_station(
+    state: &AppState,
+    scope: &StationScope,
+    from: i64,
+    to: i64,
+) -> Result<HashMap<i64, f64>, ApiError> {
+    let mut sql = Sql::new(
+        "SELECT r.station_id, SUM(r.energy_wh) AS wh FROM pv_telemetry_rollup r \
+         JOIN pv_station s ON s.id = r.station_id WHERE ",
+    );
+    sql.append(&scope.stations("s"));
+    sql.push_bind(
+        " AND r.tenant_id = ? AND r.period = '1d' AND r.device_kind = ? AND r.bucket >= ? AND r.bucket < ? \
+         GROUP BY r.station_id",
+        [
+            Value::Text(scope.tenant_id.clone()),
+            KIND_INVERTER.into(),
+            Value::Int(from),
+            Value::Int(to),
+        ],
+    );
+    let (text, args) = sql.build()?;
+    let mut out = HashMap::new();
+    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?
+    {
+        out.insert(
+            r.try_get::<i64, _>("station_id")?,
+            r.try_get::<Option<f64>, _>("wh")?.unwrap_or(0.0),
+        );
+    }
+    Ok(out)
+}
+
+/// Names of region codes (`blade_region`), one query.
+pub async fn region_names(state: &AppState, codes: &[String]) -> Result<HashMap<String, String>, ApiError> {
+    let mut wanted: Vec<&String> = codes.iter().filter(|c| !c.is_empty()).collect();
+    wanted.sort();
+    wanted.dedup();
+    if wanted.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let mut sql = Sql::new("SELECT code, name FROM blade_region WHERE code IN (");
+    for (i, c) in wanted.iter().enumerate() {
+        sql.push_bind(if i == 0 { "?" } else { ", ?" }, [Value::Text((*c).clone())]);
+    }
+    sql.push(")");
+    let (text, args) = sql.build()?;
+    Ok(
+        sqlx::query_as_with::<sqlx::Any, (String, String), _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_all(state.db.pool())
+            .await?
+            .into_iter()
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use pv_shared::wire::Value as W;
+
+    use super::*;
+
+    fn live(ts: i64, values: &[(&str, f64)], online: bool) -> DeviceLive {
+        DeviceLive {
+            device_id: 1,
+            tenant_id: "t".into(),
+            station_id: 2,
+            kind: KIND_INVERTER.into(),
+            gateway_id: "g".into(),
+            ts,
+            values: values
+                .iter()
+                .map(|(k, v)| (k.to_string(), W::Number(*v)))
+                .collect::<BTreeMap<_, _>>(),
+            online,
+        }
+    }
+
+    #[test]
+    fn today_follows_the_rollup_and_tops_up_from_the_live_counter() {
+        let day = Day::parse(Some("2026-03-01")).unwrap();
+        let noon = day.start + 12 * 3_600_000;
+        let r = DayRollup::parse(Some(5_000.0), r#"{"energy_total": [0, 0, 0, 105000]}"#);
+        assert_eq!(r.last_total, Some(105_000.0));
+        // The live counter moved 700 Wh past the rollup's last reading.
+        let d = live(noon, &[("energy_total", 105_700.0), ("energy_today", 1.0)], true);
+        assert_eq!(today_energy_wh(Some(&r), Some(&d), &day), 5_700.0);
+        // Counter reset after the rollup: the new reading counts.
+        let reset = live(noon, &[("energy_total", 300.0)], true);
+        assert_eq!(today_energy_wh(Some(&r), Some(&reset), &day), 5_300.0);
+        // A live sample of yesterday adds nothing; no live sample at all neither.
+        let old = live(day.start - 1, &[("energy_total", 200_000.0)], true);
+        assert_eq!(today_energy_wh(Some(&r), Some(&old), &day), 5_000.0);
+        assert_eq!(today_energy_wh(Some(&r), None, &day), 5_000.0);
+        // Without a rollup: the device's day counter, else nothing.
+        assert_eq!(today_energy_wh(None, Some(&d), &day), 1.0);
+        let bare = live(noon, &[("energy_total", 9.0)], true);
+        assert_eq!(today_energy_wh(None, Some(&bare), &day), 0.0);
+    }
+
+    #[test]
+    fn status_keys_take_the_first_match() {
+        let info = |status: &str| StationInfo {
+            id: 1,
+            name: "s".into(),
+            installation_status: status.into(),
+            capacity_kw: None,
+            capacity_kwp: None,
+            latitude: None,
+            longitude: None,
+            province_code: None,
+            city_code: None,
+            gateway_id: None,
+        };
+        let live = |online, fault, power_w| StationLive {
+            online,
+            fault,
+            power_w,
+            ..StationLive::default()
+        };
+        assert_eq!(
+            status_key(&info(COMMISSIONING), &live(true, true, 5.0)),
+            "commissioning"
+        );
+        assert_eq!(status_key(&info(RUNNING), &live(false, false, 0.0)), "offline");
+        assert_eq!(status_key(&info(RUNNING), &live(true, true, 5.0)), "fault");
+        assert_eq!(status_key(&info(RUNNING), &live(true, false, 5.0)), "producing");
+        assert_eq!(status_key(&info(RUNNING), &live(true, false, 0.0)), "standby");
+    }
+
+    #[test]
+    fn faults_are_non_zero_codes_of_online_devices() {
+        assert!(!has_fault(&live(
+            1,
+            &[("fault_code", 0.0), ("fault_word1", 0.0)],
+            true
+        )));
+        assert!(has_fault(&live(1, &[("fault_word2", 4.0)], true)));
+        assert!(has_fault(&live(1, &[("fault_code", 17.0)], true)));
+        assert!(!has_fault(&live(1, &[("fault_code", 17.0)], false)), "offline");
+        assert!(!has_fault(&live(1, &[("fault_wordx", 1.0)], true)));
+    }
+}

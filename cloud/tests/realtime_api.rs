@@ -1,0 +1,1034 @@
+//! The telemetry read calls (issue 7) over a real server and database: home page, map, area and
+//! province statistics, the inverter realtime table and curves, flexible-bracket realtime and
+//! sensor curves. Telemetry rows and realtime samples are written directly (as ingest would);
+//! every figure is checked against values computed by hand from them, for the manager, for an
+//! owner given one station, and for another tenant.
+
+mod support;
+
+use chrono::{Datelike, Duration, NaiveDate};
+use pv_cloud::kernel::sql::Value;
+use pv_cloud::telemetry::realtime::GatewayLive;
+use reqwest::Method;
+use serde_json::{Value as Json, json};
+use support::{TestApp, live_sample, local_midnight, local_text, local_today};
+
+const T1: &str = "100001";
+const T2: &str = "100002";
+const DAY: i64 = 86_400_000;
+
+async fn post(app: &TestApp, token: &str, path: &str, body: Json) -> Json {
+    let (status, res) = app.call(Method::POST, path, token, Some(body)).await;
+    assert_eq!(status, 200, "POST {path}: {res}");
+    res["data"].clone()
+}
+
+fn id(v: &Json) -> i64 {
+    v.as_str().expect("id string").parse().expect("id")
+}
+
+fn approx(actual: &Json, expected: f64, what: &str) {
+    let a = actual
+        .as_f64()
+        .unwrap_or_else(|| panic!("{what}: not a number: {actual}"));
+    assert!((a - expected).abs() < 1e-6, "{what}: {a} != {expected}");
+}
+
+async fn station(app: &TestApp, token: &str, body: Json) -> i64 {
+    id(&post(app, token, "/api/station", body).await)
+}
+
+async fn inverter(app: &TestApp, token: &str, station: i64, name: &str, sn: &str, strings: i64) -> i64 {
+    id(&post(
+        app,
+        token,
+        "/api/inverter",
+        json!({"stationId": station.to_string(), "name": name, "sn": sn, "stringsCount": strings, "ratedPower": 50}),
+    )
+    .await)
+}
+
+async fn switch_to_running(app: &TestApp, token: &str, station: i64) {
+    let (status, body) = app
+        .call(
+            Method::PUT,
+            &format!("/api/station/switchStation/{station}"),
+            token,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+/// What the suite builds: tenant 100001 with four stations, three inverters, a meter and a
+/// bracket; tenant 100002 with one producing station.
+struct Fleet {
+    app: TestApp,
+    manager: String,
+    owner: String,
+    other: String,
+    s1: i64,
+    s2: i64,
+    s3: i64,
+    s4: i64,
+    i1: i64,
+    i2: i64,
+    i3: i64,
+    flex: i64,
+    now: i64,
+    today: i64,
+}
+
+async fn fleet() -> Fleet {
+    let app = TestApp::start().await;
+    let manager = app.gateway_manager(T1, "mgr").await;
+    // S1 Alpha: Beijing, 100 kWp / 80 kW, running, producing.
+    let s1 = station(
+        &app,
+        &manager,
+        json!({"name": "Alpha", "componentCapacity": 100, "capacity": 80, "latitude": 39.9, "longitude": 116.4,
+               "provinceCode": "110000", "cityCode": "110100", "gatewayId": "GW-A"}),
+    )
+    .await;
+    // S2 Beta: Guangzhou, 50 kWp / 40 kW, running, an inverter with a fault code.
+    let s2 = station(
+        &app,
+        &manager,
+        json!({"name": "Beta", "componentCapacity": 50, "capacity": 40, "latitude": 23.1, "longitude": 113.3,
+               "provinceCode": "440000", "cityCode": "440100", "gatewayId": "GW-B"}),
+    )
+    .await;
+    // S3 Gamma: nowhere, no capacity, running, never reported.
+    let s3 = station(&app, &manager, json!({"name": "Gamma"})).await;
+    // S4 Delta: Beijing, 20 kWp, still commissioning, its gateway online.
+    let s4 = station(
+        &app,
+        &manager,
+        json!({"name": "Delta", "componentCapacity": 20, "capacity": 15, "provinceCode": "110000",
+               "cityCode": "110100", "gatewayId": "GW-D"}),
+    )
+    .await;
+    for s in [s1, s2, s3] {
+        switch_to_running(&app, &manager, s).await;
+    }
+    let i1 = inverter(&app, &manager, s1, "INV-A1", "A1", 3).await;
+    let i2 = inverter(&app, &manager, s1, "INV-A2", "A2", 2).await;
+    let i3 = inverter(&app, &manager, s2, "INV-B1", "B1", 2).await;
+    let meter = id(&post(
+        &app,
+        &manager,
+        "/api/meter",
+        json!({"stationId": s1.to_string(), "name": "M", "sn": "M1", "meterRole": "1", "ctRatio": 1, "ptRatio": 1}),
+    )
+    .await);
+    let flex = id(&post(
+        &app,
+        &manager,
+        "/api/flex",
+        json!({"stationId": s2.to_string(), "name": "Row 1", "sn": "TRK-1", "mapModel": "pv-reference-tracker",
+               "unitId": 5, "sensors": [
+                   {"name": "Inclinometer", "kind": "angle", "unitId": 6},
+                   {"name": "Anemometer", "kind": "wind", "point": "wind_speed"},
+                   {"name": "Motor", "kind": "motor", "unitId": 7},
+                   {"name": "Spare", "kind": "other", "point": "AI3"}]}),
+    )
+    .await);
+
+    let now = chrono::Utc::now().timestamp_millis();
+    let today = local_midnight(local_today());
+    // Today's day rollups: counter deltas so far and the counter's last reading.
+    for (dev, st, wh, last) in [
+        (i1, s1, 120_000.0, 5_120_000.0),
+        (i2, s1, 80_000.0, 3_080_000.0),
+        (i3, s2, 30_000.0, 1_030_000.0),
+    ] {
+        app.put_rollup(
+            T1,
+            st,
+            dev,
+            "inverter",
+            "1d",
+            today,
+            Some(wh),
+            json!({"energy_total": [0, 0, 0, last]}),
+        )
+        .await;
+    }
+    // A meter's day rollup is no generation.
+    app.put_rollup(T1, s1, meter, "meter", "1d", today, Some(999_000.0), json!({}))
+        .await;
+    // Past days: yesterday, 40 days ago, the last day of last year.
+    let last_year_end =
+        local_midnight(NaiveDate::from_ymd_opt(local_today().year(), 1, 1).expect("jan 1")) - DAY;
+    for (dev, st, bucket, wh) in [
+        (i1, s1, today - DAY, 100_000.0),
+        (i1, s1, today - 40 * DAY, 70_000.0),
+        (i3, s2, today - DAY, 20_000.0),
+        (i1, s1, last_year_end, 55_000.0),
+    ] {
+        app.put_rollup(T1, st, dev, "inverter", "1d", bucket, Some(wh), json!({}))
+            .await;
+    }
+    // Live: I1 producing 40 kW, its counter 5 kWh past the rollup; I2 offline (its 10 kW is
+    // history); I3 producing 15 kW with fault code 3; the bracket's controller.
+    app.put_live(live_sample(
+        T1,
+        s1,
+        i1,
+        "inverter",
+        now,
+        &[
+            ("ac_power", 40_000.0),
+            ("energy_total", 5_125_000.0),
+            ("dc_power", 41_000.0),
+            ("temperature", 45.0),
+            ("status_code", 512.0),
+            ("fault_code", 0.0),
+            ("grid_voltage_a", 230.0),
+            ("grid_voltage_b", 231.0),
+            ("grid_voltage_c", 232.0),
+            ("grid_frequency", 50.01),
+            ("pv1_current", 8.5),
+            ("pv2_current", 8.4),
+            ("pv3_current", 8.6),
+            ("pv1_voltage", 600.0),
+            ("pv2_voltage", 601.0),
+            ("pv3_voltage", 602.0),
+        ],
+        true,
+    ))
+    .await;
+    app.put_live(live_sample(
+        T1,
+        s1,
+        i2,
+        "inverter",
+        now - 3_600_000,
+        &[
+            ("ac_power", 10_000.0),
+            ("energy_total", 3_080_000.0),
+            ("pv1_current", 3.0),
+        ],
+        false,
+    ))
+    .await;
+    app.put_live(live_sample(
+        T1,
+        s2,
+        i3,
+        "inverter",
+        now,
+        &[
+            ("ac_power", 15_000.0),
+            ("energy_total", 1_030_000.0),
+            ("fault_code", 3.0),
+        ],
+        true,
+    ))
+    .await;
+    app.put_live(live_sample(
+        T1,
+        s2,
+        flex,
+        "flex",
+        now,
+        &[
+            ("tracker_angle", 12.5),
+            ("tracker_target_angle", 13.0),
+            ("tracker_mode", 2.0),
+            ("tracker_stow", 1.0),
+            ("motor_current", 1.25),
+            ("wind_speed", 16.3),
+            ("status_code", 2.0),
+            ("fault_word1", 0.0),
+        ],
+        true,
+    ))
+    .await;
+    app.state.realtime.set_gateway(GatewayLive {
+        gateway_id: "GW-D".into(),
+        tenant_id: T1.into(),
+        station_id: s4,
+        online: true,
+        last_seen: now,
+        status: None,
+    });
+
+    // An owner given S1 only.
+    let owner_id = app.user_with_alias(T1, "owner1", "owner", &[]).await;
+    post(
+        &app,
+        &manager,
+        "/api/station/updateUserStation",
+        json!({"userId": owner_id.to_string(), "stationIds": [s1.to_string()]}),
+    )
+    .await;
+    let owner = app.token_of(T1, "owner1", "secret1").await;
+
+    // Tenant 100002: one station, one inverter producing 7 kW, 2 kWh today.
+    let other = app.gateway_manager(T2, "mgr2").await;
+    let x = station(
+        &app,
+        &other,
+        json!({"name": "Xi", "componentCapacity": 10, "provinceCode": "110000"}),
+    )
+    .await;
+    let xi = inverter(&app, &other, x, "INV-X", "A1", 1).await;
+    app.put_rollup(
+        T2,
+        x,
+        xi,
+        "inverter",
+        "1d",
+        today,
+        Some(2_000.0),
+        json!({"energy_total": [0, 0, 0, 9_000.0]}),
+    )
+    .await;
+    app.put_live(live_sample(
+        T2,
+        x,
+        xi,
+        "inverter",
+        now,
+        &[("ac_power", 7_000.0), ("energy_total", 9_000.0)],
+        true,
+    ))
+    .await;
+
+    Fleet {
+        app,
+        manager,
+        owner,
+        other,
+        s1,
+        s2,
+        s3,
+        s4,
+        i1,
+        i2,
+        i3,
+        flex,
+        now,
+        today,
+    }
+}
+
+/// The month's and year's sums of the past-day rollups written by [`fleet`] (by hand: which of
+/// yesterday, 40 days ago and last year's last day fall in this month / year).
+fn past(f: &Fleet, stations: &[i64]) -> (f64, f64) {
+    let today = local_today();
+    let month_start = local_midnight(today.with_day(1).expect("day 1"));
+    let year_start = local_midnight(NaiveDate::from_ymd_opt(today.year(), 1, 1).expect("jan 1"));
+    let rows = [
+        (f.s1, f.today - DAY, 100.0),
+        (f.s1, f.today - 40 * DAY, 70.0),
+        (f.s2, f.today - DAY, 20.0),
+        (f.s1, year_start - DAY, 55.0),
+    ];
+    let sum = |from: i64| {
+        rows.iter()
+            .filter(|(s, b, _)| stations.contains(s) && *b >= from && *b < f.today)
+            .map(|(_, _, kwh)| kwh)
+            .sum::<f64>()
+    };
+    (sum(month_start), sum(year_start))
+}
+
+#[tokio::test]
+async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
+    let f = fleet().await;
+    let app = &f.app;
+    let d = app.data_of("/api/homePage/data", &f.manager).await;
+    assert_eq!(d["stationCount"], 4, "{d}");
+    assert_eq!(
+        (d["runningCount"].as_i64(), d["commissioningCount"].as_i64()),
+        (Some(3), Some(1))
+    );
+    // Online: S1 and S2 (devices), S4 (gateway); offline: S3. Fault: S2 (fault code 3).
+    assert_eq!(
+        (d["onlineCount"].as_i64(), d["offlineCount"].as_i64()),
+        (Some(3), Some(1))
+    );
+    assert_eq!(
+        (d["faultCount"].as_i64(), d["normalCount"].as_i64()),
+        (Some(1), Some(2))
+    );
+    approx(&d["capacityKwp"], 170.0, "kWp: 100 + 50 + 20");
+    approx(&d["capacityKw"], 135.0, "kW: 80 + 40 + 15");
+    approx(&d["currentPowerKw"], 55.0, "40 + 15, the offline I2 not counted");
+    // Today: I1 120 + 5 (counter past the rollup), I2 80, I3 30.
+    approx(&d["todayEnergyKwh"], 235.0, "today");
+    let (month, year) = past(&f, &[f.s1, f.s2]);
+    approx(&d["monthEnergyKwh"], month + 235.0, "month");
+    approx(&d["yearEnergyKwh"], year + 235.0, "year");
+    // Lifetime counters: 5125 + 3080 + 1030 kWh.
+    approx(&d["totalEnergyKwh"], 9_235.0, "total");
+    approx(&d["totalEnergyMwh"], 9.235, "total MWh");
+    // h = 235 kWh / (100 + 50 + 20) kWp.
+    approx(&d["equivalentHoursToday"], 1.38, "hours");
+    // 9235 kWh × 0.997 kg = 9207.295 kg; × 0.4 kg = 3694 kg; 9207.295 / 18.3 = 503.1 trees.
+    approx(&d["co2AvoidedT"], 9.207, "CO2");
+    approx(&d["coalSavedT"], 3.694, "coal");
+    assert_eq!(d["treesEquivalent"], 503);
+    assert_eq!(
+        d["factors"],
+        json!({"coalKgPerKwh": 0.4, "co2KgPerKwh": 0.997, "co2KgPerTree": 18.3})
+    );
+
+    // The coefficient is a system parameter.
+    app.exec(
+        "INSERT INTO blade_param (id, param_name, param_key, param_value, create_time) VALUES (?, ?, ?, ?, ?)",
+        vec![
+            Value::Int(app.state.ids.next().0),
+            "CO2".into(),
+            "energy.co2KgPerKwh".into(),
+            "0.8".into(),
+            Value::Int(f.now),
+        ],
+    )
+    .await;
+    let d = app.data_of("/api/homePage/data", &f.manager).await;
+    // 9235 × 0.8 = 7388 kg; 7388 / 18.3 = 403.7.
+    approx(&d["co2AvoidedT"], 7.388, "CO2 with the parameter");
+    assert_eq!(d["treesEquivalent"], 404);
+
+    // The owner of S1 sees S1's figures only.
+    let d = app.data_of("/api/homePage/data", &f.owner).await;
+    assert_eq!(d["stationCount"], 1, "{d}");
+    assert_eq!(
+        (d["onlineCount"].as_i64(), d["faultCount"].as_i64()),
+        (Some(1), Some(0))
+    );
+    approx(&d["capacityKwp"], 100.0, "owner kWp");
+    approx(&d["currentPowerKw"], 40.0, "owner power");
+    approx(&d["todayEnergyKwh"], 205.0, "owner today: 125 + 80");
+    let (month, year) = past(&f, &[f.s1]);
+    approx(&d["monthEnergyKwh"], month + 205.0, "owner month");
+    approx(&d["yearEnergyKwh"], year + 205.0, "owner year");
+    approx(&d["totalEnergyKwh"], 8_205.0, "owner total");
+    approx(&d["equivalentHoursToday"], 2.05, "205 / 100");
+
+    // The other tenant sees its own station only.
+    let d = app.data_of("/api/homePage/data", &f.other).await;
+    assert_eq!(d["stationCount"], 1, "{d}");
+    approx(&d["currentPowerKw"], 7.0, "other power");
+    approx(&d["todayEnergyKwh"], 2.0, "other today");
+    approx(&d["totalEnergyKwh"], 9.0, "other total");
+
+    // Not signed in.
+    let (status, body) = app.get_json("/api/homePage/data").await;
+    support::assert_failure(status, &body, 401);
+}
+
+#[tokio::test]
+async fn map_area_and_province_figures_add_up() {
+    let f = fleet().await;
+    let app = &f.app;
+    let map = app.data_of("/api/homePage/map", &f.manager).await;
+    let by_name = |name: &str| {
+        map.as_array()
+            .expect("list")
+            .iter()
+            .find(|s| s["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} missing: {map}"))
+    };
+    assert_eq!(map.as_array().map(Vec::len), Some(4));
+    let a = by_name("Alpha");
+    assert_eq!(a["id"], f.s1.to_string());
+    assert_eq!(
+        (
+            a["status"].as_str(),
+            a["provinceName"].as_str(),
+            a["cityName"].as_str()
+        ),
+        (Some("producing"), Some("北京市"), Some("市辖区"))
+    );
+    approx(&a["latitude"], 39.9, "lat");
+    approx(&a["currentPowerKw"], 40.0, "S1 power");
+    approx(&a["todayEnergyKwh"], 205.0, "S1 today");
+    assert_eq!(a["updateTime"], local_text(f.now / 1000 * 1000));
+    assert_eq!(by_name("Beta")["status"], "fault");
+    assert_eq!(by_name("Gamma")["status"], "offline");
+    assert_eq!(by_name("Gamma")["id"], f.s3.to_string());
+    assert_eq!(by_name("Delta")["id"], f.s4.to_string());
+    assert!(by_name("Gamma")["latitude"].is_null());
+    let delta = by_name("Delta");
+    assert_eq!(
+        (delta["status"].as_str(), delta["online"].as_bool()),
+        (Some("commissioning"), Some(true))
+    );
+
+    // Area tree: Beijing (S1, S4), Guangdong (S2), then the stations without a province (S3).
+    let area = app.data_of("/api/station/listByArea", &f.manager).await;
+    let provinces: Vec<&str> = area
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|p| p["provinceCode"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(provinces, vec!["110000", "440000", ""], "{area}");
+    let bj = &area[0];
+    assert_eq!(
+        (bj["provinceName"].as_str(), bj["stationCount"].as_i64()),
+        (Some("北京市"), Some(2))
+    );
+    approx(&bj["capacityKwp"], 120.0, "BJ kWp");
+    approx(&bj["currentPowerKw"], 40.0, "BJ power");
+    approx(&bj["todayEnergyKwh"], 205.0, "BJ today");
+    assert_eq!(bj["cities"][0]["cityCode"], "110100");
+    let names: Vec<&str> = bj["cities"][0]["stations"]
+        .as_array()
+        .expect("stations")
+        .iter()
+        .map(|s| s["name"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(names, vec!["Alpha", "Delta"]);
+    approx(&area[1]["todayEnergyKwh"], 30.0, "GD today");
+    assert_eq!(area[1]["cities"][0]["cityName"], "广州市");
+    assert_eq!(
+        (area[2]["provinceName"].as_str(), area[2]["stationCount"].as_i64()),
+        (Some("未设置"), Some(1))
+    );
+    let (_, body) = app
+        .call_en(Method::GET, "/api/station/listByArea", &f.manager, None)
+        .await;
+    assert_eq!(body["data"][2]["provinceName"], "Not set");
+
+    let stats = app
+        .data_of("/api/station/getStatisticsByProvince", &f.manager)
+        .await;
+    assert_eq!(stats.as_array().map(Vec::len), Some(3), "{stats}");
+    assert_eq!(
+        (
+            stats[0]["provinceCode"].as_str(),
+            stats[0]["provinceName"].as_str()
+        ),
+        (Some("110000"), Some("北京市"))
+    );
+    assert_eq!(stats[0]["stationCount"], 2);
+    approx(&stats[0]["capacityKwp"], 120.0, "BJ kWp");
+    approx(&stats[0]["todayEnergyKwh"], 205.0, "BJ today");
+    approx(&stats[0]["totalEnergyKwh"], 8_205.0, "BJ total: 5125 + 3080");
+    approx(&stats[1]["totalEnergyKwh"], 1_030.0, "GD total");
+
+    // The owner: S1 only, everywhere.
+    let map = app.data_of("/api/homePage/map", &f.owner).await;
+    assert_eq!(map.as_array().map(Vec::len), Some(1));
+    assert_eq!(map[0]["name"], "Alpha");
+    let area = app.data_of("/api/station/listByArea", &f.owner).await;
+    assert_eq!(area.as_array().map(Vec::len), Some(1));
+    assert_eq!(area[0]["stationCount"], 1);
+    approx(&area[0]["capacityKwp"], 100.0, "owner BJ kWp");
+    let stats = app
+        .data_of("/api/station/getStatisticsByProvince", &f.owner)
+        .await;
+    assert_eq!(stats.as_array().map(Vec::len), Some(1));
+    approx(&stats[0]["totalEnergyKwh"], 8_205.0, "owner total");
+    let list = app.data_of("/api/station/list", &f.owner).await;
+    assert_eq!(
+        list.as_array().map(Vec::len),
+        Some(1),
+        "existing list keeps the scope"
+    );
+
+    // The other tenant: none of tenant 100001's stations.
+    let map = app.data_of("/api/homePage/map", &f.other).await;
+    assert_eq!(map.as_array().map(Vec::len), Some(1));
+    assert_eq!(map[0]["name"], "Xi");
+    let stats = app
+        .data_of("/api/station/getStatisticsByProvince", &f.other)
+        .await;
+    assert_eq!(stats[0]["stationCount"], 1);
+    approx(&stats[0]["totalEnergyKwh"], 9.0, "other total");
+}
+
+#[tokio::test]
+async fn the_inverter_table_shows_live_values_filters_and_pages() {
+    let f = fleet().await;
+    let app = &f.app;
+    let (status, body) = app
+        .call(Method::POST, "/api/inverterReal/list", &f.manager, None)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let page = &body["data"];
+    assert_eq!(page["total"], 3, "{page}");
+    let ids: Vec<&str> = page["records"]
+        .as_array()
+        .expect("records")
+        .iter()
+        .map(|r| r["id"].as_str().unwrap_or("?"))
+        .collect();
+    let (i1, i2, i3) = (f.i1.to_string(), f.i2.to_string(), f.i3.to_string());
+    assert_eq!(
+        ids,
+        vec![i1.as_str(), i2.as_str(), i3.as_str()],
+        "by station, then name"
+    );
+    let r = &page["records"][0];
+    assert_eq!(
+        (r["stationName"].as_str(), r["sn"].as_str(), r["online"].as_bool()),
+        (Some("Alpha"), Some("A1"), Some(true))
+    );
+    approx(&r["acPowerKw"], 40.0, "ac");
+    approx(&r["todayEnergyKwh"], 125.0, "today: 120 + 5");
+    approx(&r["totalEnergyKwh"], 5_125.0, "total");
+    approx(&r["dcPowerKw"], 41.0, "dc");
+    approx(&r["efficiency"], 97.56, "40 / 41");
+    approx(&r["temperature"], 45.0, "temperature");
+    approx(&r["statusCode"], 512.0, "status");
+    approx(&r["faultCode"], 0.0, "fault");
+    approx(&r["gridVoltage"], 231.0, "mean of the phases");
+    assert_eq!(r["gridVoltages"], json!([230.0, 231.0, 232.0]));
+    approx(&r["gridFrequency"], 50.01, "f");
+    assert_eq!(r["pvCurrents"], json!([8.5, 8.4, 8.6]));
+    assert_eq!(r["pvVoltages"], json!([600.0, 601.0, 602.0]));
+    assert_eq!(r["updateTime"], local_text(f.now / 1000 * 1000));
+    approx(&r["ratedPowerKw"], 50.0, "rated");
+    let r2 = &page["records"][1];
+    assert_eq!(r2["online"], false);
+    approx(&r2["acPowerKw"], 0.0, "offline shows no power");
+    approx(&r2["todayEnergyKwh"], 80.0, "I2 today from its rollup");
+    assert_eq!(r2["pvCurrents"], json!([3.0, null]), "two strings, one reported");
+
+    // Filters in the query string or the body; paging.
+    let records = |v: &Json| -> Vec<String> {
+        v["records"]
+            .as_array()
+            .expect("records")
+            .iter()
+            .map(|r| r["id"].as_str().unwrap_or("?").to_owned())
+            .collect()
+    };
+    let p = post(app, &f.manager, "/api/inverterReal/list?online=false", json!({})).await;
+    assert_eq!(records(&p), vec![i2.clone()]);
+    let p = post(
+        app,
+        &f.manager,
+        "/api/inverterReal/list",
+        json!({"online": true, "stationId": f.s1.to_string()}),
+    )
+    .await;
+    assert_eq!(records(&p), vec![i1.clone()]);
+    let p = post(
+        app,
+        &f.manager,
+        "/api/inverterReal/list",
+        json!({"keyword": "b1"}),
+    )
+    .await;
+    assert_eq!(records(&p), vec![i3.clone()]);
+    let p = post(
+        app,
+        &f.manager,
+        "/api/inverterReal/list?size=2&current=2",
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        (records(&p), p["total"].as_i64(), p["pages"].as_i64()),
+        (vec![i3.clone()], Some(3), Some(2))
+    );
+    let (status, body) = app
+        .call(
+            Method::POST,
+            "/api/inverterReal/list",
+            &f.manager,
+            Some(json!({"online": "maybe"})),
+        )
+        .await;
+    support::assert_failure(status, &body, 400);
+
+    // Owner: S1's inverters; the other tenant: only its own (same SN A1, other tenant).
+    let p = post(app, &f.owner, "/api/inverterReal/list", json!({})).await;
+    assert_eq!(records(&p), vec![i1.clone(), i2.clone()]);
+    let p = post(
+        app,
+        &f.owner,
+        "/api/inverterReal/list",
+        json!({"stationId": f.s2.to_string()}),
+    )
+    .await;
+    assert_eq!(p["total"], 0, "another station is not the owner's");
+    let p = post(app, &f.other, "/api/inverterReal/list", json!({})).await;
+    assert_eq!(p["total"], 1);
+    assert_eq!(p["records"][0]["name"], "INV-X");
+    approx(&p["records"][0]["todayEnergyKwh"], 2.0, "other today");
+
+    // Chartable metrics, with PV inputs up to the chosen inverters' string count.
+    let names = app
+        .data_of(
+            &format!("/api/inverterReal/listWaveName?inverterIds={}", f.i1),
+            &f.manager,
+        )
+        .await;
+    let list: Vec<&str> = names
+        .as_array()
+        .expect("names")
+        .iter()
+        .map(|n| n["name"].as_str().unwrap_or("?"))
+        .collect();
+    assert!(
+        list.contains(&"ac_power") && list.contains(&"pv3_current"),
+        "{list:?}"
+    );
+    assert!(!list.contains(&"pv4_current"), "I1 has 3 strings");
+    let ac = names
+        .as_array()
+        .and_then(|n| n.iter().find(|n| n["name"] == "ac_power"))
+        .expect("ac_power");
+    assert_eq!(
+        (
+            ac["unit"].as_str(),
+            ac["labelZh"].as_str(),
+            ac["labelEn"].as_str(),
+            ac["label"].as_str()
+        ),
+        (Some("kW"), Some("交流功率"), Some("AC power"), Some("交流功率"))
+    );
+    let (_, body) = app
+        .call_en(Method::GET, "/api/inverterReal/listWaveName", &f.owner, None)
+        .await;
+    let pv: Vec<&str> = body["data"]
+        .as_array()
+        .expect("names")
+        .iter()
+        .filter(|n| {
+            n["name"]
+                .as_str()
+                .is_some_and(|s| s.ends_with("_current") && s.starts_with("pv"))
+        })
+        .map(|n| n["label"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(
+        pv,
+        vec!["PV1 current", "PV2 current", "PV3 current"],
+        "owner's inverters have ≤ 3 strings"
+    );
+}
+
+#[tokio::test]
+async fn wave_curves_are_five_minute_means_of_one_local_day() {
+    let f = fleet().await;
+    let app = &f.app;
+    let day = local_today() - Duration::days(1);
+    let start = local_midnight(day);
+    let at = |h: i64, m: i64, s: i64| start + ((h * 60 + m) * 60 + s) * 1000;
+    // I1: 5m rollups up to 08:05; raw samples after them (and one inside a rolled-up bucket,
+    // which the rollup already accounts for), one with a text value, and samples just outside
+    // the day.
+    for (bucket, ac, pv1) in [(at(8, 0, 0), 1_000.0, 5.0), (at(8, 5, 0), 2_000.0, 5.5)] {
+        app.put_rollup(
+            T1,
+            f.s1,
+            f.i1,
+            "inverter",
+            "5m",
+            bucket,
+            None,
+            json!({"ac_power": [ac, 0, 0, 0], "pv1_current": [pv1, 0, 0, 0]}),
+        )
+        .await;
+    }
+    app.put_raw(
+        T1,
+        f.s1,
+        f.i1,
+        &[
+            (at(8, 6, 0), json!({"ac_power": 99_999.0})),
+            (at(8, 10, 0), json!({"ac_power": 3_000.0, "pv1_current": 6.0})),
+            (at(8, 12, 30), json!({"ac_power": 5_000.0})),
+            (at(8, 15, 0), json!({"ac_power": 6_000.0})),
+            (at(8, 16, 0), json!({"ac_power": "n/a"})),
+            (at(23, 57, 0), json!({"ac_power": 500.0})),
+            (start - 1_000, json!({"ac_power": 7_777.0})),
+            (start + DAY, json!({"ac_power": 8_888.0})),
+        ],
+    )
+    .await;
+    // I2: no rollups at all; a raw sample each minute of the day, ac_power = the minute's index.
+    let samples: Vec<(i64, Json)> = (0..1440)
+        .map(|k| (start + k * 60_000, json!({"ac_power": k as f64})))
+        .collect();
+    app.put_raw(T1, f.s1, f.i2, &samples).await;
+
+    let path = format!(
+        "/api/inverterReal/listWaveTag?inverterIds={},{}&names=ac_power,pv1_current&date={day}",
+        f.i1, f.i2
+    );
+    let d = app.data_of(&path, &f.manager).await;
+    assert_eq!(d["date"], day.to_string());
+    assert_eq!(d["start"], format!("{day} 00:00:00"));
+    assert_eq!(d["end"], format!("{} 00:00:00", day + Duration::days(1)));
+    assert_eq!(d["intervalMinutes"], 5);
+    let series = d["series"].as_array().expect("series");
+    let keys: Vec<(String, String)> = series
+        .iter()
+        .map(|s| {
+            (
+                s["inverterId"].as_str().unwrap_or("?").to_owned(),
+                s["name"].as_str().unwrap_or("?").to_owned(),
+            )
+        })
+        .collect();
+    let (i1, i2) = (f.i1.to_string(), f.i2.to_string());
+    assert_eq!(
+        keys,
+        vec![
+            (i1.clone(), "ac_power".into()),
+            (i1.clone(), "pv1_current".into()),
+            (i2.clone(), "ac_power".into()),
+            (i2.clone(), "pv1_current".into()),
+        ]
+    );
+    let t = |h: i64, m: i64| format!("{day} {h:02}:{m:02}:00");
+    assert_eq!(series[0]["unit"], "kW");
+    assert_eq!(series[0]["label"], "交流功率");
+    assert_eq!(
+        series[0]["points"],
+        json!([
+            [t(8, 0), 1.0],
+            [t(8, 5), 2.0],
+            [t(8, 10), 4.0],
+            [t(8, 15), 6.0],
+            [t(23, 55), 0.5]
+        ]),
+        "rollups, then raw means; nothing outside the day"
+    );
+    assert_eq!(series[1]["unit"], "A");
+    assert_eq!(
+        series[1]["points"],
+        json!([[t(8, 0), 5.0], [t(8, 5), 5.5], [t(8, 10), 6.0]])
+    );
+    let pts = series[2]["points"].as_array().expect("points");
+    assert_eq!(pts.len(), 288, "one point per 5 minutes");
+    // Bucket k holds minutes 5k..5k+4: mean 5k + 2 W.
+    assert_eq!(pts[0], json!([t(0, 0), 0.002]));
+    assert_eq!(pts[100], json!([t(8, 20), 0.502]));
+    assert_eq!(pts[287], json!([t(23, 55), 1.437]));
+    assert_eq!(series[3]["points"], json!([]));
+
+    // Refusals: unknown metric, too many, nothing chosen, a bad date; others' inverters.
+    for (query, code) in [
+        (format!("inverterIds={}&names=wind_speed", f.i1), 400),
+        (format!("inverterIds={}&names=pv0_current", f.i1), 400),
+        (format!("inverterIds={}", f.i1), 400),
+        (format!("inverterIds={}&names=ac_power&date=yesterday", f.i1), 400),
+        (format!("inverterIds={}&names=a,b,c,d,e,f,g,h,i,j,k", f.i1), 400),
+    ] {
+        let (status, body) = app
+            .call(
+                Method::GET,
+                &format!("/api/inverterReal/listWaveTag?{query}"),
+                &f.manager,
+                None,
+            )
+            .await;
+        support::assert_failure(status, &body, code);
+    }
+    let (status, body) = app
+        .call(
+            Method::GET,
+            &format!(
+                "/api/inverterReal/listWaveTag?inverterIds={}&names=ac_power",
+                f.i3
+            ),
+            &f.owner,
+            None,
+        )
+        .await;
+    support::assert_failure(status, &body, 404);
+    let (status, body) = app
+        .call(
+            Method::GET,
+            &format!(
+                "/api/inverterReal/listWaveTag?inverterIds={}&names=ac_power",
+                f.i1
+            ),
+            &f.other,
+            None,
+        )
+        .await;
+    support::assert_failure(status, &body, 404);
+    // The owner's own inverter works.
+    let d = app
+        .data_of(
+            &format!(
+                "/api/inverterReal/listWaveTag?inverterIds={}&names=ac_power&date={day}",
+                f.i1
+            ),
+            &f.owner,
+        )
+        .await;
+    assert_eq!(d["series"][0]["points"].as_array().map(Vec::len), Some(5));
+}
+
+#[tokio::test]
+async fn flex_realtime_and_sensor_curves() {
+    let f = fleet().await;
+    let app = &f.app;
+    let list = app.data_of("/api/FlexData/realTimeData", &f.manager).await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
+    let b = &list[0];
+    assert_eq!(
+        (
+            b["stationId"].as_str(),
+            b["flexId"].as_str(),
+            b["sn"].as_str(),
+            b["online"].as_bool()
+        ),
+        (
+            Some(f.s2.to_string().as_str()),
+            Some(f.flex.to_string().as_str()),
+            Some("TRK-1"),
+            Some(true)
+        )
+    );
+    approx(&b["angle"], 12.5, "angle");
+    approx(&b["targetAngle"], 13.0, "target");
+    assert_eq!(
+        (b["mode"].as_f64(), b["modeName"].as_str(), b["stow"].as_bool()),
+        (Some(2.0), Some("保护"), Some(true))
+    );
+    approx(&b["windSpeed"], 16.3, "wind");
+    approx(&b["motorCurrent"], 1.25, "motor");
+    let sensors: Vec<(String, Json, Json)> = b["sensors"]
+        .as_array()
+        .expect("sensors")
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap_or("?").to_owned(),
+                s["metric"].clone(),
+                s["value"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sensors,
+        vec![
+            ("Inclinometer".into(), json!("tracker_angle"), json!(12.5)),
+            ("Anemometer".into(), json!("wind_speed"), json!(16.3)),
+            ("Motor".into(), json!("motor_current"), json!(1.25)),
+            ("Spare".into(), Json::Null, Json::Null),
+        ]
+    );
+    assert_eq!(b["sensors"][0]["unit"], "deg");
+    assert_eq!(b["sensors"][1]["unit"], "m/s");
+    let one = app
+        .data_of(
+            &format!("/api/FlexData/realTimeData?stationId={}", f.s1),
+            &f.manager,
+        )
+        .await;
+    assert_eq!(one, json!([]), "S1 has no bracket");
+    // S2 is not the owner's, nor the other tenant's.
+    assert_eq!(
+        app.data_of("/api/FlexData/realTimeData", &f.owner).await,
+        json!([])
+    );
+    assert_eq!(
+        app.data_of("/api/FlexData/realTimeData", &f.other).await,
+        json!([])
+    );
+
+    // A sensor's day: the angle sensor charts the angle and its target.
+    let angle = b["sensors"][0]["id"].as_str().expect("sensor id").to_owned();
+    let wind = b["sensors"][1]["id"].as_str().expect("sensor id").to_owned();
+    let day = local_today() - Duration::days(1);
+    let start = local_midnight(day);
+    app.put_rollup(
+        T1,
+        f.s2,
+        f.flex,
+        "flex",
+        "5m",
+        start + 10 * 3_600_000,
+        None,
+        json!({"tracker_angle": [10.0, 9.0, 11.0, 10.5], "tracker_target_angle": [11.0, 11.0, 11.0, 11.0],
+               "wind_speed": [4.0, 3.0, 5.0, 4.0]}),
+    )
+    .await;
+    app.put_raw(
+        T1,
+        f.s2,
+        f.flex,
+        &[
+            (start + 10 * 3_600_000 + 300_000, json!({"wind_speed": 6.0})),
+            (start + 10 * 3_600_000 + 420_000, json!({"wind_speed": 8.0})),
+        ],
+    )
+    .await;
+    let d = app
+        .data_of(
+            &format!("/api/FlexReal/dataBySensor?sensorId={angle}&date={day}"),
+            &f.manager,
+        )
+        .await;
+    assert_eq!(
+        (d["sensorName"].as_str(), d["stationName"].as_str()),
+        (Some("Inclinometer"), Some("Beta"))
+    );
+    assert_eq!(d["series"][0]["name"], "tracker_angle");
+    assert_eq!(
+        d["series"][0]["points"],
+        json!([[format!("{day} 10:00:00"), 10.0]])
+    );
+    assert_eq!(d["series"][1]["name"], "tracker_target_angle");
+    assert_eq!(
+        d["series"][1]["points"],
+        json!([[format!("{day} 10:00:00"), 11.0]])
+    );
+    let d = app
+        .data_of(
+            &format!("/api/FlexReal/dataBySensor?sensorId={wind}&date={day}"),
+            &f.manager,
+        )
+        .await;
+    assert_eq!(d["series"].as_array().map(Vec::len), Some(1));
+    assert_eq!(d["series"][0]["unit"], "m/s");
+    assert_eq!(
+        d["series"][0]["points"],
+        json!([[format!("{day} 10:00:00"), 4.0], [format!("{day} 10:05:00"), 7.0]])
+    );
+    for token in [&f.owner, &f.other] {
+        let (status, body) = app
+            .call(
+                Method::GET,
+                &format!("/api/FlexReal/dataBySensor?sensorId={angle}"),
+                token,
+                None,
+            )
+            .await;
+        support::assert_failure(status, &body, 404);
+    }
+    let (status, body) = app
+        .call(Method::GET, "/api/FlexReal/dataBySensor", &f.manager, None)
+        .await;
+    support::assert_failure(status, &body, 400);
+}
+
+#[tokio::test]
+async fn the_calls_are_in_the_openapi_document() {
+    let app = TestApp::start().await;
+    let (status, doc) = app.get_json("/api/openapi.json").await;
+    assert_eq!(status, 200);
+    for p in [
+        "/api/homePage/data",
+        "/api/homePage/map",
+        "/api/station/listByArea",
+        "/api/station/getStatisticsByProvince",
+        "/api/inverterReal/list",
+        "/api/inverterReal/listWaveName",
+        "/api/inverterReal/listWaveTag",
+        "/api/FlexData/realTimeData",
+        "/api/FlexReal/dataBySensor",
+    ] {
+        assert!(doc["paths"].get(p).is_some(), "{p} missing from OpenAPI");
+    }
+    let desc = doc["components"]["schemas"]["HomeData"]["properties"]["capacityKwp"]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(desc.contains("kWp"), "units documented: {desc}");
+}
