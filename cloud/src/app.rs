@@ -119,6 +119,8 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(log::list::usual_detail))
         .routes(routes!(log::list::error_list))
         .routes(routes!(log::list::error_detail))
+        // telemetry: the operator's view of ingest
+        .routes(routes!(crate::telemetry::admin::gateways))
         // station domain
         .routes(routes!(station::station::page))
         .routes(routes!(station::station::list))

@@ -31,6 +31,74 @@ pub struct Config {
     pub auth: AuthConfig,
     pub files: FilesConfig,
     pub station: StationConfig,
+    pub telemetry: TelemetryConfig,
+}
+
+/// Ingest of gateway telemetry (`[telemetry]`): what is accepted, how presence is judged, how
+/// much raw data is kept, and how much work may wait for the database.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TelemetryConfig {
+    /// Start the broker and ingest with the server (tests of other domains turn it off).
+    pub enabled: bool,
+    /// Samples stamped further than this in the future (gateway clock ahead) are refused.
+    pub future_margin_seconds: i64,
+    /// Samples older than this are refused (must stay below the raw retention).
+    pub past_horizon_days: i64,
+    /// A gateway with no message for this long is offline (≈ 3 × the edge's status interval).
+    pub gateway_silence_seconds: i64,
+    /// A device with no sample for this long is offline.
+    pub device_silence_seconds: i64,
+    /// Raw samples older than this are deleted; rollups are kept.
+    pub raw_retention_days: i64,
+    /// Rows per multi-row INSERT (6 bound values each: far below SQLite's 32766 and
+    /// PostgreSQL's 65535 parameters).
+    pub insert_chunk_rows: usize,
+    /// Parsed batches waiting for the database; when full, ingest stops reading the broker
+    /// (nothing is acknowledged that is not stored, so gateways keep what waits).
+    pub inflight_batches: usize,
+    /// Batches written in one transaction at most.
+    pub write_group_batches: usize,
+    /// Concurrent database writers; 0 means 1 on SQLite (one writer anyway), 4 on PostgreSQL.
+    pub writers: usize,
+    /// How often rollups of changed 5-minute buckets are recomputed.
+    pub rollup_interval_ms: u64,
+    /// A 5-minute bucket is rolled up this long after it ends (late samples mark it again).
+    pub rollup_delay_seconds: i64,
+    /// Gaps longer than this are not bridged when irradiance is integrated to irradiation.
+    pub irradiation_max_gap_seconds: i64,
+    /// How long the gateway → station and SN → device mapping is trusted before reloading.
+    pub registry_ttl_seconds: u64,
+    /// After an unknown SN made the registry reload, another reload waits this long.
+    pub registry_negative_ttl_seconds: u64,
+    /// How long a successful gateway sign-in is remembered (argon2 is deliberately slow).
+    pub auth_cache_seconds: u64,
+    /// How often counters and presence are written to `pv_gateway_state`.
+    pub state_flush_seconds: u64,
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        TelemetryConfig {
+            enabled: true,
+            future_margin_seconds: 300,
+            past_horizon_days: 30,
+            gateway_silence_seconds: 180,
+            device_silence_seconds: 300,
+            raw_retention_days: 90,
+            insert_chunk_rows: 500,
+            inflight_batches: 256,
+            write_group_batches: 64,
+            writers: 0,
+            rollup_interval_ms: 1000,
+            rollup_delay_seconds: 10,
+            irradiation_max_gap_seconds: 900,
+            registry_ttl_seconds: 30,
+            registry_negative_ttl_seconds: 5,
+            auth_cache_seconds: 60,
+            state_flush_seconds: 10,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -151,6 +219,7 @@ impl Default for Config {
                 .map(|(k, v)| (k.to_owned(), v.to_owned()))
                 .collect(),
             },
+            telemetry: TelemetryConfig::default(),
         }
     }
 }
@@ -165,6 +234,8 @@ pub enum ConfigError {
     NodeId(u16),
     #[error("configuration: database_url {0:?} is neither sqlite:// nor postgres://")]
     DatabaseUrl(String),
+    #[error("configuration: telemetry.{0}")]
+    Telemetry(&'static str),
 }
 
 impl Config {
@@ -195,6 +266,27 @@ impl Config {
             || url.starts_with("postgresql:"))
         {
             return Err(ConfigError::DatabaseUrl(url.to_owned()));
+        }
+        let t = &self.telemetry;
+        if t.raw_retention_days <= t.past_horizon_days {
+            // A sample accepted near the horizon must still find its neighbours in raw when its
+            // bucket is rolled up.
+            return Err(ConfigError::Telemetry(
+                "raw_retention_days must be greater than past_horizon_days",
+            ));
+        }
+        if t.insert_chunk_rows == 0 || t.insert_chunk_rows > 5000 {
+            return Err(ConfigError::Telemetry("insert_chunk_rows must be 1-5000"));
+        }
+        if t.inflight_batches == 0 || t.write_group_batches == 0 {
+            return Err(ConfigError::Telemetry(
+                "inflight_batches and write_group_batches must be at least 1",
+            ));
+        }
+        if t.future_margin_seconds < 0 || t.past_horizon_days <= 0 {
+            return Err(ConfigError::Telemetry(
+                "future_margin_seconds must be >= 0 and past_horizon_days > 0",
+            ));
         }
         Ok(())
     }
@@ -259,6 +351,33 @@ mod tests {
             jail.create_file("bad.toml", "lisen = \"1.2.3.4:5\"")?;
             let e = Config::load(Some(Path::new("bad.toml"))).unwrap_err().to_string();
             assert!(e.contains("lisen"), "unknown key in a file is an error: {e}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    #[allow(clippy::result_large_err)]
+    fn telemetry_defaults_and_checks() {
+        let c = Config::default();
+        assert!(c.telemetry.enabled);
+        assert_eq!(c.telemetry.raw_retention_days, 90);
+        assert_eq!(c.telemetry.future_margin_seconds, 300);
+        figment::Jail::expect_with(|jail| {
+            jail.create_file(
+                "t.toml",
+                "[telemetry]\nraw_retention_days = 400\npast_horizon_days = 60\n",
+            )?;
+            let c = Config::load(Some(Path::new("t.toml"))).unwrap();
+            assert_eq!(c.telemetry.raw_retention_days, 400);
+            assert_eq!(c.telemetry.past_horizon_days, 60);
+            assert_eq!(c.telemetry.inflight_batches, 256, "default kept");
+            jail.set_env("PV_TELEMETRY__RAW_RETENTION_DAYS", "10");
+            let e = Config::load(Some(Path::new("t.toml"))).unwrap_err().to_string();
+            assert!(e.contains("raw_retention_days"), "{e}");
+            jail.set_env("PV_TELEMETRY__RAW_RETENTION_DAYS", "400");
+            jail.set_env("PV_TELEMETRY__RETENTION", "1");
+            let e = Config::load(None).unwrap_err().to_string();
+            assert!(e.contains("retention"), "unknown telemetry key: {e}");
             Ok(())
         });
     }

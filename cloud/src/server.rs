@@ -28,6 +28,8 @@ pub enum StartError {
     Listen { addr: String, source: std::io::Error },
     #[error("server: {0}")]
     Serve(std::io::Error),
+    #[error(transparent)]
+    Broker(#[from] crate::telemetry::broker::BrokerError),
 }
 
 /// Prepares everything a server needs: data directory, secret, database and schema.
@@ -85,6 +87,12 @@ pub async fn serve(
 pub async fn run(config: Config) -> Result<(), StartError> {
     let addr = config.listen;
     let state = prepare(config).await?;
+    // The broker and ingest run beside the HTTP server for the life of the process.
+    let _telemetry = if state.config.telemetry.enabled {
+        Some(crate::telemetry::start(&state).await?)
+    } else {
+        None
+    };
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {

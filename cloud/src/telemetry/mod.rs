@@ -1,5 +1,159 @@
 //! Telemetry from station gateways: the MQTT broker and ingest, raw storage, rollups and the
 //! in-memory realtime view that live screens read.
+//!
+//! - `broker`: embedded rumqttd (or an external broker) and the downlink for acks;
+//! - `gatekeeper`: the gateway-facing listener that signs gateways in and keeps each to its
+//!   own topics;
+//! - `ingest`: checks, stores, updates the view, acknowledges (`store` holds its SQL);
+//! - `registry`, `presence`, `stats`, `rollup`, `retention`; `admin`: the operator's view.
 
+pub mod admin;
 pub mod api;
+pub mod broker;
+pub mod gatekeeper;
+pub mod ingest;
+pub mod presence;
 pub mod realtime;
+pub mod registry;
+pub mod retention;
+pub mod rollup;
+pub mod stats;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::kernel::time;
+use crate::state::AppState;
+use broker::BrokerError;
+use ingest::Ingest;
+use presence::Presence;
+use registry::Registry;
+use stats::Stats;
+
+/// The running data path.
+pub struct Telemetry {
+    pub ingest: Arc<Ingest>,
+    /// Where gateways connect (the embedded broker's gatekeeper), if embedded.
+    pub gateway_addr: Option<SocketAddr>,
+    /// Wakes the rollup worker (tests).
+    pub rollups: Arc<tokio::sync::Notify>,
+}
+
+/// Starts the broker (embedded or external), ingest, presence, counters and rollups.
+pub async fn start(state: &AppState) -> Result<Telemetry, BrokerError> {
+    let cfg = state.config.telemetry.clone();
+    let stats = Arc::new(Stats::default());
+    let registry = Arc::new(Registry::new(
+        state.db.clone(),
+        Duration::from_secs(cfg.registry_ttl_seconds),
+        Duration::from_secs(cfg.registry_negative_ttl_seconds),
+    ));
+    let presence = Arc::new(Presence::new(state.clone()));
+    if let Ok(n) = state.realtime.load(&state.db).await {
+        tracing::info!(devices = n, "realtime view loaded");
+    }
+    let loaded: Vec<i64> = state
+        .realtime
+        .gateways()
+        .iter()
+        .flat_map(|g| state.realtime.station(g.station_id))
+        .map(|d| d.device_id)
+        .collect();
+    presence.grace_for_loaded(loaded);
+
+    let (connected, gateway_addr) = if state.config.broker.embedded {
+        let secret: Arc<str> = {
+            let mut b = [0u8; 32];
+            getrandom::fill(&mut b).map_err(|e| BrokerError::Start(e.to_string()))?;
+            hex::encode(b).into()
+        };
+        let (internal, connected) = broker::start_embedded(secret.clone())?;
+        let listen = state.config.broker.listen;
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(|source| BrokerError::Listen {
+                addr: listen.to_string(),
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(|source| BrokerError::Listen {
+            addr: listen.to_string(),
+            source,
+        })?;
+        let auth = Arc::new(gatekeeper::GatewayAuth::new(
+            state.clone(),
+            Duration::from_secs(cfg.auth_cache_seconds),
+        ));
+        tokio::spawn(gatekeeper::serve(listener, internal, secret, auth, stats.clone()));
+        tracing::info!(%addr, "MQTT broker for gateways listening");
+        (connected, Some(addr))
+    } else {
+        (
+            broker::start_external(&state.config.broker, state.config.node_id)?,
+            None,
+        )
+    };
+
+    let ingest = Ingest::start(
+        state.clone(),
+        registry.clone(),
+        stats.clone(),
+        presence.clone(),
+        connected.downlink,
+    );
+    tokio::spawn(ingest.clone().run(connected.incoming));
+    presence::spawn_sweeper(presence, cfg.gateway_silence_seconds, cfg.device_silence_seconds);
+    spawn_counter_flush(state.clone(), stats, registry, cfg.state_flush_seconds);
+    let rollups = rollup::spawn_worker(state.clone());
+    Ok(Telemetry {
+        ingest,
+        gateway_addr,
+        rollups,
+    })
+}
+
+/// Writes changed counters into `pv_gateway_state` every `period` seconds.
+fn spawn_counter_flush(state: AppState, stats: Arc<Stats>, registry: Arc<Registry>, period: u64) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(period.max(1)));
+        loop {
+            tick.tick().await;
+            for (gw, _, needs_stored) in stats.take_dirty() {
+                let Ok(Some(entry)) = registry.gateway(&gw).await else {
+                    continue;
+                };
+                if needs_stored {
+                    match store::gateway_counters(&state.db, &gw).await {
+                        Ok(Some((accepted, rejected))) => {
+                            stats.add_stored(&gw, accepted.max(0) as u64, &rejected)
+                        }
+                        Ok(None) => stats.add_stored(&gw, 0, "{}"),
+                        Err(_) => {
+                            stats.mark_dirty(&gw);
+                            continue;
+                        }
+                    }
+                }
+                let Some(c) = stats.counters(&gw) else { continue };
+                let key = store::GatewayKey {
+                    gateway_id: &gw,
+                    tenant_id: &entry.tenant_id,
+                    station_id: entry.station_id,
+                };
+                if let Err(e) = store::upsert_gateway_counters(
+                    &state.db,
+                    key,
+                    c.accepted,
+                    &c.rejected_json(),
+                    time::now_ms(),
+                )
+                .await
+                {
+                    tracing::warn!(gateway = %gw, error = %e, "storing gateway counters");
+                    stats.mark_dirty(&gw);
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,415 @@
+//! Ingest: gateway messages → validated samples → database → realtime view → acknowledgement.
+//!
+//! One task reads the broker and checks each message (size, version, shape, that topic and
+//! payload name the same gateway, that the gateway is provisioned, each sample's device and
+//! time); accepted batches wait in a bounded queue (`inflight_batches`) for the writers, which
+//! store groups of batches in one transaction and only then update the realtime view and
+//! publish each batch's `Ack`. A batch whose store failed is not acknowledged: the gateway keeps
+//! its samples and sends them again. While the database is slow or down the queue fills, the
+//! reader waits, and the broker holds (or, beyond its segments, drops) what follows — nothing is
+//! lost, because nothing unstored was acknowledged. Batches whose samples were all refused are
+//! acknowledged (they can never become valid) and counted.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use pv_shared::topics::{self, Kind};
+use pv_shared::wire::{self, GatewayStatus, TelemetryBatch, WireError};
+use tokio::sync::{Mutex as AsyncMutex, mpsc};
+
+use super::broker::{Downlink, Incoming};
+use super::presence::Presence;
+use super::realtime::DeviceLive;
+use super::registry::{GatewayEntry, Registry};
+use super::stats::{Reason, Stats};
+use super::store::{self, LatestRow, RawRow};
+use crate::config::TelemetryConfig;
+use crate::kernel::db::Backend;
+use crate::kernel::time;
+use crate::state::AppState;
+
+/// Rollup buckets are 5 minutes.
+pub const BUCKET_MS: i64 = 5 * 60 * 1000;
+
+/// A checked batch waiting to be stored.
+struct Prepared {
+    gateway: Arc<GatewayEntry>,
+    /// Topic and payload of its acknowledgement.
+    ack: (String, Vec<u8>),
+    samples: Vec<Accepted>,
+}
+
+struct Accepted {
+    device_id: i64,
+    kind: &'static str,
+    ts: i64,
+    seq: i64,
+    metrics: String,
+    values: BTreeMap<String, wire::Value>,
+}
+
+pub struct Ingest {
+    state: AppState,
+    cfg: TelemetryConfig,
+    pub registry: Arc<Registry>,
+    pub stats: Arc<Stats>,
+    pub presence: Arc<Presence>,
+    queue: mpsc::Sender<Prepared>,
+}
+
+impl Ingest {
+    /// Starts the writers; messages are then handed to `handle` (see `run`).
+    pub fn start(
+        state: AppState,
+        registry: Arc<Registry>,
+        stats: Arc<Stats>,
+        presence: Arc<Presence>,
+        downlink: Downlink,
+    ) -> Arc<Ingest> {
+        let cfg = state.config.telemetry.clone();
+        let (queue, rx) = mpsc::channel(cfg.inflight_batches);
+        let rx = Arc::new(AsyncMutex::new(rx));
+        let writers = match (cfg.writers, state.db.backend()) {
+            (0, Backend::Sqlite) => 1,
+            (0, Backend::Postgres) => 4,
+            (n, _) => n,
+        };
+        for _ in 0..writers {
+            let w = Writer {
+                state: state.clone(),
+                cfg: cfg.clone(),
+                stats: stats.clone(),
+                presence: presence.clone(),
+                downlink: downlink.clone(),
+                rx: rx.clone(),
+            };
+            tokio::spawn(w.run());
+        }
+        Arc::new(Ingest {
+            state,
+            cfg,
+            registry,
+            stats,
+            presence,
+            queue,
+        })
+    }
+
+    /// Reads the broker until it closes.
+    pub async fn run(self: Arc<Self>, mut incoming: mpsc::Receiver<Incoming>) {
+        while let Some(msg) = incoming.recv().await {
+            self.handle(msg).await;
+        }
+        tracing::warn!("the broker connection of ingest ended");
+    }
+
+    /// Checks one message and queues what is to be stored. Never fails: whatever is wrong with
+    /// a message is counted against its gateway (or as unattributed) and logged.
+    pub async fn handle(&self, msg: Incoming) {
+        let Some((gateway, kind)) = topics::parse(&msg.topic) else {
+            self.unattributed(&msg.topic, "topic outside the layout");
+            return;
+        };
+        if !matches!(kind, Kind::Telemetry | Kind::Status) {
+            return;
+        }
+        let entry = match self.registry.gateway(gateway).await {
+            Ok(Some(e)) => e,
+            Ok(None) => {
+                self.unattributed(&msg.topic, "no station has this gateway id");
+                return;
+            }
+            Err(e) => {
+                // Not acknowledged: the gateway sends it again.
+                tracing::warn!(gateway, error = %e, "registry lookup failed");
+                return;
+            }
+        };
+        match kind {
+            Kind::Telemetry => self.telemetry(entry, &msg.payload).await,
+            Kind::Status => self.status(entry, &msg.payload).await,
+            _ => {}
+        }
+    }
+
+    fn unattributed(&self, topic: &str, why: &str) {
+        self.stats
+            .unattributed
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tracing::debug!(topic = %topic.chars().take(200).collect::<String>(), why, "message refused");
+    }
+
+    fn refuse_wire(&self, gateway: &str, e: &WireError) {
+        let reason = match e {
+            WireError::TooLarge(_) => Reason::Oversized,
+            WireError::Version(_) => Reason::WrongVersion,
+            _ => Reason::Malformed,
+        };
+        let detail: String = e.to_string().chars().take(200).collect();
+        tracing::debug!(gateway, %detail, "payload refused");
+        self.stats.reject(gateway, reason, 1, detail);
+    }
+
+    async fn status(&self, entry: Arc<GatewayEntry>, payload: &[u8]) {
+        // An empty retained payload clears the topic: nothing to record.
+        if payload.is_empty() {
+            return;
+        }
+        let status = match wire::parse::<GatewayStatus>(payload) {
+            Ok(s) => s,
+            Err(e) => return self.refuse_wire(&entry.gateway_id, &e),
+        };
+        if status.gateway != entry.gateway_id {
+            self.stats.reject(
+                &entry.gateway_id,
+                Reason::GatewayMismatch,
+                1,
+                format!("status names gateway {}", status.gateway),
+            );
+            return;
+        }
+        self.presence.status(&entry, status).await;
+    }
+
+    async fn telemetry(&self, mut entry: Arc<GatewayEntry>, payload: &[u8]) {
+        let batch = match wire::parse::<TelemetryBatch>(payload) {
+            Ok(b) => b,
+            Err(e) => return self.refuse_wire(&entry.gateway_id, &e),
+        };
+        if batch.gateway != entry.gateway_id {
+            self.stats.reject(
+                &entry.gateway_id,
+                Reason::GatewayMismatch,
+                1,
+                format!("batch {} names gateway {}", batch.batch, batch.gateway),
+            );
+            return;
+        }
+        self.presence.seen(&entry).await;
+        let ack_message = batch.ack();
+        let now = time::now_ms();
+        let newest = now + self.cfg.future_margin_seconds * 1000;
+        let oldest = now - self.cfg.past_horizon_days * 86_400_000;
+        let mut refreshed = false;
+        let mut samples = Vec::with_capacity(batch.samples.len());
+        for s in batch.samples {
+            let device = s.device.trim();
+            let mut known = entry.devices.get(device).cloned();
+            if known.is_none() && !refreshed {
+                // A device added since the cache was filled is found by one reload.
+                refreshed = true;
+                if let Ok(Some(e)) = self.registry.refresh_for_unknown(&entry.gateway_id).await {
+                    entry = e;
+                    known = entry.devices.get(device).cloned();
+                }
+            }
+            let Some(dev) = known else {
+                self.stats.reject(
+                    &entry.gateway_id,
+                    Reason::UnknownDevice,
+                    1,
+                    format!("device {}", device.chars().take(64).collect::<String>()),
+                );
+                continue;
+            };
+            if s.ts > newest || s.ts < oldest {
+                self.stats.reject(
+                    &entry.gateway_id,
+                    Reason::TimeOutOfRange,
+                    1,
+                    format!(
+                        "device {device} sample {} at {} is {} the accepted window",
+                        s.seq,
+                        s.ts,
+                        if s.ts > newest { "ahead of" } else { "older than" }
+                    ),
+                );
+                continue;
+            }
+            let metrics = match serde_json::to_string(&s.values) {
+                Ok(m) => m,
+                Err(_) => {
+                    self.stats
+                        .reject(&entry.gateway_id, Reason::Malformed, 1, "values");
+                    continue;
+                }
+            };
+            samples.push(Accepted {
+                device_id: dev.device_id,
+                kind: dev.kind,
+                ts: s.ts,
+                seq: i64::try_from(s.seq).unwrap_or(i64::MAX),
+                metrics,
+                values: s.values,
+            });
+        }
+        let ack = match (topics::ack(&entry.gateway_id), wire::to_bytes(&ack_message)) {
+            (Ok(t), Ok(p)) => (t, p),
+            _ => return,
+        };
+        // Waiting here when the queue is full is the back-pressure (see the module note).
+        let _ = self
+            .queue
+            .send(Prepared {
+                gateway: entry,
+                ack,
+                samples,
+            })
+            .await;
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+}
+
+struct Writer {
+    state: AppState,
+    cfg: TelemetryConfig,
+    stats: Arc<Stats>,
+    presence: Arc<Presence>,
+    downlink: Downlink,
+    rx: Arc<AsyncMutex<mpsc::Receiver<Prepared>>>,
+}
+
+/// Attempts per group before it is given up (unacknowledged: the gateways resend it).
+const STORE_ATTEMPTS: u32 = 4;
+
+impl Writer {
+    async fn run(self) {
+        let mut failures: u32 = 0;
+        loop {
+            let group = {
+                let mut rx = self.rx.lock().await;
+                let Some(first) = rx.recv().await else {
+                    return;
+                };
+                let mut group = vec![first];
+                while group.len() < self.cfg.write_group_batches {
+                    match rx.try_recv() {
+                        Ok(p) => group.push(p),
+                        Err(_) => break,
+                    }
+                }
+                group
+            };
+            if self.write(group).await {
+                failures = 0;
+            } else {
+                // The database is failing: slow down so the queue fills and the reader stops.
+                failures = failures.saturating_add(1);
+                tokio::time::sleep(Duration::from_millis(250 * u64::from(failures.min(20)))).await;
+            }
+        }
+    }
+
+    /// Stores a group, then updates the view and acknowledges; false when the store failed.
+    async fn write(&self, group: Vec<Prepared>) -> bool {
+        let now = time::now_ms();
+        let mut raws = Vec::new();
+        let mut latest: HashMap<i64, (usize, usize)> = HashMap::new();
+        let mut dirty = HashSet::new();
+        for (gi, p) in group.iter().enumerate() {
+            for (si, s) in p.samples.iter().enumerate() {
+                raws.push(RawRow {
+                    device_id: s.device_id,
+                    ts: s.ts,
+                    tenant_id: p.gateway.tenant_id.clone(),
+                    station_id: p.gateway.station_id,
+                    seq: s.seq,
+                    metrics: s.metrics.clone(),
+                });
+                dirty.insert((s.device_id, s.ts.div_euclid(BUCKET_MS) * BUCKET_MS));
+                match latest.get(&s.device_id) {
+                    Some(&(g, i)) if group[g].samples[i].ts >= s.ts => {}
+                    _ => {
+                        latest.insert(s.device_id, (gi, si));
+                    }
+                }
+            }
+        }
+        let latest_rows: Vec<LatestRow> = latest
+            .values()
+            .map(|&(g, i)| {
+                let (p, s) = (&group[g], &group[g].samples[i]);
+                LatestRow {
+                    device_id: s.device_id,
+                    tenant_id: p.gateway.tenant_id.clone(),
+                    station_id: p.gateway.station_id,
+                    kind: s.kind,
+                    gateway_id: p.gateway.gateway_id.clone(),
+                    ts: s.ts,
+                    metrics: s.metrics.clone(),
+                }
+            })
+            .collect();
+        let dirty: Vec<(i64, i64)> = dirty.into_iter().collect();
+        if !raws.is_empty() {
+            let mut attempt = 0;
+            loop {
+                attempt += 1;
+                let mark = self.state.ids.next().0;
+                match store::write_group(
+                    &self.state.db,
+                    self.cfg.insert_chunk_rows,
+                    &raws,
+                    &latest_rows,
+                    &dirty,
+                    mark,
+                    now,
+                )
+                .await
+                {
+                    Ok(_) => break,
+                    Err(e) if attempt < STORE_ATTEMPTS => {
+                        tracing::warn!(attempt, error = %e, "storing telemetry failed; retrying");
+                        tokio::time::sleep(Duration::from_millis(200 * 2u64.pow(attempt))).await;
+                    }
+                    Err(e) => {
+                        self.stats
+                            .store_failures
+                            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        tracing::error!(
+                            batches = group.len(),
+                            error = %e,
+                            "storing telemetry failed: not acknowledged, the gateways will resend"
+                        );
+                        return false;
+                    }
+                }
+            }
+        }
+        // Stored: now the view, then the acknowledgements.
+        for &(g, i) in latest.values() {
+            let (p, s) = (&group[g], &group[g].samples[i]);
+            self.state.realtime.apply(DeviceLive {
+                device_id: s.device_id,
+                tenant_id: p.gateway.tenant_id.clone(),
+                station_id: p.gateway.station_id,
+                kind: s.kind.to_owned(),
+                gateway_id: p.gateway.gateway_id.clone(),
+                ts: s.ts,
+                values: s.values.clone(),
+                online: true,
+            });
+        }
+        self.presence.samples(latest.keys().copied());
+        for p in group {
+            self.stats.accept(&p.gateway.gateway_id, p.samples.len() as u64);
+            self.stats
+                .batches_stored
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let (topic, payload) = p.ack;
+            match self.downlink.publish(topic, payload).await {
+                Ok(()) => {
+                    self.stats
+                        .acks_sent
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                Err(e) => tracing::warn!(gateway = %p.gateway.gateway_id, error = %e, "ack not sent"),
+            }
+        }
+        true
+    }
+}

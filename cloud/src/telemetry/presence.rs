@@ -1,0 +1,237 @@
+//! Presence: a gateway is online from its birth or periodic status (and any message from it),
+//! offline from its last will, its shutdown status, or `gateway_silence_seconds` without a
+//! message; a device is online while samples arrive and as the gateway's status lists it,
+//! offline when the status says so, when its gateway goes offline, or after
+//! `device_silence_seconds` without a sample. Kept in the realtime view, `pv_gateway_state` and
+//! `pv_telemetry_latest.online`.
+//!
+//! Silence is judged on the server clock at receipt (a gateway's clock may be wrong). With
+//! several replicas behind a shared subscription each sees part of a gateway's messages; the
+//! status interval is far below the silence limit, so each still sees it regularly.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use pv_shared::wire::{GatewayStatus, StatusKind};
+
+use super::realtime::GatewayLive;
+use super::registry::GatewayEntry;
+use super::store::{self, GatewayKey};
+use crate::kernel::time;
+use crate::state::AppState;
+
+/// How often the realtime view's `last_seen` of a gateway is refreshed by ordinary traffic
+/// (each refresh notifies listeners, so not on every message).
+const LAST_SEEN_REFRESH_MS: i64 = 5_000;
+
+#[derive(Debug, Clone)]
+struct Gw {
+    tenant_id: String,
+    station_id: i64,
+    online: bool,
+    last_seen: i64,
+    published_seen: i64,
+    /// Device ids of its station, for "every device of this gateway goes offline".
+    devices: Vec<i64>,
+}
+
+pub struct Presence {
+    state: AppState,
+    gateways: Mutex<HashMap<String, Gw>>,
+    /// Last sample receipt per device (server ms), with its gateway.
+    devices: Mutex<HashMap<i64, i64>>,
+}
+
+impl Presence {
+    pub fn new(state: AppState) -> Presence {
+        Presence {
+            state,
+            gateways: Mutex::new(HashMap::new()),
+            devices: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn live(&self, id: &str, g: &Gw, status: Option<GatewayStatus>) -> GatewayLive {
+        let status = status.or_else(|| self.state.realtime.gateway(id).and_then(|l| l.status));
+        GatewayLive {
+            gateway_id: id.to_owned(),
+            tenant_id: g.tenant_id.clone(),
+            station_id: g.station_id,
+            online: g.online,
+            last_seen: g.last_seen,
+            status,
+        }
+    }
+
+    async fn persist(&self, id: &str, g: &Gw, status: Option<&GatewayStatus>) {
+        let status = status.and_then(|s| serde_json::to_string(s).ok());
+        let key = GatewayKey {
+            gateway_id: id,
+            tenant_id: &g.tenant_id,
+            station_id: g.station_id,
+        };
+        if let Err(e) =
+            store::upsert_gateway_presence(&self.state.db, key, g.online, g.last_seen, status, time::now_ms())
+                .await
+        {
+            tracing::warn!(gateway = id, error = %e, "storing gateway presence");
+        }
+    }
+
+    /// Any message from a gateway: it is connected.
+    pub async fn seen(&self, entry: &GatewayEntry) {
+        let now = time::now_ms();
+        let changed = {
+            let mut map = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
+            let g = map.entry(entry.gateway_id.clone()).or_insert_with(|| Gw {
+                tenant_id: entry.tenant_id.clone(),
+                station_id: entry.station_id,
+                online: false,
+                last_seen: now,
+                published_seen: 0,
+                devices: vec![],
+            });
+            g.devices = entry.devices.values().map(|d| d.device_id).collect();
+            g.tenant_id = entry.tenant_id.clone();
+            g.station_id = entry.station_id;
+            g.last_seen = now;
+            let came_online = !g.online;
+            g.online = true;
+            if came_online || now - g.published_seen >= LAST_SEEN_REFRESH_MS {
+                g.published_seen = now;
+                Some((g.clone(), came_online))
+            } else {
+                None
+            }
+        };
+        if let Some((g, came_online)) = changed {
+            self.state
+                .realtime
+                .set_gateway(self.live(&entry.gateway_id, &g, None));
+            if came_online {
+                self.persist(&entry.gateway_id, &g, None).await;
+            }
+        }
+    }
+
+    /// Devices whose samples were just stored.
+    pub fn samples(&self, device_ids: impl IntoIterator<Item = i64>) {
+        let now = time::now_ms();
+        let mut d = self.devices.lock().unwrap_or_else(|p| p.into_inner());
+        for id in device_ids {
+            d.insert(id, now);
+        }
+    }
+
+    /// A status message (birth, periodic, last will, shutdown).
+    pub async fn status(&self, entry: &GatewayEntry, status: GatewayStatus) {
+        let online = matches!(status.kind, StatusKind::Birth | StatusKind::Periodic) && status.online;
+        let now = time::now_ms();
+        let g = {
+            let mut map = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
+            let g = map.entry(entry.gateway_id.clone()).or_insert_with(|| Gw {
+                tenant_id: entry.tenant_id.clone(),
+                station_id: entry.station_id,
+                online,
+                last_seen: now,
+                published_seen: now,
+                devices: vec![],
+            });
+            g.devices = entry.devices.values().map(|d| d.device_id).collect();
+            g.online = online;
+            g.last_seen = now;
+            g.published_seen = now;
+            g.clone()
+        };
+        // Devices: as the status lists them, or all offline with the gateway.
+        let (mut up, mut down) = (Vec::new(), Vec::new());
+        if online {
+            for d in &status.devices {
+                if let Some(dev) = entry.devices.get(d.id.trim()) {
+                    if d.online { &mut up } else { &mut down }.push(dev.device_id);
+                }
+            }
+        } else {
+            down = g.devices.clone();
+        }
+        self.devices_online(&up, true).await;
+        self.devices_online(&down, false).await;
+        self.persist(&entry.gateway_id, &g, Some(&status)).await;
+        self.state
+            .realtime
+            .set_gateway(self.live(&entry.gateway_id, &g, Some(status)));
+    }
+
+    async fn devices_online(&self, ids: &[i64], online: bool) {
+        if ids.is_empty() {
+            return;
+        }
+        for id in ids {
+            self.state.realtime.set_online(*id, online);
+        }
+        if online {
+            // A device reported online counts as heard from now.
+            self.samples(ids.iter().copied());
+        }
+        if let Err(e) = store::set_devices_online(&self.state.db, ids, online, time::now_ms()).await {
+            tracing::warn!(error = %e, "storing device presence");
+        }
+    }
+
+    /// Marks silent gateways and devices offline.
+    pub async fn sweep(&self, gateway_silence_ms: i64, device_silence_ms: i64) {
+        let now = time::now_ms();
+        let silent: Vec<(String, Gw)> = {
+            let mut map = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
+            map.iter_mut()
+                .filter(|(_, g)| g.online && now - g.last_seen > gateway_silence_ms)
+                .map(|(id, g)| {
+                    g.online = false;
+                    (id.clone(), g.clone())
+                })
+                .collect()
+        };
+        for (id, g) in silent {
+            tracing::info!(gateway = %id, "gateway silent: offline");
+            self.devices_online(&g.devices, false).await;
+            self.persist(&id, &g, None).await;
+            self.state.realtime.set_gateway(self.live(&id, &g, None));
+        }
+        let quiet: Vec<i64> = {
+            let mut d = self.devices.lock().unwrap_or_else(|p| p.into_inner());
+            let quiet: Vec<i64> = d
+                .iter()
+                .filter(|(_, at)| now - **at > device_silence_ms)
+                .map(|(id, _)| *id)
+                .collect();
+            for id in &quiet {
+                d.remove(id);
+            }
+            quiet
+        };
+        self.devices_online(&quiet, false).await;
+    }
+
+    /// Every device in the realtime view counts as heard from now (after a restart, silence is
+    /// measured from the start rather than from a receipt this process never saw).
+    pub fn grace_for_loaded(&self, device_ids: impl IntoIterator<Item = i64>) {
+        self.samples(device_ids);
+    }
+}
+
+/// Runs the silence sweep until the process ends.
+pub fn spawn_sweeper(presence: Arc<Presence>, gateway_silence_s: i64, device_silence_s: i64) {
+    let period = std::time::Duration::from_millis(
+        (gateway_silence_s.min(device_silence_s).max(1) as u64 * 1000 / 4).clamp(200, 5000),
+    );
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            presence
+                .sweep(gateway_silence_s * 1000, device_silence_s * 1000)
+                .await;
+        }
+    });
+}

@@ -1,0 +1,244 @@
+//! The SQL of ingest: raw samples (idempotent by their natural key), the newest sample per
+//! device, rollup marks, and the gateway state row. Statements are multi-row and chunked so a
+//! group of batches costs a few round trips, with every value bound (`kernel::sql`).
+
+use crate::kernel::db::Db;
+use crate::kernel::sql::{Sql, Value};
+
+/// One sample to store.
+#[derive(Debug, Clone)]
+pub struct RawRow {
+    pub device_id: i64,
+    pub ts: i64,
+    pub tenant_id: String,
+    pub station_id: i64,
+    pub seq: i64,
+    pub metrics: String,
+}
+
+/// The newest sample of a device in a group.
+#[derive(Debug, Clone)]
+pub struct LatestRow {
+    pub device_id: i64,
+    pub tenant_id: String,
+    pub station_id: i64,
+    pub kind: &'static str,
+    pub gateway_id: String,
+    pub ts: i64,
+    pub metrics: String,
+}
+
+fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
+    sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))
+}
+
+async fn exec(tx: &mut sqlx::Transaction<'static, sqlx::Any>, sql: &Sql) -> Result<u64, sqlx::Error> {
+    let (text, args) = built(sql)?;
+    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected())
+}
+
+fn values_list(n: usize, row: &str) -> String {
+    let mut s = String::with_capacity(n * (row.len() + 1));
+    for i in 0..n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(row);
+    }
+    s
+}
+
+/// Stores a group in one transaction: raw rows (a sample already stored is left as it is), the
+/// newest sample per device (only when newer than the stored one), and a rollup mark per
+/// (device, 5-minute bucket). Returns the raw rows actually inserted. `latest` must hold one row
+/// per device and `dirty` distinct pairs (PostgreSQL refuses to update one row twice in a
+/// statement).
+pub async fn write_group(
+    db: &Db,
+    chunk_rows: usize,
+    raws: &[RawRow],
+    latest: &[LatestRow],
+    dirty: &[(i64, i64)],
+    mark: i64,
+    now: i64,
+) -> Result<u64, sqlx::Error> {
+    let mut tx = db.pool().begin().await?;
+    let mut inserted = 0;
+    for chunk in raws.chunks(chunk_rows.max(1)) {
+        let mut sql = Sql::new(
+            "INSERT INTO pv_telemetry_raw (device_id, ts, tenant_id, station_id, seq, metrics) VALUES ",
+        );
+        sql.push_bind(
+            &values_list(chunk.len(), "(?,?,?,?,?,?)"),
+            chunk.iter().flat_map(|r| {
+                [
+                    Value::Int(r.device_id),
+                    Value::Int(r.ts),
+                    Value::Text(r.tenant_id.clone()),
+                    Value::Int(r.station_id),
+                    Value::Int(r.seq),
+                    Value::Text(r.metrics.clone()),
+                ]
+            }),
+        );
+        sql.push(" ON CONFLICT (device_id, ts) DO NOTHING");
+        inserted += exec(&mut tx, &sql).await?;
+    }
+    for chunk in latest.chunks(chunk_rows.max(1)) {
+        let mut sql = Sql::new(
+            "INSERT INTO pv_telemetry_latest (device_id, tenant_id, station_id, device_kind, gateway_id, \
+             ts, metrics, online, changed_at) VALUES ",
+        );
+        sql.push_bind(
+            &values_list(chunk.len(), "(?,?,?,?,?,?,?,1,?)"),
+            chunk.iter().flat_map(|r| {
+                [
+                    Value::Int(r.device_id),
+                    Value::Text(r.tenant_id.clone()),
+                    Value::Int(r.station_id),
+                    Value::from(r.kind),
+                    Value::Text(r.gateway_id.clone()),
+                    Value::Int(r.ts),
+                    Value::Text(r.metrics.clone()),
+                    Value::Int(now),
+                ]
+            }),
+        );
+        // A replayed older sample never replaces a newer one.
+        sql.push(
+            " ON CONFLICT (device_id) DO UPDATE SET tenant_id = excluded.tenant_id, \
+             station_id = excluded.station_id, device_kind = excluded.device_kind, \
+             gateway_id = excluded.gateway_id, ts = excluded.ts, metrics = excluded.metrics, \
+             online = 1, changed_at = excluded.changed_at WHERE excluded.ts > pv_telemetry_latest.ts",
+        );
+        exec(&mut tx, &sql).await?;
+    }
+    for chunk in dirty.chunks(chunk_rows.max(1)) {
+        let mut sql = Sql::new("INSERT INTO pv_telemetry_dirty (device_id, bucket, mark) VALUES ");
+        sql.push_bind(
+            &values_list(chunk.len(), "(?,?,?)"),
+            chunk
+                .iter()
+                .flat_map(|(d, b)| [Value::Int(*d), Value::Int(*b), Value::Int(mark)]),
+        );
+        sql.push(" ON CONFLICT (device_id, bucket) DO UPDATE SET mark = excluded.mark");
+        exec(&mut tx, &sql).await?;
+    }
+    tx.commit().await?;
+    Ok(inserted)
+}
+
+/// Which gateway row, and whose.
+#[derive(Debug, Clone, Copy)]
+pub struct GatewayKey<'a> {
+    pub gateway_id: &'a str,
+    pub tenant_id: &'a str,
+    pub station_id: i64,
+}
+
+/// Presence of a gateway (the status JSON is the last status message, if any).
+pub async fn upsert_gateway_presence(
+    db: &Db,
+    key: GatewayKey<'_>,
+    online: bool,
+    last_seen: i64,
+    status: Option<String>,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "INSERT INTO pv_gateway_state (gateway_id, tenant_id, station_id, online, last_seen, status, \
+         changed_at) VALUES (?,?,?,?,?,?,?) ON CONFLICT (gateway_id) DO UPDATE SET \
+         tenant_id = excluded.tenant_id, station_id = excluded.station_id, online = excluded.online, \
+         last_seen = excluded.last_seen, status = COALESCE(excluded.status, pv_gateway_state.status), \
+         changed_at = excluded.changed_at",
+        [
+            Value::from(key.gateway_id),
+            Value::from(key.tenant_id),
+            Value::Int(key.station_id),
+            Value::Int(online.into()),
+            Value::Int(last_seen),
+            Value::from(status),
+            Value::Int(now),
+        ],
+    );
+    let (text, args) = built(&sql)?;
+    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// The counters of a gateway (absolute values).
+pub async fn upsert_gateway_counters(
+    db: &Db,
+    key: GatewayKey<'_>,
+    accepted: u64,
+    rejected: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "INSERT INTO pv_gateway_state (gateway_id, tenant_id, station_id, online, last_seen, rejected, \
+         accepted, changed_at) VALUES (?,?,?,0,?,?,?,?) ON CONFLICT (gateway_id) DO UPDATE SET \
+         rejected = excluded.rejected, accepted = excluded.accepted",
+        [
+            Value::from(key.gateway_id),
+            Value::from(key.tenant_id),
+            Value::Int(key.station_id),
+            Value::Int(now),
+            Value::from(rejected),
+            Value::Int(i64::try_from(accepted).unwrap_or(i64::MAX)),
+            Value::Int(now),
+        ],
+    );
+    let (text, args) = built(&sql)?;
+    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// The stored counters of a gateway: (accepted, rejected JSON).
+pub async fn gateway_counters(db: &Db, gateway_id: &str) -> Result<Option<(i64, String)>, sqlx::Error> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT accepted, rejected FROM pv_gateway_state WHERE gateway_id = ?",
+        [Value::from(gateway_id)],
+    );
+    let (text, args) = built(&sql)?;
+    let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_optional(db.pool())
+        .await?;
+    use sqlx::Row;
+    row.map(|r| Ok((r.try_get("accepted")?, r.try_get("rejected")?)))
+        .transpose()
+}
+
+/// Marks devices (not) communicating in `pv_telemetry_latest`.
+pub async fn set_devices_online(db: &Db, devices: &[i64], online: bool, now: i64) -> Result<(), sqlx::Error> {
+    for chunk in devices.chunks(500) {
+        let mut sql = Sql::default();
+        sql.push_bind(
+            "UPDATE pv_telemetry_latest SET online = ?, changed_at = ? WHERE online <> ? AND device_id IN (",
+            [
+                Value::Int(online.into()),
+                Value::Int(now),
+                Value::Int(online.into()),
+            ],
+        );
+        sql.push_bind(
+            &values_list(chunk.len(), "?"),
+            chunk.iter().map(|d| Value::Int(*d)),
+        );
+        sql.push(")");
+        let (text, args) = built(&sql)?;
+        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+            .execute(db.pool())
+            .await?;
+    }
+    Ok(())
+}
