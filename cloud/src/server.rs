@@ -85,6 +85,9 @@ pub async fn serve(
 pub async fn run(config: Config) -> Result<(), StartError> {
     let addr = config.listen;
     let state = prepare(config).await?;
+    crate::demo::start(&state)
+        .await
+        .map_err(|e| StartError::Seed(e.to_string()))?;
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {
