@@ -32,6 +32,21 @@ pub struct Config {
     pub files: FilesConfig,
     pub station: StationConfig,
     pub telemetry: TelemetryConfig,
+    pub demo: DemoConfig,
+}
+
+/// The demo (`crate::demo`): a tenant with three simulated stations, for a first look.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DemoConfig {
+    /// Provision the demo tenant, its stations and their gateway files at start (off in
+    /// production; `scripts/run` turns it on).
+    pub enabled: bool,
+    /// First of the loopback ports the simulated devices listen on (two per station).
+    pub modbus_base_port: u16,
+    /// Hours added to every simulated site's clock; absent means chosen at each start so that
+    /// every site is in mid-morning, whatever the hour here.
+    pub clock_offset_h: Option<f64>,
 }
 
 /// Ingest of gateway telemetry (`[telemetry]`): what is accepted, how presence is judged, how
@@ -201,6 +216,11 @@ impl Default for Config {
             },
             files: FilesConfig {
                 max_upload_bytes: 20 * 1024 * 1024,
+            },
+            demo: DemoConfig {
+                enabled: false,
+                modbus_base_port: 15020,
+                clock_offset_h: None,
             },
             station: StationConfig {
                 device_maps_dir: String::new(),

@@ -5,6 +5,7 @@ pub mod app;
 pub mod auth;
 pub mod config;
 pub mod console;
+pub mod demo;
 pub mod home;
 pub mod kernel;
 pub mod log;

@@ -87,6 +87,9 @@ pub async fn serve(
 pub async fn run(config: Config) -> Result<(), StartError> {
     let addr = config.listen;
     let state = prepare(config).await?;
+    crate::demo::start(&state)
+        .await
+        .map_err(|e| StartError::Seed(e.to_string()))?;
     // The broker and ingest run beside the HTTP server for the life of the process.
     let _telemetry = if state.config.telemetry.enabled {
         Some(crate::telemetry::start(&state).await?)

@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 use pv_edge::config::GatewayConfig;
 use pv_edge::device::DeviceSpec;
 use pv_edge::scheduler::{BusPolicy, Session};
-use pv_edge::sim::{SimDevice, Simulator};
+use pv_edge::sim::{self as sim, Simulator, spec::SimSpec};
 use pv_edge::transport::{Parity, Transport};
 use pv_shared::regmap::Function;
 use pv_shared::regmap::RegisterMap;
@@ -92,11 +92,11 @@ enum Command {
     },
     /// Serve register maps as simulated devices over Modbus TCP or RTU.
     Simulate {
-        /// Folder of register maps.
+        /// Folder of register maps (a spec file's own `maps_dir` wins).
         #[arg(long, default_value = "firmware-configs")]
         maps_dir: PathBuf,
         /// `UNIT=MAP_ID`, repeatable (e.g. `1=huawei-sun2000-ktl`).
-        #[arg(long = "device", required = true)]
+        #[arg(long = "device", required_unless_present = "spec")]
         devices: Vec<String>,
         /// Serve Modbus TCP on this address.
         #[arg(long, conflicts_with = "rtu")]
@@ -106,6 +106,10 @@ enum Command {
         rtu: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// A TOML file describing the site and several TCP buses with their devices, ratings
+        /// and troubles (see docs/simulator.md); replaces every other option but `--maps-dir`.
+        #[arg(long, conflicts_with_all = ["devices", "tcp", "rtu"])]
+        spec: Option<PathBuf>,
         #[command(flatten)]
         physics: SimArgs,
     },
@@ -144,7 +148,8 @@ struct SimArgs {
     #[arg(long = "weak-string")]
     weak_strings: Vec<String>,
     /// `UNIT:KIND[:VALUE]`, repeatable: `dead`, `fault` (a code of the map's fault table),
-    /// `timeouts:SHARE`, `exceptions:SHARE`, `wind:M/S` (what the device measures).
+    /// `timeouts:SHARE`, `exceptions:SHARE`, `wind:M/S` (what the device measures),
+    /// `recurring:EVERY_MIN:FOR_MIN` (a fault for the first FOR_MIN of every EVERY_MIN).
     #[arg(long = "fault")]
     faults: Vec<String>,
 }
@@ -311,8 +316,21 @@ fn main() -> anyhow::Result<()> {
             tcp,
             rtu,
             seed,
+            spec,
             physics,
-        } => rt.block_on(simulate(maps_dir, devices, tcp, rtu, seed, physics)),
+        } => rt.block_on(async {
+            match spec {
+                Some(file) => {
+                    let spec = SimSpec::load(&file)?;
+                    let maps_dir = spec.maps_dir.clone().unwrap_or(maps_dir);
+                    simulate(spec, &maps_dir, None).await
+                }
+                None => {
+                    let spec = cli_spec(devices, tcp, seed, physics)?;
+                    simulate(spec, &maps_dir, rtu).await
+                }
+            }
+        }),
     }
 }
 
@@ -345,31 +363,34 @@ fn parse_number(what: &str, s: &str) -> anyhow::Result<f64> {
         .with_context(|| format!("{what}: {s:?} is not a number"))
 }
 
-async fn simulate(
-    maps_dir: PathBuf,
+/// The command line's single bus as a simulation spec, so both forms share one builder.
+fn cli_spec(
     devices: Vec<String>,
     tcp: Option<std::net::SocketAddr>,
-    rtu: Option<PathBuf>,
     seed: u64,
     physics: SimArgs,
-) -> anyhow::Result<()> {
-    use pv_edge::sim::plant::PlantOptions;
-    use pv_edge::sim::sky::Site;
-    use std::collections::HashMap;
-
-    let maps: Vec<RegisterMap> = RegisterMap::load_dir(&maps_dir)?;
-    let site = Arc::new(Site {
-        latitude: physics.latitude,
-        longitude: physics.longitude,
-        tilt: physics.tilt,
-        azimuth: physics.azimuth,
-        clock_offset_ms: (physics.clock_offset_h * 3_600_000.0) as i64,
-        cloudiness: physics.cloudiness.clamp(0.0, 1.0),
-        seed,
-        stow_wind: physics.stow_wind,
-    });
-    let mut options: HashMap<u8, PlantOptions> = HashMap::new();
-    let mut troubles: Vec<(u8, String, Option<f64>)> = Vec::new();
+) -> anyhow::Result<SimSpec> {
+    let mut specs: Vec<sim::spec::DeviceSpec> = Vec::new();
+    for d in &devices {
+        let (unit, id) = d.split_once('=').context("--device takes UNIT=MAP_ID")?;
+        let unit: u8 = unit.parse().context("unit id must be 1-247")?;
+        specs.push(sim::spec::DeviceSpec {
+            unit,
+            map: id.to_owned(),
+            weak_string: None,
+            faults: Vec::new(),
+        });
+    }
+    fn device_of<'a>(
+        specs: &'a mut [sim::spec::DeviceSpec],
+        unit: u8,
+        what: &str,
+    ) -> anyhow::Result<&'a mut sim::spec::DeviceSpec> {
+        specs
+            .iter_mut()
+            .find(|d| d.unit == unit)
+            .with_context(|| format!("{what} names unit {unit}, which no --device has"))
+    }
     for w in &physics.weak_strings {
         let parts: Vec<&str> = w.split(':').collect();
         let [unit, string, share] = parts[..] else {
@@ -378,94 +399,77 @@ async fn simulate(
         let unit: u8 = unit.parse().context("--weak-string: unit id must be 1-247")?;
         let string: usize = string.parse().context("--weak-string: string number")?;
         let share = parse_number("--weak-string share", share)?;
-        options.entry(unit).or_default().weak_string = Some((string, share));
+        device_of(&mut specs, unit, "--weak-string")?.weak_string =
+            Some(sim::spec::WeakString { string, share });
     }
     for f in &physics.faults {
-        let mut parts = f.splitn(3, ':');
-        let (Some(unit), Some(kind)) = (parts.next(), parts.next()) else {
-            anyhow::bail!("--fault takes UNIT:KIND[:VALUE], not {f:?}");
-        };
+        let (unit, trouble) = f
+            .split_once(':')
+            .with_context(|| format!("--fault takes UNIT:KIND[:VALUE], not {f:?}"))?;
         let unit: u8 = unit.parse().context("--fault: unit id must be 1-247")?;
-        let value = parts
-            .next()
-            .map(|v| parse_number("--fault value", v))
-            .transpose()?;
-        match (kind, value) {
-            ("dead" | "fault", None) => {}
-            ("timeouts" | "exceptions" | "wind", Some(_)) => {}
-            _ => anyhow::bail!(
-                "--fault {f:?}: kinds are dead, fault, timeouts:SHARE, exceptions:SHARE, wind:M/S"
-            ),
-        }
-        if matches!(kind, "fault" | "wind") && !physics.realistic {
-            anyhow::bail!("--fault {f:?} needs --realistic");
-        }
-        if kind == "wind" {
-            options.entry(unit).or_default().wind = value;
-        }
-        troubles.push((unit, kind.to_string(), value));
+        sim::spec::Trouble::parse(trouble).map_err(anyhow::Error::msg)?;
+        device_of(&mut specs, unit, "--fault")?
+            .faults
+            .push(trouble.to_owned());
     }
-    if !options.is_empty() && !physics.realistic {
-        anyhow::bail!("--weak-string needs --realistic");
-    }
-    let mut units = Vec::new();
-    for d in &devices {
-        let (unit, id) = d.split_once('=').context("--device takes UNIT=MAP_ID")?;
-        let unit: u8 = unit.parse().context("unit id must be 1-247")?;
-        let map = maps
-            .iter()
-            .find(|m| m.id == id)
-            .with_context(|| format!("no map {id} in {}", maps_dir.display()))?;
-        let map = Arc::new(map.clone());
-        let dev_seed = seed + u64::from(unit);
-        let dev = if physics.realistic {
-            let o = PlantOptions {
-                capacity_w: physics.capacity_kw * 1000.0,
-                ..options.get(&unit).cloned().unwrap_or_default()
-            };
-            SimDevice::realistic(map, dev_seed, site.clone(), o)?
-        } else {
-            SimDevice::new(map, dev_seed)?
-        };
-        units.push((unit, Arc::new(dev)));
-    }
-    for (unit, kind, value) in &troubles {
-        let Some((_, dev)) = units.iter().find(|(u, _)| u == unit) else {
-            anyhow::bail!("--fault names unit {unit}, which no --device has");
-        };
-        match (kind.as_str(), value) {
-            ("dead", _) => dev.set_dead(true),
-            ("fault", _) => dev.set_fault(true),
-            ("timeouts", Some(v)) => dev.set_timeouts(*v),
-            ("exceptions", Some(v)) => dev.set_exceptions(*v),
-            _ => {}
-        }
-    }
-    let mode = if physics.realistic {
+    Ok(SimSpec {
+        maps_dir: None,
+        realistic: physics.realistic,
+        seed,
+        site: sim::spec::SiteSpec {
+            latitude: physics.latitude,
+            longitude: physics.longitude,
+            tilt: physics.tilt,
+            azimuth: physics.azimuth,
+            clock_offset_h: physics.clock_offset_h,
+            cloudiness: physics.cloudiness,
+            stow_wind: physics.stow_wind,
+        },
+        bus: vec![sim::spec::BusSpec {
+            tcp,
+            capacity_kw: physics.capacity_kw,
+            device: specs,
+        }],
+    })
+}
+
+/// Serves every bus of `spec`: each on its TCP address, or the single one on `rtu`.
+async fn simulate(spec: SimSpec, maps_dir: &std::path::Path, rtu: Option<PathBuf>) -> anyhow::Result<()> {
+    let maps: Vec<RegisterMap> = RegisterMap::load_dir(maps_dir)?;
+    let buses = spec.build(&maps)?;
+    let mode = if spec.realistic {
         "realistic"
     } else {
         "expected-value"
     };
-    let sim = Simulator::new(units);
-    match (tcp, rtu) {
-        (Some(addr), _) => {
-            let listener = tokio::net::TcpListener::bind(addr).await?;
-            eprintln!(
-                "simulating {} devices ({mode}) on tcp {}",
-                devices.len(),
-                listener.local_addr()?
-            );
-            sim.serve_tcp(listener).await?;
+    let mut servers = tokio::task::JoinSet::new();
+    for (bus, units) in spec.bus.iter().zip(buses) {
+        let n = units.len();
+        let sim = Simulator::new(units);
+        match (bus.tcp, &rtu) {
+            (Some(addr), _) => {
+                let listener = tokio::net::TcpListener::bind(addr)
+                    .await
+                    .with_context(|| format!("cannot listen on {addr}"))?;
+                eprintln!(
+                    "simulating {n} devices ({mode}) on tcp {}",
+                    listener.local_addr()?
+                );
+                servers.spawn(async move { sim.serve_tcp(listener).await.map_err(anyhow::Error::from) });
+            }
+            (None, Some(path)) => {
+                eprintln!("simulating {n} devices ({mode}) on rtu {}", path.display());
+                let path = path.clone();
+                servers.spawn(async move { sim.serve_rtu(path).await.map_err(anyhow::Error::from) });
+            }
+            (None, None) => {
+                anyhow::bail!("give --tcp ADDRESS or --rtu PATH (or a spec whose buses name tcp)")
+            }
         }
-        (None, Some(path)) => {
-            eprintln!(
-                "simulating {} devices ({mode}) on rtu {}",
-                devices.len(),
-                path.display()
-            );
-            sim.serve_rtu(path).await?;
-        }
-        (None, None) => anyhow::bail!("give --tcp ADDRESS or --rtu PATH"),
+    }
+    // A bus that stops (its listener failed) ends the simulation: half a station is misleading.
+    while let Some(done) = servers.join_next().await {
+        done??;
     }
     Ok(())
 }

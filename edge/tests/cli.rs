@@ -204,3 +204,73 @@ fn a_realistic_simulation_shows_daylight_on_a_shifted_clock_and_injected_faults(
     let out = probe("3", "eastron-sdm630");
     assert!(!out.status.success(), "the dead meter does not answer");
 }
+
+#[test]
+fn a_spec_file_serves_several_buses_of_one_site() {
+    let free = || {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    };
+    let (a, b) = (free(), free());
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("simulator.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "maps_dir = {maps:?}\n[site]\ncloudiness = 0.0\n\
+             [[bus]]\ntcp = \"127.0.0.1:{a}\"\ncapacity_kw = 110\n\
+             device = [{{ unit = 1, map = \"sungrow-sg-cx\", faults = [\"recurring:30:5\"] }}]\n\
+             [[bus]]\ntcp = \"127.0.0.1:{b}\"\ncapacity_kw = 1100\n\
+             device = [{{ unit = 1, map = \"chint-dtsu666\" }}, {{ unit = 2, map = \"sunspec-met-station\" }}]\n",
+            maps = maps_dir().to_string_lossy()
+        ),
+    )
+    .unwrap();
+    let mut sim = Child(
+        bin()
+            .args(["simulate", "--spec"])
+            .arg(&spec)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut lines = BufReader::new(sim.0.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let second = lines.next().unwrap().unwrap();
+    assert!(
+        first.contains(&format!("1 devices (realistic) on tcp 127.0.0.1:{a}")),
+        "{first}"
+    );
+    assert!(
+        second.contains(&format!("2 devices (realistic) on tcp 127.0.0.1:{b}")),
+        "{second}"
+    );
+    std::thread::sleep(Duration::from_millis(50));
+    for (port, unit, map) in [
+        (a, "1", "sungrow-sg-cx"),
+        (b, "1", "chint-dtsu666"),
+        (b, "2", "sunspec-met-station"),
+    ] {
+        let out = bin()
+            .args(["probe", "--unit", unit, "--map", map, "--maps-dir"])
+            .arg(maps_dir())
+            .args(["--tcp", &format!("127.0.0.1:{port}"), "--timeout-ms", "500"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{map} on {port}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // A spec and --device do not mix.
+    let out = bin()
+        .args(["simulate", "--device", "1=sunspec-inverter", "--spec"])
+        .arg(&spec)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}

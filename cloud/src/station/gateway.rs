@@ -230,9 +230,15 @@ pub async fn issue_credentials(
     caller: Caller,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<IssuedCredentials>> {
-    caller.require(&state, PERMISSION).await?;
-    let scope = scope::visible_stations(&state, &caller).await?;
-    let station = station_gateway(&state, &scope, q.station_id).await?;
+    Ok(Data(issue(&state, &caller, q.station_id).await?))
+}
+
+/// Issues (or rotates) the credentials of a station the caller may see and manage gateways of:
+/// what the console's button and the demo provisioner both call.
+pub async fn issue(state: &AppState, caller: &Caller, station_id: Id) -> Result<IssuedCredentials, ApiError> {
+    caller.require(state, PERMISSION).await?;
+    let scope = scope::visible_stations(state, caller).await?;
+    let station = station_gateway(state, &scope, station_id).await?;
     let gateway_id = usable_gateway_id(&station)?;
     let password = generate_password()?;
     let hash = hash_secret(&password).await?;
@@ -288,14 +294,14 @@ pub async fn issue_credentials(
     })?;
     tx.commit().await?;
     tracing::info!(gateway = %gateway_id, station = %station.id, "gateway credentials issued");
-    Ok(Data(IssuedCredentials {
+    Ok(IssuedCredentials {
         username: gateway_id.clone(),
         gateway_id,
         password,
         issued_at: time::format_ms(now),
         password_file: state.config.broker.gateway_password_file.clone(),
         notice: SHOWN_ONCE.render(),
-    }))
+    })
 }
 
 /// Checks a gateway's MQTT sign-in (for the broker's authentication hook): the credentials must
@@ -496,9 +502,38 @@ fn comment(s: &str) -> String {
     s.replace(['\r', '\n'], " ")
 }
 
+/// Where a generated configuration tells the gateway its own files are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GatewayPaths {
+    /// The durable queue's folder.
+    pub data_dir: String,
+    /// The register maps' folder.
+    pub maps_dir: String,
+    /// The file holding the MQTT password (first line).
+    pub password_file: String,
+}
+
+impl GatewayPaths {
+    /// A gateway installed from the package: the paths `broker.gateway_*` configure.
+    pub fn installed(config: &Config) -> GatewayPaths {
+        GatewayPaths {
+            data_dir: "/var/lib/pv-edge".into(),
+            maps_dir: config.broker.gateway_maps_dir.clone(),
+            password_file: config.broker.gateway_password_file.clone(),
+        }
+    }
+}
+
+/// A generated `pv-edge.toml` and the gateway it is for.
+#[derive(Debug, Clone)]
+pub struct GeneratedConfig {
+    pub gateway_id: String,
+    pub text: String,
+}
+
 /// Renders the gateway's `pv-edge.toml`; devices that cannot be polled are listed in comments.
 fn render_config(
-    config: &Config,
+    paths: &GatewayPaths,
     broker: &BrokerEndpoint,
     station: &StationGateway,
     gateway_id: &str,
@@ -545,7 +580,6 @@ fn render_config(
         buses[i].1.push((d, interval));
     }
 
-    let b = &config.broker;
     let mut out = String::new();
     let _ = writeln!(out, "# pv-edge configuration for gateway {gateway_id}");
     let _ = writeln!(out, "# station: {}", comment(&station.name));
@@ -557,7 +591,7 @@ fn render_config(
     let _ = writeln!(
         out,
         "# The MQTT password is not in this file: put it (first line) into {}",
-        comment(&b.gateway_password_file)
+        comment(&paths.password_file)
     );
     let _ = writeln!(out, "# Check with: pv-edge check --config pv-edge.toml");
     for s in &skipped {
@@ -565,14 +599,14 @@ fn render_config(
     }
     let _ = writeln!(out);
     let _ = writeln!(out, "gateway_id = {}", q(gateway_id));
-    let _ = writeln!(out, "data_dir = {}", q("/var/lib/pv-edge"));
-    let _ = writeln!(out, "maps_dir = {}", q(&b.gateway_maps_dir));
+    let _ = writeln!(out, "data_dir = {}", q(&paths.data_dir));
+    let _ = writeln!(out, "maps_dir = {}", q(&paths.maps_dir));
     let _ = writeln!(out);
     let _ = writeln!(out, "[mqtt]");
     let _ = writeln!(out, "host = {}", q(&broker.host));
     let _ = writeln!(out, "port = {}", broker.port);
     let _ = writeln!(out, "username = {}", q(gateway_id));
-    let _ = writeln!(out, "password_file = {}", q(&b.gateway_password_file));
+    let _ = writeln!(out, "password_file = {}", q(&paths.password_file));
     if broker.tls {
         let _ = writeln!(out, "tls = true");
         let _ = writeln!(out, "ca_file = {}", q("/etc/pv-edge/hub-ca.pem"));
@@ -620,13 +654,13 @@ pub async fn download_config(
     caller: Caller,
     Query(q): Query<StationQuery>,
 ) -> Result<Response, ApiError> {
-    caller.require(&state, PERMISSION).await?;
-    let scope = scope::visible_stations(&state, &caller).await?;
-    let station = station_gateway(&state, &scope, q.station_id).await?;
-    let gateway_id = usable_gateway_id(&station)?;
-    let broker = broker_endpoint(&state.config).ok_or(ApiError::BadRequest(NO_BROKER))?;
-    let devices = station_devices(&state, &station).await?;
-    let text = render_config(&state.config, &broker, &station, &gateway_id, &devices);
+    let GeneratedConfig { gateway_id, text } = generate_config(
+        &state,
+        &caller,
+        q.station_id,
+        &GatewayPaths::installed(&state.config),
+    )
+    .await?;
     let mut response = text.into_response();
     let h = response.headers_mut();
     h.insert(
@@ -641,6 +675,24 @@ pub async fn download_config(
         h.insert("x-password-file", v);
     }
     Ok(response)
+}
+
+/// The `pv-edge.toml` of a station the caller may see and manage gateways of, with the files
+/// named by `paths`: what the download and the demo provisioner both call.
+pub async fn generate_config(
+    state: &AppState,
+    caller: &Caller,
+    station_id: Id,
+    paths: &GatewayPaths,
+) -> Result<GeneratedConfig, ApiError> {
+    caller.require(state, PERMISSION).await?;
+    let scope = scope::visible_stations(state, caller).await?;
+    let station = station_gateway(state, &scope, station_id).await?;
+    let gateway_id = usable_gateway_id(&station)?;
+    let broker = broker_endpoint(&state.config).ok_or(ApiError::BadRequest(NO_BROKER))?;
+    let devices = station_devices(state, &station).await?;
+    let text = render_config(paths, &broker, &station, &gateway_id, &devices);
+    Ok(GeneratedConfig { gateway_id, text })
 }
 
 #[cfg(test)]

@@ -85,6 +85,39 @@ impl StationServices {
         })
     }
 
+    /// The register map files themselves, (file name, contents), from where [`Self::load`]
+    /// reads them: so gateways run beside the hub (the demo) decode with the very maps the hub
+    /// checked devices against.
+    pub fn map_files(config: &Config) -> Result<Vec<(String, Vec<u8>)>, String> {
+        let mut out = Vec::new();
+        if config.station.device_maps_dir.is_empty() {
+            for name in BuiltInMaps::iter() {
+                if name.ends_with(".toml")
+                    && !name.contains('/')
+                    && let Some(file) = BuiltInMaps::get(&name)
+                {
+                    out.push((name.to_string(), file.data.into_owned()));
+                }
+            }
+        } else {
+            let dir = Path::new(&config.station.device_maps_dir);
+            let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            for entry in entries {
+                let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+                let (Some(name), Some("toml")) = (
+                    path.file_name().and_then(|n| n.to_str()),
+                    path.extension().and_then(|e| e.to_str()),
+                ) else {
+                    continue;
+                };
+                let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                out.push((name.to_owned(), data));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
     pub fn with_credential_key(mut self, key: String) -> Self {
         self.credential_key = key;
         self

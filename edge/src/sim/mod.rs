@@ -19,6 +19,7 @@
 
 pub mod plant;
 pub mod sky;
+pub mod spec;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -18,6 +18,23 @@ pub struct PlantOptions {
     pub fault: bool,
     /// Wind the device measures regardless of the weather, m/s (e.g. to force a wind stow).
     pub wind: Option<f64>,
+    /// A fault that comes back: faulted for the first `on` of every `every`, on the site's
+    /// clock, so alarms are raised and cleared again and again (demo sites).
+    pub recurring_fault: Option<FaultCycle>,
+}
+
+/// A recurring fault's schedule, in milliseconds of the site's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FaultCycle {
+    pub every_ms: i64,
+    pub on_ms: i64,
+}
+
+impl FaultCycle {
+    /// Whether the fault is showing at `t_ms` (site clock).
+    pub fn active_at(&self, t_ms: i64) -> bool {
+        self.every_ms > 0 && t_ms.rem_euclid(self.every_ms) < self.on_ms
+    }
 }
 
 impl Default for PlantOptions {
@@ -27,6 +44,7 @@ impl Default for PlantOptions {
             weak_string: None,
             fault: false,
             wind: None,
+            recurring_fault: None,
         }
     }
 }
@@ -60,6 +78,8 @@ pub struct Plant {
     irradiation_today: f64,
     angle: f64,
     stow_until: i64,
+    /// Whether a fault shows at the instant being measured (injected or on its schedule).
+    faulted: bool,
 }
 
 fn count(map: &RegisterMap, prefix: &str, suffix: &str) -> usize {
@@ -119,6 +139,7 @@ impl Plant {
             irradiation_today: 0.0,
             angle: 0.0,
             stow_until: i64::MIN,
+            faulted: false,
         }
     }
 
@@ -149,6 +170,7 @@ impl Plant {
             self.peak_today = 0.0;
             self.irradiation_today = 0.0;
         }
+        self.faulted = self.options.fault || self.options.recurring_fault.is_some_and(|c| c.active_at(t_ms));
         let mut out = Vec::new();
         match self.kind {
             DeviceKind::Inverter => self.inverter(&sky, t_ms, dt_h, &mut out),
@@ -157,7 +179,7 @@ impl Plant {
             DeviceKind::Tracker => self.tracker(site, &sky, t_ms, dt_h, manual_target, &mut out),
         }
         for (point, value) in &self.fault_points {
-            let v = if self.options.fault { *value as f64 } else { 0.0 };
+            let v = if self.faulted { *value as f64 } else { 0.0 };
             out.push((point.clone(), v));
         }
         out
@@ -182,7 +204,7 @@ impl Plant {
     fn inverter(&mut self, sky: &Sky, t_ms: i64, dt_h: f64, out: &mut Vec<(String, f64)>) {
         let cap = self.options.capacity_w;
         let t_mod = sky::module_temperature(sky.ambient, sky.poa);
-        let running = !self.options.fault && sky.poa > 10.0;
+        let running = !self.faulted && sky.poa > 10.0;
         let strings = self.pv_strings.max(self.mppts).max(1);
         // DC array 15 % larger than the inverter, as usual; voltage falls with heat and
         // (logarithmically) with light.
@@ -259,7 +281,7 @@ impl Plant {
             out.push((format!("ac_current_{p}"), ac / 3.0 / 230.0));
         }
         self.grid(t_ms, out);
-        let status = if self.options.fault {
+        let status = if self.faulted {
             self.status("", "fault")
         } else if running {
             self.status("", "running")
@@ -343,7 +365,7 @@ impl Plant {
         }
         let stowed = t_ms < self.stow_until;
         let night = sky.sun.zenith >= 90.0;
-        let (target, mode, status) = if self.options.fault {
+        let (target, mode, status) = if self.faulted {
             (self.angle, 3.0, self.status("", "fault"))
         } else if stowed {
             (0.0, 2.0, self.status("Wind", "derating"))

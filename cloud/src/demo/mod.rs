@@ -1,0 +1,587 @@
+//! The demo: with `[demo] enabled = true` (what `scripts/run` sets) every start makes sure the
+//! tenant `demo` exists with its administrator and three stations in different provinces
+//! (`sites`), each with its devices, prices, gateway credentials and, under
+//! `<data_dir>/demo/<gateway id>/`, the files a gateway beside the hub needs: the generated
+//! `pv-edge.toml`, the MQTT password (mode 0600) and the `simulator.toml` that
+//! `pv-edge simulate --spec` serves the station's devices from.
+//!
+//! Everything goes through the same domain functions the console calls, acting as the demo
+//! tenant's administrator, so the demo obeys every rule a user's station does. It is
+//! idempotent: records are found by their gateway id or SN and created only when missing, and a
+//! second start with the same ports and clock changes nothing. What an administrator edited
+//! stays, except the few fields the simulation depends on (device addresses, the clock remark).
+//!
+//! The simulated sites run on shifted clocks so a newcomer sees daylight production at any hour:
+//! unless `demo.clock_offset_h` fixes it, each start picks for each site the whole number of
+//! hours that puts it in mid-morning, and the station's second remark says so.
+
+pub mod files;
+pub mod sites;
+
+use std::path::PathBuf;
+
+use serde_json::{Map, Value as Json, json};
+use sqlx::{Any, Row};
+
+use crate::auth::Caller;
+use crate::kernel::extract::{Json as JsonBody, Path};
+use crate::kernel::sql::{Sql, Value};
+use crate::kernel::{ApiError, Id, time};
+use crate::state::AppState;
+use crate::station::device::{self, DeviceDef, IdPath};
+use crate::station::{electric_price, flex, gateway, price};
+use sites::{Kind, Site, Tariff};
+
+/// The demo tenant's id (letters and digits, at most 12, as tenant ids are).
+pub const TENANT: &str = "demo";
+pub const TENANT_NAME: &str = "演示电站";
+/// Site solar time the shifted clocks aim at when the demo starts.
+const TARGET_SOLAR_HOUR: f64 = 10.0;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    #[error("demo: {0}")]
+    Api(#[from] ApiError),
+    #[error("demo: {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("demo: {0}")]
+    Invalid(String),
+}
+
+impl From<sqlx::Error> for DemoError {
+    fn from(e: sqlx::Error) -> Self {
+        DemoError::Api(e.into())
+    }
+}
+
+/// What a provisioning run found or made, per station.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DemoStation {
+    pub gateway_id: String,
+    pub station_id: Id,
+    pub name: String,
+    /// Hours the simulated site's clock is ahead of the real one.
+    pub clock_offset_h: f64,
+    /// `<data_dir>/demo/<gateway id>`.
+    pub dir: PathBuf,
+    /// Loopback ports of the station's simulated buses.
+    pub ports: Vec<u16>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Provisioned {
+    pub tenant_created: bool,
+    pub stations: Vec<DemoStation>,
+    /// Records created, updated or files written this run (0 on a start that changed nothing).
+    pub changes: usize,
+}
+
+/// Provisions the demo when the configuration turns it on (the one call at start).
+pub async fn start(state: &AppState) -> Result<(), DemoError> {
+    if !state.config.demo.enabled {
+        return Ok(());
+    }
+    let done = provision(state, time::now_ms()).await?;
+    let clocks: Vec<String> = done
+        .stations
+        .iter()
+        .map(|s| format!("{} real time {}", s.gateway_id, offset_text(s.clock_offset_h)))
+        .collect();
+    // The password itself stays out of the log: an operator may have configured their own.
+    tracing::info!(
+        tenant = TENANT,
+        account = "admin",
+        changes = done.changes,
+        "demo ready: sign in to tenant {TENANT} as admin with the initial password \
+         (auth.initial_password); simulated site clocks: {}; gateway files in {}",
+        clocks.join(", "),
+        files::demo_dir(&state.config).display()
+    );
+    Ok(())
+}
+
+/// Makes sure the demo tenant, its stations and the gateway files exist; `now_ms` picks the
+/// simulated clocks (unless the configuration fixes them).
+pub async fn provision(state: &AppState, now_ms: i64) -> Result<Provisioned, DemoError> {
+    let sites = sites::sites();
+    let buses: usize = sites.iter().map(|s| s.buses.len()).sum();
+    let base = state.config.demo.modbus_base_port;
+    if base == 0 || usize::from(base) + buses > usize::from(u16::MAX) {
+        return Err(DemoError::Invalid(format!(
+            "demo.modbus_base_port {base}: the {buses} simulated buses need ports {base}-{}",
+            usize::from(base) + buses - 1
+        )));
+    }
+    let mut changes = 0;
+    let tenant_created = ensure_tenant(state).await?;
+    changes += usize::from(tenant_created);
+    let caller = admin_caller(state).await?;
+    changes += files::write_maps(&state.config)?;
+    let mut stations = Vec::new();
+    let mut next_port = base;
+    for site in &sites {
+        let ports: Vec<u16> = (0..site.buses.len() as u16).map(|k| next_port + k).collect();
+        next_port += site.buses.len() as u16;
+        let offset = match state.config.demo.clock_offset_h {
+            Some(h) => h,
+            None => clock_offset_h(site.longitude, now_ms),
+        };
+        let (station, n) = ensure_station(state, &caller, site, offset).await?;
+        changes += n;
+        changes += ensure_devices(state, &caller, station, site, &ports).await?;
+        changes += ensure_prices(state, &caller, station, site).await?;
+        let (dir, n) = files::write_gateway(state, &caller, station, site, &ports, offset).await?;
+        changes += n;
+        stations.push(DemoStation {
+            gateway_id: site.gateway_id.to_owned(),
+            station_id: station,
+            name: site.name.to_owned(),
+            clock_offset_h: offset,
+            dir,
+            ports,
+        });
+    }
+    Ok(Provisioned {
+        tenant_created,
+        stations,
+        changes,
+    })
+}
+
+/// Whole hours to add to the real clock so that a site at `longitude` reads about
+/// [`TARGET_SOLAR_HOUR`] solar time at `now_ms`, in (-12, 12].
+pub fn clock_offset_h(longitude: f64, now_ms: i64) -> f64 {
+    let utc_h = now_ms.rem_euclid(86_400_000) as f64 / 3_600_000.0;
+    let solar_h = (utc_h + longitude / 15.0).rem_euclid(24.0);
+    let mut offset = (TARGET_SOLAR_HOUR - solar_h).round();
+    if offset <= -12.0 {
+        offset += 24.0;
+    } else if offset > 12.0 {
+        offset -= 24.0;
+    }
+    offset
+}
+
+/// `+5 h`, `-3 h`, `+0 h`.
+pub fn offset_text(h: f64) -> String {
+    if h < 0.0 {
+        format!("-{} h", -h)
+    } else {
+        format!("+{h} h")
+    }
+}
+
+/// What the station's second remark says about its clock, in both languages.
+pub fn clock_remark(h: f64) -> String {
+    let t = offset_text(h);
+    format!(
+        "模拟时钟：现场时间 = 实际时间 {t}（每次启动重新选择，使现场处于上午，任何时刻都能看到白天发电）。\
+         Simulated clock: site time = real time {t} (chosen at each start so the site is in mid-morning and \
+         produces at any hour)."
+    )
+}
+
+async fn scalar_id(state: &AppState, sql: Sql) -> Result<Option<i64>, DemoError> {
+    let (text, args) = sql.build()?;
+    Ok(
+        sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_optional(state.db.pool())
+            .await?,
+    )
+}
+
+/// Creates the tenant (with its root department, default roles and `admin`, as the tenant
+/// form does) unless it exists; answers whether it was created.
+async fn ensure_tenant(state: &AppState) -> Result<bool, DemoError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT id FROM blade_tenant WHERE tenant_id = ? AND is_deleted = 0",
+        [Value::from(TENANT)],
+    );
+    if scalar_id(state, sql).await?.is_some() {
+        return Ok(false);
+    }
+    let id = state.ids.next();
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "INSERT INTO blade_tenant (id, tenant_id, tenant_name, linkman, address, create_time) \
+         VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            id.into(),
+            TENANT.into(),
+            TENANT_NAME.into(),
+            "演示".into(),
+            "simulated stations (pv-cloud demo)".into(),
+            Value::Int(time::now_ms()),
+        ],
+    );
+    let (text, args) = sql.build()?;
+    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(state.db.pool())
+        .await?;
+    crate::system::tenant_admin::provision(state, id).await?;
+    tracing::info!(tenant = TENANT, "demo tenant created");
+    Ok(true)
+}
+
+/// The demo tenant's administrator, as the domain functions see a signed-in caller.
+async fn admin_caller(state: &AppState) -> Result<Caller, DemoError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT id FROM blade_role WHERE tenant_id = ? AND role_alias = ? AND is_deleted = 0",
+        [Value::from(TENANT), crate::system::seed::ADMIN_ROLE_ALIAS.into()],
+    );
+    let (text, args) = sql.build()?;
+    let roles: Vec<Id> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?
+        .into_iter()
+        .map(Id)
+        .collect();
+    if roles.is_empty() {
+        return Err(DemoError::Invalid(format!(
+            "tenant {TENANT} has no administrator role to provision with"
+        )));
+    }
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT id FROM blade_user WHERE tenant_id = ? AND account = 'admin' AND is_deleted = 0",
+        [Value::from(TENANT)],
+    );
+    let user = scalar_id(state, sql).await?.map(Id).unwrap_or(Id(0));
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT id FROM blade_dept WHERE tenant_id = ? AND parent_id = 0 AND is_deleted = 0 ORDER BY sort, id",
+        [Value::from(TENANT)],
+    );
+    let dept = scalar_id(state, sql).await?.map(Id);
+    Ok(Caller {
+        tenant_id: TENANT.into(),
+        user_id: user,
+        account: "admin".into(),
+        role_ids: roles,
+        dept_id: dept,
+        session_id: Id(0),
+        client_id: "demo".into(),
+    })
+}
+
+fn object(v: Json) -> Map<String, Json> {
+    match v {
+        Json::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+/// The station of `site` (found by its gateway id), created and switched to running when
+/// missing; its clock remark kept current. Answers (station, changes).
+async fn ensure_station(
+    state: &AppState,
+    caller: &Caller,
+    site: &Site,
+    offset: f64,
+) -> Result<(Id, usize), DemoError> {
+    let remark = clock_remark(offset);
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT id, remark2 FROM pv_station WHERE tenant_id = ? AND gateway_id = ? AND is_deleted = 0 \
+         ORDER BY create_time, id",
+        [Value::from(TENANT), site.gateway_id.into()],
+    );
+    let (text, args) = sql.build()?;
+    if let Some(row) = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_optional(state.db.pool())
+        .await?
+    {
+        let id = Id(row.try_get::<i64, _>("id")?);
+        if row.try_get::<Option<String>, _>("remark2")?.as_deref() == Some(remark.as_str()) {
+            return Ok((id, 0));
+        }
+        let body = object(json!({ "id": id.to_string(), "remark2": remark }));
+        crate::station::station::update(
+            axum::extract::State(state.clone()),
+            caller.clone(),
+            JsonBody(body),
+        )
+        .await?;
+        return Ok((id, 1));
+    }
+    let (modules, kwp) = site.components();
+    let body = object(json!({
+        "name": site.name,
+        "address": site.address,
+        "azimuth": site.azimuth,
+        "inclination": site.tilt,
+        "componentCount": modules,
+        "componentCapacity": kwp,
+        "capacity": site.capacity_kw(),
+        "gridConnectionTime": site.grid_connection,
+        "installer": "演示安装商",
+        "gatewayId": site.gateway_id,
+        "gatewaySn": site.gateway_sn,
+        "remark1": site.description,
+        "remark2": remark,
+        "remark3": troubles_remark(site),
+        "feedInTariff": site.feed_in_tariff,
+        "state": "1",
+        "stationType": site.station_type,
+        "inverterManufacturer": site.inverter_manufacturer,
+        "contributionWay": site.contribution_way,
+        "connectedType": site.connected_type,
+        "latitude": site.latitude,
+        "longitude": site.longitude,
+        "provinceCode": site.regions[0],
+        "cityCode": site.regions[1],
+        "districtCode": site.regions[2],
+    }));
+    let crate::kernel::Data(id) = crate::station::station::create(
+        axum::extract::State(state.clone()),
+        caller.clone(),
+        JsonBody(body),
+    )
+    .await?;
+    // Commissioning → running, as an operator would once the gateway reports.
+    crate::station::station::switch_station(
+        axum::extract::State(state.clone()),
+        caller.clone(),
+        Path(IdPath { id: id.to_string() }),
+    )
+    .await?;
+    tracing::info!(station = %id, gateway = site.gateway_id, "demo station created");
+    Ok((id, 1))
+}
+
+/// The third remark: what the simulation makes go wrong at the station, if anything.
+fn troubles_remark(site: &Site) -> String {
+    let mut out = Vec::new();
+    for d in site.buses.iter().flat_map(|b| &b.devices) {
+        if let Some((string, share)) = d.weak_string {
+            out.push(format!(
+                "{}（{}）第{string}路组串偏弱，只有正常电流的{:.0}% / string {string} of {} is weak ({:.0} % of its current)",
+                d.name,
+                d.sn,
+                share * 100.0,
+                d.sn,
+                share * 100.0
+            ));
+        }
+        for f in &d.faults {
+            if let Some(rest) = f.strip_prefix("recurring:")
+                && let Some((every, on)) = rest.split_once(':')
+            {
+                out.push(format!(
+                    "{}（{}）每{every}分钟出现{on}分钟故障 / {} faults for {on} min every {every} min",
+                    d.name, d.sn, d.sn
+                ));
+            }
+        }
+    }
+    if out.is_empty() {
+        String::new()
+    } else {
+        format!("模拟故障 / simulated troubles: {}", out.join("；"))
+    }
+}
+
+/// The registry a device kind lives in.
+fn def_of(kind: &Kind) -> &'static DeviceDef {
+    match kind {
+        Kind::Inverter { .. } => &device::inverter::INVERTER,
+        Kind::Meter => &device::meter::METER,
+        Kind::Weather => &device::weather::WEATHER,
+        Kind::Tracker => &flex::FLEX,
+    }
+}
+
+/// Registers the site's devices that are missing and points every one at its simulated bus.
+async fn ensure_devices(
+    state: &AppState,
+    caller: &Caller,
+    station: Id,
+    site: &Site,
+    ports: &[u16],
+) -> Result<usize, DemoError> {
+    let mut changes = 0;
+    for (bus, port) in site.buses.iter().zip(ports) {
+        let address = format!("tcp://127.0.0.1:{port}");
+        for d in &bus.devices {
+            let def = def_of(&d.kind);
+            let mut sql = Sql::new(&format!("SELECT id, modbus_address FROM {} WHERE ", def.table));
+            sql.push_bind(
+                "tenant_id = ? AND sn = ? AND is_deleted = 0",
+                [Value::from(TENANT), d.sn.as_str().into()],
+            );
+            let (text, args) = sql.build()?;
+            let existing = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+                .fetch_optional(state.db.pool())
+                .await?;
+            if let Some(row) = existing {
+                let id = Id(row.try_get::<i64, _>("id")?);
+                let current: Option<String> = row.try_get("modbus_address")?;
+                if current.as_deref() != Some(address.as_str()) {
+                    // The simulated bus moved (another free port range this start).
+                    let body = object(json!({ "id": id.to_string(), "modbusAddress": address }));
+                    device::update(def, state, caller, body).await?;
+                    changes += 1;
+                }
+                continue;
+            }
+            let mut body = object(json!({
+                "stationId": station.to_string(),
+                "name": d.name,
+                "sn": d.sn,
+                "gatewayId": site.gateway_id,
+                "mapModel": d.map,
+                "unitId": d.unit,
+                "modbusAddress": address,
+            }));
+            match &d.kind {
+                Kind::Inverter {
+                    manufacturer,
+                    rated_kw,
+                    strings,
+                    modules_per_string,
+                } => {
+                    body.insert("deviceType".into(), "1".into());
+                    body.insert("manufacturer".into(), (*manufacturer).into());
+                    body.insert("ratedPower".into(), json!(rated_kw));
+                    body.insert("stringsCount".into(), json!(strings));
+                    if let Some(m) = modules_per_string {
+                        body.insert("modulesPerString".into(), json!(vec![*m; *strings]));
+                    }
+                    device::create(def, state, caller, body).await?;
+                }
+                Kind::Meter => {
+                    // The simulated meter reports primary values, so no transformer ratios.
+                    body.insert("meterRole".into(), "1".into());
+                    body.insert("ctRatio".into(), json!(1));
+                    body.insert("ptRatio".into(), json!(1));
+                    device::create(def, state, caller, body).await?;
+                }
+                Kind::Weather => {
+                    device::create(def, state, caller, body).await?;
+                }
+                Kind::Tracker => {
+                    body.insert(
+                        "sensors".into(),
+                        json!([
+                            { "name": "倾角传感器", "kind": "angle", "unitId": d.unit, "point": "tracker_angle" },
+                            { "name": "风速传感器", "kind": "wind", "unitId": d.unit, "point": "wind_speed" },
+                            { "name": "电机电流", "kind": "motor", "unitId": d.unit, "point": "motor_current" },
+                        ]),
+                    );
+                    flex::create(
+                        axum::extract::State(state.clone()),
+                        caller.clone(),
+                        JsonBody(body),
+                    )
+                    .await?;
+                }
+            }
+            changes += 1;
+        }
+    }
+    Ok(changes)
+}
+
+async fn has_live(state: &AppState, table: &str, station: Id) -> Result<bool, DemoError> {
+    let mut sql = Sql::new(&format!("SELECT id FROM {table} WHERE is_deleted = 0"));
+    sql.push_bind(" AND station_id = ?", [Value::Int(station.0)]);
+    sql.push(" ORDER BY id");
+    Ok(scalar_id(state, sql).await?.is_some())
+}
+
+/// The settlement price and the electricity tariff, when the station has none.
+async fn ensure_prices(
+    state: &AppState,
+    caller: &Caller,
+    station: Id,
+    site: &Site,
+) -> Result<usize, DemoError> {
+    let mut changes = 0;
+    if !has_live(state, "pv_station_price", station).await? {
+        let (day, p) = site.settlement;
+        let body = object(json!({
+            "stationId": station.to_string(),
+            "effectiveDate": day,
+            "price": p,
+            "remark": "演示电价 / demo price",
+        }));
+        device::create(&price::STATION_PRICE, state, caller, body).await?;
+        changes += 1;
+    }
+    if !has_live(state, "pv_electric_price", station).await? {
+        let form = match &site.tariff {
+            Tariff::Fixed(p) => electric_price::ElectricPriceForm {
+                station_id: station,
+                price_type: electric_price::FIXED.into(),
+                fixed_price: Some(*p),
+                effective_date: None,
+                schedules: vec![],
+            },
+            Tariff::PeakValley(day, segments) => electric_price::ElectricPriceForm {
+                station_id: station,
+                price_type: electric_price::PEAK_VALLEY.into(),
+                fixed_price: None,
+                effective_date: None,
+                schedules: vec![electric_price::DatedSchedule {
+                    effective_date: (*day).into(),
+                    segments: segments
+                        .iter()
+                        .map(|(start, end, kind, price)| electric_price::Segment {
+                            start_time: (*start).into(),
+                            end_time: (*end).into(),
+                            segment_type: (*kind).into(),
+                            price: *price,
+                        })
+                        .collect(),
+                }],
+            },
+        };
+        electric_price::save(
+            axum::extract::State(state.clone()),
+            caller.clone(),
+            JsonBody(form),
+        )
+        .await?;
+        changes += 1;
+    }
+    Ok(changes)
+}
+
+/// The generated-config paths of a demo gateway: everything inside its own demo folder.
+pub fn gateway_paths() -> gateway::GatewayPaths {
+    gateway::GatewayPaths {
+        data_dir: "state".into(),
+        maps_dir: "../maps".into(),
+        password_file: files::PASSWORD_FILE.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_offset_puts_every_site_in_mid_morning() {
+        // Every quarter hour of a day, at the three demo longitudes.
+        for lon in [100.579, 120.653, 113.25] {
+            for q in 0..96 {
+                let now = 1_718_928_000_000 + q * 900_000;
+                let h = clock_offset_h(lon, now);
+                assert_eq!(h, h.round(), "whole hours");
+                assert!(h > -12.0 && h <= 12.0, "{h}");
+                let utc_h = (now.rem_euclid(86_400_000)) as f64 / 3_600_000.0;
+                let solar = (utc_h + h + lon / 15.0).rem_euclid(24.0);
+                assert!((9.5..=10.5).contains(&solar), "lon {lon}, q {q}: solar {solar}");
+            }
+        }
+    }
+
+    #[test]
+    fn offsets_read_plainly() {
+        assert_eq!(offset_text(5.0), "+5 h");
+        assert_eq!(offset_text(-3.0), "-3 h");
+        assert!(clock_remark(-3.0).contains("site time = real time -3 h"));
+    }
+}
