@@ -25,4 +25,15 @@ export const website = {
   statusWhiteList: [] as number[],
   requestTimeout: 30_000,
   uploadTimeout: 1_800_000,
+  /**
+   * Online base map under the bundled province outlines (maps of stations, the location picker),
+   * `{z}/{x}/{y}` (and optional `{s}`) placeholders; empty = outlines only. Coordinates are stored
+   * as WGS-84, which OpenStreetMap tiles use. Chinese providers (AutoNavi, Tencent...) draw in
+   * GCJ-02, offset by a few hundred metres: a template of theirs would need the positions
+   * converted for display, never for storage.
+   */
+  mapTileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  mapTileAttribution: '© OpenStreetMap contributors',
+  /** How long the one probe tile may take before the map settles for the outlines alone (ms). */
+  mapTileProbeTimeout: 3000,
 } as const

@@ -26,6 +26,8 @@ const en: Messages = {
     forbidden: 'Forbidden',
     serverError: 'Server error',
     home: 'Home',
+    dashboard: 'Dashboard',
+    stationOverview: 'Station overview',
   },
   login: {
     heading: 'Sign in',

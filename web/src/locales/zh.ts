@@ -25,6 +25,8 @@ const zh = {
     forbidden: '无权访问',
     serverError: '服务器错误',
     home: '首页',
+    dashboard: '数据看板',
+    stationOverview: '电站概览',
   },
   login: {
     heading: '账号登录',

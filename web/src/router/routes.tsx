@@ -54,7 +54,7 @@ export const routes: RouteObject[] = [
         // Big screen: its own window, no tab, no auth flag (spec §2).
         path: '/bigScreen/index',
         handle: { ...publicMeta('route.bigScreen'), isTab: false } satisfies RouteMeta,
-        lazy: page(() => import('../pages/notAvailable'), 'BigScreen'),
+        lazy: page(() => import('../pages/bigScreen'), 'default'),
       },
       {
         path: '/',
@@ -71,7 +71,19 @@ export const routes: RouteObject[] = [
                 handle: { title: 'route.home' } satisfies RouteMeta,
                 lazy: page(() => import('../pages/basicFacts/equipmentMap'), 'default'),
               },
+              {
+                // A console hidden from the menu (spec §2).
+                path: 'dashboard',
+                handle: { title: 'route.dashboard' } satisfies RouteMeta,
+                lazy: page(() => import('../pages/basicFacts/dashboard'), 'default'),
+              },
             ],
+          },
+          {
+            // A station live, opened from the home map (?id=<station id>): not a menu page.
+            path: 'station/overview',
+            handle: { title: 'route.stationOverview' } satisfies RouteMeta,
+            lazy: page(() => import('../pages/station/overview'), 'default'),
           },
           {
             path: 'info/index',

@@ -1,4 +1,15 @@
-import { Button, Form, Input, InputNumber, Modal, Select, Space, TreeSelect } from 'antd'
+import {
+  Button,
+  DatePicker,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Space,
+  TreeSelect,
+} from 'antd'
+import dayjs, { type Dayjs } from 'dayjs'
 import type { TOptions } from 'i18next'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -129,6 +140,7 @@ export default function CrudDialog({
             rules={readOnly ? [] : fieldRules(field, translate, mode)}
             dependencies={field.dependencies ? [...field.dependencies] : undefined}
             validateTrigger={triggerOf(field)}
+            {...(field.type === 'date' ? dayProps : {})}
           >
             {renderFormInput(
               field,
@@ -141,6 +153,15 @@ export default function CrudDialog({
       </Form>
     </Modal>
   )
+}
+
+/** A `date` field holds `YYYY-MM-DD` text; the picker works on dayjs values. */
+const dayFormat = 'YYYY-MM-DD'
+const dayProps = {
+  getValueProps: (value: unknown) => ({
+    value: typeof value === 'string' && value !== '' ? dayjs(value, dayFormat) : undefined,
+  }),
+  normalize: (value: Dayjs | null | undefined) => (value ? value.format(dayFormat) : null),
 }
 
 function renderFormInput(field: CrudField, t: Translate, loaded: LoadedOptions, locked: boolean) {
@@ -174,6 +195,15 @@ function renderFormInput(field: CrudField, t: Translate, loaded: LoadedOptions, 
           data-testid={testId}
           style={{ width: '100%' }}
           placeholder={placeholder}
+          disabled={disabled}
+        />
+      )
+    case 'date':
+      return (
+        <DatePicker
+          data-testid={testId}
+          style={{ width: '100%' }}
+          placeholder={choose}
           disabled={disabled}
         />
       )

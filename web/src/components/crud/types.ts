@@ -12,7 +12,7 @@ export type MessageKey = ParseKeys
 export type Translate = (key: MessageKey, options?: Record<string, unknown>) => string
 
 export type FieldType =
-  'input' | 'textarea' | 'number' | 'select' | 'treeSelect' | 'password' | 'dateRange'
+  'input' | 'textarea' | 'number' | 'select' | 'treeSelect' | 'password' | 'dateRange' | 'date'
 
 export type DialogMode = 'add' | 'edit' | 'view'
 
@@ -30,6 +30,7 @@ export interface TextOption {
 /**
  * One declared field of a CRUD screen: where it shows (table, form, search) and its rules.
  * `dateRange` fields are search-only: `createTime` filters as `createTime_datege` / `_datelt`.
+ * `date` fields pick a day and hold it as `YYYY-MM-DD` text (the wire form of a day).
  */
 export interface CrudField<T extends Entity = Entity> {
   name: Extract<keyof T, string> | (string & {})

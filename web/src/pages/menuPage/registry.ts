@@ -32,6 +32,19 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/monitor/log/error': page(() => import('../monitor/log/ErrorLogPage')),
   '/integrated/owner': page(() => import('../integrated/owner')),
   '/integrated/personnel': page(() => import('../integrated/personnel')),
+  '/station/inverter': page(() => import('../station/inverter')),
+  '/station/inverterThird': page(() => import('../station/inverterThird')),
+  '/station/camera': page(() => import('../station/camera')),
+  '/station/weather': page(() => import('../station/weather')),
+  '/station/meter': page(() => import('../station/meter')),
+  '/station/stationPrice': page(() => import('../station/stationPrice')),
+  '/station/electricPrice': page(() => import('../station/electricPrice')),
+  '/flex/flex': page(() => import('../flex/flex')),
+  '/station/station': page(() => import('../station/station')),
+  '/archives': page(() => import('../archives')),
+  '/integrated/stationAssignment': page(() => import('../integrated/stationAssignment')),
+  '/station/inverterReal': page(() => import('../station/inverterReal')),
+  '/flex/realTime': page(() => import('../flex/realTime')),
 }
 
 /** The built page of a menu path, if any. */

@@ -1,0 +1,111 @@
+/**
+ * One station live, for its overview page: its registry row (`GET /api/station/{id}`), its live
+ * summary (its entry of `/api/homePage/map`), its inverters live (`/api/inverterReal/list`) and
+ * brackets (`/api/FlexData/realTimeData`), and today's power curve: the sum of its inverters'
+ * `ac_power` 5-minute means (`/api/inverterReal/listWaveTag`; no station curve call exists).
+ */
+import { co2AvoidedKg } from '../../utils/units'
+import { stationDetail, stationPage } from '../station/station'
+import { flexRealtime } from './flex'
+import { mapStations, toMapStation } from './home'
+import { MAX_WAVE_DEVICES, inverterRealList, waveData } from './inverterReal'
+import type { ClockShift, CurveSeries, DeviceLive, FlexLive, StationLive } from './types'
+import { asRaw, clockShiftFromRemark, clockShiftOf, kilo, pick, strOrNull } from './wire'
+
+export interface StationOverview {
+  station: StationLive
+  brackets: FlexLive[]
+}
+
+export async function stationOverview(id: string, signal?: AbortSignal): Promise<StationOverview> {
+  const [detail, fleet, inverters, brackets] = await Promise.all([
+    stationDetail(id),
+    mapStations(signal),
+    inverterRealList({ stationId: id, size: 500 }, signal),
+    flexRealtime(id, signal).catch(() => [] as FlexLive[]),
+  ])
+  const raw = asRaw(detail)
+  const live = fleet.find((s) => s.id === id) ?? toMapStation({ ...raw, id })
+  const remarkShift = [detail.remark1, detail.remark2, detail.remark3]
+    .map((r) => clockShiftFromRemark(r))
+    .find((s) => s !== null)
+  const totalWh = sumOf(inverters.records.map((d) => d.totalWh))
+  return {
+    station: {
+      ...live,
+      name: detail.name || live.name,
+      capacityWp: live.capacityWp ?? kilo(pick(raw, 'componentCapacity', 'capacity')),
+      latitude: live.latitude ?? detail.latitude ?? null,
+      longitude: live.longitude ?? detail.longitude ?? null,
+      totalWh: live.totalWh ?? totalWh,
+      clockShift: live.clockShift ?? clockShiftOf(raw) ?? remarkShift ?? null,
+      address: strOrNull(detail.address),
+      gridConnectionTime: strOrNull(detail.gridConnectionTime),
+      installationStatus: strOrNull(detail.installationStatus),
+      co2Kg: co2AvoidedKg(live.totalWh ?? totalWh),
+      devices: inverters.records,
+    },
+    brackets,
+  }
+}
+
+function sumOf(values: readonly (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null)
+  return known.length === 0 ? null : known.reduce((a, b) => a + b, 0)
+}
+
+/**
+ * Adds series point by point (same bucket start): a bucket counts the inverters that reported in
+ * it. Output sorted by time.
+ */
+export function sumSeries(series: readonly CurveSeries[]): [number, number][] {
+  const sums = new Map<number, number>()
+  for (const s of series) {
+    for (const [t, v] of s.points) {
+      if (v !== null) sums.set(t, (sums.get(t) ?? 0) + v)
+    }
+  }
+  return [...sums.entries()].sort((a, b) => a[0] - b[0])
+}
+
+/** The station's power curve of `date` (default today), W, from its inverters. */
+export async function stationPowerCurve(
+  inverters: readonly DeviceLive[],
+  date?: string,
+  signal?: AbortSignal,
+): Promise<[number, number][]> {
+  const ids = inverters.map((d) => d.id)
+  const batches: string[][] = []
+  for (let i = 0; i < ids.length; i += MAX_WAVE_DEVICES)
+    batches.push(ids.slice(i, i + MAX_WAVE_DEVICES))
+  const answers = await Promise.all(
+    batches.map((batch) => waveData({ inverterIds: batch, metrics: ['ac_power'], date }, signal)),
+  )
+  return sumSeries(answers.flat())
+}
+
+/**
+ * Shifted clocks announced in the stations' remarks (one page of up to 500 stations; remarks
+ * change rarely, so screens load this once, not on every refresh).
+ */
+export async function remarkClockShifts(): Promise<Map<string, ClockShift>> {
+  const page = await stationPage({ current: 1, size: 500 })
+  const out = new Map<string, ClockShift>()
+  for (const s of page.records) {
+    const shift = [s.remark1, s.remark2, s.remark3]
+      .map((r) => clockShiftFromRemark(r))
+      .find((x) => x !== null)
+    if (s.id && shift) out.set(s.id, shift)
+  }
+  return out
+}
+
+/** Stations with the remark-announced shifts filled in where the live data says nothing. */
+export function withClockShifts<T extends { id: string; clockShift: ClockShift | null }>(
+  stations: readonly T[],
+  shifts: ReadonlyMap<string, ClockShift>,
+): T[] {
+  return stations.map((s) =>
+    s.clockShift || !shifts.has(s.id) ? s : { ...s, clockShift: shifts.get(s.id) ?? null },
+  )
+}

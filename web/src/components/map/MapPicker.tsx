@@ -1,0 +1,167 @@
+import { InputNumber, Space, Typography } from 'antd'
+import L from 'leaflet'
+import 'leaflet/dist/leaflet.css'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { website } from '../../config/website'
+import { chinaBounds, loadChinaProvinces } from './chinaGeo'
+import { COORD_DECIMALS, locationProblem, roundedLocation, type LatLng } from './coords'
+import { tilesReachable } from './tiles'
+
+interface Props {
+  value?: LatLng
+  onChange?: (value: LatLng) => void
+  disabled?: boolean
+  /** Map height in px. */
+  height?: number
+}
+
+const outlineStyle: L.PathOptions = {
+  color: '#409EFF',
+  weight: 1,
+  fillColor: '#409EFF',
+  fillOpacity: 0.06,
+}
+
+const hasPoint = (v?: LatLng): v is { latitude: number; longitude: number } =>
+  typeof v?.latitude === 'number' && typeof v.longitude === 'number'
+
+/**
+ * Picks a location (WGS-84 latitude/longitude): click the map, or type the numbers. The map is the
+ * bundled outline of China's provinces, with online tiles under it only when a probe tile loads
+ * (offline it is the outlines alone, with no error). A form control: `value`/`onChange` of
+ * `{latitude, longitude}`.
+ */
+export default function MapPicker({ value, onChange, disabled, height = 320 }: Props) {
+  const { t } = useTranslation()
+  const box = useRef<HTMLDivElement>(null)
+  const map = useRef<L.Map | null>(null)
+  const marker = useRef<L.CircleMarker | null>(null)
+  const change = useRef(onChange)
+  const locked = useRef(disabled)
+  const [base, setBase] = useState<'loading' | 'outlines' | 'tiles'>('loading')
+  useEffect(() => {
+    change.current = onChange
+    locked.current = disabled
+  })
+
+  useEffect(() => {
+    const el = box.current
+    if (!el) return
+    let live = true
+    const m = L.map(el, { attributionControl: true, zoomSnap: 0.25, worldCopyJump: false })
+    m.fitBounds(chinaBounds)
+    m.on('click', (e: L.LeafletMouseEvent) => {
+      if (locked.current) return
+      change.current?.(roundedLocation(e.latlng.lat, e.latlng.lng))
+    })
+    map.current = m
+    void tilesReachable(website.mapTileUrl, website.mapTileProbeTimeout).then((reachable) => {
+      if (!live) return
+      if (reachable) {
+        L.tileLayer(website.mapTileUrl, {
+          attribution: website.mapTileAttribution,
+          maxZoom: 18,
+        })
+          .addTo(m)
+          .bringToBack()
+      }
+      setBase((prev) =>
+        prev === 'loading' && !reachable ? 'outlines' : reachable ? 'tiles' : prev,
+      )
+    })
+    loadChinaProvinces().then(
+      (geo) => {
+        if (!live) return
+        L.geoJSON(geo, { style: outlineStyle, interactive: false }).addTo(m)
+      },
+      () => undefined, // the picker still works by typing numbers
+    )
+    // A map laid out inside an opening dialog measures 0×0 at first.
+    const resize = new ResizeObserver(() => m.invalidateSize())
+    resize.observe(el)
+    return () => {
+      live = false
+      resize.disconnect()
+      m.remove()
+      map.current = null
+      marker.current = null
+    }
+  }, [])
+
+  const lat = value?.latitude
+  const lng = value?.longitude
+  useEffect(() => {
+    const m = map.current
+    if (!m) return
+    if (typeof lat !== 'number' || typeof lng !== 'number' || locationProblem(value) !== null) {
+      marker.current?.remove()
+      marker.current = null
+      return
+    }
+    if (!marker.current) {
+      marker.current = L.circleMarker([lat, lng], {
+        radius: 7,
+        color: '#fff',
+        weight: 2,
+        fillColor: '#f5222d',
+        fillOpacity: 1,
+      }).addTo(m)
+    } else marker.current.setLatLng([lat, lng])
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the position is lat/lng
+  }, [lat, lng])
+
+  const problem = locationProblem(value)
+  const set = (patch: LatLng) => onChange?.({ ...value, ...patch })
+  const step = 10 ** -COORD_DECIMALS
+
+  return (
+    <div data-testid="map-picker" data-base={base}>
+      <Space wrap style={{ marginBottom: 8 }}>
+        {/* No min/max: antd would clamp a wrong number silently; the range check reports it. */}
+        <InputNumber
+          data-testid="map-latitude"
+          prefix={t('stationUi.map.latitude')}
+          value={lat ?? null}
+          step={step}
+          disabled={disabled}
+          status={problem === 'latitudeRange' ? 'error' : undefined}
+          style={{ width: 220 }}
+          onChange={(v) => set({ latitude: v ?? null })}
+        />
+        <InputNumber
+          data-testid="map-longitude"
+          prefix={t('stationUi.map.longitude')}
+          value={lng ?? null}
+          step={step}
+          disabled={disabled}
+          status={problem === 'longitudeRange' ? 'error' : undefined}
+          style={{ width: 220 }}
+          onChange={(v) => set({ longitude: v ?? null })}
+        />
+        {hasPoint(value) && !disabled && (
+          <Typography.Link
+            data-testid="map-clear"
+            onClick={() => onChange?.({ latitude: null, longitude: null })}
+          >
+            {t('stationUi.map.clear')}
+          </Typography.Link>
+        )}
+      </Space>
+      <div
+        ref={box}
+        data-testid="map-canvas"
+        style={{
+          height,
+          width: '100%',
+          borderRadius: 6,
+          background: '#eef3f8',
+          cursor: 'crosshair',
+        }}
+      />
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {base === 'tiles' ? t('stationUi.map.hintTiles') : t('stationUi.map.hintOutlines')}
+      </Typography.Text>
+    </div>
+  )
+}

@@ -1,0 +1,63 @@
+import { Alert, Spin } from 'antd'
+import { useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { MapStation } from '../../api/realtime/types'
+import Chart from './Chart'
+import { ensureChinaMap } from './chinaMap'
+import { stationMapOption, type MapPoint } from './stationMap'
+
+export interface StationMapProps {
+  stations: readonly MapStation[]
+  height: number | string
+  onOpen?: (id: string) => void
+  dark?: boolean
+  testId?: string
+}
+
+/** Stations on the China province map; a click on a station calls `onOpen(id)`. */
+export default function StationMap({ stations, height, onOpen, dark, testId }: StationMapProps) {
+  const { t } = useTranslation()
+  const [ready, setReady] = useState<'loading' | 'ready' | 'failed'>('loading')
+  useEffect(() => {
+    let live = true
+    ensureChinaMap().then(
+      () => live && setReady('ready'),
+      () => live && setReady('failed'),
+    )
+    return () => {
+      live = false
+    }
+  }, [])
+  const option = useMemo(
+    () =>
+      stationMapOption(
+        stations,
+        {
+          status: (s) => t(`realtimeUi.status.${s}`),
+          power: t('realtimeUi.home.power'),
+          today: t('realtimeUi.home.today'),
+        },
+        { dark },
+      ),
+    [stations, t, dark],
+  )
+  const onEvents = useMemo(
+    () => ({
+      click: (params: unknown) => {
+        const data = (params as { data?: Partial<MapPoint> }).data
+        if (data?.id && onOpen) onOpen(data.id)
+      },
+    }),
+    [onOpen],
+  )
+  if (ready === 'failed') return <Alert type="error" title={t('realtimeUi.live.loadFailed')} />
+  return (
+    <div data-testid={testId} data-stations={stations.length} style={{ position: 'relative' }}>
+      {ready === 'loading' ? (
+        <Spin style={{ display: 'block', padding: 48 }} />
+      ) : (
+        <Chart option={option} style={{ height }} onEvents={onEvents} notMerge />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,68 @@
+/** echarts options of the day curves (station power today, a bracket's angles). */
+import dayjs from 'dayjs'
+import { axisScale, breakGaps, type Point } from '../../pages/station/inverterReal/wave'
+import { formatValue } from '../../utils/units'
+
+/** Local midnight to midnight of `date` (yyyy-MM-dd, default today), epoch ms. */
+export function dayRange(date?: string): [number, number] {
+  const start = (date ? dayjs(date) : dayjs()).startOf('day')
+  return [start.valueOf(), start.add(1, 'day').valueOf()]
+}
+
+export interface PowerCurveOptions {
+  name: string
+  date?: string
+  dark?: boolean
+  colour?: string
+}
+
+/** One area line of power (W in, shown in W / kW / MW) over a whole day. */
+export function powerCurveOption(
+  points: readonly [number, number][],
+  { name, date, dark, colour = '#52c41a' }: PowerCurveOptions,
+): Record<string, unknown> {
+  const max = points.reduce((m, [, v]) => Math.max(m, Math.abs(v)), 0)
+  const scale = axisScale('W', max)
+  const [min, maxT] = dayRange(date)
+  const data: Point[] = breakGaps(
+    points.map(([t, v]) => [t, v / scale.factor]),
+    15 * 60_000,
+  )
+  const text = dark ? 'rgba(255,255,255,0.7)' : undefined
+  return {
+    backgroundColor: 'transparent',
+    grid: { left: 56, right: 20, top: 36, bottom: 28 },
+    tooltip: {
+      trigger: 'axis',
+      valueFormatter: (v: number | null) => formatValue(v, scale.unit),
+    },
+    xAxis: {
+      type: 'time',
+      min,
+      max: maxT,
+      axisLabel: { color: text, formatter: '{HH}:{mm}' },
+      splitLine: { show: false },
+    },
+    yAxis: {
+      type: 'value',
+      name: scale.unit,
+      min: 0,
+      nameTextStyle: { color: text },
+      axisLabel: { color: text },
+      splitLine: { lineStyle: { color: dark ? 'rgba(255,255,255,0.08)' : '#f0f0f0' } },
+    },
+    series: [
+      {
+        name,
+        type: 'line',
+        showSymbol: false,
+        smooth: true,
+        connectNulls: false,
+        data,
+        lineStyle: { width: 2, color: colour },
+        itemStyle: { color: colour },
+        areaStyle: { opacity: 0.15, color: colour },
+      },
+    ],
+  }
+}

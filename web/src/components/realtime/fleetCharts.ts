@@ -1,0 +1,136 @@
+/** Fleet charts shared by the dashboard and the big screen (pure option builders). */
+import type { ProvinceStat } from '../../api/realtime/home'
+import type { MapStation } from '../../api/realtime/types'
+import { axisScale } from '../../pages/station/inverterReal/wave'
+import { formatValue } from '../../utils/units'
+import { STATUSES, STATUS_COLOURS, type RunStatus } from './status'
+
+const text = (dark?: boolean) => (dark ? 'rgba(255,255,255,0.75)' : undefined)
+
+/** Doughnut of stations per status, in the status colours (statuses with 0 left out). */
+export function statusPieOption(
+  counts: Record<RunStatus, number>,
+  label: (s: RunStatus) => string,
+  dark?: boolean,
+): Record<string, unknown> {
+  return {
+    backgroundColor: 'transparent',
+    tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
+    legend: { bottom: 0, textStyle: { color: text(dark) } },
+    series: [
+      {
+        type: 'pie',
+        radius: ['45%', '70%'],
+        center: ['50%', '45%'],
+        label: { color: text(dark), formatter: '{b}\n{c}' },
+        data: STATUSES.filter((s) => counts[s] > 0).map((s) => ({
+          name: label(s),
+          value: counts[s],
+          itemStyle: { color: STATUS_COLOURS[s] },
+        })),
+      },
+    ],
+  }
+}
+
+/** The `n` stations with the most energy today (Wh), largest first. */
+export function topStations(stations: readonly MapStation[], n = 10): MapStation[] {
+  return [...stations]
+    .filter((s) => s.todayWh !== null)
+    .sort((a, b) => (b.todayWh ?? 0) - (a.todayWh ?? 0))
+    .slice(0, n)
+}
+
+/** Horizontal bars of energy today per station (largest on top), unit scaled to the values. */
+export function rankingOption(
+  stations: readonly MapStation[],
+  dark?: boolean,
+): Record<string, unknown> {
+  const top = topStations(stations)
+  const scale = axisScale('Wh', top[0]?.todayWh ?? 0)
+  const rows = [...top].reverse()
+  return {
+    backgroundColor: 'transparent',
+    tooltip: {
+      trigger: 'axis',
+      axisPointer: { type: 'shadow' },
+      valueFormatter: (v: number) => formatValue(v, scale.unit),
+    },
+    grid: { left: 8, right: 48, top: 8, bottom: 8, containLabel: true },
+    xAxis: {
+      type: 'value',
+      name: scale.unit,
+      axisLabel: { color: text(dark) },
+      splitLine: { show: false },
+    },
+    yAxis: {
+      type: 'category',
+      data: rows.map((s) => s.name),
+      axisLabel: { color: text(dark), width: 110, overflow: 'truncate' },
+    },
+    series: [
+      {
+        type: 'bar',
+        data: rows.map((s) => ({
+          value: (s.todayWh ?? 0) / scale.factor,
+          itemStyle: { color: STATUS_COLOURS[s.status] },
+        })),
+        barMaxWidth: 16,
+        label: {
+          show: true,
+          position: 'right',
+          color: text(dark),
+          formatter: (p: { value: number }) => formatValue(p.value),
+        },
+      },
+    ],
+  }
+}
+
+/** Capacity (kWp/MWp) and energy today per province, grouped bars with two axes. */
+export function provinceOption(
+  stats: readonly ProvinceStat[],
+  labels: { capacity: string; today: string; unknown: string },
+  dark?: boolean,
+): Record<string, unknown> {
+  const rows = [...stats].sort((a, b) => (b.capacityWp ?? 0) - (a.capacityWp ?? 0))
+  const cap = axisScale('W', Math.max(0, ...rows.map((r) => r.capacityWp ?? 0)))
+  const energy = axisScale('Wh', Math.max(0, ...rows.map((r) => r.todayWh ?? 0)))
+  return {
+    backgroundColor: 'transparent',
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0, textStyle: { color: text(dark) } },
+    grid: { left: 56, right: 56, top: 36, bottom: 48 },
+    xAxis: {
+      type: 'category',
+      data: rows.map((r) => r.provinceName || labels.unknown),
+      axisLabel: { color: text(dark), rotate: rows.length > 8 ? 30 : 0 },
+    },
+    yAxis: [
+      { type: 'value', name: `${cap.unit}p`, axisLabel: { color: text(dark) } },
+      {
+        type: 'value',
+        name: energy.unit,
+        axisLabel: { color: text(dark) },
+        splitLine: { show: false },
+      },
+    ],
+    series: [
+      {
+        name: labels.capacity,
+        type: 'bar',
+        data: rows.map((r) => (r.capacityWp ?? 0) / cap.factor),
+        itemStyle: { color: '#fa8c16' },
+        barMaxWidth: 24,
+      },
+      {
+        name: labels.today,
+        type: 'bar',
+        yAxisIndex: 1,
+        data: rows.map((r) => (r.todayWh ?? 0) / energy.factor),
+        itemStyle: { color: '#1677ff' },
+        barMaxWidth: 24,
+      },
+    ],
+  }
+}

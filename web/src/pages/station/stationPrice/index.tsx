@@ -1,0 +1,101 @@
+import { Card, Descriptions, Select, Space, Typography } from 'antd'
+import { useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import CrudPage from '../../../components/crud/CrudPage'
+import type { TextOption } from '../../../components/crud/types'
+import { getLastPrice, stationPriceApi, type StationPrice } from '../../../api/station/price'
+import { loadStationOptions, stationScope, type StationScoped } from '../device/fields'
+import { stationPriceConfig } from './config'
+
+/** The price in force at one station, reloaded whenever its history changes. */
+function LastPrice({ stationId, version }: { stationId: string; version: number }) {
+  const { t } = useTranslation()
+  const [last, setLast] = useState<{ key: string; price: StationPrice | null } | null>(null)
+  const key = `${stationId}#${version}`
+  useEffect(() => {
+    let live = true
+    getLastPrice(stationId).then(
+      (price) => live && setLast({ key, price }),
+      () => undefined, // shown by the request client
+    )
+    return () => {
+      live = false
+    }
+  }, [stationId, key])
+  const price = last?.key === key ? last.price : undefined
+  return (
+    <Descriptions size="small" style={{ marginBottom: 12 }}>
+      <Descriptions.Item label={t('deviceUi.stationPrice.lastPrice')}>
+        <span data-testid="station-last-price">
+          {price === undefined
+            ? '…'
+            : price === null
+              ? t('deviceUi.stationPrice.noPrice')
+              : t('deviceUi.stationPrice.lastPriceValue', {
+                  price: price.price,
+                  date: price.effectiveDate,
+                })}
+        </span>
+      </Descriptions.Item>
+    </Descriptions>
+  )
+}
+
+/**
+ * The price history of every station, or of one with the price in force shown above it. Adding,
+ * changing or deleting a price refreshes the price in force.
+ */
+export function StationPriceList({ stationId }: StationScoped) {
+  const [version, setVersion] = useState(0)
+  const config = useMemo(() => {
+    const bump = () => setVersion((v) => v + 1)
+    return stationPriceConfig(stationId, {
+      ...stationPriceApi,
+      submit: async (entity) => {
+        await stationPriceApi.submit(entity)
+        bump()
+      },
+      remove: async (ids) => {
+        await stationPriceApi.remove(ids)
+        bump()
+      },
+    })
+  }, [stationId])
+  const { query, fixed } = stationScope(stationId)
+  return (
+    <>
+      {stationId && <LastPrice stationId={stationId} version={version} />}
+      <CrudPage<StationPrice> config={config} query={query} fixed={fixed} />
+    </>
+  )
+}
+
+/** /station/stationPrice: pick a station to see its price in force and work on its history. */
+export default function StationPricePage() {
+  const { t } = useTranslation()
+  const [stations, setStations] = useState<TextOption[]>([])
+  const [stationId, setStationId] = useState<string | undefined>()
+  useEffect(() => {
+    loadStationOptions().then(setStations, () => undefined)
+  }, [])
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      <Card size="small">
+        <Space>
+          <Typography.Text>{t('deviceUi.station')}</Typography.Text>
+          <Select
+            data-testid="station-price-station"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ minWidth: 240 }}
+            placeholder={t('deviceUi.stationPrice.pickStation')}
+            options={stations}
+            value={stationId}
+            onChange={(value?: string) => setStationId(value)}
+          />
+        </Space>
+      </Card>
+      <StationPriceList key={stationId ?? ''} stationId={stationId} />
+    </Space>
+  )
+}
