@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { adminChecks } from './admin.mjs'
+import { dataPathChecks } from './datapath.mjs'
 import { stationChecks } from './station.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -687,6 +688,19 @@ try {
     toast,
     crudRows,
     crudDialog,
+  })
+
+  // ---- Live data: a real edge agent and simulator feeding a station, seen in the console ----
+  await dataPathChecks({
+    page,
+    baseUrl,
+    screenshotDir,
+    timeout,
+    check,
+    assert,
+    waitForPath,
+    signIn,
+    storedToken,
   })
 
   await check('no uncaught script errors', async () => {

@@ -72,9 +72,6 @@ const en: Messages = {
   layout: {
     logout: 'Log out',
   },
-  home: {
-    mapLater: 'The station map overview arrives in a later release.',
-  },
   clock: {
     weekdays: {
       sun: 'Sunday',

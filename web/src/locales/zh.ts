@@ -71,9 +71,6 @@ const zh = {
   layout: {
     logout: '退出登录',
   },
-  home: {
-    mapLater: '电站地图总览将在后续版本提供。',
-  },
   clock: {
     weekdays: {
       sun: '星期日',

@@ -18,9 +18,3 @@ export function NotAvailable({ name }: { name: string }) {
     />
   )
 }
-
-/** /bigScreen/index: opened in its own window; the big screen itself arrives later. */
-export function BigScreen() {
-  const { t } = useTranslation()
-  return <NotAvailable name={t('route.bigScreen')} />
-}

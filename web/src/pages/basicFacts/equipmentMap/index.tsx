@@ -211,24 +211,25 @@ export default function EquipmentMap() {
                 {
                   title: t('realtimeUi.device.status'),
                   dataIndex: 'status',
-                  width: 96,
+                  width: 76,
                   render: (s: RunStatus) => <StatusTag status={s} />,
                 },
                 {
+                  // Power and today's energy share a column: the list sits beside the map in a
+                  // narrow card, and the station name needs the room.
                   title: t('realtimeUi.home.power'),
                   dataIndex: 'powerW',
                   align: 'right',
-                  width: 100,
+                  width: 96,
                   sorter: (a, b) => (a.powerW ?? -1) - (b.powerW ?? -1),
-                  render: (w: number | null) => formatPower(w, 'kW'),
-                },
-                {
-                  title: t('realtimeUi.home.today'),
-                  dataIndex: 'todayWh',
-                  align: 'right',
-                  width: 100,
-                  sorter: (a, b) => (a.todayWh ?? -1) - (b.todayWh ?? -1),
-                  render: (wh: number | null) => formatEnergy(wh),
+                  render: (w: number | null, row) => (
+                    <>
+                      <div>{formatPower(w, 'kW')}</div>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {t('realtimeUi.home.today')} {formatEnergy(row.todayWh)}
+                      </Typography.Text>
+                    </>
+                  ),
                 },
               ]}
             />
