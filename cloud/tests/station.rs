@@ -115,6 +115,40 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
         "nothing half-saved"
     );
 
+    // A blank state (the column is NOT NULL) takes the default instead of failing the insert,
+    // and an edit sending it blank keeps the stored one.
+    let (status, body) = post(
+        &app,
+        &t,
+        "/api/station",
+        json!({"name": "blank state", "state": null}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let blank = body["data"].as_str().expect("id").to_owned();
+    let (_, body) = get(&app, &t, &format!("/api/station/{blank}")).await;
+    assert_eq!(body["data"]["state"], "1", "{body}");
+    let (status, body) = put(
+        &app,
+        &t,
+        "/api/station",
+        json!({"id": blank, "name": "blank state", "state": "2"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = put(
+        &app,
+        &t,
+        "/api/station",
+        json!({"id": blank, "name": "blank state", "state": ""}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, body) = get(&app, &t, &format!("/api/station/{blank}")).await;
+    assert_eq!(body["data"]["state"], "2", "{body}");
+    let (status, _) = del(&app, &t, &format!("/api/station/{blank}")).await;
+    assert_eq!(status, 200);
+
     // A full station.
     let owner = app.user_with_alias("100001", "owner1", "owner", &[]).await;
     app.exec(

@@ -57,6 +57,9 @@ pub struct Col {
     pub required: bool,
     /// Offered as a list filter (`name=`; text contains, others equal).
     pub filter: bool,
+    /// A NOT NULL column with a default: left blank, it takes the default on insert and keeps
+    /// its value on update instead of becoming NULL.
+    pub defaulted: bool,
 }
 
 impl Col {
@@ -75,7 +78,13 @@ impl Col {
             en,
             required: false,
             filter: false,
+            defaulted: false,
         }
+    }
+
+    pub const fn defaulted(mut self) -> Self {
+        self.defaulted = true;
+        self
     }
 
     pub const fn required(mut self) -> Self {
@@ -176,7 +185,7 @@ pub async fn parse(
             // Absent: the column default applies (insert) or the value stays (update's merge
             // carries stored values, so only write-only fields are ever absent there).
             // A blank write-only field means "unchanged": forms never show the stored value.
-            if raw.is_none() || col.required || matches!(col.ty, Ty::Secret(_)) {
+            if raw.is_none() || col.required || col.defaulted || matches!(col.ty, Ty::Secret(_)) {
                 continue;
             }
             out.push(Parsed {

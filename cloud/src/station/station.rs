@@ -152,7 +152,8 @@ pub static COLS: &[Col] = &[
         "电站状态",
         "station state",
     )
-    .filter(),
+    .filter()
+    .defaulted(),
     Col::new(
         "stationType",
         "station_type",
