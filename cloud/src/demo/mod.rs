@@ -171,13 +171,14 @@ pub fn offset_text(h: f64) -> String {
     }
 }
 
-/// What the station's second remark says about its clock, in both languages.
+/// What the station's second remark says about its clock, in both languages. It opens with
+/// "时钟偏移 {offset}", the form the console looks for to show its shifted-clock notice.
 pub fn clock_remark(h: f64) -> String {
     let t = offset_text(h);
     format!(
-        "模拟时钟：现场时间 = 实际时间 {t}（每次启动重新选择，使现场处于上午，任何时刻都能看到白天发电）。\
-         Simulated clock: site time = real time {t} (chosen at each start so the site is in mid-morning and \
-         produces at any hour)."
+        "时钟偏移 {t}：模拟现场时间 = 实际时间 {t}（每次启动重新选择，使现场处于上午，任何时刻都能看到白天发电）。\
+         Clock offset {t}: simulated site time = real time {t} (chosen at each start so the site is in \
+         mid-morning and produces at any hour)."
     )
 }
 

@@ -309,6 +309,12 @@ describe('shifted site clocks', () => {
 
   it('reads a remark in either language', () => {
     expect(clockShiftFromRemark('时钟偏移 +12h (演示)')?.offsetMs).toBe(12 * 3_600_000)
+    // The demo stations' remark as cloud/src/demo writes it.
+    expect(
+      clockShiftFromRemark(
+        '时钟偏移 -3 h：模拟现场时间 = 实际时间 -3 h（每次启动重新选择）。Clock offset -3 h: …',
+      )?.offsetMs,
+    ).toBe(-3 * 3_600_000)
     expect(clockShiftFromRemark('clock offset: -90 min')?.offsetMs).toBe(-90 * 60_000)
     expect(clockShiftFromRemark('Demo site, clock shift 6 hours')?.offsetMs).toBe(6 * 3_600_000)
     expect(clockShiftFromRemark('站点时钟偏移30分钟')?.offsetMs).toBe(30 * 60_000)
