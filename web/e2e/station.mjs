@@ -240,10 +240,11 @@ export async function stationChecks(t) {
         }
         for (const [name, label] of Object.entries(selects)) {
           await crudDialog().getByTestId(`field-${name}`).click()
+          // The newest dropdown is the last in the page; one just closed may still be fading.
           await page
             .locator('.ant-select-dropdown:visible .ant-select-item-option')
             .filter({ hasText: label })
-            .first()
+            .last()
             .click()
         }
         const create = page.waitForResponse(
@@ -291,9 +292,12 @@ export async function stationChecks(t) {
         }
         const choose = async (testId, label) => {
           await page.getByTestId(testId).click()
+          // The newest dropdown is the last in the page; the previous segment's may still be
+          // fading out (two visible lists).
           await page
             .locator('.ant-select-dropdown:visible .ant-select-item-option')
             .filter({ hasText: new RegExp(`^${label}$`) })
+            .last()
             .click()
         }
         const picker = await inputOf('price-date-0-picker')
