@@ -1,0 +1,243 @@
+//! Where alarms are kept (`pv_alarm`, migration 0011): raising, re-triggering and clearing.
+//!
+//! "At most one open alarm per (station, device, kind)" is the partial unique index
+//! `ux_pv_alarm_open`, not a check here: `raise` tries to insert and, when an open row already
+//! exists (or another evaluator won the race), updates that row instead. Every change that the
+//! bell shows wakes the tenant's feeds through `notify`.
+
+use sqlx::Row;
+
+use crate::kernel::Id;
+use crate::kernel::db::Db;
+use crate::kernel::sql::{Sql, Value};
+use crate::state::AppState;
+
+/// Alarm `type`: a station fault (the bell opens the alarm data page).
+pub const TYPE_FAULT: i64 = 1;
+/// Alarm `type`: a smart warning from analytics (the bell opens the smart warning page).
+pub const TYPE_WARNING: i64 = 2;
+
+/// Alarm statuses.
+pub const STATUS_ACTIVE: i64 = 0;
+pub const STATUS_ACKNOWLEDGED: i64 = 1;
+pub const STATUS_CLEARED: i64 = 2;
+
+/// Alarm levels (dictionary `alarm_level`).
+pub const LEVEL_NOTICE: i64 = 1;
+pub const LEVEL_MINOR: i64 = 2;
+pub const LEVEL_MAJOR: i64 = 3;
+pub const LEVEL_CRITICAL: i64 = 4;
+
+/// A condition seen now, to be raised (or to re-trigger the open alarm of the same kind).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Raise {
+    pub tenant_id: String,
+    pub station_id: i64,
+    /// 0 for the station or its gateway.
+    pub device_id: i64,
+    /// `inverter`, `meter`, `weather`, `flex`, `gateway` or `station`.
+    pub device_kind: String,
+    pub device_name: String,
+    /// Identifies the condition within the device, e.g. `fault:fault_code:2001`, `comm:device`.
+    pub kind: String,
+    /// `fault`, `comm`, `threshold`, `flex`, `dispersion` or `hday`.
+    pub category: String,
+    pub r#type: i64,
+    pub level: i64,
+    pub code: String,
+    pub name: String,
+    pub name_en: String,
+    pub detail: String,
+    pub detail_en: String,
+    pub value: Option<f64>,
+    pub threshold: Option<f64>,
+    /// When the condition was seen (epoch ms, the sample's time).
+    pub at: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Raised {
+    /// A new alarm row.
+    New(Id),
+    /// The open alarm of this kind was re-triggered.
+    Updated(Id),
+}
+
+impl Raised {
+    pub fn id(self) -> Id {
+        match self {
+            Raised::New(id) | Raised::Updated(id) => id,
+        }
+    }
+}
+
+fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
+    sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))
+}
+
+async fn execute(db: &Db, sql: &Sql) -> Result<u64, sqlx::Error> {
+    let (text, args) = built(sql)?;
+    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(db.pool())
+        .await?
+        .rows_affected())
+}
+
+async fn open_id(db: &Db, station_id: i64, device_id: i64, kind: &str) -> Result<Option<Id>, sqlx::Error> {
+    let mut sql = Sql::new("SELECT id FROM pv_alarm WHERE ");
+    sql.push_bind(
+        "station_id = ? AND device_id = ? AND kind = ? AND status < 2",
+        [Value::Int(station_id), Value::Int(device_id), Value::from(kind)],
+    );
+    let (text, args) = built(&sql)?;
+    let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_optional(db.pool())
+        .await?;
+    row.map(|r| r.try_get::<i64, _>("id").map(Id)).transpose()
+}
+
+/// Re-triggers the open alarm of the condition's kind, or opens a new one.
+pub async fn raise(state: &AppState, r: &Raise) -> Result<Raised, sqlx::Error> {
+    // Twice at most: if the open row is cleared between the failed insert and the update,
+    // the second insert succeeds.
+    for _ in 0..2 {
+        let id = state.ids.next();
+        let mut ins = Sql::new(
+            "INSERT INTO pv_alarm (id, tenant_id, station_id, device_id, device_kind, device_name, kind, \
+             category, type, level, code, name, name_en, detail, detail_en, value, threshold, status, \
+             first_time, last_time, occurrences, create_time) VALUES ",
+        );
+        ins.push_bind(
+            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,?,?,1,?)",
+            [
+                Value::from(id),
+                Value::from(r.tenant_id.as_str()),
+                Value::Int(r.station_id),
+                Value::Int(r.device_id),
+                Value::from(r.device_kind.as_str()),
+                Value::from(truncate(&r.device_name, 100)),
+                Value::from(truncate(&r.kind, 96)),
+                Value::from(r.category.as_str()),
+                Value::Int(r.r#type),
+                Value::Int(r.level),
+                Value::from(truncate(&r.code, 32)),
+                Value::from(truncate(&r.name, 200)),
+                Value::from(truncate(&r.name_en, 200)),
+                Value::from(truncate(&r.detail, 1000)),
+                Value::from(truncate(&r.detail_en, 1000)),
+                opt_float(r.value),
+                opt_float(r.threshold),
+                Value::Int(r.at),
+                Value::Int(r.at),
+                Value::Int(crate::kernel::time::now_ms()),
+            ],
+        );
+        ins.push(" ON CONFLICT DO NOTHING");
+        if execute(&state.db, &ins).await? == 1 {
+            notify(state, &r.tenant_id);
+            return Ok(Raised::New(id));
+        }
+        let mut up = Sql::new("UPDATE pv_alarm SET ");
+        up.push_bind(
+            "occurrences = occurrences + 1, last_time = CASE WHEN last_time < ? THEN ? ELSE last_time END, \
+             level = ?, value = ?, threshold = ?, detail = ?, detail_en = ? \
+             WHERE station_id = ? AND device_id = ? AND kind = ? AND status < 2",
+            [
+                Value::Int(r.at),
+                Value::Int(r.at),
+                Value::Int(r.level),
+                opt_float(r.value),
+                opt_float(r.threshold),
+                Value::from(truncate(&r.detail, 1000)),
+                Value::from(truncate(&r.detail_en, 1000)),
+                Value::Int(r.station_id),
+                Value::Int(r.device_id),
+                Value::from(r.kind.as_str()),
+            ],
+        );
+        if execute(&state.db, &up).await? > 0
+            && let Some(id) = open_id(&state.db, r.station_id, r.device_id, &r.kind).await?
+        {
+            return Ok(Raised::Updated(id));
+        }
+    }
+    Err(sqlx::Error::Protocol(format!(
+        "alarm {} of device {} could be neither opened nor updated",
+        r.kind, r.device_id
+    )))
+}
+
+/// Clears the open alarm of a condition that has ended (by the system: `clear_user` 0).
+/// Returns its id, or `None` when no alarm of that kind was open.
+pub async fn clear_auto(
+    state: &AppState,
+    tenant_id: &str,
+    station_id: i64,
+    device_id: i64,
+    kind: &str,
+    at: i64,
+) -> Result<Option<Id>, sqlx::Error> {
+    let Some(id) = open_id(&state.db, station_id, device_id, kind).await? else {
+        return Ok(None);
+    };
+    let mut sql = Sql::new("UPDATE pv_alarm SET ");
+    sql.push_bind(
+        "status = 2, clear_user = 0, clear_time = ? WHERE id = ? AND status < 2",
+        [Value::Int(at), Value::from(id)],
+    );
+    if execute(&state.db, &sql).await? == 0 {
+        return Ok(None);
+    }
+    notify(state, tenant_id);
+    Ok(Some(id))
+}
+
+/// The kinds of the open alarms of one device (0: the station / gateway itself).
+pub async fn open_kinds(db: &Db, station_id: i64, device_id: i64) -> Result<Vec<String>, sqlx::Error> {
+    let mut sql = Sql::new("SELECT kind FROM pv_alarm WHERE ");
+    sql.push_bind(
+        "station_id = ? AND device_id = ? AND status < 2 ORDER BY kind",
+        [Value::Int(station_id), Value::Int(device_id)],
+    );
+    let (text, args) = built(&sql)?;
+    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(db.pool())
+        .await?
+        .iter()
+        .map(|r| r.try_get::<String, _>("kind"))
+        .collect()
+}
+
+/// Every open alarm as (tenant, station, device, kind): what an evaluator starting up must know
+/// so that conditions which ended while it was down still get cleared.
+pub async fn open_all(db: &Db) -> Result<Vec<(String, i64, i64, String)>, sqlx::Error> {
+    let rows = sqlx::query("SELECT tenant_id, station_id, device_id, kind FROM pv_alarm WHERE status < 2")
+        .fetch_all(db.pool())
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get("tenant_id")?,
+                r.try_get("station_id")?,
+                r.try_get("device_id")?,
+                r.try_get("kind")?,
+            ))
+        })
+        .collect()
+}
+
+/// Wakes the bell feeds of a tenant (each connection re-reads its own, scoped list).
+pub fn notify(state: &AppState, tenant_id: &str) {
+    // No receiver (nobody signed in) is not an error.
+    let _ = state.alarm_changes.send(tenant_id.to_owned());
+}
+
+fn truncate(s: &str, max_chars: usize) -> String {
+    s.chars().take(max_chars).collect()
+}
+
+/// A float or a NULL (bound as an integer NULL, which PostgreSQL assigns to a DOUBLE PRECISION
+/// column through its int8 → float8 assignment cast).
+fn opt_float(v: Option<f64>) -> Value {
+    v.map(Value::Float).unwrap_or(Value::Null)
+}

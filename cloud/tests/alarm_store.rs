@@ -1,0 +1,120 @@
+//! The alarm store over a real database: one open alarm per (station, device, kind), enforced by
+//! the partial unique index; re-triggering updates it; clearing lets a new one open.
+
+mod support;
+
+use pv_cloud::alarm::store::{self, Raise, Raised};
+use pv_cloud::kernel::sql::Value;
+use support::TestApp;
+
+fn fault(at: i64) -> Raise {
+    Raise {
+        tenant_id: "000000".into(),
+        station_id: 11,
+        device_id: 22,
+        device_kind: "inverter".into(),
+        device_name: "INV-1".into(),
+        kind: "fault:fault_code:2001".into(),
+        category: "fault".into(),
+        r#type: store::TYPE_FAULT,
+        level: store::LEVEL_MAJOR,
+        code: "2001".into(),
+        name: "直流过压".into(),
+        name_en: "DC overvoltage".into(),
+        detail: String::new(),
+        detail_en: String::new(),
+        value: Some(2001.0),
+        threshold: None,
+        at,
+    }
+}
+
+#[tokio::test]
+async fn one_open_alarm_per_device_and_kind_retrigger_updates_clear_reopens() {
+    let app = TestApp::start().await;
+    let mut changes = app.state.alarm_changes.subscribe();
+    let first = store::raise(&app.state, &fault(1_000)).await.expect("raise");
+    let Raised::New(id) = first else {
+        panic!("new alarm expected, got {first:?}")
+    };
+    assert_eq!(
+        changes.try_recv().ok().as_deref(),
+        Some("000000"),
+        "the tenant's feeds are woken"
+    );
+    let again = store::raise(
+        &app.state,
+        &Raise {
+            value: Some(2002.0),
+            ..fault(2_000)
+        },
+    )
+    .await
+    .expect("re-trigger");
+    assert_eq!(again, Raised::Updated(id));
+    let (occ, last) = (
+        app.scalar_int(
+            "SELECT occurrences FROM pv_alarm WHERE id = ?",
+            vec![Value::Int(id.0)],
+        )
+        .await,
+        app.scalar_int(
+            "SELECT last_time FROM pv_alarm WHERE id = ?",
+            vec![Value::Int(id.0)],
+        )
+        .await,
+    );
+    assert_eq!((occ, last), (Some(2), Some(2_000)));
+    // An older re-trigger (a replay) does not move last_time back.
+    store::raise(&app.state, &fault(1_500)).await.expect("replayed");
+    assert_eq!(
+        app.scalar_int(
+            "SELECT last_time FROM pv_alarm WHERE id = ?",
+            vec![Value::Int(id.0)]
+        )
+        .await,
+        Some(2_000)
+    );
+    // The database itself refuses a second open row of the same kind.
+    let dup = app.state.db.pool();
+    let refused = sqlx::query(
+        "INSERT INTO pv_alarm (id, tenant_id, station_id, device_id, device_kind, kind, category, type, \
+         level, name, name_en, status, first_time, last_time, create_time) \
+         VALUES (9, '000000', 11, 22, 'inverter', 'fault:fault_code:2001', 'fault', 1, 3, 'x', 'x', 1, 1, 1, 1)",
+    )
+    .execute(dup)
+    .await;
+    assert!(
+        refused.is_err(),
+        "second open alarm of one kind must violate ux_pv_alarm_open"
+    );
+    assert_eq!(
+        store::open_kinds(&app.state.db, 11, 22).await.expect("open"),
+        vec!["fault:fault_code:2001".to_owned()]
+    );
+    let cleared = store::clear_auto(&app.state, "000000", 11, 22, "fault:fault_code:2001", 3_000)
+        .await
+        .expect("clear");
+    assert_eq!(cleared, Some(id));
+    assert_eq!(
+        store::clear_auto(&app.state, "000000", 11, 22, "fault:fault_code:2001", 3_500)
+            .await
+            .expect("clear twice"),
+        None
+    );
+    assert!(
+        store::open_kinds(&app.state.db, 11, 22)
+            .await
+            .expect("open")
+            .is_empty()
+    );
+    let reopened = store::raise(&app.state, &fault(4_000)).await.expect("reopen");
+    assert!(matches!(reopened, Raised::New(n) if n != id), "{reopened:?}");
+    assert_eq!(
+        app.scalar_int("SELECT COUNT(*) FROM pv_alarm WHERE station_id = 11", vec![])
+            .await,
+        Some(2)
+    );
+    assert_eq!(store::open_all(&app.state.db).await.expect("all").len(), 1);
+    app.stop().await;
+}
