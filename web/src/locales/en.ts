@@ -1,4 +1,6 @@
 import type { Messages } from './zh'
+import * as alarmMessages from './domains/alarm'
+import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as realtimeMessages from './domains/realtime'
 import * as stationMessages from './domains/station'
@@ -7,6 +9,8 @@ const en: Messages = {
   ...stationMessages.en,
   ...deviceMessages.en,
   ...realtimeMessages.en,
+  ...alarmMessages.en,
+  ...analyticsMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },

@@ -1,3 +1,5 @@
+import * as alarmMessages from './domains/alarm'
+import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as realtimeMessages from './domains/realtime'
 import * as stationMessages from './domains/station'
@@ -6,6 +8,8 @@ const zh = {
   ...stationMessages.zh,
   ...deviceMessages.zh,
   ...realtimeMessages.zh,
+  ...alarmMessages.zh,
+  ...analyticsMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },

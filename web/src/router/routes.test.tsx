@@ -13,19 +13,19 @@ let menuTree: unknown[] = []
 const seededMenu = [
   {
     id: '3',
-    code: 'flexSystem',
-    name: '柔性支架系统',
-    path: '/flex',
+    code: 'intelligentOperation',
+    name: '智能运维',
+    path: '/intelligentOperation',
     source: 'ControlOutlined',
-    sort: 7,
+    sort: 4,
     category: 1,
     children: [
       {
         id: '31',
-        // A menu whose page is not built yet (bracket alarms).
-        code: 'alarmDataFlex',
-        name: '支架告警',
-        path: '/flex/alarmData',
+        // A menu whose page is not built yet (inspection plans).
+        code: 'inspectionPlan',
+        name: '巡检计划',
+        path: '/intelligentOperation/inspectionPlan',
         sort: 2,
         category: 1,
       },
@@ -109,16 +109,16 @@ describe('routes', () => {
   it('with a token, a menu path shows the not-available page titled with the menu name', async () => {
     act(() => useSessionStore.getState().setTokens('tok', 'ref'))
     // The premise: this menu path has no built page (pick another one once it has).
-    expect(builtPageOf('/flex/alarmData')).toBeUndefined()
-    visit('/flex/alarmData')
+    expect(builtPageOf('/intelligentOperation/inspectionPlan')).toBeUndefined()
+    visit('/intelligentOperation/inspectionPlan')
     const page = await screen.findByTestId('page-not-available', {}, { timeout: 20000 })
-    expect(page.textContent).toContain('支架告警')
+    expect(page.textContent).toContain('巡检计划')
     expect(page.textContent).toContain('该页面尚未开放')
-    await waitFor(() => expect(document.title).toBe('支架告警 - 光伏电站智慧运维监控平台'))
+    await waitFor(() => expect(document.title).toBe('巡检计划 - 光伏电站智慧运维监控平台'))
     cleanup()
-    visit('/flex/alarmData/index')
-    expect((await screen.findByTestId('page-not-available')).textContent).toContain('支架告警')
-    expect(await screen.findByText('柔性支架系统')).toBeTruthy()
+    visit('/intelligentOperation/inspectionPlan/index')
+    expect((await screen.findByTestId('page-not-available')).textContent).toContain('巡检计划')
+    expect(await screen.findByText('智能运维')).toBeTruthy()
   })
 
   it('a built menu page (/system/param) shows its screen, not the not-available page', async () => {

@@ -22,6 +22,8 @@ export default function AlarmBell() {
           dataSource={list}
           renderItem={(alarm) => (
             <List.Item
+              data-testid="alarm-item"
+              data-alarm-id={alarm.id}
               style={{ cursor: 'pointer' }}
               onClick={() => void navigate(alarmTarget(alarm))}
             >
@@ -42,7 +44,12 @@ export default function AlarmBell() {
 
   return (
     <Popover content={content} title={t('top.alarms')} trigger="hover" placement="bottomRight">
-      <span data-testid="alarm-bell" data-ringing={ringing} style={{ cursor: 'pointer' }}>
+      <span
+        data-testid="alarm-bell"
+        data-ringing={ringing}
+        data-count={count}
+        style={{ cursor: 'pointer' }}
+      >
         <Badge count={count} overflowCount={99} size="small" title={alarmBadge(count)}>
           {ringing ? (
             <BellFilled className="bell-ringing" style={{ fontSize: 18 }} />

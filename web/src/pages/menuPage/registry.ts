@@ -45,6 +45,15 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/integrated/stationAssignment': page(() => import('../integrated/stationAssignment')),
   '/station/inverterReal': page(() => import('../station/inverterReal')),
   '/flex/realTime': page(() => import('../flex/realTime')),
+  '/intelligentOperation/discreteRate': page(() => import('../intelligentOperation/discreteRate')),
+  '/intelligentOperation/hdayRate': page(() => import('../intelligentOperation/hdayRate')),
+  '/flex/alarmSetting': page(() => import('../flex/alarmSetting')),
+  '/flex/alarmData': page(() => import('../flex/alarmData')),
+  '/intelligentOperation/alarmData': page(() => import('../intelligentOperation/alarmData')),
+  '/intelligentOperation/intelligentWarning': page(
+    () => import('../intelligentOperation/intelligentWarning'),
+  ),
+  '/intelligentOperation/message': page(() => import('../intelligentOperation/message')),
 }
 
 /** The built page of a menu path, if any. */

@@ -1,0 +1,115 @@
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import dayjs from 'dayjs'
+import { MemoryRouter } from 'react-router-dom'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import i18n from '../../../locales/i18n'
+import { mockHttp, ok, unmockHttp, type Call } from '../../../test/http'
+import { renderInApp } from '../../../test/render'
+import HdayRatePage from './index'
+
+vi.mock('../../../components/realtime/Chart', () => ({
+  default: (props: { 'data-testid'?: string }) => <div data-testid={props['data-testid']} />,
+}))
+
+const pageOf = (records: unknown[]) =>
+  ok({ records, total: records.length, size: 10, current: 1, pages: 1 })
+
+let calls: Call[] = []
+
+beforeEach(async () => {
+  await i18n.changeLanguage('zh')
+  calls = mockHttp((path) => {
+    if (path === '/station/listStationNameAndId') return ok([{ id: '5', name: 'S5' }])
+    if (path === '/hdayRate/pageStation')
+      return pageOf([
+        {
+          stationId: '5',
+          stationName: 'S5',
+          hours: 4,
+          refHours: 4.5,
+          deviationPct: -11.1,
+          flagged: true,
+        },
+        {
+          stationId: '6',
+          stationName: 'S6',
+          hours: 5,
+          refHours: 4.5,
+          deviationPct: 11.1,
+          flagged: false,
+        },
+      ])
+    if (path === '/hdayRate/pageInverter')
+      return pageOf([
+        { inverterId: '51', inverterName: 'INV-51', stationName: 'S5', flagged: false },
+      ])
+    if (path === '/hdayRate/setting') return ok({ thresholdPct: -10, minDays: 1 })
+    return undefined
+  })
+})
+
+afterEach(() => {
+  cleanup()
+  unmockHttp()
+})
+
+const open = (search = '') =>
+  renderInApp(
+    <MemoryRouter initialEntries={[`/intelligentOperation/hdayRate${search}`]}>
+      <HdayRatePage />
+    </MemoryRouter>,
+  )
+
+describe('full-load hours page', () => {
+  it('ranks stations over the last 7 days and marks the flagged ones', async () => {
+    open()
+    const flagged = await screen.findByTestId('hday-row-5')
+    expect(flagged.getAttribute('data-flagged')).toBe('true')
+    expect(screen.getByTestId('hday-row-6').getAttribute('data-flagged')).toBe('false')
+    expect(flagged.textContent).toContain('-11.1%')
+    expect(screen.getByTestId('hday-chart-station')).toBeTruthy()
+    const call = calls.find((c) => c.path === '/hdayRate/pageStation')
+    expect(call?.params.get('endDate')).toBe(dayjs().format('YYYY-MM-DD'))
+    expect(call?.params.get('startDate')).toBe(dayjs().subtract(6, 'day').format('YYYY-MM-DD'))
+    expect(call?.params.has('stationId')).toBe(false)
+  })
+
+  it('asks for a station on the inverter tab, then pages its inverters', async () => {
+    open()
+    await screen.findByTestId('hday-row-5')
+    fireEvent.click(screen.getByText('逆变器'))
+    expect(await screen.findByTestId('hday-no-station')).toBeTruthy()
+    cleanup()
+    open('?stationId=5')
+    await screen.findByTestId('hday-row-5')
+    fireEvent.click(screen.getByText('逆变器'))
+    expect(await screen.findByTestId('hday-row-51')).toBeTruthy()
+    const call = calls.find((c) => c.path === '/hdayRate/pageInverter')
+    expect(call?.params.get('stationId')).toBe('5')
+  })
+
+  it('refuses a non-negative threshold and saves a negative one', async () => {
+    open()
+    fireEvent.click(screen.getByTestId('hday-setting-btn'))
+    const input = await screen.findByTestId('hday-setting-thresholdPct')
+    await waitFor(() => expect((input as HTMLInputElement).value).toBe('-10'))
+    fireEvent.change(input, { target: { value: '5' } })
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('hday-setting-save'))
+      await Promise.resolve()
+    })
+    expect(await screen.findByText('偏差阈值必须为负数')).toBeTruthy()
+    expect(calls.some((c) => c.method === 'put')).toBe(false)
+    fireEvent.change(input, { target: { value: '-12' } })
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('hday-setting-save'))
+      await Promise.resolve()
+    })
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'put')?.body).toEqual({
+        thresholdPct: -12,
+        minDays: 1,
+      }),
+    )
+  })
+})
