@@ -214,7 +214,8 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(telemetry::api::inverter_real::list_wave_name))
         .routes(routes!(telemetry::api::inverter_real::list_wave_tag))
         .routes(routes!(telemetry::api::flex_real::real_time_data))
-        .routes(routes!(telemetry::api::flex_real::data_by_sensor));
+        .routes(routes!(telemetry::api::flex_real::data_by_sensor))
+        .merge(crate::analytics::routes());
     // The list/detail/submit/remove family, declared per entity.
     [
         &system::param::PARAM,

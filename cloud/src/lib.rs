@@ -1,6 +1,7 @@
 //! The cloud hub. Business domains each live in their own folder; `kernel` holds what they share.
 
 pub mod alarm;
+pub mod analytics;
 pub mod app;
 pub mod auth;
 pub mod config;

@@ -96,6 +96,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     } else {
         None
     };
+    // Smart warnings (dispersion, full-load hours) from the rollups, every 10 minutes.
+    let _analytics = crate::analytics::job::spawn(state.clone(), crate::analytics::job::JobConfig::default());
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {

@@ -128,6 +128,7 @@ pub async fn provision(state: &AppState, now_ms: i64) -> Result<Provisioned, Dem
         };
         let (station, n) = ensure_station(state, &caller, site, offset).await?;
         changes += n;
+        changes += ensure_clock(state, station, offset).await?;
         changes += ensure_devices(state, &caller, station, site, &ports).await?;
         changes += ensure_prices(state, &caller, station, site).await?;
         let (dir, n) = files::write_gateway(state, &caller, station, site, &ports, offset).await?;
@@ -350,6 +351,28 @@ async fn ensure_station(
     .await?;
     tracing::info!(station = %id, gateway = site.gateway_id, "demo station created");
     Ok((id, 1))
+}
+
+/// The station's site clock (`utc_offset_minutes`): +08:00 plus the simulated clock's shift,
+/// so "10:00 local" at the station is 10:00 of the simulated sun. Answers the changes (0 or 1).
+async fn ensure_clock(state: &AppState, station: Id, offset_h: f64) -> Result<usize, DemoError> {
+    let minutes = site_offset_minutes(offset_h);
+    let mut sql = Sql::new("UPDATE pv_station SET ");
+    sql.push_bind(
+        "utc_offset_minutes = ? WHERE id = ? AND (utc_offset_minutes IS NULL OR utc_offset_minutes <> ?)",
+        [Value::Int(minutes), Value::Int(station.0), Value::Int(minutes)],
+    );
+    let (text, args) = sql.build()?;
+    let changed = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(state.db.pool())
+        .await?
+        .rows_affected();
+    Ok(usize::from(changed > 0))
+}
+
+/// Minutes east of UTC of a site whose clock runs `offset_h` hours ahead of China's.
+pub fn site_offset_minutes(offset_h: f64) -> i64 {
+    sites::SITE_UTC_OFFSET_MINUTES + (offset_h * 60.0).round() as i64
 }
 
 /// The third remark: what the simulation makes go wrong at the station, if anything.
@@ -577,6 +600,13 @@ mod tests {
                 assert!((9.5..=10.5).contains(&solar), "lon {lon}, q {q}: solar {solar}");
             }
         }
+    }
+
+    #[test]
+    fn site_clocks_follow_the_shift() {
+        assert_eq!(site_offset_minutes(0.0), 480);
+        assert_eq!(site_offset_minutes(5.0), 780);
+        assert_eq!(site_offset_minutes(-11.0), -180);
     }
 
     #[test]
