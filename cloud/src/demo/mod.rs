@@ -36,7 +36,7 @@ use sites::{Kind, Site, Tariff};
 pub const TENANT: &str = "demo";
 pub const TENANT_NAME: &str = "演示电站";
 /// Site solar time the shifted clocks aim at when the demo starts.
-const TARGET_SOLAR_HOUR: f64 = 10.0;
+const TARGET_SOLAR_HOUR: f64 = 10.5;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DemoError {
@@ -372,7 +372,9 @@ async fn ensure_clock(state: &AppState, station: Id, offset_h: f64) -> Result<us
 
 /// Minutes east of UTC of a site whose clock runs `offset_h` hours ahead of China's.
 pub fn site_offset_minutes(offset_h: f64) -> i64 {
-    sites::SITE_UTC_OFFSET_MINUTES + (offset_h * 60.0).round() as i64
+    let m = sites::SITE_UTC_OFFSET_MINUTES + (offset_h * 60.0).round() as i64;
+    // The same time of day within the range a station's offset may take (-12 h .. +14 h).
+    if m > 840 { m - 1440 } else { m }
 }
 
 /// The third remark: what the simulation makes go wrong at the station, if anything.
@@ -597,7 +599,7 @@ mod tests {
                 assert!(h > -12.0 && h <= 12.0, "{h}");
                 let utc_h = (now.rem_euclid(86_400_000)) as f64 / 3_600_000.0;
                 let solar = (utc_h + h + lon / 15.0).rem_euclid(24.0);
-                assert!((9.5..=10.5).contains(&solar), "lon {lon}, q {q}: solar {solar}");
+                assert!((10.0..=11.0).contains(&solar), "lon {lon}, q {q}: solar {solar}");
             }
         }
     }
@@ -607,6 +609,12 @@ mod tests {
         assert_eq!(site_offset_minutes(0.0), 480);
         assert_eq!(site_offset_minutes(5.0), 780);
         assert_eq!(site_offset_minutes(-11.0), -180);
+        assert_eq!(site_offset_minutes(6.0), 840);
+        assert_eq!(
+            site_offset_minutes(12.0),
+            -240,
+            "+20 h reads as -4 h: the same clock time"
+        );
     }
 
     #[test]

@@ -208,6 +208,15 @@ pub static COLS: &[Col] = &[
         "经度",
         "longitude",
     ),
+    // The site's clock, for windows of the day such as dispersion's 10:00-14:00; empty means
+    // the hub's timezone. Whole minutes because some zones are offset by 30 or 45 minutes.
+    Col::new(
+        "utcOffsetMinutes",
+        "utc_offset_minutes",
+        Ty::Int { min: -720, max: 840 },
+        "时区偏移(分钟)",
+        "UTC offset (minutes)",
+    ),
     Col::new("provinceCode", "province_code", Ty::Text(12), "省份", "province"),
     Col::new("cityCode", "city_code", Ty::Text(12), "城市", "city"),
     Col::new("districtCode", "district_code", Ty::Text(12), "区县", "district"),

@@ -27,6 +27,8 @@ export interface Station {
   componentCount?: number | null
   /** kWp */
   componentCapacity?: number | null
+  /** Minutes east of UTC of the site clock; empty = the hub's timezone. */
+  utcOffsetMinutes?: number | null
   /** kW */
   capacity?: number | null
   /** `yyyy-MM-dd HH:mm:ss` */
@@ -81,6 +83,8 @@ export interface StationLight {
   stationType?: string | null
   capacity?: number | null
   componentCapacity?: number | null
+  /** Minutes east of UTC of the site clock; empty = the hub's timezone. */
+  utcOffsetMinutes?: number | null
   latitude?: number | null
   longitude?: number | null
   provinceCode?: string | null

@@ -288,7 +288,7 @@ export default function StationForm({ mode, stationId, open, onClose, onSaved }:
             {item('componentCount', number('componentCount', 0, 100_000_000, 0), [], 8)}
             {item('azimuth', number('azimuth', -180, 360, 2), [], 8)}
             {item('inclination', number('inclination', 0, 90, 2), [], 8)}
-            <Col xs={24} md={8} />
+            {item('utcOffsetMinutes', number('utcOffsetMinutes', -720, 840, 0), [], 8)}
             {dict('inverterManufacturer')}
             {dict('connectedType')}
             {item('gatewayId', input('gatewayId'), text('gatewayId'))}

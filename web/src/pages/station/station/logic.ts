@@ -43,6 +43,7 @@ export const plainFields = [
   'componentCount',
   'componentCapacity',
   'capacity',
+  'utcOffsetMinutes',
   'installer',
   'installerPhone',
   'ownerId',
