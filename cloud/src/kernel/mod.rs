@@ -1,5 +1,6 @@
 //! What every business domain uses: the response envelope and its error mapping, ids and
-//! date-times on the wire, the request language, paging and list filters, the database.
+//! date-times on the wire, the request language, paging and list filters, the database, and
+//! cluster-wide exclusivity of periodic jobs (`leader`).
 
 /// Lets a newtype over `i64` be bound and read by sqlx on any back-end, as its inner BIGINT.
 #[macro_export]
@@ -46,6 +47,7 @@ pub mod error;
 pub mod extract;
 pub mod id;
 pub mod lang;
+pub mod leader;
 pub mod list;
 pub mod secret;
 pub mod sql;

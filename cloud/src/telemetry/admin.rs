@@ -1,6 +1,7 @@
 //! The operator's view of ingest (`GET /api/telemetry/gateways`): per gateway of the stations
 //! the caller may see, whether it is online, when it was last heard, how many samples were
-//! stored and what was refused by reason (written by ingest every `state_flush_seconds`).
+//! stored and what was refused by reason (each replica's ingest adds its counts every
+//! `state_flush_seconds`, so these are totals over all replicas).
 
 use std::collections::BTreeMap;
 

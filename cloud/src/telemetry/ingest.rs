@@ -1,14 +1,18 @@
-//! Ingest: gateway messages → validated samples → database → realtime view → acknowledgement.
+//! Ingest: gateway messages → validated samples → realtime view → database → acknowledgement.
 //!
 //! One task reads the broker and checks each message (size, version, shape, that topic and
 //! payload name the same gateway, that the gateway is provisioned, each sample's device and
-//! time); accepted batches wait in a bounded queue (`inflight_batches`) for the writers, which
-//! store groups of batches in one transaction and only then update the realtime view and
-//! publish each batch's `Ack`. A batch whose store failed is not acknowledged: the gateway keeps
-//! its samples and sends them again. While the database is slow or down the queue fills, the
-//! reader waits, and the broker holds (or, beyond its segments, drops) what follows — nothing is
-//! lost, because nothing unstored was acknowledged. Batches whose samples were all refused are
-//! acknowledged (they can never become valid) and counted.
+//! time). The newest accepted sample of each device in the batch goes into the realtime view at
+//! once, before storage, so live screens do not wait behind the batches queued for the
+//! database (at saturation that queue alone is seconds long). Accepted batches then wait in a
+//! bounded queue (`inflight_batches`) for the writers, which store groups of batches in one
+//! transaction and only then publish each batch's `Ack`. A batch whose store failed is not
+//! acknowledged: the gateway keeps its samples and sends them again, and the view, which only
+//! moves forward in time per device (`RealtimeView::apply` ignores older samples), is merely
+//! ahead of the database until the resend is stored. While the database is slow or down the
+//! queue fills, the reader waits, and the broker holds (or, beyond its segments, drops) what
+//! follows — nothing is lost, because nothing unstored was acknowledged. Batches whose samples
+//! were all refused are acknowledged (they can never become valid) and counted.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -46,7 +50,6 @@ struct Accepted {
     ts: i64,
     seq: i64,
     metrics: String,
-    values: BTreeMap<String, wire::Value>,
 }
 
 pub struct Ingest {
@@ -80,7 +83,6 @@ impl Ingest {
                 state: state.clone(),
                 cfg: cfg.clone(),
                 stats: stats.clone(),
-                presence: presence.clone(),
                 downlink: downlink.clone(),
                 rx: rx.clone(),
             };
@@ -193,6 +195,7 @@ impl Ingest {
         let oldest = now - self.cfg.past_horizon_days * 86_400_000;
         let mut refreshed = false;
         let mut samples = Vec::with_capacity(batch.samples.len());
+        let mut newest_of: HashMap<i64, (i64, &'static str, BTreeMap<String, wire::Value>)> = HashMap::new();
         for s in batch.samples {
             let device = s.device.trim();
             let mut known = entry.devices.get(device).cloned();
@@ -235,13 +238,34 @@ impl Ingest {
                     continue;
                 }
             };
+            // Only the newest sample of each device in the batch reaches the view; the others'
+            // values are not kept (storage has them as JSON).
+            match newest_of.get(&dev.device_id) {
+                Some((held, _, _)) if *held >= s.ts => {}
+                _ => {
+                    newest_of.insert(dev.device_id, (s.ts, dev.kind, s.values));
+                }
+            }
             samples.push(Accepted {
                 device_id: dev.device_id,
                 kind: dev.kind,
                 ts: s.ts,
                 seq: i64::try_from(s.seq).unwrap_or(i64::MAX),
                 metrics,
-                values: s.values,
+            });
+        }
+        // Live now, stored (and acknowledged) by the writers: see the module note.
+        self.presence.samples(newest_of.keys().copied());
+        for (device_id, (ts, kind, values)) in newest_of {
+            self.state.realtime.apply(DeviceLive {
+                device_id,
+                tenant_id: entry.tenant_id.clone(),
+                station_id: entry.station_id,
+                kind: kind.to_owned(),
+                gateway_id: entry.gateway_id.clone(),
+                ts,
+                values,
+                online: true,
             });
         }
         let ack = match (topics::ack(&entry.gateway_id), wire::to_bytes(&ack_message)) {
@@ -268,7 +292,6 @@ struct Writer {
     state: AppState,
     cfg: TelemetryConfig,
     stats: Arc<Stats>,
-    presence: Arc<Presence>,
     downlink: Downlink,
     rx: Arc<AsyncMutex<mpsc::Receiver<Prepared>>>,
 }
@@ -304,7 +327,7 @@ impl Writer {
         }
     }
 
-    /// Stores a group, then updates the view and acknowledges; false when the store failed.
+    /// Stores a group, then acknowledges; false when the store failed.
     async fn write(&self, group: Vec<Prepared>) -> bool {
         let now = time::now_ms();
         let mut raws = Vec::new();
@@ -380,21 +403,7 @@ impl Writer {
                 }
             }
         }
-        // Stored: now the view, then the acknowledgements.
-        for &(g, i) in latest.values() {
-            let (p, s) = (&group[g], &group[g].samples[i]);
-            self.state.realtime.apply(DeviceLive {
-                device_id: s.device_id,
-                tenant_id: p.gateway.tenant_id.clone(),
-                station_id: p.gateway.station_id,
-                kind: s.kind.to_owned(),
-                gateway_id: p.gateway.gateway_id.clone(),
-                ts: s.ts,
-                values: s.values.clone(),
-                online: true,
-            });
-        }
-        self.presence.samples(latest.keys().copied());
+        // Stored: now the acknowledgements (the view was updated when the batches were accepted).
         for p in group {
             self.stats.accept(&p.gateway.gateway_id, p.samples.len() as u64);
             self.stats

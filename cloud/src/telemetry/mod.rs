@@ -113,47 +113,49 @@ pub async fn start(state: &AppState) -> Result<Telemetry, BrokerError> {
     })
 }
 
-/// Writes changed counters into `pv_gateway_state` every `period` seconds.
+/// Adds what was counted since the last flush to `pv_gateway_state` every `period` seconds
+/// (deltas, so replicas sum: see `stats`).
 fn spawn_counter_flush(state: AppState, stats: Arc<Stats>, registry: Arc<Registry>, period: u64) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(period.max(1)));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            for (gw, _, needs_stored) in stats.take_dirty() {
-                let Ok(Some(entry)) = registry.gateway(&gw).await else {
-                    continue;
-                };
-                if needs_stored {
-                    match store::gateway_counters(&state.db, &gw).await {
-                        Ok(Some((accepted, rejected))) => {
-                            stats.add_stored(&gw, accepted.max(0) as u64, &rejected)
-                        }
-                        Ok(None) => stats.add_stored(&gw, 0, "{}"),
-                        Err(_) => {
-                            stats.mark_dirty(&gw);
-                            continue;
-                        }
-                    }
-                }
-                let Some(c) = stats.counters(&gw) else { continue };
-                let key = store::GatewayKey {
-                    gateway_id: &gw,
-                    tenant_id: &entry.tenant_id,
-                    station_id: entry.station_id,
-                };
-                if let Err(e) = store::upsert_gateway_counters(
-                    &state.db,
-                    key,
-                    c.accepted,
-                    &c.rejected_json(),
-                    time::now_ms(),
-                )
-                .await
-                {
-                    tracing::warn!(gateway = %gw, error = %e, "storing gateway counters");
-                    stats.mark_dirty(&gw);
-                }
-            }
+            flush_counters(&state, &stats, &registry).await;
         }
     });
+}
+
+/// One flush: every gateway's pending delta is added to its stored totals, or given back to be
+/// added next time when the registry or the database fails (counts are not lost to a blip).
+pub async fn flush_counters(state: &AppState, stats: &Stats, registry: &Registry) {
+    for (gw, delta) in stats.take_pending() {
+        let entry = match registry.gateway(&gw).await {
+            Ok(Some(e)) => e,
+            // No longer provisioned: there is no row to count into.
+            Ok(None) => continue,
+            Err(e) => {
+                tracing::warn!(gateway = %gw, error = %e, "gateway lookup for counters");
+                stats.restore(&gw, delta);
+                continue;
+            }
+        };
+        let key = store::GatewayKey {
+            gateway_id: &gw,
+            tenant_id: &entry.tenant_id,
+            station_id: entry.station_id,
+        };
+        if let Err(e) = store::add_gateway_counters(
+            &state.db,
+            key,
+            delta.accepted,
+            &delta.rejected_by_key(),
+            time::now_ms(),
+        )
+        .await
+        {
+            tracing::warn!(gateway = %gw, error = %e, "storing gateway counters");
+            stats.restore(&gw, delta);
+        }
+    }
 }

@@ -1,7 +1,10 @@
 //! The realtime view: the newest values of every device and the state of every gateway, kept in
 //! memory so live screens answer from it without touching the database (sample → API within
-//! milliseconds of ingest). Ingest writes it after a batch is stored; at start it is rebuilt from
-//! `pv_telemetry_latest`, which is also what another cloud replica reads.
+//! milliseconds of ingest). Ingest writes it as soon as a batch is checked and accepted, before
+//! the batch is stored (the acknowledgement to the gateway still waits for the commit), so the
+//! view may briefly be ahead of `pv_telemetry_latest`; it never goes back in time per device.
+//! At start it is rebuilt from `pv_telemetry_latest`, which is also what another cloud replica
+//! reads.
 //!
 //! Locks are std `RwLock`s held only to copy or replace one entry, never across an await.
 

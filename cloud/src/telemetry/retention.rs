@@ -1,10 +1,32 @@
 //! Raw retention: samples older than `raw_retention_days` are deleted (rollups are kept), one
 //! device at a time so each DELETE uses the (device_id, ts) primary key instead of scanning.
+//! The rollup worker runs it hourly, once cluster-wide (`kernel::leader`).
+
+use std::time::Duration;
 
 use sqlx::Row;
 
 use crate::kernel::db::Db;
+use crate::kernel::leader::{self, LeaderError};
 use crate::kernel::sql::{Sql, Value};
+use crate::kernel::time;
+use crate::state::AppState;
+
+/// Lock name of the job (`kernel::leader`).
+pub const JOB: &str = "telemetry.retention";
+
+/// How often it runs, cluster-wide.
+pub const EVERY: Duration = Duration::from_secs(3600);
+
+const DAY_MS: i64 = 86_400_000;
+
+/// One run as the worker makes it: if no replica ran it within `EVERY` and none is running it,
+/// deletes raw samples older than `raw_retention_days`. `Ok(None)` when skipped; otherwise how
+/// many rows were deleted (or why not).
+pub async fn run_due(state: &AppState) -> Result<Option<Result<u64, sqlx::Error>>, LeaderError> {
+    let cutoff = time::now_ms() - state.config.telemetry.raw_retention_days * DAY_MS;
+    leader::run_exclusive_due(&state.db, JOB, EVERY, delete_raw_before(&state.db, cutoff)).await
+}
 
 /// Deletes raw samples older than `cutoff` (epoch ms); returns how many.
 pub async fn delete_raw_before(db: &Db, cutoff: i64) -> Result<u64, sqlx::Error> {

@@ -26,6 +26,7 @@ use sqlx::Row;
 
 use super::ingest::BUCKET_MS;
 use crate::kernel::db::Db;
+use crate::kernel::leader;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
 use crate::state::AppState;
@@ -469,44 +470,61 @@ pub fn offset_ms() -> i64 {
     i64::from(time::offset().local_minus_utc()) * 1000
 }
 
-/// Runs rollups (and raw retention, hourly) until the process ends.
+/// Lock name of the rollup job (`kernel::leader`).
+pub const ROLLUP_JOB: &str = "telemetry.rollup";
+
+/// Rolls up every marked bucket that is due, in passes of `limit` marks.
+pub async fn run_all(state: &AppState, limit: i64) -> Result<usize, sqlx::Error> {
+    let cfg = &state.config.telemetry;
+    let mut total = 0;
+    loop {
+        let n = run_once(
+            &state.db,
+            cfg.rollup_delay_seconds * 1000,
+            cfg.irradiation_max_gap_seconds * 1000,
+            offset_ms(),
+            limit,
+        )
+        .await?;
+        total += n;
+        if n < usize::try_from(limit).unwrap_or(usize::MAX) {
+            return Ok(total);
+        }
+    }
+}
+
+/// Runs rollups and (hourly) raw retention until the process ends, each under its cluster-wide
+/// lock: with several replicas, one rolls up while the others skip the pass (rollups recompute
+/// from raw, so whichever replica runs a pass writes the same rows), and retention runs once an
+/// hour across all of them.
 pub fn spawn_worker(state: AppState) -> Arc<tokio::sync::Notify> {
     let kick = Arc::new(tokio::sync::Notify::new());
     let k = kick.clone();
     tokio::spawn(async move {
         let cfg = state.config.telemetry.clone();
-        let mut last_retention = None::<std::time::Instant>;
+        // Whether retention is due is asked of the database at most once a minute, not on every
+        // rollup pass.
+        let mut next_retention_check = std::time::Instant::now();
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(Duration::from_millis(cfg.rollup_interval_ms)) => {}
                 _ = k.notified() => {}
             }
-            loop {
-                match run_once(
-                    &state.db,
-                    cfg.rollup_delay_seconds * 1000,
-                    cfg.irradiation_max_gap_seconds * 1000,
-                    offset_ms(),
-                    2000,
-                )
-                .await
-                {
-                    Ok(n) if n >= 2000 => continue,
-                    Ok(_) => break,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "rollup pass failed; retrying later");
-                        break;
-                    }
-                }
+            match leader::run_exclusive(&state.db, ROLLUP_JOB, run_all(&state, 2000)).await {
+                Ok(Some(Err(e))) => tracing::warn!(error = %e, "rollup pass failed; retrying later"),
+                Ok(Some(Ok(_))) => {}
+                Ok(None) => tracing::trace!("another replica is rolling up"),
+                Err(e) => tracing::warn!(error = %e, "rollup lock; retrying later"),
             }
-            if last_retention.is_none_or(|t| t.elapsed() > Duration::from_secs(3600)) {
-                last_retention = Some(std::time::Instant::now());
-                let cutoff = time::now_ms() - cfg.raw_retention_days * DAY_MS;
-                match super::retention::delete_raw_before(&state.db, cutoff).await {
-                    Ok(n) if n > 0 => tracing::info!(rows = n, "raw telemetry past retention deleted"),
-                    Ok(_) => {}
-                    Err(e) => tracing::warn!(error = %e, "raw retention failed"),
-                }
+            if std::time::Instant::now() < next_retention_check {
+                continue;
+            }
+            next_retention_check = std::time::Instant::now() + Duration::from_secs(60);
+            match super::retention::run_due(&state).await {
+                Ok(Some(Ok(n))) if n > 0 => tracing::info!(rows = n, "raw telemetry past retention deleted"),
+                Ok(Some(Ok(_))) | Ok(None) => {}
+                Ok(Some(Err(e))) => tracing::warn!(error = %e, "raw retention failed"),
+                Err(e) => tracing::warn!(error = %e, "retention lock; retrying later"),
             }
         }
     });

@@ -1,8 +1,13 @@
-//! What ingest accepted and refused, per gateway and by reason, kept in memory and written into
+//! What ingest accepted and refused, per gateway and by reason, counted in memory and added into
 //! `pv_gateway_state` (`accepted`, `rejected` as a JSON object reason → count) periodically.
 //! Message-level reasons (malformed, oversized, wrong version, gateway mismatch) count messages;
 //! sample-level reasons (unknown device, time out of range) count samples; `accepted` counts
 //! samples stored (a replayed sample counts again: it was accepted again).
+//!
+//! Each process keeps only what it counted since its last flush and the flush *adds* that delta
+//! to the stored totals (`store::add_gateway_counters`): with several replicas behind a shared
+//! subscription each sees part of a gateway's messages, and absolute values written from each
+//! replica's memory would overwrite one another.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -52,8 +57,8 @@ impl Reason {
 pub struct Counters {
     pub accepted: u64,
     pub rejected: BTreeMap<Reason, u64>,
-    /// Recent refusals with their reason and a detail (newest last, a few kept), so an operator
-    /// sees *what* was wrong, e.g. which SN is unknown.
+    /// Recent refusals with their reason and a detail (newest last, a few kept, since the last
+    /// flush), for debugging *what* was wrong, e.g. which SN is unknown.
     pub recent: Vec<(Reason, String)>,
 }
 
@@ -61,6 +66,14 @@ impl Counters {
     pub fn rejected_json(&self) -> String {
         let m: BTreeMap<&str, u64> = self.rejected.iter().map(|(r, n)| (r.key(), *n)).collect();
         serde_json::to_string(&m).unwrap_or_else(|_| "{}".into())
+    }
+
+    /// Refusal counts by reason key (`Reason::key`).
+    pub fn rejected_by_key(&self) -> BTreeMap<String, u64> {
+        self.rejected
+            .iter()
+            .map(|(r, n)| (r.key().to_owned(), *n))
+            .collect()
     }
 
     /// Adds the counts of a stored `rejected` JSON object (unknown keys are ignored).
@@ -79,11 +92,8 @@ const RECENT_KEPT: usize = 10;
 
 #[derive(Debug, Default)]
 struct Entry {
-    counters: Counters,
-    /// Changed since the last write to the database.
-    dirty: bool,
-    /// The totals stored before this process started were added in.
-    loaded: bool,
+    /// Counted since the last flush (not yet added to the stored totals).
+    pending: Counters,
 }
 
 #[derive(Debug, Default)]
@@ -97,6 +107,25 @@ pub struct Stats {
     pub acks_sent: AtomicU64,
 }
 
+impl Counters {
+    fn is_zero(&self) -> bool {
+        self.accepted == 0 && self.rejected.values().all(|n| *n == 0)
+    }
+
+    /// Adds `other`'s counts (its recent refusals go before ours: they are older).
+    fn merge(&mut self, other: Counters) {
+        self.accepted += other.accepted;
+        for (r, n) in other.rejected {
+            *self.rejected.entry(r).or_default() += n;
+        }
+        let mine = std::mem::take(&mut self.recent);
+        self.recent = other.recent;
+        self.recent.extend(mine);
+        let excess = self.recent.len().saturating_sub(RECENT_KEPT);
+        self.recent.drain(..excess);
+    }
+}
+
 impl Stats {
     pub fn reject(&self, gateway: &str, reason: Reason, n: u64, detail: impl Into<String>) {
         if n == 0 {
@@ -104,64 +133,43 @@ impl Stats {
         }
         let mut g = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
         let e = g.entry(gateway.to_owned()).or_default();
-        *e.counters.rejected.entry(reason).or_default() += n;
-        e.counters.recent.push((reason, detail.into()));
-        if e.counters.recent.len() > RECENT_KEPT {
-            e.counters.recent.remove(0);
+        *e.pending.rejected.entry(reason).or_default() += n;
+        e.pending.recent.push((reason, detail.into()));
+        if e.pending.recent.len() > RECENT_KEPT {
+            e.pending.recent.remove(0);
         }
-        e.dirty = true;
     }
 
     pub fn accept(&self, gateway: &str, n: u64) {
         let mut g = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
-        let e = g.entry(gateway.to_owned()).or_default();
-        e.counters.accepted += n;
-        e.dirty = true;
+        g.entry(gateway.to_owned()).or_default().pending.accepted += n;
     }
 
-    pub fn counters(&self, gateway: &str) -> Option<Counters> {
+    /// What this process counted for a gateway and has not yet flushed.
+    pub fn pending(&self, gateway: &str) -> Option<Counters> {
         self.gateways
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .get(gateway)
-            .map(|e| e.counters.clone())
+            .map(|e| e.pending.clone())
     }
 
-    /// Gateways changed since the last call, with whether their stored totals still need to be
-    /// added in; marks them clean.
-    pub fn take_dirty(&self) -> Vec<(String, Counters, bool)> {
-        let mut g = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
-        g.iter_mut()
-            .filter(|(_, e)| e.dirty)
-            .map(|(k, e)| {
-                e.dirty = false;
-                (k.clone(), e.counters.clone(), !e.loaded)
-            })
+    /// Takes the deltas counted since the last call, per gateway with anything to add; the
+    /// caller adds them to the stored totals or, when that fails, gives them back (`restore`).
+    pub fn take_pending(&self) -> Vec<(String, Counters)> {
+        // The map is emptied, so it never keeps every gateway (or garbage id) ever seen.
+        let taken = std::mem::take(&mut *self.gateways.lock().unwrap_or_else(|p| p.into_inner()));
+        taken
+            .into_iter()
+            .filter(|(_, e)| !e.pending.is_zero())
+            .map(|(k, e)| (k, e.pending))
             .collect()
     }
 
-    /// Adds totals stored before this process started (once per gateway).
-    pub fn add_stored(&self, gateway: &str, accepted: u64, rejected_json: &str) {
+    /// Gives back deltas whose write failed, to be added by the next flush.
+    pub fn restore(&self, gateway: &str, delta: Counters) {
         let mut g = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
-        let e = g.entry(gateway.to_owned()).or_default();
-        if !e.loaded {
-            e.counters.accepted += accepted;
-            e.counters.add_json(rejected_json);
-            e.loaded = true;
-            e.dirty = true;
-        }
-    }
-
-    /// Marks a gateway as needing another write (a write failed).
-    pub fn mark_dirty(&self, gateway: &str) {
-        if let Some(e) = self
-            .gateways
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get_mut(gateway)
-        {
-            e.dirty = true;
-        }
+        g.entry(gateway.to_owned()).or_default().pending.merge(delta);
     }
 
     pub fn total(counter: &AtomicU64) -> u64 {
@@ -174,22 +182,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_by_reason_and_survive_a_restart_once() {
+    fn deltas_are_taken_once_and_a_failed_write_gives_them_back() {
         let s = Stats::default();
         s.reject("g", Reason::UnknownDevice, 3, "SN-9");
         s.reject("g", Reason::Malformed, 1, "not JSON");
         s.accept("g", 10);
-        let c = s.counters("g").unwrap();
+        let c = s.pending("g").unwrap();
         assert_eq!(c.rejected_json(), r#"{"malformed":1,"unknown_device":3}"#);
-        let dirty = s.take_dirty();
-        assert_eq!(dirty.len(), 1);
-        assert!(dirty[0].2, "stored totals not yet added");
-        assert!(s.take_dirty().is_empty());
-        s.add_stored("g", 5, r#"{"malformed":2,"bogus":7}"#);
-        s.add_stored("g", 5, r#"{"malformed":2}"#);
-        let c = s.counters("g").unwrap();
-        assert_eq!(c.accepted, 15);
-        assert_eq!(c.rejected[&Reason::Malformed], 3);
-        assert_eq!(c.recent.last().map(|r| r.1.as_str()), Some("not JSON"));
+        let taken = s.take_pending();
+        assert_eq!(taken.len(), 1);
+        assert_eq!(taken[0].1.accepted, 10);
+        assert!(s.take_pending().is_empty(), "nothing counted since");
+        s.accept("g", 5);
+        s.restore("g", taken[0].1.clone());
+        let again = s.take_pending();
+        assert_eq!(again[0].1.accepted, 15);
+        assert_eq!(again[0].1.rejected[&Reason::Malformed], 1);
+        assert_eq!(again[0].1.recent.last().map(|r| r.1.as_str()), Some("not JSON"));
+    }
+
+    #[test]
+    fn stored_json_is_read_leniently() {
+        let mut c = Counters::default();
+        c.add_json(r#"{"malformed":2,"bogus":7}"#);
+        c.add_json("not json");
+        assert_eq!(c.rejected_json(), r#"{"malformed":2}"#);
     }
 }

@@ -2,6 +2,10 @@
 //! device, rollup marks, and the gateway state row. Statements are multi-row and chunked so a
 //! group of batches costs a few round trips, with every value bound (`kernel::sql`).
 
+use std::collections::BTreeMap;
+
+use sqlx::Row;
+
 use crate::kernel::db::Db;
 use crate::kernel::sql::{Sql, Value};
 
@@ -172,34 +176,72 @@ pub async fn upsert_gateway_presence(
     Ok(())
 }
 
-/// The counters of a gateway (absolute values).
-pub async fn upsert_gateway_counters(
+/// Adds counts to a gateway's stored totals: `accepted` samples, and `rejected` (reason key →
+/// count) merged into the stored JSON object key by key. Deltas, never absolute values, so
+/// several replicas counting the same gateway sum up instead of overwriting one another.
+///
+/// One transaction: the upsert adds `accepted` in SQL and thereby locks the row (PostgreSQL
+/// row lock; SQLite's single writer), so reading `rejected`, merging in Rust and writing it
+/// back cannot interleave with another replica's flush of the same gateway. (Merging JSON in
+/// SQL would need a different statement per back-end.)
+pub async fn add_gateway_counters(
     db: &Db,
     key: GatewayKey<'_>,
     accepted: u64,
-    rejected: &str,
+    rejected: &BTreeMap<String, u64>,
     now: i64,
 ) -> Result<(), sqlx::Error> {
+    let mut tx = db.pool().begin().await?;
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO pv_gateway_state (gateway_id, tenant_id, station_id, online, last_seen, rejected, \
-         accepted, changed_at) VALUES (?,?,?,0,?,?,?,?) ON CONFLICT (gateway_id) DO UPDATE SET \
-         rejected = excluded.rejected, accepted = excluded.accepted",
+         accepted, changed_at) VALUES (?,?,?,0,?,'{}',?,?) ON CONFLICT (gateway_id) DO UPDATE SET \
+         accepted = pv_gateway_state.accepted + excluded.accepted",
         [
             Value::from(key.gateway_id),
             Value::from(key.tenant_id),
             Value::Int(key.station_id),
             Value::Int(now),
-            Value::from(rejected),
             Value::Int(i64::try_from(accepted).unwrap_or(i64::MAX)),
             Value::Int(now),
         ],
     );
-    let (text, args) = built(&sql)?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(db.pool())
-        .await?;
-    Ok(())
+    exec(&mut tx, &sql).await?;
+    if rejected.values().any(|n| *n > 0) {
+        let mut sql = Sql::default();
+        sql.push_bind(
+            "SELECT rejected FROM pv_gateway_state WHERE gateway_id = ?",
+            [Value::from(key.gateway_id)],
+        );
+        let (text, args) = built(&sql)?;
+        let stored: String = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get("rejected")?;
+        let merged = merge_counts(&stored, rejected);
+        let mut sql = Sql::default();
+        sql.push_bind(
+            "UPDATE pv_gateway_state SET rejected = ? WHERE gateway_id = ?",
+            [Value::Text(merged), Value::from(key.gateway_id)],
+        );
+        exec(&mut tx, &sql).await?;
+    }
+    tx.commit().await
+}
+
+/// `stored` (a JSON object reason → count; unreadable or non-count entries are dropped rather
+/// than failing the flush forever) plus `delta`, as JSON.
+pub fn merge_counts(stored: &str, delta: &BTreeMap<String, u64>) -> String {
+    let mut m: BTreeMap<String, u64> = serde_json::from_str::<BTreeMap<String, serde_json::Value>>(stored)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(k, v)| v.as_u64().map(|n| (k, n)))
+        .collect();
+    for (k, n) in delta {
+        let e = m.entry(k.clone()).or_default();
+        *e = e.saturating_add(*n);
+    }
+    serde_json::to_string(&m).unwrap_or_else(|_| "{}".into())
 }
 
 /// The stored counters of a gateway: (accepted, rejected JSON).
@@ -213,7 +255,6 @@ pub async fn gateway_counters(db: &Db, gateway_id: &str) -> Result<Option<(i64, 
     let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
         .fetch_optional(db.pool())
         .await?;
-    use sqlx::Row;
     row.map(|r| Ok((r.try_get("accepted")?, r.try_get("rejected")?)))
         .transpose()
 }
@@ -241,4 +282,22 @@ pub async fn set_devices_online(db: &Db, devices: &[i64], online: bool, now: i64
             .await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_merge_key_by_key() {
+        let delta = BTreeMap::from([("malformed".to_string(), 2), ("unknown_device".to_string(), 5)]);
+        assert_eq!(
+            merge_counts(r#"{"malformed":1,"oversized":4,"junk":"x"}"#, &delta),
+            r#"{"malformed":3,"oversized":4,"unknown_device":5}"#
+        );
+        assert_eq!(
+            merge_counts("not json", &delta),
+            r#"{"malformed":2,"unknown_device":5}"#
+        );
+    }
 }
