@@ -12,7 +12,9 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { adminChecks } from './admin.mjs'
+import { alarmChecks } from './alarm.mjs'
 import { dataPathChecks } from './datapath.mjs'
+import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
 import { stationChecks } from './station.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -26,7 +28,11 @@ const timeout = 15_000
 
 let passed = 0
 let failed = 0
+// E2E_ONLY=alarm,dispersion runs just those groups (a developer's shortcut; CI runs everything).
+const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean)
+let group = 'core'
 async function check(name, fn) {
+  if (only.length > 0 && !only.includes(group)) return
   try {
     await fn()
     passed++
@@ -656,6 +662,7 @@ try {
   })
 
   // ---- System administration: package, tenant, its admin, a role, a limited user ----
+  group = 'admin'
   await adminChecks({
     page,
     screenshotDir,
@@ -674,6 +681,7 @@ try {
   })
 
   // ---- Stations: list, form, archive (devices, prices, gateway), Excel, assignment ----
+  group = 'station'
   await stationChecks({
     page,
     baseUrl,
@@ -691,6 +699,11 @@ try {
   })
 
   // ---- Live data: a real edge agent and simulator feeding a station, seen in the console ----
+  // The dispersion site needs a closed 5-minute rollup: start it now, verify it after the alarms.
+  group = 'dispersion'
+  const dispersionSite = await startDispersionSite({ baseUrl, check, assert, signIn, storedToken })
+
+  group = 'datapath'
   await dataPathChecks({
     page,
     baseUrl,
@@ -703,6 +716,28 @@ try {
     storedToken,
   })
 
+  // ---- Alarms: a simulated fault reaches the bell, is acknowledged and clears; a dead device ----
+  group = 'alarm'
+  await alarmChecks({
+    page,
+    baseUrl,
+    screenshotDir,
+    timeout,
+    check,
+    assert,
+    waitForPath,
+    signIn,
+    storedToken,
+  })
+
+  // ---- Dispersion: a weak string behind a real edge agent grades its inverter poor ----
+  group = 'dispersion'
+  await dispersionChecks(
+    { page, baseUrl, screenshotDir, timeout, check, assert, signIn, storedToken },
+    dispersionSite,
+  )
+
+  group = 'core'
   await check('no uncaught script errors', async () => {
     assert(pageErrors.length === 0, pageErrors.join('\n'))
   })

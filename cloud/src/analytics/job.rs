@@ -59,6 +59,9 @@ pub struct Outcome {
     pub cleared: usize,
 }
 
+/// Its name for the cluster-wide lock (`kernel::leader`).
+const JOB: &str = "analytics.warnings";
+
 /// Starts the job; the returned `Notify` wakes it for an immediate pass (tests, or after a
 /// setting changed).
 pub fn spawn(state: AppState, config: JobConfig) -> Arc<tokio::sync::Notify> {
@@ -66,16 +69,17 @@ pub fn spawn(state: AppState, config: JobConfig) -> Arc<tokio::sync::Notify> {
     let woken = wake.clone();
     tokio::spawn(async move {
         loop {
-            // LEADER: the lead wraps this pass in
-            // `kernel::leader::run_exclusive(&state.db, "analytics.warnings", ...)` so that one
-            // replica of a cluster runs it (the pass is idempotent, so a double run only wastes
-            // work: the open-alarm index keeps one warning per inverter and kind).
-            match run_once(&state, &config, crate::kernel::time::now_ms()).await {
-                Ok(o) if o.raised + o.cleared > 0 => {
+            // One replica of a cluster runs a pass (another skips it); the pass is idempotent
+            // anyway: the open-alarm index keeps one warning per inverter and kind.
+            let pass = run_once(&state, &config, crate::kernel::time::now_ms());
+            match crate::kernel::leader::run_exclusive(&state.db, JOB, pass).await {
+                Ok(Some(Ok(o))) if o.raised + o.cleared > 0 => {
                     tracing::info!(raised = o.raised, cleared = o.cleared, "analytics warnings")
                 }
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "analytics warning pass failed"),
+                Ok(Some(Ok(_))) => {}
+                Ok(None) => tracing::debug!("analytics warnings: another replica runs the pass"),
+                Ok(Some(Err(e))) => tracing::warn!(error = %e, "analytics warning pass failed"),
+                Err(e) => tracing::warn!(error = %e, "analytics warning pass: no leader lock"),
             }
             tokio::select! {
                 _ = tokio::time::sleep(config.interval) => {}
