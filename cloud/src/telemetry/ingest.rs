@@ -24,6 +24,7 @@ use super::realtime::DeviceLive;
 use super::registry::{GatewayEntry, Registry};
 use super::stats::{Reason, Stats};
 use super::store::{self, LatestRow, RawRow};
+use crate::alarm::engine::{Input, SampleIn};
 use crate::config::TelemetryConfig;
 use crate::kernel::db::Backend;
 use crate::kernel::time;
@@ -395,8 +396,22 @@ impl Writer {
             });
         }
         self.presence.samples(latest.keys().copied());
+        // Stored samples for the alarm engine, handed over after the acks below.
+        let engine = self.state.alarms.engine_running();
+        let mut handover = Vec::new();
         for p in group {
             self.stats.accept(&p.gateway.gateway_id, p.samples.len() as u64);
+            if engine {
+                let tenant: Arc<str> = p.gateway.tenant_id.as_str().into();
+                handover.extend(p.samples.into_iter().map(|s| SampleIn {
+                    device_id: s.device_id,
+                    kind: s.kind,
+                    tenant_id: tenant.clone(),
+                    station_id: p.gateway.station_id,
+                    ts: s.ts,
+                    values: s.values,
+                }));
+            }
             self.stats
                 .batches_stored
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -409,6 +424,11 @@ impl Writer {
                 }
                 Err(e) => tracing::warn!(gateway = %p.gateway.gateway_id, error = %e, "ack not sent"),
             }
+        }
+        // After the acks, so the gateways are not kept waiting; when the engine is behind this
+        // waits (and so does the queue behind it): alarms are never evaluated on a subset.
+        if !handover.is_empty() {
+            self.state.alarms.submit(Input::Samples(handover)).await;
         }
         true
     }
