@@ -89,8 +89,16 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         )
         .routes(routes!(resource::oss::remove_file))
         .routes(routes!(resource::oss::serve_file))
-        // alarm feed
+        // alarms: the feed, alarm data, smart warnings, rules, messages (issue 8)
         .routes(routes!(alarm::feed::connect))
+        .routes(routes!(alarm::api::alarm_page))
+        .routes(routes!(alarm::api::list_alarm_status))
+        .routes(routes!(alarm::api::detail))
+        .routes(routes!(alarm::api::handle))
+        .routes(routes!(alarm::api::warn_page))
+        .routes(routes!(alarm::settings::get_rule, alarm::settings::put_rule))
+        .routes(routes!(alarm::message::list))
+        .routes(routes!(alarm::message::read))
         // reference data: departments, dictionaries, regions
         .routes(routes!(system::dept::list))
         .routes(routes!(system::dept::lazy_list))
@@ -215,7 +223,8 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(telemetry::api::inverter_real::list_wave_tag))
         .routes(routes!(telemetry::api::flex_real::real_time_data))
         .routes(routes!(telemetry::api::flex_real::data_by_sensor))
-        .merge(crate::analytics::routes());
+        .merge(crate::analytics::routes())
+        .merge(alarm::flex::routes());
     // The list/detail/submit/remove family, declared per entity.
     [
         &system::param::PARAM,

@@ -60,6 +60,7 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
         db,
         station,
         realtime: Default::default(),
+        alarms: Default::default(),
         ids,
         alarm_changes: tokio::sync::broadcast::channel(64).0,
         api_scopes: Default::default(),

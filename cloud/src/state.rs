@@ -23,4 +23,6 @@ pub struct AppState {
     pub station: Arc<crate::station::StationServices>,
     /// The newest values of every device and the state of every gateway (see `telemetry::realtime`).
     pub realtime: Arc<crate::telemetry::realtime::RealtimeView>,
+    /// The alarm engine's inbox, fault tables and rule settings (see `alarm`).
+    pub alarms: Arc<crate::alarm::AlarmServices>,
 }

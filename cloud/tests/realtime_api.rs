@@ -245,6 +245,32 @@ async fn fleet() -> Fleet {
         true,
     ))
     .await;
+    // The alarm engine's verdict on I3's fault code 3 (this suite writes telemetry directly,
+    // without ingest and the engine): an open station-fault alarm makes S2 a faulty station.
+    pv_cloud::alarm::store::raise(
+        &app.state,
+        &pv_cloud::alarm::store::Raise {
+            tenant_id: T1.into(),
+            station_id: s2,
+            device_id: i3,
+            device_kind: "inverter".into(),
+            device_name: "INV-B1".into(),
+            kind: "fault:fault_code:3".into(),
+            category: "fault".into(),
+            r#type: pv_cloud::alarm::store::TYPE_FAULT,
+            level: pv_cloud::alarm::store::LEVEL_MAJOR,
+            code: "3".into(),
+            name: "未知故障码 3".into(),
+            name_en: "Unknown fault code 3".into(),
+            detail: String::new(),
+            detail_en: String::new(),
+            value: Some(3.0),
+            threshold: None,
+            at: now,
+        },
+    )
+    .await
+    .expect("raise");
     app.state.realtime.set_gateway(GatewayLive {
         gateway_id: "GW-D".into(),
         tenant_id: T1.into(),
@@ -345,7 +371,7 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
         (d["runningCount"].as_i64(), d["commissioningCount"].as_i64()),
         (Some(3), Some(1))
     );
-    // Online: S1 and S2 (devices), S4 (gateway); offline: S3. Fault: S2 (fault code 3).
+    // Online: S1 and S2 (devices), S4 (gateway); offline: S3. Fault: S2 (an open alarm).
     assert_eq!(
         (d["onlineCount"].as_i64(), d["offlineCount"].as_i64()),
         (Some(3), Some(1))

@@ -3,8 +3,10 @@
 //! what the console shows. The client's `{}` messages are keep-alives. The connection closes
 //! when the sign-in session ends.
 //!
-//! Alarm evaluation arrives with the alarm domain; until then every user's list is empty, and
-//! the `changed` channel has no sender that fires.
+//! The list is the caller's open (status 0) alarms of both types, station-scoped like every
+//! alarm call, newest first, capped at `FEED_LIMIT`; `count` is the total. Every raise, clear,
+//! acknowledgement or re-trigger wakes the tenant's connections (`store::notify`), each of which
+//! re-reads its own scoped list: one indexed query per connection and change.
 
 use std::time::Duration;
 
@@ -42,12 +44,75 @@ pub struct FeedMessage {
     pub count: i64,
 }
 
-/// The user's current active alarms, newest first, as the bell shows them.
-pub async fn current(_state: &AppState, _caller: &Caller) -> Result<FeedMessage, ApiError> {
-    Ok(FeedMessage {
-        data: Vec::new(),
-        count: 0,
-    })
+/// At most this many alarms travel in one message (the bell shows "99+" beyond 99 anyway).
+pub const FEED_LIMIT: i64 = 50;
+
+/// The user's current active alarms, newest first, as the bell shows them (names in the
+/// request's language).
+pub async fn current(state: &AppState, caller: &Caller) -> Result<FeedMessage, ApiError> {
+    current_in(state, caller, crate::kernel::lang::Lang::current()).await
+}
+
+/// [`current`] with names in `lang`.
+pub async fn current_in(
+    state: &AppState,
+    caller: &Caller,
+    lang: crate::kernel::lang::Lang,
+) -> Result<FeedMessage, ApiError> {
+    use crate::kernel::lang::Lang;
+    use crate::kernel::sql::{Sql, Value};
+    use sqlx::Row;
+
+    let scope = crate::station::scope::visible_stations(state, caller).await?;
+    let mut filter = Sql::new(" FROM pv_alarm a JOIN pv_station s ON s.id = a.station_id WHERE ");
+    filter.push_bind(
+        "a.tenant_id = ? AND a.status = ?",
+        [
+            Value::from(caller.tenant_id.as_str()),
+            Value::Int(crate::alarm::store::STATUS_ACTIVE),
+        ],
+    );
+    filter.push(" AND ");
+    filter.append(&scope.stations("s"));
+    let mut count = Sql::new("SELECT COUNT(*)");
+    count.append(&filter);
+    let (text, args) = count.build()?;
+    let total: i64 = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_one(state.db.pool())
+        .await?;
+    let mut sql = Sql::new(
+        "SELECT a.id, s.name AS station_name, a.device_name, a.name, a.name_en, a.last_time, a.type",
+    );
+    sql.append(&filter);
+    sql.push_bind(
+        " ORDER BY a.last_time DESC, a.id DESC LIMIT ?",
+        [Value::Int(FEED_LIMIT)],
+    );
+    let (text, args) = sql.build()?;
+    let en = lang == Lang::En;
+    let data = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?
+        .iter()
+        .map(|r| {
+            let name: String = r.try_get("name")?;
+            let name_en: String = r.try_get("name_en")?;
+            Ok(AlarmItem {
+                id: Id(r.try_get("id")?),
+                station_name: r.try_get("station_name")?,
+                inverter: r.try_get("device_name")?,
+                warning_name: if en && !name_en.is_empty() { name_en } else { name },
+                date: iso(r.try_get("last_time")?),
+                r#type: r.try_get("type")?,
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok(FeedMessage { data, count: total })
+}
+
+/// `yyyy-MM-ddTHH:mm:ss` in the hub's timezone (the spec's alarm item date).
+fn iso(ms: i64) -> String {
+    crate::kernel::time::format_ms(ms).replacen(' ', "T", 1)
 }
 
 const WRONG_USER: Text = Text::new("无权订阅该用户的告警", "You may not follow this user's alarms");
@@ -79,11 +144,19 @@ pub async fn connect(
             format!("websocket expected: {}", e.body_text()),
         )
     })?;
-    Ok(upgrade.on_upgrade(move |socket| serve(state, caller, socket)))
+    // The connection outlives the request's language scope: the upgrade request's
+    // Accept-Language (browsers send it on the handshake) is kept for its whole life.
+    let lang = crate::kernel::lang::Lang::current();
+    Ok(upgrade.on_upgrade(move |socket| serve(state, caller, lang, socket)))
 }
 
-async fn send(socket: &mut WebSocket, state: &AppState, caller: &Caller) -> bool {
-    let Ok(message) = current(state, caller).await else {
+async fn send(
+    socket: &mut WebSocket,
+    state: &AppState,
+    caller: &Caller,
+    lang: crate::kernel::lang::Lang,
+) -> bool {
+    let Ok(message) = current_in(state, caller, lang).await else {
         return false;
     };
     let Ok(text) = serde_json::to_string(&message) else {
@@ -92,8 +165,8 @@ async fn send(socket: &mut WebSocket, state: &AppState, caller: &Caller) -> bool
     socket.send(Message::Text(text.into())).await.is_ok()
 }
 
-async fn serve(state: AppState, caller: Caller, mut socket: WebSocket) {
-    if !send(&mut socket, &state, &caller).await {
+async fn serve(state: AppState, caller: Caller, lang: crate::kernel::lang::Lang, mut socket: WebSocket) {
+    if !send(&mut socket, &state, &caller, lang).await {
         return;
     }
     let mut changed = state.alarm_changes.subscribe();
@@ -109,7 +182,7 @@ async fn serve(state: AppState, caller: Caller, mut socket: WebSocket) {
             change = changed.recv() => match change {
                 Ok(tenant) if tenant != caller.tenant_id => {}
                 Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                    if !send(&mut socket, &state, &caller).await { break; }
+                    if !send(&mut socket, &state, &caller, lang).await { break; }
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
             },

@@ -81,8 +81,8 @@ pub struct HomeData {
     /// Stations communicating now (gateway or a device online) and not.
     pub online_count: i64,
     pub offline_count: i64,
-    /// Online stations with a live fault code (placeholder until the alarm engine), and the
-    /// online stations without one (alarm-free).
+    /// Online stations with an open station-fault alarm (type 1, active or acknowledged), and
+    /// the online stations without one (alarm-free).
     pub fault_count: i64,
     pub normal_count: i64,
     /// Installed capacity, kWp (DC, sum of the stations' component capacity).

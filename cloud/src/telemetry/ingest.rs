@@ -28,6 +28,7 @@ use super::realtime::DeviceLive;
 use super::registry::{GatewayEntry, Registry};
 use super::stats::{Reason, Stats};
 use super::store::{self, LatestRow, RawRow};
+use crate::alarm::engine::{Input, SampleIn};
 use crate::config::TelemetryConfig;
 use crate::kernel::db::Backend;
 use crate::kernel::time;
@@ -50,6 +51,8 @@ struct Accepted {
     ts: i64,
     seq: i64,
     metrics: String,
+    /// Kept for the alarm engine, which evaluates every stored sample.
+    values: BTreeMap<String, wire::Value>,
 }
 
 pub struct Ingest {
@@ -194,8 +197,9 @@ impl Ingest {
         let newest = now + self.cfg.future_margin_seconds * 1000;
         let oldest = now - self.cfg.past_horizon_days * 86_400_000;
         let mut refreshed = false;
-        let mut samples = Vec::with_capacity(batch.samples.len());
-        let mut newest_of: HashMap<i64, (i64, &'static str, BTreeMap<String, wire::Value>)> = HashMap::new();
+        let mut samples: Vec<Accepted> = Vec::with_capacity(batch.samples.len());
+        // Device → index in `samples` of its newest sample in this batch.
+        let mut newest_of: HashMap<i64, usize> = HashMap::new();
         for s in batch.samples {
             let device = s.device.trim();
             let mut known = entry.devices.get(device).cloned();
@@ -238,12 +242,11 @@ impl Ingest {
                     continue;
                 }
             };
-            // Only the newest sample of each device in the batch reaches the view; the others'
-            // values are not kept (storage has them as JSON).
+            // Only the newest sample of each device in the batch reaches the view.
             match newest_of.get(&dev.device_id) {
-                Some((held, _, _)) if *held >= s.ts => {}
+                Some(&held) if samples[held].ts >= s.ts => {}
                 _ => {
-                    newest_of.insert(dev.device_id, (s.ts, dev.kind, s.values));
+                    newest_of.insert(dev.device_id, samples.len());
                 }
             }
             samples.push(Accepted {
@@ -252,19 +255,21 @@ impl Ingest {
                 ts: s.ts,
                 seq: i64::try_from(s.seq).unwrap_or(i64::MAX),
                 metrics,
+                values: s.values,
             });
         }
         // Live now, stored (and acknowledged) by the writers: see the module note.
         self.presence.samples(newest_of.keys().copied());
-        for (device_id, (ts, kind, values)) in newest_of {
+        for (device_id, i) in newest_of {
+            let s = &samples[i];
             self.state.realtime.apply(DeviceLive {
                 device_id,
                 tenant_id: entry.tenant_id.clone(),
                 station_id: entry.station_id,
-                kind: kind.to_owned(),
+                kind: s.kind.to_owned(),
                 gateway_id: entry.gateway_id.clone(),
-                ts,
-                values,
+                ts: s.ts,
+                values: s.values.clone(),
                 online: true,
             });
         }
@@ -403,9 +408,23 @@ impl Writer {
                 }
             }
         }
-        // Stored: now the acknowledgements (the view was updated when the batches were accepted).
+        // Stored: now the acknowledgements (the view was updated when the batches were accepted),
+        // and the stored samples for the alarm engine, handed over after the acks.
+        let engine = self.state.alarms.engine_running();
+        let mut handover = Vec::new();
         for p in group {
             self.stats.accept(&p.gateway.gateway_id, p.samples.len() as u64);
+            if engine {
+                let tenant: Arc<str> = p.gateway.tenant_id.as_str().into();
+                handover.extend(p.samples.into_iter().map(|s| SampleIn {
+                    device_id: s.device_id,
+                    kind: s.kind,
+                    tenant_id: tenant.clone(),
+                    station_id: p.gateway.station_id,
+                    ts: s.ts,
+                    values: s.values,
+                }));
+            }
             self.stats
                 .batches_stored
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -418,6 +437,11 @@ impl Writer {
                 }
                 Err(e) => tracing::warn!(gateway = %p.gateway.gateway_id, error = %e, "ack not sent"),
             }
+        }
+        // After the acks, so the gateways are not kept waiting; when the engine is behind this
+        // waits (and so does the queue behind it): alarms are never evaluated on a subset.
+        if !handover.is_empty() {
+            self.state.alarms.submit(Input::Samples(handover)).await;
         }
         true
     }

@@ -95,6 +95,8 @@ pub async fn start(state: &AppState) -> Result<Telemetry, BrokerError> {
         )
     };
 
+    // The alarm engine before ingest, so the first stored batch is evaluated.
+    crate::alarm::engine::start(state).await;
     let ingest = Ingest::start(
         state.clone(),
         registry.clone(),

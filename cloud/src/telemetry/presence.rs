@@ -110,6 +110,7 @@ impl Presence {
                 .set_gateway(self.live(&entry.gateway_id, &g, None));
             if came_online {
                 self.persist(&entry.gateway_id, &g, None).await;
+                self.alarm_gateway(&entry.gateway_id, &g).await;
             }
         }
     }
@@ -156,6 +157,19 @@ impl Presence {
         }
         self.devices_online(&up, true).await;
         self.devices_online(&down, false).await;
+        // Alarms: the gateway's own state, and devices its status reports offline (when the
+        // gateway itself is offline, its alarm stands for its devices).
+        self.alarm_gateway(&entry.gateway_id, &g).await;
+        if online && !down.is_empty() {
+            self.state
+                .alarms
+                .submit(crate::alarm::engine::Input::DevicesOffline {
+                    tenant_id: g.tenant_id.clone(),
+                    station_id: g.station_id,
+                    device_ids: down.clone(),
+                })
+                .await;
+        }
         self.persist(&entry.gateway_id, &g, Some(&status)).await;
         self.state
             .realtime
@@ -178,6 +192,26 @@ impl Presence {
         }
     }
 
+    /// Tells the alarm engine the gateway's state (it raises or clears `comm:gateway` on a change).
+    async fn alarm_gateway(&self, id: &str, g: &Gw) {
+        use crate::alarm::engine::Input;
+        let (tenant_id, station_id, gateway_id) = (g.tenant_id.clone(), g.station_id, id.to_owned());
+        let input = if g.online {
+            Input::GatewayOnline {
+                tenant_id,
+                station_id,
+                gateway_id,
+            }
+        } else {
+            Input::GatewayOffline {
+                tenant_id,
+                station_id,
+                gateway_id,
+            }
+        };
+        self.state.alarms.submit(input).await;
+    }
+
     /// Marks silent gateways and devices offline.
     pub async fn sweep(&self, gateway_silence_ms: i64, device_silence_ms: i64) {
         let now = time::now_ms();
@@ -193,6 +227,7 @@ impl Presence {
         };
         for (id, g) in silent {
             tracing::info!(gateway = %id, "gateway silent: offline");
+            self.alarm_gateway(&id, &g).await;
             self.devices_online(&g.devices, false).await;
             self.persist(&id, &g, None).await;
             self.state.realtime.set_gateway(self.live(&id, &g, None));

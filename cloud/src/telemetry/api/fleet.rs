@@ -11,8 +11,8 @@
 //!   not: a counter stays true while a device is silent);
 //! - communicating (online): its gateway is online, or at least one of its devices is (a gateway
 //!   keeps a station online at night when inverters sleep);
-//! - fault: an online device reports a non-zero `fault_code` or `fault_word{n}`. A placeholder
-//!   until the alarm engine (issue 8) owns station faults.
+//! - fault: the station has an open (active or acknowledged) station-fault alarm (type 1) —
+//!   the alarm engine's view, so the map, the home totals and the alarm page agree.
 
 use std::collections::{HashMap, HashSet};
 
@@ -119,8 +119,8 @@ pub fn today_energy_wh(rollup: Option<&DayRollup>, live: Option<&DeviceLive>, da
 }
 
 /// The colour key of a station on the map and in area lists, first match wins:
-/// `commissioning` (installation status 1), `offline` (not communicating), `fault` (the
-/// placeholder above), `producing` (current power > 0), `standby` (online, no power: night).
+/// `commissioning` (installation status 1), `offline` (not communicating), `fault` (an open
+/// station-fault alarm), `producing` (current power > 0), `standby` (online, no power: night).
 pub fn status_key(info: &StationInfo, live: &StationLive) -> &'static str {
     if info.installation_status == COMMISSIONING {
         "commissioning"
@@ -133,17 +133,6 @@ pub fn status_key(info: &StationInfo, live: &StationLive) -> &'static str {
     } else {
         "standby"
     }
-}
-
-/// A device's live fault placeholder: a non-zero fault code or fault word.
-pub fn has_fault(d: &DeviceLive) -> bool {
-    d.online
-        && d.values.iter().any(|(k, v)| {
-            let is_fault = k == "fault_code"
-                || k.strip_prefix("fault_word")
-                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-            is_fault && matches!(v, pv_shared::wire::Value::Number(n) if *n != 0.0)
-        })
 }
 
 /// The live devices of `station` the caller may count: same tenant, still registered.
@@ -176,6 +165,7 @@ impl Fleet {
             return Ok(fleet);
         }
         let registered = registered_devices(state, &fleet.scope).await?;
+        let faulty = stations_with_open_faults(state, &fleet.scope).await?;
         let rollups = day_rollups(state, &fleet.scope, &day).await?;
         let mut rollups_by_station: HashMap<i64, Vec<(i64, DayRollup)>> = HashMap::new();
         for (device, (station, r)) in rollups {
@@ -191,7 +181,7 @@ impl Fleet {
                 .is_some_and(|g| g.online && g.tenant_id == fleet.scope.tenant_id && g.station_id == s.id);
             let mut live = StationLive {
                 online: gateway_online || devices.iter().any(|d| d.online),
-                fault: devices.iter().any(has_fault),
+                fault: faulty.contains(&s.id),
                 last_update: devices.iter().map(|d| d.ts).max(),
                 ..StationLive::default()
             };
@@ -227,6 +217,28 @@ impl Fleet {
     pub fn live(&self, station: i64) -> StationLive {
         self.live.get(&station).cloned().unwrap_or_default()
     }
+}
+
+/// The caller's stations with an open station-fault alarm (type 1, active or acknowledged).
+async fn stations_with_open_faults(state: &AppState, scope: &StationScope) -> Result<HashSet<i64>, ApiError> {
+    let mut sql = Sql::new("SELECT DISTINCT a.station_id FROM pv_alarm a WHERE ");
+    sql.push_bind(
+        "a.tenant_id = ? AND a.type = ? AND a.status < ?",
+        [
+            Value::from(scope.tenant_id.as_str()),
+            Value::Int(crate::alarm::store::TYPE_FAULT),
+            Value::Int(crate::alarm::store::STATUS_CLEARED),
+        ],
+    );
+    sql.append(&scope.condition("a.station_id"));
+    let (text, args) = sql.build()?;
+    Ok(
+        sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_all(state.db.pool())
+            .await?
+            .into_iter()
+            .collect(),
+    )
 }
 
 async fn stations(state: &AppState, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
@@ -451,18 +463,5 @@ mod tests {
         assert_eq!(status_key(&info(RUNNING), &live(true, true, 5.0)), "fault");
         assert_eq!(status_key(&info(RUNNING), &live(true, false, 5.0)), "producing");
         assert_eq!(status_key(&info(RUNNING), &live(true, false, 0.0)), "standby");
-    }
-
-    #[test]
-    fn faults_are_non_zero_codes_of_online_devices() {
-        assert!(!has_fault(&live(
-            1,
-            &[("fault_code", 0.0), ("fault_word1", 0.0)],
-            true
-        )));
-        assert!(has_fault(&live(1, &[("fault_word2", 4.0)], true)));
-        assert!(has_fault(&live(1, &[("fault_code", 17.0)], true)));
-        assert!(!has_fault(&live(1, &[("fault_code", 17.0)], false)), "offline");
-        assert!(!has_fault(&live(1, &[("fault_wordx", 1.0)], true)));
     }
 }

@@ -1,0 +1,242 @@
+//! Messages (`/api/message/list`, `/api/message/read`): one notification per recipient when an
+//! alarm is raised. Recipients are the tenant's users who can see the alarm's station under the
+//! station scope rule (`station::scope`): unrestricted users all, restricted users (owners,
+//! maintenance staff, anyone with assignments) only when the station is assigned to them.
+
+use std::collections::{HashMap, HashSet};
+
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use utoipa::{IntoParams, ToSchema};
+
+use super::store::Raise;
+use crate::auth::Caller;
+use crate::kernel::extract::{Json, Query};
+use crate::kernel::lang::Lang;
+use crate::kernel::sql::{Sql, Value};
+use crate::kernel::time::{self, Timestamp};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
+use crate::state::AppState;
+use crate::station::scope::ADMIN_ROLE;
+use crate::user::admin::{MAINTENANCE_ROLE, OWNER_ROLE};
+
+fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
+    sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))
+}
+
+/// The users of `tenant` who can see `station` (see the module note).
+pub async fn recipients(state: &AppState, tenant: &str, station: i64) -> Result<Vec<i64>, sqlx::Error> {
+    let mut sql = Sql::new(
+        "SELECT u.id, r.role_alias FROM blade_user u LEFT JOIN blade_user_role ur ON ur.user_id = u.id \
+         LEFT JOIN blade_role r ON r.id = ur.role_id AND r.is_deleted = 0 WHERE ",
+    );
+    sql.push_bind(
+        "u.tenant_id = ? AND u.is_deleted = 0 AND u.status = 1",
+        [Value::from(tenant)],
+    );
+    let (text, args) = built(&sql)?;
+    let mut aliases: HashMap<i64, Vec<String>> = HashMap::new();
+    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?
+    {
+        let entry = aliases.entry(r.try_get("id")?).or_default();
+        if let Some(a) = r.try_get::<Option<String>, _>("role_alias")? {
+            entry.push(a);
+        }
+    }
+    let mut sql = Sql::new("SELECT user_id, station_id FROM pv_user_station WHERE ");
+    sql.push_bind("tenant_id = ?", [Value::from(tenant)]);
+    let (text, args) = built(&sql)?;
+    let mut assigned: HashMap<i64, HashSet<i64>> = HashMap::new();
+    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?
+    {
+        assigned
+            .entry(r.try_get("user_id")?)
+            .or_default()
+            .insert(r.try_get("station_id")?);
+    }
+    let mut out: Vec<i64> = aliases
+        .into_iter()
+        .filter(|(user, roles)| {
+            let own = assigned.get(user);
+            let restricted = !roles.iter().any(|a| a == ADMIN_ROLE)
+                && (roles.iter().any(|a| a == OWNER_ROLE || a == MAINTENANCE_ROLE)
+                    || own.is_some_and(|s| !s.is_empty()));
+            !restricted || own.is_some_and(|s| s.contains(&station))
+        })
+        .map(|(u, _)| u)
+        .collect();
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// One message per recipient of a new alarm.
+pub async fn create_for_alarm(state: &AppState, alarm: Id, r: &Raise) -> Result<usize, sqlx::Error> {
+    let users = recipients(state, &r.tenant_id, r.station_id).await?;
+    if users.is_empty() {
+        return Ok(0);
+    }
+    let title = format!("{}：{}", r.device_name, r.name);
+    let title_en = format!("{}: {}", r.device_name, r.name_en);
+    let now = time::now_ms();
+    for chunk in users.chunks(200) {
+        let mut sql = Sql::new(
+            "INSERT INTO pv_message (id, tenant_id, user_id, alarm_id, type, title, title_en, content, \
+             content_en, is_read, create_time) VALUES ",
+        );
+        for (i, user) in chunk.iter().enumerate() {
+            if i > 0 {
+                sql.push(", ");
+            }
+            sql.push_bind(
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                [
+                    Value::from(state.ids.next()),
+                    Value::from(r.tenant_id.as_str()),
+                    Value::Int(*user),
+                    Value::from(alarm),
+                    Value::Int(r.r#type),
+                    Value::from(title.chars().take(200).collect::<String>()),
+                    Value::from(title_en.chars().take(200).collect::<String>()),
+                    Value::from(r.detail.chars().take(1000).collect::<String>()),
+                    Value::from(r.detail_en.chars().take(1000).collect::<String>()),
+                    Value::Int(now),
+                ],
+            );
+        }
+        let (text, args) = built(&sql)?;
+        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+            .execute(state.db.pool())
+            .await?;
+    }
+    Ok(users.len())
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct ListParams {
+    pub current: Option<i64>,
+    pub size: Option<i64>,
+    /// `0` unread, `1` read; absent: all.
+    pub is_read: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageItem {
+    pub id: Id,
+    pub alarm_id: Option<Id>,
+    /// The alarm's type: 1 station fault, 2 smart warning.
+    pub r#type: i64,
+    pub title: String,
+    pub content: String,
+    pub is_read: i64,
+    pub create_time: Timestamp,
+}
+
+/// The caller's messages, newest first (titles and contents per `Accept-Language`).
+#[utoipa::path(get, path = "/api/message/list", tag = "alarm", params(ListParams),
+    responses((status = 200, body = Envelope<Page<MessageItem>>), (status = 400), (status = 401)))]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(p): Query<ListParams>,
+) -> ApiResult<Data<Page<MessageItem>>> {
+    let (current, size) = super::api::paging(p.current, p.size)?;
+    let mut filter = Sql::new(" FROM pv_message WHERE ");
+    filter.push_bind(
+        "tenant_id = ? AND user_id = ?",
+        [
+            Value::from(caller.tenant_id.as_str()),
+            Value::from(caller.user_id),
+        ],
+    );
+    if let Some(r) = p.is_read {
+        filter.push_bind(" AND is_read = ?", [Value::Int(i64::from(r != 0))]);
+    }
+    let mut count = Sql::new("SELECT COUNT(*)");
+    count.append(&filter);
+    let (text, args) = count.build()?;
+    let total: i64 = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_one(state.db.pool())
+        .await?;
+    let mut sql =
+        Sql::new("SELECT id, alarm_id, type, title, title_en, content, content_en, is_read, create_time");
+    sql.append(&filter);
+    sql.push_bind(
+        " ORDER BY create_time DESC, id DESC LIMIT ? OFFSET ?",
+        [Value::Int(size), Value::Int((current - 1) * size)],
+    );
+    let (text, args) = sql.build()?;
+    let en = Lang::current() == Lang::En;
+    let records = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?
+        .iter()
+        .map(|r| {
+            let pick = |zh: &str, en_col: &str| -> Result<String, sqlx::Error> {
+                let z: String = r.try_get(zh)?;
+                let e: String = r.try_get(en_col)?;
+                Ok(if en && !e.is_empty() { e } else { z })
+            };
+            Ok(MessageItem {
+                id: Id(r.try_get("id")?),
+                alarm_id: r.try_get::<Option<i64>, _>("alarm_id")?.map(Id),
+                r#type: r.try_get("type")?,
+                title: pick("title", "title_en")?,
+                content: pick("content", "content_en")?,
+                is_read: r.try_get("is_read")?,
+                create_time: Timestamp(r.try_get("create_time")?),
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok(Data(Page::new(records, total, size, current)))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadBody {
+    /// Message ids; empty (or absent) marks all of the caller's messages read.
+    #[serde(default)]
+    #[schema(value_type = Vec<String>)]
+    pub ids: Vec<Id>,
+}
+
+/// Marks the caller's messages read; answers how many changed.
+#[utoipa::path(post, path = "/api/message/read", tag = "alarm", request_body = ReadBody,
+    responses((status = 200, body = Envelope<i64>), (status = 400), (status = 401)))]
+pub async fn read(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(body): Json<ReadBody>,
+) -> ApiResult<Data<i64>> {
+    if body.ids.len() > 1000 {
+        return Err(ApiError::bad_request(
+            "一次最多 1000 条",
+            "At most 1000 ids at a time",
+        ));
+    }
+    let mut sql = Sql::new("UPDATE pv_message SET is_read = 1 WHERE ");
+    sql.push_bind(
+        "tenant_id = ? AND user_id = ? AND is_read = 0",
+        [
+            Value::from(caller.tenant_id.as_str()),
+            Value::from(caller.user_id),
+        ],
+    );
+    if !body.ids.is_empty() {
+        sql.push(" AND id IN (");
+        crate::auth::caller::push_id_list(&mut sql, &body.ids);
+        sql.push(")");
+    }
+    let (text, args) = sql.build()?;
+    let n = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(state.db.pool())
+        .await?
+        .rows_affected();
+    Ok(Data(n as i64))
+}

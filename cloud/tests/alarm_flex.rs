@@ -1,0 +1,978 @@
+//! Bracket (tracker) alarms over a real server and database: the rules (`/api/alarmSettingFlex`)
+//! with their checks, permissions and station scope; the alarms they raised
+//! (`/api/alarmDataFlex`); and the evaluator the engine calls, over rules saved through the API.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use pv_cloud::alarm::flex::{self, DeviceRef};
+use pv_cloud::alarm::store::{self, Raise};
+use pv_cloud::kernel::sql::Value;
+use pv_shared::wire::Value as WireValue;
+use reqwest::Method;
+use serde_json::{Value as Json, json};
+use support::{GATEWAY_MENUS, STATION_MENUS, TestApp, assert_failure};
+
+const FLEX_MENUS: &[&str] = &[
+    "alarmSettingFlex",
+    "alarmSettingFlex_add",
+    "alarmSettingFlex_edit",
+    "alarmSettingFlex_delete",
+    "alarmDataFlex",
+    "alarmDataFlex_view",
+    "alarmDataFlex_delete",
+];
+
+/// A tenant user holding the station, bracket and bracket-alarm permissions; returns the token.
+async fn manager(app: &TestApp, tenant: &str, account: &str) -> String {
+    let menus: Vec<&str> = STATION_MENUS
+        .iter()
+        .chain(GATEWAY_MENUS)
+        .chain(FLEX_MENUS)
+        .copied()
+        .collect();
+    app.create_tenant_user(tenant, account, "secret1", &menus, None)
+        .await;
+    app.token_of(tenant, account, "secret1").await
+}
+
+async fn call(app: &TestApp, token: &str, method: Method, path: &str, body: Option<Json>) -> (u16, Json) {
+    app.call(method, path, token, body).await
+}
+
+/// A station (with a bracket when `sn` is given); returns (station id, bracket id).
+async fn station(app: &TestApp, token: &str, name: &str, sn: Option<&str>) -> (String, Option<i64>) {
+    let (status, body) = call(
+        app,
+        token,
+        Method::POST,
+        "/api/station",
+        Some(json!({"name": name, "stationType": "2"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["data"].as_str().expect("station id").to_owned();
+    let Some(sn) = sn else {
+        return (id, None);
+    };
+    let (status, body) = call(
+        app,
+        token,
+        Method::POST,
+        "/api/flex",
+        Some(json!({"stationId": id, "name": format!("{name} row"), "sn": sn,
+            "mapModel": "pv-reference-tracker", "unitId": 5})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let flex = body["data"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .expect("bracket id");
+    (id, Some(flex))
+}
+
+async fn create_rule(app: &TestApp, token: &str, body: Json) -> String {
+    let (status, res) = call(app, token, Method::POST, "/api/alarmSettingFlex", Some(body)).await;
+    assert_eq!(status, 200, "{res}");
+    res["data"].as_str().expect("rule id").to_owned()
+}
+
+fn ids(page: &Json) -> Vec<String> {
+    page["records"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| r["id"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn rules_are_validated_permissioned_and_station_scoped() {
+    let app = TestApp::start().await;
+    let t = manager(&app, "100001", "mgr").await;
+    let (s, _) = station(&app, &t, "Tracker plant", Some("TRK-1")).await;
+    let (fixed, _) = station(&app, &t, "Fixed plant", None).await;
+
+    // The variables, in the caller's language.
+    let vars = app.data_of("/api/alarmSettingFlex/listVariable", &t).await;
+    let wind = vars
+        .as_array()
+        .and_then(|v| v.iter().find(|v| v["key"] == "wind_speed"))
+        .expect("wind speed listed");
+    assert_eq!(
+        (wind["name"].as_str(), wind["unit"].as_str()),
+        (Some("风速"), Some("m/s"))
+    );
+    assert!(
+        vars.as_array()
+            .is_some_and(|v| v.iter().any(|v| v["key"] == "angle_deviation"))
+    );
+    let (_, en) = app
+        .call_en(Method::GET, "/api/alarmSettingFlex/listVariable", &t, None)
+        .await;
+    assert_eq!(en["data"][0]["name"], "Wind speed");
+
+    let good = json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
+        "durationSeconds": 30, "level": 3, "enabled": true, "remark": "gusts"});
+    let with = |patch: Json| {
+        let mut b = good.clone();
+        for (k, v) in patch.as_object().cloned().unwrap_or_default() {
+            b[k] = v;
+        }
+        b
+    };
+    for (bad, zh, en) in [
+        (
+            with(json!({"variable": "humidity"})),
+            "监测变量无效：humidity",
+            "Unknown variable humidity",
+        ),
+        (
+            with(json!({"threshold": null})),
+            "请输入阈值",
+            "Please enter the threshold",
+        ),
+        (
+            with(json!({"comparison": "inside", "thresholdHigh": 12})),
+            "阈值上限必须大于阈值",
+            "The upper threshold must be greater than the threshold",
+        ),
+        (
+            with(json!({"comparison": "outside"})),
+            "请输入阈值上限",
+            "Please enter the upper threshold",
+        ),
+        (
+            with(json!({"durationSeconds": -5})),
+            "持续时间不能为负数",
+            "The duration must not be negative",
+        ),
+        (
+            with(json!({"level": 5})),
+            "告警级别无效：5",
+            "Invalid alarm level 5",
+        ),
+        (
+            with(json!({"level": "0"})),
+            "告警级别无效：0",
+            "Invalid alarm level 0",
+        ),
+        (
+            with(json!({"comparison": "≈"})),
+            "比较方式无效：≈",
+            "Unknown comparison ≈",
+        ),
+        (
+            with(json!({"stationId": "424242"})),
+            "电站不存在",
+            "No such station",
+        ),
+        (
+            with(json!({"stationId": fixed})),
+            "该电站未配置柔性支架",
+            "This station has no flexible bracket",
+        ),
+    ] {
+        let (status, body) = call(&app, &t, Method::POST, "/api/alarmSettingFlex", Some(bad.clone())).await;
+        assert_failure(status, &body, 400);
+        assert_eq!(body["msg"], zh, "{bad}");
+        let (status, body) = app
+            .call_en(Method::POST, "/api/alarmSettingFlex", &t, Some(bad.clone()))
+            .await;
+        assert_eq!(status, 400);
+        assert!(
+            body["msg"].as_str().is_some_and(|m| m.starts_with(en)),
+            "{bad}: {body}"
+        );
+    }
+    assert_eq!(
+        app.scalar_i64("SELECT COUNT(*) FROM pv_alarm_setting_flex", vec![])
+            .await,
+        0,
+        "nothing saved"
+    );
+
+    // Create, read, page.
+    let id = create_rule(&app, &t, good.clone()).await;
+    let range = create_rule(
+        &app,
+        &t,
+        json!({"stationId": s, "variable": "tracker_angle", "comparison": "outside", "threshold": "-50",
+            "thresholdHigh": "50", "level": "2", "enabled": 0}),
+    )
+    .await;
+    let d = app.data_of(&format!("/api/alarmSettingFlex/{id}"), &t).await;
+    assert_eq!(d["stationId"], s.as_str());
+    assert_eq!(d["stationName"], "Tracker plant");
+    assert_eq!(d["variable"], "wind_speed");
+    assert_eq!(d["variableName"], "风速");
+    assert_eq!(d["comparison"], ">");
+    assert_eq!(d["threshold"], 12.0);
+    assert!(d["thresholdHigh"].is_null());
+    assert_eq!(d["durationSeconds"], 30);
+    assert_eq!(d["level"], 3);
+    assert_eq!(d["enabled"], true);
+    assert_eq!(d["remark"], "gusts");
+    assert_eq!(d["ruleName"], "风速 > 12 m/s 持续 30 s");
+    let (_, en) = app
+        .call_en(Method::GET, &format!("/api/alarmSettingFlex/{id}"), &t, None)
+        .await;
+    assert_eq!(en["data"]["ruleName"], "Wind speed > 12 m/s for 30 s");
+    assert_eq!(en["data"]["variableName"], "Wind speed");
+    let r = app.data_of(&format!("/api/alarmSettingFlex/{range}"), &t).await;
+    assert_eq!(
+        (
+            r["thresholdHigh"].as_f64(),
+            r["enabled"].as_bool(),
+            r["durationSeconds"].as_i64()
+        ),
+        (Some(50.0), Some(false), Some(0))
+    );
+    let page = app
+        .data_of(&format!("/api/alarmSettingFlex/page?stationId={s}"), &t)
+        .await;
+    assert_eq!(page["total"], 2);
+    assert_eq!(ids(&page), vec![range.clone(), id.clone()], "newest first");
+    let page = app
+        .data_of("/api/alarmSettingFlex/page?enabled=true&current=1&size=10", &t)
+        .await;
+    assert_eq!(ids(&page), vec![id.clone()]);
+    let page = app
+        .data_of(&format!("/api/alarmSettingFlex/page?stationId={fixed}"), &t)
+        .await;
+    assert_eq!(page["total"], 0);
+
+    // Update: named fields change, the rest stay; the whole rule is checked again.
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::PUT,
+        "/api/alarmSettingFlex",
+        Some(json!({"id": id, "threshold": 15.5, "level": 4})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let d = app.data_of(&format!("/api/alarmSettingFlex/{id}"), &t).await;
+    assert_eq!(
+        (
+            d["threshold"].as_f64(),
+            d["level"].as_i64(),
+            d["durationSeconds"].as_i64()
+        ),
+        (Some(15.5), Some(4), Some(30))
+    );
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::PUT,
+        "/api/alarmSettingFlex",
+        Some(json!({"id": id, "comparison": "inside"})),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请输入阈值上限");
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::PUT,
+        "/api/alarmSettingFlex",
+        Some(json!({"id": id, "stationId": fixed})),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "该电站未配置柔性支架");
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::PUT,
+        "/api/alarmSettingFlex",
+        Some(json!({"id": "999", "level": 1})),
+    )
+    .await;
+    assert_failure(status, &body, 404);
+
+    // Buttons: a reader without them may read but not change.
+    app.create_tenant_user("100001", "reader", "secret1", &["alarmSettingFlex"], None)
+        .await;
+    let reader = app.token_of("100001", "reader", "secret1").await;
+    assert_eq!(
+        app.data_of("/api/alarmSettingFlex/page", &reader).await["total"],
+        2
+    );
+    for (method, path, body) in [
+        (
+            Method::POST,
+            "/api/alarmSettingFlex".to_owned(),
+            Some(good.clone()),
+        ),
+        (
+            Method::PUT,
+            "/api/alarmSettingFlex".to_owned(),
+            Some(json!({"id": id, "level": 1})),
+        ),
+        (Method::DELETE, format!("/api/alarmSettingFlex/{id}"), None),
+    ] {
+        let (status, res) = call(&app, &reader, method.clone(), &path, body).await;
+        assert_failure(status, &res, 403);
+    }
+
+    // An owner sees only the stations assigned to them: none yet.
+    app.user_with_alias("100001", "owner1", "owner", FLEX_MENUS).await;
+    let owner = app.token_of("100001", "owner1", "secret1").await;
+    assert_eq!(
+        app.data_of("/api/alarmSettingFlex/page", &owner).await["total"],
+        0
+    );
+    let (status, _) = call(
+        &app,
+        &owner,
+        Method::GET,
+        &format!("/api/alarmSettingFlex/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, body) = call(
+        &app,
+        &owner,
+        Method::POST,
+        "/api/alarmSettingFlex",
+        Some(good.clone()),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "电站不存在");
+
+    // Another tenant sees and changes nothing.
+    let b = manager(&app, "100002", "mgr_b").await;
+    assert_eq!(app.data_of("/api/alarmSettingFlex/page", &b).await["total"], 0);
+    let (status, _) = call(
+        &app,
+        &b,
+        Method::GET,
+        &format!("/api/alarmSettingFlex/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, _) = call(
+        &app,
+        &b,
+        Method::PUT,
+        "/api/alarmSettingFlex",
+        Some(json!({"id": id, "level": 1})),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, _) = call(
+        &app,
+        &b,
+        Method::DELETE,
+        &format!("/api/alarmSettingFlex/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, body) = call(
+        &app,
+        &b,
+        Method::POST,
+        "/api/alarmSettingFlex",
+        Some(good.clone()),
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "电站不存在");
+    assert_eq!(
+        app.data_of(&format!("/api/alarmSettingFlex/{id}"), &t).await["level"],
+        4,
+        "untouched"
+    );
+
+    // Delete (comma-joined ids): gone from reads, kept in the table for old alarms' names.
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/alarmSettingFlex/{id},{range}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = call(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/alarmSettingFlex/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    assert_eq!(app.data_of("/api/alarmSettingFlex/page", &t).await["total"], 0);
+    assert_eq!(
+        app.scalar_i64(
+            "SELECT COUNT(*) FROM pv_alarm_setting_flex WHERE is_deleted = 1",
+            vec![]
+        )
+        .await,
+        2
+    );
+    let (status, _) = call(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/alarmSettingFlex/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404, "already removed");
+
+    // Every call is described.
+    let (_, doc) = app.get_json("/api/openapi.json").await;
+    for p in [
+        "/api/alarmSettingFlex/listVariable",
+        "/api/alarmSettingFlex/page",
+        "/api/alarmSettingFlex",
+        "/api/alarmSettingFlex/{id}",
+        "/api/alarmDataFlex/page",
+        "/api/alarmDataFlex/{id}",
+    ] {
+        assert!(
+            doc["paths"].get(p).is_some(),
+            "{p} missing from the OpenAPI document"
+        );
+    }
+    app.stop().await;
+}
+
+fn raise_of(tenant: &str, station: i64, device: i64, kind: &str, at: i64) -> Raise {
+    Raise {
+        tenant_id: tenant.into(),
+        station_id: station,
+        device_id: device,
+        device_kind: "flex".into(),
+        device_name: "Row 1".into(),
+        kind: kind.into(),
+        category: "flex".into(),
+        r#type: store::TYPE_FAULT,
+        level: store::LEVEL_MAJOR,
+        code: "wind_speed".into(),
+        name: "风速 > 12 m/s 持续 30 s".into(),
+        name_en: "Wind speed > 12 m/s for 30 s".into(),
+        detail: "当前值 13 m/s".into(),
+        detail_en: "Value 13 m/s".into(),
+        value: Some(13.0),
+        threshold: Some(12.0),
+        at,
+    }
+}
+
+#[tokio::test]
+async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
+    let app = TestApp::start().await;
+    let t = manager(&app, "100001", "mgr").await;
+    let (s, flex_id) = station(&app, &t, "Tracker plant", Some("TRK-1")).await;
+    let (s2, flex2) = station(&app, &t, "Second plant", Some("TRK-2")).await;
+    let (station_id, device) = (s.parse::<i64>().expect("id"), flex_id.expect("bracket"));
+    let (station2, device2) = (s2.parse::<i64>().expect("id"), flex2.expect("bracket"));
+    let rule = create_rule(
+        &app,
+        &t,
+        json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
+            "durationSeconds": 30, "level": 3}),
+    )
+    .await;
+
+    let t0 = pv_cloud::kernel::time::parse_ms("2026-05-01 10:00:00").expect("time");
+    let cleared = store::raise(
+        &app.state,
+        &raise_of("100001", station_id, device, &format!("flex:{rule}"), t0),
+    )
+    .await
+    .expect("raise")
+    .id();
+    store::clear_auto(
+        &app.state,
+        "100001",
+        station_id,
+        device,
+        &format!("flex:{rule}"),
+        t0 + 60_000,
+    )
+    .await
+    .expect("clear");
+    let open = store::raise(
+        &app.state,
+        &raise_of(
+            "100001",
+            station_id,
+            device,
+            &format!("flex:{rule}"),
+            t0 + 3_600_000,
+        ),
+    )
+    .await
+    .expect("raise")
+    .id();
+    // Another station's alarm from a rule that no longer exists, and alarms that are not the
+    // brackets': neither a fault of the same device nor another tenant's show.
+    let orphan = store::raise(
+        &app.state,
+        &raise_of("100001", station2, device2, "flex:123", t0 + 7_200_000),
+    )
+    .await
+    .expect("raise")
+    .id();
+    store::raise(
+        &app.state,
+        &Raise {
+            kind: "fault:fault_word1:0".into(),
+            category: "fault".into(),
+            ..raise_of("100001", station_id, device, "", t0)
+        },
+    )
+    .await
+    .expect("raise fault");
+    store::raise(
+        &app.state,
+        &raise_of("100002", 777, 778, &format!("flex:{rule}"), t0),
+    )
+    .await
+    .expect("raise other tenant");
+
+    let page = app.data_of("/api/alarmDataFlex/page", &t).await;
+    assert_eq!(page["total"], 3, "{page}");
+    assert_eq!(
+        ids(&page),
+        vec![orphan.to_string(), open.to_string(), cleared.to_string()],
+        "newest lastTime first"
+    );
+    let rec = &page["records"][1];
+    assert_eq!(rec["stationId"], s.as_str());
+    assert_eq!(rec["stationName"], "Tracker plant");
+    assert_eq!(rec["deviceId"], device.to_string());
+    assert_eq!(rec["deviceName"], "Row 1");
+    assert_eq!(rec["inverter"], "Row 1");
+    assert_eq!(rec["kind"], format!("flex:{rule}"));
+    assert_eq!(rec["category"], "flex");
+    assert_eq!(rec["type"], 1);
+    assert_eq!(rec["level"], 3);
+    assert_eq!(rec["warningName"], "风速 > 12 m/s 持续 30 s");
+    assert_eq!(rec["detail"], "当前值 13 m/s");
+    assert_eq!(
+        (rec["value"].as_f64(), rec["threshold"].as_f64()),
+        (Some(13.0), Some(12.0))
+    );
+    assert_eq!(
+        (rec["status"].as_i64(), rec["statusName"].as_str()),
+        (Some(0), Some("未处理"))
+    );
+    assert_eq!(rec["firstTime"], "2026-05-01 11:00:00");
+    assert_eq!(rec["occurrences"], 1);
+    assert_eq!(rec["settingId"], rule.as_str());
+    assert_eq!(rec["variable"], "wind_speed");
+    assert_eq!(rec["variableName"], "风速");
+    assert_eq!(rec["comparison"], ">");
+    assert!(page["records"][0]["variable"].is_null(), "a rule never stored");
+    let done = &page["records"][2];
+    assert_eq!(done["statusName"], "已清除");
+    assert_eq!(done["clearUserName"], "系统");
+    assert_eq!(done["clearTime"], "2026-05-01 10:01:00");
+
+    // Filters.
+    let only = |q: &str| {
+        let path = format!("/api/alarmDataFlex/page?{q}");
+        let app = &app;
+        let t = &t;
+        async move { ids(&app.data_of(&path, t).await) }
+    };
+    assert_eq!(
+        only(&format!("stationId={s}")).await,
+        vec![open.to_string(), cleared.to_string()]
+    );
+    assert_eq!(only("status=2").await, vec![cleared.to_string()]);
+    assert_eq!(
+        only("startTime=2026-05-01%2010:30:00&endTime=2026-05-01%2011:30:00").await,
+        vec![open.to_string()]
+    );
+    assert_eq!(
+        only("startTime=2026-05-01%2009:00:00&endTime=2026-05-01%2010:00:00").await,
+        vec![cleared.to_string()],
+        "seen within the window, bounds included"
+    );
+    assert_eq!(only("endTime=2026-05-01%2009:59:59").await, Vec::<String>::new());
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::GET,
+        "/api/alarmDataFlex/page?startTime=yesterday",
+        None,
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    let (_, en) = app
+        .call_en(
+            Method::GET,
+            &format!("/api/alarmDataFlex/page?stationId={s}"),
+            &t,
+            None,
+        )
+        .await;
+    assert_eq!(
+        en["data"]["records"][0]["warningName"],
+        "Wind speed > 12 m/s for 30 s"
+    );
+    assert_eq!(en["data"]["records"][0]["variableName"], "Wind speed");
+    assert_eq!(en["data"]["records"][1]["clearUserName"], "system");
+    assert_eq!(en["data"]["records"][1]["statusName"], "Cleared");
+
+    // Detail.
+    let d = app.data_of(&format!("/api/alarmDataFlex/{open}"), &t).await;
+    assert_eq!(
+        (d["id"].as_str(), d["comparison"].as_str()),
+        (Some(open.to_string().as_str()), Some(">"))
+    );
+    let other_tenant_alarm = app
+        .scalar_int("SELECT id FROM pv_alarm WHERE tenant_id = '100002'", vec![])
+        .await
+        .expect("other alarm");
+    for path in [
+        format!("/api/alarmDataFlex/{other_tenant_alarm}"),
+        "/api/alarmDataFlex/1".to_owned(),
+    ] {
+        let (status, body) = call(&app, &t, Method::GET, &path, None).await;
+        assert_failure(status, &body, 404);
+    }
+    let fault_id = app
+        .scalar_int("SELECT id FROM pv_alarm WHERE category = 'fault'", vec![])
+        .await
+        .expect("fault");
+    let (status, _) = call(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/alarmDataFlex/{fault_id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404, "not a bracket alarm");
+
+    // Delete: an open alarm is refused, in both languages; a cleared one goes.
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/alarmDataFlex/{open}"),
+        None,
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "请先清除告警");
+    let (status, body) = app
+        .call_en(Method::DELETE, &format!("/api/alarmDataFlex/{open}"), &t, None)
+        .await;
+    assert_eq!(
+        (status, body["msg"].as_str()),
+        (400, Some("Clear the alarm first"))
+    );
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/alarmDataFlex/{cleared},{open}"),
+        None,
+    )
+    .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(
+        app.scalar_i64("SELECT COUNT(*) FROM pv_alarm WHERE category = 'flex'", vec![])
+            .await,
+        4,
+        "nothing deleted when one is open"
+    );
+    // Without the button, or from another tenant, nothing goes either.
+    app.create_tenant_user("100001", "reader", "secret1", &["alarmDataFlex"], None)
+        .await;
+    let reader = app.token_of("100001", "reader", "secret1").await;
+    assert_eq!(app.data_of("/api/alarmDataFlex/page", &reader).await["total"], 3);
+    let (status, body) = call(
+        &app,
+        &reader,
+        Method::DELETE,
+        &format!("/api/alarmDataFlex/{cleared}"),
+        None,
+    )
+    .await;
+    assert_failure(status, &body, 403);
+    let b = manager(&app, "100002", "mgr_b").await;
+    let (status, _) = call(
+        &app,
+        &b,
+        Method::DELETE,
+        &format!("/api/alarmDataFlex/{cleared}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    let page_b = app.data_of("/api/alarmDataFlex/page", &b).await;
+    assert_eq!(ids(&page_b), vec![other_tenant_alarm.to_string()]);
+    assert!(
+        page_b["records"][0]["variable"].is_null(),
+        "another tenant's rule is not resolved"
+    );
+
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/alarmDataFlex/{cleared}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = call(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/alarmDataFlex/{cleared}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    // Once cleared, the other can go too.
+    store::clear_auto(
+        &app.state,
+        "100001",
+        station_id,
+        device,
+        &format!("flex:{rule}"),
+        t0 + 3_700_000,
+    )
+    .await
+    .expect("clear");
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/alarmDataFlex/{open}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(app.data_of("/api/alarmDataFlex/page", &t).await["total"], 1);
+    app.stop().await;
+}
+
+fn values(pairs: &[(&str, f64)]) -> BTreeMap<String, WireValue> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), WireValue::Number(*v)))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_evaluator_applies_the_rules_saved_through_the_api() {
+    let app = TestApp::start().await;
+    let t = manager(&app, "100001", "mgr").await;
+    let (s, flex_id) = station(&app, &t, "Tracker plant", Some("TRK-1")).await;
+    let (s2, _) = station(&app, &t, "Second plant", Some("TRK-2")).await;
+    let station_id: i64 = s.parse().expect("id");
+    let device = DeviceRef {
+        device_id: flex_id.expect("bracket"),
+        tenant_id: "100001".into(),
+        station_id,
+        kind: "flex",
+        name: "Tracker plant row".into(),
+    };
+    let ts = pv_cloud::kernel::time::now_ms();
+
+    let wind = create_rule(
+        &app,
+        &t,
+        json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
+            "durationSeconds": 30, "level": 3}),
+    )
+    .await;
+    let lag = create_rule(
+        &app,
+        &t,
+        json!({"stationId": s, "variable": "angle_deviation", "comparison": ">=", "threshold": 5, "level": 2}),
+    )
+    .await;
+    let off = create_rule(
+        &app,
+        &t,
+        json!({"stationId": s, "variable": "motor_current", "comparison": ">", "threshold": 0, "level": 4,
+            "enabled": false}),
+    )
+    .await;
+    // Another station's rule never applies to this bracket.
+    create_rule(
+        &app,
+        &t,
+        json!({"stationId": s2, "variable": "wind_speed", "comparison": ">", "threshold": 0, "level": 1}),
+    )
+    .await;
+
+    let calm = flex::conditions(
+        &app.state,
+        &device,
+        ts,
+        &values(&[("wind_speed", 12.0), ("motor_current", 3.0)]),
+    )
+    .await;
+    assert!(calm.is_empty(), "{calm:?}");
+    let mut seen = flex::conditions(
+        &app.state,
+        &device,
+        ts,
+        &values(&[
+            ("wind_speed", 14.5),
+            ("tracker_angle", 20.0),
+            ("tracker_target_angle", 25.0),
+            ("motor_current", 3.0),
+        ]),
+    )
+    .await;
+    seen.sort_by(|a, b| a.kind.cmp(&b.kind));
+    let mut expected = vec![format!("flex:{wind}"), format!("flex:{lag}")];
+    expected.sort();
+    assert_eq!(
+        seen.iter().map(|c| c.kind.clone()).collect::<Vec<_>>(),
+        expected,
+        "the disabled rule ({off}) and the other station's stay silent"
+    );
+    let w = seen
+        .iter()
+        .find(|c| c.kind == format!("flex:{wind}"))
+        .expect("wind");
+    assert_eq!(
+        (w.category, w.r#type, w.level, w.hold_ms),
+        ("flex", store::TYPE_FAULT, 3, 30_000)
+    );
+    assert_eq!((w.value, w.threshold), (Some(14.5), Some(12.0)));
+    assert_eq!(w.name, "风速 > 12 m/s 持续 30 s");
+    assert_eq!(w.name_en, "Wind speed > 12 m/s for 30 s");
+    let l = seen
+        .iter()
+        .find(|c| c.kind == format!("flex:{lag}"))
+        .expect("lag");
+    assert_eq!((l.level, l.hold_ms, l.value), (2, 0, Some(5.0)));
+
+    // Not a bracket, or another tenant's device id on this station: nothing.
+    let inverter = DeviceRef {
+        kind: "inverter",
+        ..device.clone()
+    };
+    assert!(
+        flex::conditions(&app.state, &inverter, ts, &values(&[("wind_speed", 30.0)]))
+            .await
+            .is_empty()
+    );
+    let stranger = DeviceRef {
+        tenant_id: "100002".into(),
+        ..device.clone()
+    };
+    assert!(
+        flex::conditions(&app.state, &stranger, ts, &values(&[("wind_speed", 30.0)]))
+            .await
+            .is_empty()
+    );
+
+    // Edits apply at the next sample (the API drops the cache).
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::PUT,
+        "/api/alarmSettingFlex",
+        Some(json!({"id": wind, "threshold": 20})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::PUT,
+        "/api/alarmSettingFlex",
+        Some(json!({"id": off, "enabled": true})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let kinds = |c: Vec<pv_cloud::alarm::condition::Condition>| {
+        let mut k: Vec<String> = c.into_iter().map(|c| c.kind).collect();
+        k.sort();
+        k
+    };
+    assert_eq!(
+        kinds(
+            flex::conditions(
+                &app.state,
+                &device,
+                ts,
+                &values(&[("wind_speed", 14.5), ("motor_current", 3.0)]),
+            )
+            .await
+        ),
+        vec![format!("flex:{off}")]
+    );
+
+    // Disabling or removing a rule clears its open alarm at once.
+    let open = store::raise(
+        &app.state,
+        &raise_of("100001", station_id, device.device_id, &format!("flex:{off}"), ts),
+    )
+    .await
+    .expect("raise")
+    .id();
+    let lag_open = store::raise(
+        &app.state,
+        &raise_of("100001", station_id, device.device_id, &format!("flex:{lag}"), ts),
+    )
+    .await
+    .expect("raise")
+    .id();
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::PUT,
+        "/api/alarmSettingFlex",
+        Some(json!({"id": off, "enabled": false})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = call(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/alarmSettingFlex/{lag}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    for id in [open, lag_open] {
+        assert_eq!(
+            app.scalar_int("SELECT status FROM pv_alarm WHERE id = ?", vec![Value::Int(id.0)])
+                .await,
+            Some(store::STATUS_CLEARED),
+            "{id:?}"
+        );
+    }
+    assert!(
+        flex::conditions(
+            &app.state,
+            &device,
+            ts,
+            &values(&[
+                ("wind_speed", 14.5),
+                ("motor_current", 3.0),
+                ("tracker_angle", 0.0),
+                ("tracker_target_angle", 30.0),
+            ]),
+        )
+        .await
+        .is_empty()
+    );
+    app.stop().await;
+}
