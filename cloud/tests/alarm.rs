@@ -531,7 +531,9 @@ async fn threshold_rules_follow_tenant_settings_and_alarms_clear_by_hand() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_device_raises_a_communication_alarm_that_clears_when_it_reports() {
     let (s, mut g) = site().await;
-    let (status, body) = s.put_rule(json!({"deviceSilenceSeconds": 2})).await;
+    let (status, body) = s
+        .put_rule(json!({"deviceSilenceSeconds": 2, "clearHoldSeconds": 1}))
+        .await;
     assert_eq!(status, 200, "{body}");
     g.publish("S1", &[(now_ms() - 1_000, vec![("ac_power", 1000.0)])])
         .await;
@@ -553,7 +555,12 @@ async fn a_silent_device_raises_a_communication_alarm_that_clears_when_it_report
         (Some("comm"), Some("INV-0")),
         "{r}"
     );
-    // It reports again: cleared by the system.
+    // It reports again: one sample is not yet the end (a device dropping in and out stays one
+    // alarm); reporting for the clear hold (1 s) is, and the system clears it.
+    g.publish("S1", &[(now_ms(), vec![("ac_power", 1000.0)])]).await;
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert_eq!(comm().await, 1, "cleared by a single sample");
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
     g.publish("S1", &[(now_ms(), vec![("ac_power", 1000.0)])]).await;
     assert!(eventually(T, || async { comm().await == 0 }).await);
     assert_eq!(

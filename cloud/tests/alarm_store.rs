@@ -118,3 +118,107 @@ async fn one_open_alarm_per_device_and_kind_retrigger_updates_clear_reopens() {
     assert_eq!(store::open_all(&app.state.db).await.expect("all").len(), 1);
     app.stop().await;
 }
+
+/// A removed device sends no sample that could end its condition: removing it (or its station)
+/// through the API clears its open alarms, as the user who removed it, and leaves other
+/// devices' alarms alone.
+#[tokio::test]
+async fn removing_a_device_or_its_station_clears_its_open_alarms() {
+    use serde_json::json;
+    let app = TestApp::start().await;
+    let t = app.station_manager("120001", "mgr").await;
+    let (_, s) = app
+        .post_json("/api/station", &t, &json!({"name": "清除测试"}), None)
+        .await;
+    let station: i64 = s["data"].as_str().expect("station id").parse().expect("id");
+    let mut inverters = Vec::new();
+    for sn in ["RM-1", "RM-2"] {
+        let (status, body) = app
+            .post_json(
+                "/api/inverter",
+                &t,
+                &json!({"stationId": station.to_string(), "name": sn, "sn": sn, "stringsCount": 8}),
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        inverters.push(
+            app.scalar_int("SELECT id FROM pv_inverter WHERE sn = ?", vec![sn.into()])
+                .await
+                .expect("inverter"),
+        );
+    }
+    for &device in &inverters {
+        let r = Raise {
+            tenant_id: "120001".into(),
+            station_id: station,
+            device_id: device,
+            ..fault(1_000)
+        };
+        assert!(matches!(
+            store::raise(&app.state, &r).await.expect("raise"),
+            Raised::New(_)
+        ));
+    }
+    let open = |device: i64| {
+        let app = &app;
+        async move {
+            app.scalar_int(
+                "SELECT COUNT(*) FROM pv_alarm WHERE device_id = ? AND status < 2",
+                vec![Value::Int(device)],
+            )
+            .await
+            .unwrap_or(-1)
+        }
+    };
+    let (status, body) = app
+        .send_json(app.authed(
+            reqwest::Method::DELETE,
+            &format!("/api/inverter/{}", inverters[0]),
+            &t,
+        ))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        open(inverters[0]).await,
+        0,
+        "the removed inverter's alarm is cleared"
+    );
+    assert_eq!(
+        open(inverters[1]).await,
+        1,
+        "the other inverter's alarm stays open"
+    );
+    let note = app
+        .scalar_text(
+            "SELECT clear_note FROM pv_alarm WHERE device_id = ?",
+            vec![Value::Int(inverters[0])],
+        )
+        .await
+        .unwrap_or_default();
+    assert!(note.contains("removed"), "{note}");
+    assert!(
+        app.scalar_int(
+            "SELECT clear_user FROM pv_alarm WHERE device_id = ?",
+            vec![Value::Int(inverters[0])]
+        )
+        .await
+        .unwrap_or(0)
+            > 0,
+        "cleared by the user who removed it"
+    );
+    let (status, body) = app
+        .send_json(app.authed(
+            reqwest::Method::DELETE,
+            &format!("/api/station/{station}?confirm=true"),
+            &t,
+        ))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        open(inverters[1]).await,
+        0,
+        "the station's alarms are cleared with it"
+    );
+    app.stop().await;
+}

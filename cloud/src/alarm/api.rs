@@ -236,7 +236,9 @@ async fn page(
     if let Some(k) = f.keyword.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
         let like = like_contains(k);
         filter.push_bind(
-            " AND (a.name LIKE ? OR a.name_en LIKE ? OR a.device_name LIKE ? OR a.code LIKE ?)",
+            // Case-insensitive and literal on both back-ends, like kernel::list's filters.
+            " AND (LOWER(a.name) LIKE LOWER(?) ESCAPE '\\' OR LOWER(a.name_en) LIKE LOWER(?) ESCAPE '\\' \
+             OR LOWER(a.device_name) LIKE LOWER(?) ESCAPE '\\' OR LOWER(a.code) LIKE LOWER(?) ESCAPE '\\')",
             [
                 Value::from(like.as_str()),
                 Value::from(like.as_str()),

@@ -141,6 +141,33 @@ impl Tracker {
         self.conds.iter().any(|(k, s)| k == kind && s.raised)
     }
 
+    /// A raise that did not reach the database: count the condition afresh, so a later sample
+    /// that still has it raises it again.
+    pub fn raise_failed(&mut self, kind: &str) {
+        if let Some((_, st)) = self.conds.iter_mut().find(|(k, _)| k == kind) {
+            st.raised = false;
+            st.streak = 0;
+            st.absent_since = None;
+        }
+    }
+
+    /// A clear that did not reach the database: the alarm is still open, so keep tracking it as
+    /// raised and absent since `since`; the next sample without it clears again.
+    pub fn clear_failed(&mut self, kind: String, since: i64) {
+        if self.conds.iter().any(|(k, _)| *k == kind) {
+            return;
+        }
+        self.conds.push((
+            kind,
+            CondState {
+                streak: 0,
+                since,
+                raised: true,
+                absent_since: Some(since),
+            },
+        ));
+    }
+
     /// Evaluates one sample at `ts` with the conditions `present` in it; pushes what to do.
     /// Returns false (and does nothing) for a sample not newer than the last one (a replay).
     pub fn step(
@@ -155,7 +182,9 @@ impl Tracker {
             return false;
         }
         self.last_ts = ts;
-        let mut seen: u64 = 0;
+        // Which of `conds` are present in this sample (any number of them: bracket rules and
+        // fault words can make more than 64).
+        let mut seen: Vec<bool> = Vec::with_capacity(self.conds.len() + 4);
         for c in present {
             let at = match self.conds.iter().position(|(k, _)| *k == c.kind) {
                 Some(i) => i,
@@ -172,9 +201,10 @@ impl Tracker {
                     self.conds.len() - 1
                 }
             };
-            if at < 64 {
-                seen |= 1 << at;
+            if seen.len() <= at {
+                seen.resize(at + 1, false);
             }
+            seen[at] = true;
             let st = &mut self.conds[at].1;
             if st.raised {
                 // Back before the clear hold ran out: the same alarm again.
@@ -195,7 +225,7 @@ impl Tracker {
         let mut i = 0;
         let mut bit = 0usize;
         while i < self.conds.len() {
-            let present = bit < 64 && seen >> bit & 1 == 1;
+            let present = seen.get(bit).copied().unwrap_or(false);
             bit += 1;
             let (kind, st) = &mut self.conds[i];
             if present || !sample_kind(kind) {
@@ -221,6 +251,9 @@ impl Tracker {
 
 // ---- the engine task ----
 
+/// Alarm messages being written at once (each reads the station's users and inserts theirs).
+static MESSAGE_WRITERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 /// What the engine knows of a registered device.
 #[derive(Debug, Clone)]
 pub struct DeviceMeta {
@@ -236,6 +269,9 @@ struct Slot {
     /// Server time of the last sample received (ms); silence is measured from it.
     received: i64,
     comm_open: bool,
+    /// While `comm:device` is open: since when the device has been reporting again. The alarm
+    /// clears after `clearHoldSeconds` of that, so a device dropping in and out is one alarm.
+    comm_back_since: Option<i64>,
 }
 
 pub struct Engine {
@@ -293,7 +329,14 @@ impl Engine {
                 }
                 continue;
             }
-            let last_ts = self.state.realtime.device(device).map(|d| d.ts).unwrap_or(0);
+            let live = self.state.realtime.device(device);
+            let last_ts = live.as_ref().map(|d| d.ts).unwrap_or(0);
+            // The registry table to look the device up in later (a meter's alarm must not be
+            // looked for among inverters).
+            let device_kind = live
+                .as_ref()
+                .map(|d| kind_const(&d.kind))
+                .unwrap_or(KIND_INVERTER);
             let slot = self.slots.entry(device).or_insert_with(|| Slot {
                 tracker: Tracker {
                     last_ts,
@@ -301,9 +344,10 @@ impl Engine {
                 },
                 tenant_id: tenant.as_str().into(),
                 station_id: station,
-                kind: KIND_INVERTER,
+                kind: device_kind,
                 received: now,
                 comm_open: false,
+                comm_back_since: None,
             });
             if kind == COMM_DEVICE {
                 slot.comm_open = true;
@@ -376,7 +420,10 @@ impl Engine {
                     threshold: None,
                     at: time::now_ms(),
                 };
-                self.raise(&r).await;
+                if !self.raise(&r).await {
+                    // Not stored: the next offline report (or the silence sweep) tries again.
+                    self.gateway_down.remove(&station_id);
+                }
             }
             Input::GatewayOnline {
                 tenant_id,
@@ -488,12 +535,25 @@ impl Engine {
             kind: s.kind,
             received: now,
             comm_open: false,
+            comm_back_since: None,
         });
+        // A gap longer than the silence limit breaks a run of "reporting again".
+        if now - slot.received > settings.device_silence_seconds.saturating_mul(1000) {
+            slot.comm_back_since = None;
+        }
         slot.received = now;
         slot.kind = s.kind;
         slot.station_id = s.station_id;
         slot.tenant_id = s.tenant_id.clone();
-        let comm_was_open = std::mem::take(&mut slot.comm_open);
+        // Reporting again: the communication alarm clears once that has lasted the hold.
+        let comm_ended = slot.comm_open && {
+            let since = *slot.comm_back_since.get_or_insert(now);
+            now - since >= settings.clear_hold_ms()
+        };
+        if comm_ended {
+            slot.comm_open = false;
+            slot.comm_back_since = None;
+        }
 
         let started = Instant::now();
         let mut present = Vec::new();
@@ -541,7 +601,7 @@ impl Engine {
             );
         }
 
-        if comm_was_open
+        if comm_ended
             && let Err(e) = store::clear_auto(
                 &self.state,
                 &s.tenant_id,
@@ -553,12 +613,21 @@ impl Engine {
             .await
         {
             tracing::warn!(device = s.device_id, error = %e, "clearing a communication alarm");
+            // Still open: the next sample tries again.
+            if let Some(slot) = self.slots.get_mut(&s.device_id) {
+                slot.comm_open = true;
+            }
         }
         for a in actions.drain(..) {
             match a {
                 Action::Raise(c) => {
+                    let kind = c.kind.clone();
                     let r = raise_of(&s, &meta, c);
-                    self.raise(&r).await;
+                    if !self.raise(&r).await
+                        && let Some(slot) = self.slots.get_mut(&s.device_id)
+                    {
+                        slot.tracker.raise_failed(&kind);
+                    }
                 }
                 Action::Clear(kind) => {
                     if let Err(e) =
@@ -566,6 +635,9 @@ impl Engine {
                             .await
                     {
                         tracing::warn!(device = s.device_id, kind, error = %e, "clearing an alarm");
+                        if let Some(slot) = self.slots.get_mut(&s.device_id) {
+                            slot.tracker.clear_failed(kind, s.ts);
+                        }
                     }
                 }
             }
@@ -573,26 +645,42 @@ impl Engine {
         self.actions = actions;
     }
 
-    async fn raise(&self, r: &Raise) {
+    /// Stores a raise; false when the database refused it (the caller retries later).
+    async fn raise(&self, r: &Raise) -> bool {
         match store::raise(&self.state, r).await {
             Ok(Raised::New(id)) => {
-                // Messages go to every user who can see the station: off the evaluation path.
+                // Messages go to every user who can see the station: off the evaluation path,
+                // and a few at a time, so an alarm storm (a grid fault tripping a thousand
+                // inverters) cannot take the connection pool away from ingest.
                 let state = self.state.clone();
                 let r = r.clone();
                 tokio::spawn(async move {
+                    let Ok(_permit) = MESSAGE_WRITERS.acquire().await else {
+                        return;
+                    };
                     if let Err(e) = super::message::create_for_alarm(&state, id, &r).await {
                         tracing::warn!(alarm = %id, error = %e, "alarm messages not created");
                     }
                 });
+                true
             }
-            Ok(Raised::Updated(_)) => {}
-            Err(e) => tracing::error!(kind = %r.kind, device = r.device_id, error = %e, "raising an alarm"),
+            Ok(Raised::Updated(_)) => true,
+            Err(e) => {
+                tracing::error!(kind = %r.kind, device = r.device_id, error = %e, "raising an alarm");
+                false
+            }
         }
     }
 
     async fn comm_device(&mut self, tenant_id: &str, station_id: i64, device_id: i64) {
         let kind = match self.slots.get(&device_id) {
-            Some(s) if s.comm_open => return,
+            Some(s) if s.comm_open => {
+                // Silent again before the clear hold ran out: still the same alarm.
+                if let Some(slot) = self.slots.get_mut(&device_id) {
+                    slot.comm_back_since = None;
+                }
+                return;
+            }
             Some(s) => s.kind,
             None => match self.state.realtime.device(device_id) {
                 Some(d) => kind_const(&d.kind),
@@ -615,6 +703,7 @@ impl Engine {
             kind,
             received: now,
             comm_open: false,
+            comm_back_since: None,
         });
         slot.comm_open = true;
         let silence = now - slot.received;
@@ -637,7 +726,12 @@ impl Engine {
             threshold: None,
             at: now,
         };
-        self.raise(&r).await;
+        if !self.raise(&r).await
+            && let Some(slot) = self.slots.get_mut(&device_id)
+        {
+            // Not stored: the next silence sweep tries again.
+            slot.comm_open = false;
+        }
     }
 
     /// Raises `comm:device` for devices silent longer than their tenant's setting.

@@ -98,6 +98,8 @@ async fn open_id(db: &Db, station_id: i64, device_id: i64, kind: &str) -> Result
 
 /// Re-triggers the open alarm of the condition's kind, or opens a new one.
 pub async fn raise(state: &AppState, r: &Raise) -> Result<Raised, sqlx::Error> {
+    // Stored at most 96 characters long: every statement must use the same key.
+    let kind = truncate(&r.kind, 96);
     // Twice at most: if the open row is cleared between the failed insert and the update,
     // the second insert succeeds.
     for _ in 0..2 {
@@ -116,7 +118,7 @@ pub async fn raise(state: &AppState, r: &Raise) -> Result<Raised, sqlx::Error> {
                 Value::Int(r.device_id),
                 Value::from(r.device_kind.as_str()),
                 Value::from(truncate(&r.device_name, 100)),
-                Value::from(truncate(&r.kind, 96)),
+                Value::from(kind.as_str()),
                 Value::from(r.category.as_str()),
                 Value::Int(r.r#type),
                 Value::Int(r.level),
@@ -152,11 +154,11 @@ pub async fn raise(state: &AppState, r: &Raise) -> Result<Raised, sqlx::Error> {
                 Value::from(truncate(&r.detail_en, 1000)),
                 Value::Int(r.station_id),
                 Value::Int(r.device_id),
-                Value::from(r.kind.as_str()),
+                Value::from(kind.as_str()),
             ],
         );
         if execute(&state.db, &up).await? > 0
-            && let Some(id) = open_id(&state.db, r.station_id, r.device_id, &r.kind).await?
+            && let Some(id) = open_id(&state.db, r.station_id, r.device_id, &kind).await?
         {
             return Ok(Raised::Updated(id));
         }
@@ -177,7 +179,8 @@ pub async fn clear_auto(
     kind: &str,
     at: i64,
 ) -> Result<Option<Id>, sqlx::Error> {
-    let Some(id) = open_id(&state.db, station_id, device_id, kind).await? else {
+    let kind = truncate(kind, 96);
+    let Some(id) = open_id(&state.db, station_id, device_id, &kind).await? else {
         return Ok(None);
     };
     let mut sql = Sql::new("UPDATE pv_alarm SET ");
@@ -190,6 +193,52 @@ pub async fn clear_auto(
     }
     notify(state, tenant_id);
     Ok(Some(id))
+}
+
+/// What was removed from the registry: its open alarms can never clear by themselves.
+#[derive(Debug, Clone, Copy)]
+pub enum Removed<'a> {
+    Devices(&'a [i64]),
+    Stations(&'a [i64]),
+}
+
+/// Clears the open alarms of removed devices or stations, as done by `user` with a note saying
+/// why (a removed device sends no sample that could end its condition). Returns how many.
+pub async fn clear_removed(
+    state: &AppState,
+    tenant_id: &str,
+    removed: Removed<'_>,
+    user: i64,
+    at: i64,
+) -> Result<u64, sqlx::Error> {
+    let (column, ids) = match removed {
+        Removed::Devices(ids) => ("device_id", ids),
+        Removed::Stations(ids) => ("station_id", ids),
+    };
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    let mut sql = Sql::new("UPDATE pv_alarm SET ");
+    sql.push_bind(
+        "status = 2, clear_user = ?, clear_time = ?, clear_note = ? WHERE tenant_id = ? AND status < 2 AND ",
+        [
+            Value::Int(user),
+            Value::Int(at),
+            Value::from("设备或电站已删除 / device or station removed"),
+            Value::from(tenant_id),
+        ],
+    );
+    sql.push(column);
+    sql.push(" IN (");
+    for (i, id) in ids.iter().enumerate() {
+        sql.push_bind(if i == 0 { "?" } else { ",?" }, [Value::Int(*id)]);
+    }
+    sql.push(")");
+    let n = execute(&state.db, &sql).await?;
+    if n > 0 {
+        notify(state, tenant_id);
+    }
+    Ok(n)
 }
 
 /// The kinds of the open alarms of one device (0: the station / gateway itself).

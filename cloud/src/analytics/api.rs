@@ -23,6 +23,12 @@ use crate::state::AppState;
 use crate::station::scope::{self, StationScope};
 use crate::telemetry::api::{Params, round};
 
+/// Analytics settings hold for the whole tenant.
+const TENANT_WIDE: crate::kernel::lang::Text = crate::kernel::lang::Text::new(
+    "该设置对整个租户生效，仅限不受电站分配限制的用户修改",
+    "This setting applies to the whole tenant; only users not limited to assigned stations may change it",
+);
+
 /// Button that may change the dispersion setting (menu seed `discreteRate`, button `setting`).
 pub const DISPERSION_SETTING_BUTTON: &str = "discreteRate_setting";
 /// The menu whose holders may change the hours setting (the seed gives the page no button).
@@ -184,6 +190,10 @@ pub async fn dispersion_update_setting(
     JsonBody(body): JsonBody<Json>,
 ) -> ApiResult<Data<dispersion::Setting>> {
     caller.require(&state, DISPERSION_SETTING_BUTTON).await?;
+    // Tenant-wide settings: not for callers limited to assigned stations (owners, staff).
+    if scope::visible_stations(&state, &caller).await?.is_restricted() {
+        return Err(ApiError::Forbidden(TENANT_WIDE));
+    }
     let current: dispersion::Setting = settings::load(&state, &caller.tenant_id, DISPERSION_KEY).await?;
     let next = settings::merge(&current, body, dispersion::Setting::validate)?;
     settings::save(&state, &caller.tenant_id, DISPERSION_KEY, &next, caller.user_id.0).await?;
@@ -385,6 +395,10 @@ pub async fn hday_update_setting(
     JsonBody(body): JsonBody<Json>,
 ) -> ApiResult<Data<hours::Setting>> {
     caller.require(&state, HDAY_MENU).await?;
+    // Tenant-wide settings: not for callers limited to assigned stations (owners, staff).
+    if scope::visible_stations(&state, &caller).await?.is_restricted() {
+        return Err(ApiError::Forbidden(TENANT_WIDE));
+    }
     let current: hours::Setting = settings::load(&state, &caller.tenant_id, HDAY_KEY).await?;
     let next = settings::merge(&current, body, hours::Setting::validate)?;
     settings::save(&state, &caller.tenant_id, HDAY_KEY, &next, caller.user_id.0).await?;

@@ -498,5 +498,14 @@ pub async fn remove(
     del.push_bind("DELETE FROM pv_flex_sensor WHERE flex_id = ?", [Value::Int(id.0)]);
     exec(&mut tx, del).await?;
     tx.commit().await?;
+    // The bracket's open alarms can never clear by themselves now.
+    crate::alarm::store::clear_removed(
+        &state,
+        &caller.tenant_id,
+        crate::alarm::store::Removed::Devices(&[id.0]),
+        caller.user_id.0,
+        time::now_ms(),
+    )
+    .await?;
     Ok(Data(true))
 }

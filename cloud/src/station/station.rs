@@ -974,5 +974,15 @@ pub async fn remove(
     sql.append(&in_ids(" WHERE id IN ("));
     exec(&mut tx, sql).await?;
     tx.commit().await?;
+    // Their open alarms (devices, gateway, warnings) can never clear by themselves now.
+    let removed: Vec<i64> = ids.iter().map(|i| i.0).collect();
+    crate::alarm::store::clear_removed(
+        &state,
+        &caller.tenant_id,
+        crate::alarm::store::Removed::Stations(&removed),
+        caller.user_id.0,
+        now,
+    )
+    .await?;
     Ok(Data(true))
 }

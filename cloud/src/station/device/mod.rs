@@ -423,6 +423,24 @@ pub async fn remove(
     if done == 0 {
         return Err(ApiError::not_found());
     }
+    // Their open alarms can never clear by themselves now: clear them, as this user.
+    let mut gone = Sql::new(&format!("SELECT id FROM {} WHERE is_deleted = 1", def.table));
+    gone.push_bind(" AND tenant_id = ?", [Value::Text(scope.tenant_id.clone())]);
+    gone.push(" AND id IN (");
+    push_id_list(&mut gone, &ids);
+    gone.push(")");
+    let (text, args) = gone.build()?;
+    let removed: Vec<i64> = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
+        .fetch_all(state.db.pool())
+        .await?;
+    crate::alarm::store::clear_removed(
+        state,
+        &scope.tenant_id,
+        crate::alarm::store::Removed::Devices(&removed),
+        caller.user_id.0,
+        time::now_ms(),
+    )
+    .await?;
     Ok(())
 }
 
