@@ -22,6 +22,9 @@ use crate::kernel::lang::Text;
 use crate::kernel::{ApiError, Id};
 use crate::state::AppState;
 
+/// How long a connection lets alarm changes gather before it re-reads the list once.
+const COALESCE: Duration = Duration::from_millis(100);
+
 /// How often a connection re-checks that its session is still live.
 const SESSION_CHECK: Duration = Duration::from_secs(30);
 
@@ -182,6 +185,10 @@ async fn serve(state: AppState, caller: Caller, lang: crate::kernel::lang::Lang,
             change = changed.recv() => match change {
                 Ok(tenant) if tenant != caller.tenant_id => {}
                 Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    // Changes come in bursts (a grid fault trips many inverters at once): wait a
+                    // moment and answer the whole burst with one re-read.
+                    tokio::time::sleep(COALESCE).await;
+                    while changed.try_recv().is_ok() {}
                     if !send(&mut socket, &state, &caller, lang).await { break; }
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
