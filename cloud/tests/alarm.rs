@@ -616,7 +616,11 @@ async fn owners_see_their_stations_alarms_and_other_tenants_nothing() {
     // A fault on the first station, through ingest.
     g.publish("S1", &[(now_ms() - 1_000, vec![("fault_code", 4.0)])])
         .await;
-    assert!(eventually(T, || async { s.alarms("").await.len() == 2 }).await);
+    assert!(
+        eventually(T, || async { s.alarms("").await.len() == 2 }).await,
+        "{:?}",
+        s.alarms("").await
+    );
     let first_alarm = s.alarms("电网欠压").await[0]["id"]
         .as_str()
         .expect("id")

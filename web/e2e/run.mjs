@@ -319,21 +319,22 @@ try {
   })
 
   await check('two menu pages open two tabs; closing one leaves the other', async () => {
-    // 支架告警 has no page yet (issue 8), so this also checks the "not available" page.
-    await sideMenu().getByText('柔性支架系统', { exact: true }).click()
-    await sideMenu().getByText('支架告警', { exact: true }).click()
-    await waitForPath(page, '/flex/alarmData')
-    await page.getByTestId('page-not-available').getByText('支架告警').first().waitFor()
+    // 巡检计划 has no page yet (inspection is a later issue), so this also checks the
+    // "not available" page.
+    await sideMenu().getByText('智能运维', { exact: true }).click()
+    await sideMenu().getByText('巡检计划', { exact: true }).click()
+    await waitForPath(page, '/intelligentOperation/inspectionPlan')
+    await page.getByTestId('page-not-available').getByText('巡检计划').first().waitFor()
     await sideMenu().getByText('系统管理', { exact: true }).click()
     await sideMenu().getByText('用户管理', { exact: true }).click()
     await waitForPath(page, '/system/user')
     await page.locator('[data-testid="crud-page"][data-menu-code="user"]').waitFor()
     const labels = await tabs().allTextContents()
-    assert(labels.join('|') === '首页|支架告警|用户管理', `tabs: ${labels.join('|')}`)
+    assert(labels.join('|') === '首页|巡检计划|用户管理', `tabs: ${labels.join('|')}`)
     await page
       .getByTestId('tab-bar')
       .locator('.ant-tabs-tab')
-      .filter({ hasText: '支架告警' })
+      .filter({ hasText: '巡检计划' })
       .locator('.ant-tabs-tab-remove')
       .click()
     await page.waitForFunction(

@@ -285,8 +285,8 @@ fn truncate(s: &str, max_chars: usize) -> String {
     s.chars().take(max_chars).collect()
 }
 
-/// A float or a NULL (bound as an integer NULL, which PostgreSQL assigns to a DOUBLE PRECISION
-/// column through its int8 → float8 assignment cast).
+/// A float or a float-typed NULL (an integer-typed one would fix the cached statement's
+/// parameter type on PostgreSQL, and a later float would be read as an integer's bytes).
 fn opt_float(v: Option<f64>) -> Value {
-    v.map(Value::Float).unwrap_or(Value::Null)
+    v.map(Value::Float).unwrap_or(Value::NullFloat)
 }

@@ -17,6 +17,12 @@ pub enum Value {
     Null,
     /// NULL for a text column.
     NullText,
+    /// NULL for a DOUBLE PRECISION column, written into the text as a literal `NULL` rather than
+    /// bound. Not `Null`: PostgreSQL prepares a statement with the parameter types of its first
+    /// execution and sqlx caches it by text, so a statement first run with an integer-typed NULL
+    /// would later read a float's bytes as an integer; and the Any driver's float-typed NULL is
+    /// refused by PostgreSQL. With the literal, "with a value" and "without" are two statements.
+    NullFloat,
 }
 
 impl From<&str> for Value {
@@ -99,24 +105,31 @@ impl Sql {
             )));
         }
         let mut text = String::with_capacity(self.text.len() + marks * 2);
+        let mut mark = 0;
         let mut n = 0;
         for ch in self.text.chars() {
             if ch == '?' {
-                n += 1;
-                text.push('$');
-                text.push_str(&n.to_string());
+                if self.values[mark] == Value::NullFloat {
+                    text.push_str("NULL");
+                } else {
+                    n += 1;
+                    text.push('$');
+                    text.push_str(&n.to_string());
+                }
+                mark += 1;
             } else {
                 text.push(ch);
             }
         }
         let mut args = AnyArguments::default();
-        for v in &self.values {
+        for v in self.values.iter().filter(|v| **v != Value::NullFloat) {
             let added = match v {
                 Value::Text(s) => args.add(s.clone()),
                 Value::Int(i) => args.add(*i),
                 Value::Float(f) => args.add(*f),
                 Value::Null => args.add(Option::<i64>::None),
                 Value::NullText => args.add(Option::<String>::None),
+                Value::NullFloat => Ok(()),
             };
             added.map_err(|e| ApiError::Internal(format!("bind: {e}")))?;
         }
@@ -156,6 +169,18 @@ mod tests {
         ok.push_bind(" AND b > ?", [Value::Float(1.5)]);
         let (text, _) = ok.build().unwrap();
         assert_eq!(text, "SELECT * FROM t WHERE a = $1 AND b > $2");
+    }
+
+    #[test]
+    fn float_nulls_are_literals_and_the_rest_renumbered() {
+        let mut sql = Sql::new("UPDATE t SET ");
+        sql.push_bind(
+            "a = ?, b = ?, c = ?",
+            [Value::Float(1.5), Value::NullFloat, Value::Int(3)],
+        );
+        let (text, args) = sql.build().unwrap();
+        assert_eq!(text, "UPDATE t SET a = $1, b = NULL, c = $2");
+        assert_eq!(sqlx::Arguments::len(&args), 2);
     }
 
     #[test]

@@ -153,8 +153,9 @@ fn null_of(ty: Ty) -> Value {
         Ty::Text(_) | Ty::Phone | Ty::Dict(_) | Ty::MapModel(_) | Ty::Secret(_) | Ty::IntList(_) => {
             Value::NullText
         }
-        // PostgreSQL casts a BIGINT-typed NULL into a DOUBLE PRECISION column implicitly.
-        Ty::Float { .. } | Ty::Int { .. } | Ty::Time | Ty::Date | Ty::Id => Value::Null,
+        // Typed like the column: a cached PostgreSQL statement keeps its first parameter types.
+        Ty::Float { .. } => Value::NullFloat,
+        Ty::Int { .. } | Ty::Time | Ty::Date | Ty::Id => Value::Null,
     }
 }
 

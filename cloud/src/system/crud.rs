@@ -341,10 +341,11 @@ fn parse_field(f: &FieldDef, raw: Option<&Json>) -> Result<Option<Value>, ApiErr
 }
 
 fn null_of(f: &FieldDef) -> Value {
-    if f.ty == FieldType::Text {
-        Value::NullText
-    } else {
-        Value::Null
+    // Typed like the column: a cached PostgreSQL statement keeps its first parameter types.
+    match f.ty {
+        FieldType::Text => Value::NullText,
+        FieldType::Float => Value::NullFloat,
+        _ => Value::Null,
     }
 }
 

@@ -222,8 +222,8 @@ async fn rows(db: &Db, sql: Sql) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> 
         .await
 }
 
-/// A placeholder and its value, or a literal NULL: PostgreSQL checks a bound NULL's declared
-/// type against the column, and `kernel::sql` has no float-typed NULL.
+/// A placeholder and its value, or a literal NULL (`Value::NullFloat` would do as well; the
+/// literal keeps the statement free of a parameter that carries nothing).
 fn opt(sql: &mut Sql, v: Option<f64>) {
     match v {
         Some(f) => sql.push_bind(",?", [Value::Float(f)]),

@@ -482,8 +482,8 @@ async fn check_station(
 }
 
 fn opt_float(v: Option<f64>) -> Value {
-    // An integer-typed NULL: PostgreSQL assigns it to DOUBLE PRECISION (int8 → float8).
-    v.map(Value::Float).unwrap_or(Value::Null)
+    // Float-typed: a cached PostgreSQL statement keeps the parameter types of its first run.
+    v.map(Value::Float).unwrap_or(Value::NullFloat)
 }
 
 /// Adds a rule; answers its id.
