@@ -211,7 +211,7 @@ fn scale_factor(
     let at: u16 = e.int_in(s, "sf", "0-65535")?;
     Ok(Some(match model {
         Some(m) => {
-            if at < 2 || at >= m.length + 2 {
+            if at < 2 || u32::from(at) >= u32::from(m.length) + 2 {
                 return e.err(
                     s.span(),
                     "sf",
@@ -366,7 +366,8 @@ fn locate(
     }
     Ok(match model {
         Some(m) => {
-            if start + words > m.length + 2 {
+            // In u32: a model may be up to 65535 registers long, so its end may not fit in a u16.
+            if u32::from(start) + u32::from(words) > u32::from(m.length) + 2 {
                 return e.err(
                     e.span(),
                     "offset",
@@ -444,9 +445,7 @@ mod tests {
         );
     }
 
-    #[test]
-    fn sunspec_points_must_stay_inside_their_model() {
-        let text = r#"
+    const SUNSPEC_MAP: &str = r#"
 [device]
 manufacturer = "SunSpec"
 model = "m"
@@ -464,6 +463,10 @@ offset = 14
 sf = 15
 type = "i16"
 "#;
+
+    #[test]
+    fn sunspec_points_must_stay_inside_their_model() {
+        let text = SUNSPEC_MAP;
         let m = parse(text).unwrap();
         assert_eq!(
             m.points[0].location,
@@ -485,5 +488,16 @@ type = "i16"
         assert!(err.message.contains("overlaps"), "{err}");
         let err = parse(&text.replace("model = 103\n", "model = 160\n")).unwrap_err();
         assert_eq!(err.field, "point[0].model");
+    }
+
+    #[test]
+    fn bounds_at_the_end_of_the_register_space_are_refused_not_overflowed() {
+        // A model as long as a u16 allows: its end (offset 2 + length) does not fit in a u16.
+        let long = SUNSPEC_MAP.replace("length = 50", "length = 65535");
+        let m = parse(&long).unwrap();
+        assert_eq!(m.sunspec[0].length, 65535);
+        let err = parse(&SUNSPEC_MAP.replace("offset = 14", "offset = 65535")).unwrap_err();
+        assert!(err.message.contains("past model 103"), "{err}");
+        assert_eq!(err.field, "point[0].offset");
     }
 }
