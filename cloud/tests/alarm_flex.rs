@@ -487,14 +487,14 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
 
     let t0 = pv_cloud::kernel::time::parse_ms("2026-05-01 10:00:00").expect("time");
     let cleared = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100001", station_id, device, &format!("flex:{rule}"), t0),
     )
     .await
     .expect("raise")
     .id();
     store::clear_auto(
-        &app.state,
+        &app.state.alarm_ctx(),
         "100001",
         station_id,
         device,
@@ -504,7 +504,7 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     .await
     .expect("clear");
     let open = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of(
             "100001",
             station_id,
@@ -519,14 +519,14 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     // Another station's alarm from a rule that no longer exists, and alarms that are not the
     // brackets': neither a fault of the same device nor another tenant's show.
     let orphan = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100001", station2, device2, "flex:123", t0 + 7_200_000),
     )
     .await
     .expect("raise")
     .id();
     store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &Raise {
             kind: "fault:fault_word1:0".into(),
             category: "fault".into(),
@@ -536,7 +536,7 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     .await
     .expect("raise fault");
     store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100002", 777, 778, &format!("flex:{rule}"), t0),
     )
     .await
@@ -743,7 +743,7 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     assert_eq!(status, 404);
     // Once cleared, the other can go too.
     store::clear_auto(
-        &app.state,
+        &app.state.alarm_ctx(),
         "100001",
         station_id,
         device,
@@ -817,7 +817,7 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     .await;
 
     let calm = flex::conditions(
-        &app.state,
+        &app.state.alarm_ctx(),
         &device,
         ts,
         &values(&[("wind_speed", 12.0), ("motor_current", 3.0)]),
@@ -825,7 +825,7 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     .await;
     assert!(calm.is_empty(), "{calm:?}");
     let mut seen = flex::conditions(
-        &app.state,
+        &app.state.alarm_ctx(),
         &device,
         ts,
         &values(&[
@@ -867,18 +867,28 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
         ..device.clone()
     };
     assert!(
-        flex::conditions(&app.state, &inverter, ts, &values(&[("wind_speed", 30.0)]))
-            .await
-            .is_empty()
+        flex::conditions(
+            &app.state.alarm_ctx(),
+            &inverter,
+            ts,
+            &values(&[("wind_speed", 30.0)])
+        )
+        .await
+        .is_empty()
     );
     let stranger = DeviceRef {
         tenant_id: "100002".into(),
         ..device.clone()
     };
     assert!(
-        flex::conditions(&app.state, &stranger, ts, &values(&[("wind_speed", 30.0)]))
-            .await
-            .is_empty()
+        flex::conditions(
+            &app.state.alarm_ctx(),
+            &stranger,
+            ts,
+            &values(&[("wind_speed", 30.0)])
+        )
+        .await
+        .is_empty()
     );
 
     // Edits apply at the next sample (the API drops the cache).
@@ -908,7 +918,7 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     assert_eq!(
         kinds(
             flex::conditions(
-                &app.state,
+                &app.state.alarm_ctx(),
                 &device,
                 ts,
                 &values(&[("wind_speed", 14.5), ("motor_current", 3.0)]),
@@ -920,14 +930,14 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
 
     // Disabling or removing a rule clears its open alarm at once.
     let open = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100001", station_id, device.device_id, &format!("flex:{off}"), ts),
     )
     .await
     .expect("raise")
     .id();
     let lag_open = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100001", station_id, device.device_id, &format!("flex:{lag}"), ts),
     )
     .await
@@ -961,7 +971,7 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     }
     assert!(
         flex::conditions(
-            &app.state,
+            &app.state.alarm_ctx(),
             &device,
             ts,
             &values(&[

@@ -89,10 +89,14 @@ async fn the_demo_is_provisioned_once_and_its_gateways_run() {
     })
     .await;
     let now = pv_cloud::kernel::time::now_ms();
-    let first = demo::provision(&app.state, now).await.expect("first run");
+    let first = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("first run");
     assert!(first.tenant_created);
     assert!(first.changes > 20, "{first:?}");
-    let second = demo::provision(&app.state, now).await.expect("second run");
+    let second = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("second run");
     assert!(!second.tenant_created);
     assert_eq!(second.changes, 0, "a second start changes nothing: {second:?}");
     assert_eq!(second.stations, first.stations);
@@ -240,7 +244,9 @@ async fn the_demo_is_provisioned_once_and_its_gateways_run() {
     let gd = &first.stations[2];
     let old = std::fs::read_to_string(gd.dir.join("mqtt-password")).expect("password");
     std::fs::remove_file(gd.dir.join("mqtt-password")).expect("remove");
-    let third = demo::provision(&app.state, now).await.expect("third run");
+    let third = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("third run");
     assert_eq!(third.changes, 1, "{third:?}");
     let new = std::fs::read_to_string(gd.dir.join("mqtt-password")).expect("password");
     assert_ne!(old, new);
@@ -252,8 +258,10 @@ async fn the_demo_is_provisioned_once_and_its_gateways_run() {
     let mut moved = app.state.clone();
     let mut config = (*moved.config).clone();
     config.demo.modbus_base_port = base + 100;
-    moved.config = std::sync::Arc::new(config);
-    let fourth = demo::provision(&moved, now).await.expect("fourth run");
+    moved.core.config = std::sync::Arc::new(config);
+    let fourth = demo::provision(&moved.station_ctx(), now)
+        .await
+        .expect("fourth run");
     assert_eq!(fourth.stations[0].ports, vec![base + 100, base + 101]);
     assert_eq!(
         app.scalar_i64(
@@ -270,7 +278,7 @@ async fn the_demo_is_provisioned_once_and_its_gateways_run() {
 async fn off_by_default() {
     let app = TestApp::start().await;
     assert!(!app.state.config.demo.enabled);
-    demo::start(&app.state).await.expect("start");
+    demo::start(&app.state.station_ctx()).await.expect("start");
     assert_eq!(
         app.scalar_i64(
             "SELECT COUNT(*) FROM blade_tenant WHERE tenant_id = 'demo'",

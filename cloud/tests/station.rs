@@ -1136,7 +1136,7 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
     // The schedule in force on a day.
     let sid = pv_cloud::kernel::Id(s.parse().unwrap());
     let on = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap();
-    let v = pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2026-06-30"))
+    let v = pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2026-06-30"))
         .await
         .unwrap()
         .unwrap();
@@ -1144,7 +1144,7 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
         (v.effective_date.as_str(), v.segments[2].price),
         ("2025-09-01", 1.2)
     );
-    let v = pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2026-07-01"))
+    let v = pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2026-07-01"))
         .await
         .unwrap()
         .unwrap();
@@ -1152,13 +1152,13 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
         (v.effective_date.as_str(), v.segments[2].price),
         ("2026-07-01", 1.5)
     );
-    let v = pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2025-01-15"))
+    let v = pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2025-01-15"))
         .await
         .unwrap()
         .unwrap();
     assert_eq!(v.effective_date, "2025-01-01");
     assert!(
-        pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2024-12-31"))
+        pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2024-12-31"))
             .await
             .unwrap()
             .is_none()
@@ -1188,7 +1188,7 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
         (got["priceType"].as_str(), got["fixedPrice"].as_f64()),
         (Some("1"), Some(0.55))
     );
-    let v = pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2026-07-01"))
+    let v = pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2026-07-01"))
         .await
         .unwrap()
         .unwrap();

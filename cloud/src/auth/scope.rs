@@ -1,5 +1,6 @@
 //! Which stations a caller may see: the one rule every station, device, price, report and
-//! alarm query of the product applies.
+//! alarm query of the product applies, and the `Scoped` extractor that hands a handler the
+//! caller together with that scope, so a handler cannot forget it.
 //!
 //! A caller is *restricted* to the stations assigned to them (`pv_user_station`) when they are
 //! not an administrator (role alias `administrator`) and either hold the role alias `owner` or
@@ -9,14 +10,19 @@
 
 use sqlx::Any;
 
-use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use axum::extract::{FromRef, FromRequestParts};
+use axum::http::request::Parts;
+
+use crate::auth::caller::Caller;
+use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Id};
-use crate::state::AppState;
-use crate::user::admin::{MAINTENANCE_ROLE, OWNER_ROLE};
 
 pub const ADMIN_ROLE: &str = "administrator";
+/// Plant owners: see only the stations assigned to them.
+pub const OWNER_ROLE: &str = "owner";
+/// Maintenance staff: see only the stations assigned to them.
+pub const MAINTENANCE_ROLE: &str = "maintenance";
 
 #[derive(Debug, Clone)]
 pub struct StationScope {
@@ -56,13 +62,51 @@ impl StationScope {
     }
 }
 
+/// A signed-in caller with the stations they may see. Handlers of station-scoped data take this
+/// instead of a bare [`Caller`]: the scope is resolved once per request, and the SQL builders
+/// below put the tenant and station predicates into every query.
+#[derive(Debug, Clone)]
+pub struct Scoped {
+    pub caller: Caller,
+    pub stations: StationScope,
+}
+
+impl<S> FromRequestParts<S> for Scoped
+where
+    Core: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        let stations = visible_stations(&Core::from_ref(state), &caller).await?;
+        Ok(Scoped { caller, stations })
+    }
+}
+
+impl StationScope {
+    /// `{alias}.tenant_id = ? AND {alias}.is_deleted = 0` and, for a restricted caller,
+    /// `{alias}.{station_column} IN (assigned)`: the live rows of a table that hangs off
+    /// stations (devices, prices, alarms...) that the caller may see.
+    pub fn rows(&self, alias: &str, station_column: &str) -> Sql {
+        let mut sql = Sql::default();
+        sql.push_bind(
+            &format!("{alias}.tenant_id = ? AND {alias}.is_deleted = 0"),
+            [Value::Text(self.tenant_id.clone())],
+        );
+        sql.append(&self.condition(&format!("{alias}.{station_column}")));
+        sql
+    }
+}
+
 /// The role aliases of the caller's roles (as their token carries them).
-pub async fn role_aliases(state: &AppState, caller: &Caller) -> Result<Vec<String>, ApiError> {
+pub async fn role_aliases(state: &Core, caller: &Caller) -> Result<Vec<String>, ApiError> {
     if caller.role_ids.is_empty() {
         return Ok(vec![]);
     }
     let mut sql = Sql::new("SELECT role_alias FROM blade_role WHERE is_deleted = 0 AND id IN (");
-    push_id_list(&mut sql, &caller.role_ids);
+    sql.push_ids(&caller.role_ids);
     sql.push(")");
     let (text, args) = sql.build()?;
     Ok(
@@ -76,7 +120,7 @@ pub async fn role_aliases(state: &AppState, caller: &Caller) -> Result<Vec<Strin
 }
 
 /// The caller's station scope (see the module comment for the rule).
-pub async fn visible_stations(state: &AppState, caller: &Caller) -> Result<StationScope, ApiError> {
+pub async fn visible_stations(state: &Core, caller: &Caller) -> Result<StationScope, ApiError> {
     let aliases = role_aliases(state, caller).await?;
     let restricted = if aliases.iter().any(|a| a == ADMIN_ROLE) {
         false
@@ -101,7 +145,7 @@ pub async fn visible_stations(state: &AppState, caller: &Caller) -> Result<Stati
 }
 
 /// The station `id` when the caller may see it (live, own tenant, in scope).
-pub async fn visible_station(state: &AppState, scope: &StationScope, id: Id) -> Result<bool, ApiError> {
+pub async fn visible_station(state: &Core, scope: &StationScope, id: Id) -> Result<bool, ApiError> {
     let mut sql = Sql::new("SELECT COUNT(*) FROM pv_station s WHERE ");
     sql.append(&scope.stations("s"));
     sql.push_bind(" AND s.id = ?", [Value::Int(id.0)]);
