@@ -1,4 +1,4 @@
-import { act, renderHook } from '@testing-library/react'
+import { act, renderHook, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { testQueryClient, withQueryClient } from '../test/render'
@@ -99,5 +99,40 @@ describe('useLive', () => {
     await tick(60_000)
     expect(load).not.toHaveBeenCalled()
     expect(result.current.loading).toBe(false)
+  })
+})
+
+// A refresh started by the poll itself, on real timers: under fake timers the failure reaches the
+// query (and its observer) but React is never asked to render it, so the assertion could not fail
+// for the right reason there.
+describe('useLive, a failed refresh', () => {
+  beforeEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('keeps the data shown, reports the failure, and clears it with the next answer', async () => {
+    let fail = false
+    const load = vi.fn(() => (fail ? Promise.reject(new Error('down')) : Promise.resolve(7)))
+    const { result, unmount } = renderHook(
+      () => useLive({ queryKey: ['e'], queryFn: load }, { intervalMs: 20 }),
+      { wrapper: wrapper() },
+    )
+    await waitFor(() => expect(result.current.data).toBe(7))
+    expect(result.current.error).toBeUndefined()
+    const answeredAt = result.current.updatedAt
+
+    fail = true
+    const callsBefore = load.mock.calls.length
+    await waitFor(() => expect(result.current.error).toBeInstanceOf(Error))
+    expect((result.current.error as Error).message).toBe('down')
+    expect(load.mock.calls.length).toBeGreaterThan(callsBefore)
+    expect(result.current.data).toBe(7)
+    expect(result.current.updatedAt).toBe(answeredAt)
+    expect(result.current.loading).toBe(false)
+
+    fail = false
+    await waitFor(() => expect(result.current.error).toBeUndefined())
+    expect(result.current.data).toBe(7)
+    unmount()
   })
 })

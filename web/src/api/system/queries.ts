@@ -1,5 +1,6 @@
 /** Query keys and queries of the system domain (dictionaries, menus, regions). */
 import { queryOptions } from '@tanstack/react-query'
+import { formSeed } from '../queryClient'
 import request from '../request'
 import type { Envelope } from '../types'
 import { getDictionary } from './dict'
@@ -14,6 +15,13 @@ import {
 import { getTopMenu } from './menu'
 import { regionChildren } from './region'
 import { roleTree } from './role'
+import {
+  datasourceOptions,
+  packageOptions,
+  tenantApi,
+  tenantPackageApi,
+  tenantPackageDetail,
+} from './tenant'
 
 export const systemKeys = {
   dictionaries: ['dictionary'] as const,
@@ -82,3 +90,26 @@ export const roleTreeQuery = () =>
 /** The top menus of the top bar. */
 export const topMenuQuery = () =>
   queryOptions({ queryKey: [...systemKeys.menus, 'top'], queryFn: getTopMenu })
+
+/** Every tenant package to choose from (the tenant's package dialog). */
+export const packageOptionsQuery = () =>
+  queryOptions({ queryKey: [...tenantPackageApi.key, 'options'], queryFn: packageOptions })
+
+/**
+ * The package a tenant has, null for none (`tenant/package-detail`): seeds the package dialog,
+ * fresh each time it opens. Under the tenant key, so a change of tenants invalidates it.
+ */
+export const tenantPackageQuery = (tenantId: string) =>
+  queryOptions({
+    queryKey: [...tenantApi.key, 'package', tenantId],
+    queryFn: () => tenantPackageDetail(tenantId),
+    ...formSeed,
+  })
+
+/** Data sources to choose from; a failure is not toasted (the dialog says there is none). */
+export const datasourceOptionsQuery = () =>
+  queryOptions({
+    queryKey: ['datasource', 'options'],
+    queryFn: datasourceOptions,
+    meta: { ownErrorState: true },
+  })

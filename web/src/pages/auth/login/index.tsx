@@ -1,8 +1,10 @@
 import { Alert, Button, Card, Flex, Form, Input, Typography } from 'antd'
-import { useCallback, useEffect, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router-dom'
-import { getCaptcha, getTenantByDomain, signIn, type Captcha } from '../../../api/auth'
+import { signIn, type SignInForm } from '../../../api/auth'
+import { authKeys, captchaQuery, tenantByDomainQuery } from '../../../api/auth/queries'
 import LanguageSwitch from '../../../components/LanguageSwitch'
 import RegisterDialog from '../../../components/RegisterDialog'
 import { website } from '../../../config/website'
@@ -25,59 +27,56 @@ export default function Login() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const [form] = Form.useForm<LoginForm>()
-  const [captcha, setCaptcha] = useState<Captcha | null>(null)
+  const queryClient = useQueryClient()
+  // A new captcha each time the form opens, on a click on the image and after a failed attempt;
+  // when the last fetch failed the image is empty (no stale captcha to type).
+  const captchaState = useQuery({ ...captchaQuery(), enabled: website.captchaMode })
+  const captcha = captchaState.isError ? null : (captchaState.data ?? null)
+  const refreshCaptcha = () => {
+    if (website.captchaMode) void captchaState.refetch()
+  }
+  const tenantLookup = useQuery({
+    ...tenantByDomainQuery(window.location.hostname),
+    enabled: website.tenantMode,
+  })
   /** undefined while asking the server, null when the address names no tenant. */
-  const [resolvedTenant, setResolvedTenant] = useState<string | null | undefined>(
-    website.tenantMode ? undefined : website.tenantId,
-  )
+  const resolvedTenant: string | null | undefined = !website.tenantMode
+    ? website.tenantId
+    : tenantLookup.isSuccess
+      ? tenantLookup.data
+      : tenantLookup.isError
+        ? null
+        : undefined
   const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
   const [registering, setRegistering] = useState(false)
-
-  const refreshCaptcha = useCallback(() => {
-    if (!website.captchaMode) return
-    getCaptcha().then(
-      (next) => setCaptcha(next),
-      () => setCaptcha(null),
-    )
-  }, [])
-
-  useEffect(() => {
-    refreshCaptcha()
-    if (!website.tenantMode) return
-    let current = true
-    getTenantByDomain(window.location.hostname).then(
-      (tenantId) => current && setResolvedTenant(tenantId),
-      () => current && setResolvedTenant(null),
-    )
-    return () => {
-      current = false
-    }
-  }, [refreshCaptcha])
 
   const showTenant = website.tenantMode && resolvedTenant === null
 
-  const submit = async (values: LoginForm) => {
-    setBusy(true)
-    setError('')
-    try {
-      const data = await signIn({
-        tenantId: (showTenant ? values.tenantId : resolvedTenant) || website.tenantId,
-        username: values.username,
-        password: values.password,
-        captchaKey: captcha?.key,
-        captchaCode: values.code,
-      })
+  // The form shows the failure itself (the server's error_description), so it is not toasted.
+  const signing = useMutation({
+    mutationFn: (form: SignInForm) => signIn(form),
+    meta: { ownErrorState: true },
+    onMutate: () => setError(''),
+    onSuccess: (data) => {
       useSessionStore.getState().signIn(data)
       void navigate('/', { replace: true })
-    } catch (failure) {
+    },
+    onError: (failure) => {
       setError(failure instanceof Error && failure.message ? failure.message : t('login.failed'))
       form.setFieldValue('code', '')
-      refreshCaptcha()
-    } finally {
-      setBusy(false)
-    }
-  }
+      // The captcha answered this attempt: ask for a new one.
+      if (website.captchaMode) void queryClient.invalidateQueries({ queryKey: authKeys.captcha })
+    },
+  })
+
+  const submit = (values: LoginForm) =>
+    signing.mutate({
+      tenantId: (showTenant ? values.tenantId : resolvedTenant) || website.tenantId,
+      username: values.username,
+      password: values.password,
+      captchaKey: captcha?.key,
+      captchaCode: values.code,
+    })
 
   return (
     <Flex
@@ -112,7 +111,7 @@ export default function Login() {
           form={form}
           layout="vertical"
           initialValues={{ tenantId: website.tenantId }}
-          onFinish={(values) => void submit(values)}
+          onFinish={submit}
           data-testid="login-form"
         >
           {showTenant && (
@@ -169,7 +168,7 @@ export default function Login() {
             type="primary"
             block
             htmlType="submit"
-            loading={busy}
+            loading={signing.isPending}
             disabled={resolvedTenant === undefined}
             data-testid="login-submit"
           >

@@ -1,14 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons'
 import { App, Avatar, Button, Card, Form, Input, Tabs, Upload } from 'antd'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import {
-  getUserInfo,
-  putFile,
-  updateInfo,
-  updatePassword,
-  type UserInfoForm,
-} from '../../../api/user'
+import { putFile, updateInfo, updatePassword, type UserInfoForm } from '../../../api/user'
+import { userInfoQuery } from '../../../api/user/queries'
 import logo from '../../../assets/logo.svg'
 import { useSessionStore } from '../../../stores/session'
 import { checkAvatar, checkPhone } from '../../../utils/validate'
@@ -24,32 +20,30 @@ function InfoTab() {
   const { message } = App.useApp()
   const [form] = Form.useForm<UserInfoForm>()
   const avatar = Form.useWatch('avatar', form)
-  const [busy, setBusy] = useState(false)
   const [uploading, setUploading] = useState(false)
+  const queryClient = useQueryClient()
+  const info = useQuery(userInfoQuery())
 
   useEffect(() => {
-    let current = true
-    getUserInfo().then(
-      (info) =>
-        current &&
-        form.setFieldsValue({
-          avatar: info.avatar ?? '',
-          realName: info.realName ?? '',
-          name: info.name ?? '',
-          phone: info.phone ?? '',
-          email: info.email ?? '',
-        }),
-      () => undefined, // the request client has shown the error
-    )
-    return () => {
-      current = false
-    }
-  }, [form])
+    if (!info.data) return
+    form.setFieldsValue({
+      avatar: info.data.avatar ?? '',
+      realName: info.data.realName ?? '',
+      name: info.data.name ?? '',
+      phone: info.data.phone ?? '',
+      email: info.data.email ?? '',
+    })
+  }, [info.data, form])
 
-  const save = async (values: UserInfoForm) => {
-    setBusy(true)
-    try {
-      await updateInfo({ ...values, avatar: values.avatar ?? '' })
+  const saving = useMutation({
+    mutationFn: (values: UserInfoForm) => updateInfo({ ...values, avatar: values.avatar ?? '' }),
+    onSuccess: (_, values) => {
+      // The form already shows what was saved: the cached info is only marked out of date (read
+      // again when the page opens next), not reloaded under the user's eyes.
+      void queryClient.invalidateQueries({
+        queryKey: userInfoQuery().queryKey,
+        refetchType: 'none',
+      })
       const session = useSessionStore.getState()
       if (session.userInfo) {
         session.setUserInfo({
@@ -60,19 +54,15 @@ function InfoTab() {
         })
       }
       void message.success(t('info.saved'))
-    } catch {
-      // shown by the request client
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+  })
 
   return (
     <Form<UserInfoForm>
       form={form}
       layout="vertical"
       style={{ maxWidth: 480 }}
-      onFinish={(values) => void save(values)}
+      onFinish={(values) => saving.mutate(values)}
       data-testid="info-form"
     >
       <Form.Item label={t('info.avatar')} name="avatar">
@@ -149,7 +139,7 @@ function InfoTab() {
       >
         <Input />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={busy}>
+      <Button type="primary" htmlType="submit" loading={saving.isPending}>
         {t('info.submit')}
       </Button>
     </Form>
@@ -160,27 +150,21 @@ function PasswordTab() {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const [form] = Form.useForm<PasswordForm>()
-  const [busy, setBusy] = useState(false)
-
-  const save = async ({ oldPassword, newPassword, newPassword1 }: PasswordForm) => {
-    setBusy(true)
-    try {
-      await updatePassword(oldPassword, newPassword, newPassword1)
+  const saving = useMutation({
+    mutationFn: ({ oldPassword, newPassword, newPassword1 }: PasswordForm) =>
+      updatePassword(oldPassword, newPassword, newPassword1),
+    onSuccess: () => {
       void message.success(t('info.saved'))
       form.resetFields()
-    } catch {
-      // shown by the request client
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+  })
 
   return (
     <Form<PasswordForm>
       form={form}
       layout="vertical"
       style={{ maxWidth: 480 }}
-      onFinish={(values) => void save(values)}
+      onFinish={(values) => saving.mutate(values)}
       data-testid="password-form"
     >
       <Form.Item
@@ -213,7 +197,12 @@ function PasswordTab() {
       >
         <Input.Password autoComplete="new-password" data-testid="new-password1" />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={busy} data-testid="password-submit">
+      <Button
+        type="primary"
+        htmlType="submit"
+        loading={saving.isPending}
+        data-testid="password-submit"
+      >
         {t('info.submit')}
       </Button>
     </Form>
