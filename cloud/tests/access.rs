@@ -5,7 +5,7 @@ mod support;
 
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{TestApp, assert_failure, codes_in, ids_in};
+use support::{Reply, TestApp, assert_failure, codes_in, ids_in};
 
 const ROLE: &str = "/api/blade-system/role";
 const MENU: &str = "/api/blade-system/menu";
@@ -14,37 +14,27 @@ const DATA_SCOPE: &str = "/api/blade-system/data-scope";
 const API_SCOPE: &str = "/api/blade-system/api-scope";
 const POST: &str = "/api/blade-system/post";
 
-async fn submit(app: &TestApp, token: &str, base: &str, body: Json) -> (u16, Json) {
-    app.post_json(&format!("{base}/submit"), token, &body, None).await
-}
-
 /// Submits and expects a 400 with `zh`, then the same in English with `en`.
 async fn refused(app: &TestApp, token: &str, base: &str, body: Json, zh: &str, en: &str) {
     let path = format!("{base}/submit");
-    let (status, res) = app.post_json(&path, token, &body, None).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(token).post_json(&path, body.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], zh, "{body}");
-    let (status, res) = app.post_json(&path, token, &body, Some("en")).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(token).lang("en").post_json(&path, body.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], en, "{body}");
 }
 
 async fn created(app: &TestApp, token: &str, base: &str, body: Json) -> String {
-    let (status, res) = submit(app, token, base, body.clone()).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(token).submit(base, body.clone()).await;
     assert_eq!(status, 200, "{body}: {res}");
     res["data"].as_str().expect("new id").to_owned()
-}
-
-async fn remove(app: &TestApp, token: &str, base: &str, ids: &str, lang: Option<&str>) -> (u16, Json) {
-    let mut req = app.authed(Method::POST, &format!("{base}/remove?ids={ids}"), token);
-    if let Some(l) = lang {
-        req = req.header("Accept-Language", l);
-    }
-    app.send_json(req).await
-}
-
-async fn grant(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
-    app.post_json(path, token, &body, None).await
 }
 
 fn find<'a>(list: &'a Json, id: &str) -> Option<&'a Json> {
@@ -61,7 +51,11 @@ fn find<'a>(list: &'a Json, id: &str) -> Option<&'a Json> {
 }
 
 async fn button_codes(app: &TestApp, token: &str) -> Vec<String> {
-    codes_in(&app.data_of("/api/blade-system/menu/buttons", token).await)
+    codes_in(
+        &app.as_user(token)
+            .get_data("/api/blade-system/menu/buttons")
+            .await,
+    )
 }
 
 async fn menu_ids(app: &TestApp, codes: &[&str]) -> Vec<String> {
@@ -144,7 +138,10 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     .await;
 
     // Tree list: the child under its parent, with parentName and hasChildren.
-    let list = app.data_of(&format!("{ROLE}/list?roleAlias=ops"), &admin).await;
+    let list = app
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/list?roleAlias=ops"))
+        .await;
     let parent = find(&list, &lead).expect("parent listed");
     assert_eq!(parent["hasChildren"], true, "{list}");
     assert_eq!(parent["tenantId"], "000000");
@@ -155,15 +152,19 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
         "the platform lists every tenant's roles: {list}"
     );
     let only = app
-        .data_of(&format!("{ROLE}/list?roleAlias=ops_lead&tenantId=000000"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/list?roleAlias=ops_lead&tenantId=000000"))
         .await;
     assert_eq!(only.as_array().unwrap().len(), 1, "{only}");
     assert_eq!(only[0]["hasChildren"], false);
-    let by_name = app.data_of(&format!("{ROLE}/list?roleName=运维"), &admin).await;
+    let by_name = app
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/list?roleName=运维"))
+        .await;
     assert_eq!(ids_in(&by_name).len(), 2, "{by_name}");
 
     // Selector trees and the flat list.
-    let tree = app.data_of(&format!("{ROLE}/tree"), &admin).await;
+    let tree = app.as_user(&admin).get_data(&format!("{ROLE}/tree")).await;
     let node = find(&tree, &lead).expect("node");
     assert_eq!(node["title"], "运维主管");
     assert_eq!(node["key"], lead.as_str());
@@ -171,14 +172,16 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     assert_eq!(node["parentId"], "0");
     assert_eq!(node["children"][0]["id"], ops.as_str());
     let sub = app
-        .data_of(&format!("{ROLE}/tree-by-id?roleId={lead}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/tree-by-id?roleId={lead}"))
         .await;
     assert_eq!(ids_in(&sub), vec![lead.clone(), ops.clone()]);
     let sub = app
-        .data_of(&format!("{ROLE}/tree-by-id?roleId={ops}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/tree-by-id?roleId={ops}"))
         .await;
     assert_eq!(ids_in(&sub), vec![ops.clone()]);
-    let flat = app.data_of(&format!("{ROLE}/rolelist"), &admin).await;
+    let flat = app.as_user(&admin).get_data(&format!("{ROLE}/rolelist")).await;
     let aliases: Vec<&str> = flat
         .as_array()
         .unwrap()
@@ -191,7 +194,10 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     );
     assert!(flat[0].get("children").is_none());
 
-    let detail = app.data_of(&format!("{ROLE}/detail?id={ops}"), &admin).await;
+    let detail = app
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/detail?id={ops}"))
+        .await;
     assert_eq!(detail["parentName"], "运维主管");
     assert_eq!(detail["roleAlias"], "ops");
     refused(
@@ -204,37 +210,34 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     )
     .await;
     // Keeping its own alias is not a duplicate.
-    let (status, body) = submit(
-        &app,
-        &admin,
-        ROLE,
-        json!({"id": lead, "roleAlias": "ops_lead", "sort": 5}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .submit(ROLE, json!({"id": lead, "roleAlias": "ops_lead", "sort": 5}))
+        .await;
     assert_eq!(status, 200, "{body}");
 
-    let (status, body) = remove(&app, &admin, ROLE, &lead, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(ROLE, &lead).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先删除子节点");
-    let (_, body) = remove(&app, &admin, ROLE, &lead, Some("en")).await;
+    let Reply { body, .. } = app.as_user(&admin).lang("en").remove(ROLE, &lead).await;
     assert_eq!(body["msg"], "Delete the child items first");
 
     let holder = app
         .create_role_holder("000000", "ops1", "ops-pass", ops.parse().unwrap())
         .await;
-    let (status, body) = remove(&app, &admin, ROLE, &ops, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(ROLE, &ops).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该角色已分配给用户，无法删除");
-    let (_, body) = remove(&app, &admin, ROLE, &ops, Some("en")).await;
+    let Reply { body, .. } = app.as_user(&admin).lang("en").remove(ROLE, &ops).await;
     assert_eq!(body["msg"], "This role is still assigned to users");
     app.exec(
         "UPDATE blade_user SET is_deleted = 1 WHERE id = ?",
         vec![pv_cloud::kernel::sql::Value::Int(holder)],
     )
     .await;
-    let (status, body) = remove(&app, &admin, ROLE, &ops, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(ROLE, &ops).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
-    let (status, body) = remove(&app, &admin, ROLE, &lead, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(ROLE, &lead).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
     // The alias is free again once its role is gone.
     created(
@@ -249,8 +252,8 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     app.create_tenant_user("510001", "nobody", "nobody-pass", &["post"], None)
         .await;
     let nobody = app.token_of("510001", "nobody", "nobody-pass").await;
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, &format!("{ROLE}/list"), &nobody))
+    let Reply { status, body, .. } = app
+        .send(app.as_user(&nobody).request(Method::GET, &format!("{ROLE}/list")))
         .await;
     assert_failure(status, &body, 403);
     app.stop().await;
@@ -288,7 +291,10 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
         json!({"tenantId": "520001", "roleName": "A 的角色", "roleAlias": "a_role", "sort": 1}),
     )
     .await;
-    let detail = app.data_of(&format!("{ROLE}/detail?id={role_a}"), &admin).await;
+    let detail = app
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/detail?id={role_a}"))
+        .await;
     assert_eq!(detail["tenantId"], "520001");
     refused(
         &app,
@@ -300,13 +306,13 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
     )
     .await;
     let post = app.menu_id("post").await;
-    let (status, body) = grant(
-        &app,
-        &a,
-        &format!("{ROLE}/grant"),
-        json!({"roleIds": [role_a], "menuIds": [post], "dataScopeIds": [], "apiScopeIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&a)
+        .post_json(
+            &format!("{ROLE}/grant"),
+            json!({"roleIds": [role_a], "menuIds": [post], "dataScopeIds": [], "apiScopeIds": []}),
+        )
+        .await;
     assert_eq!(status, 200, "A grants its own role: {body}");
     let top_a = created(
         &app,
@@ -315,46 +321,54 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
         json!({"code": "a_top", "name": "A 顶部", "sort": 1}),
     )
     .await;
-    let (status, body) = grant(
-        &app,
-        &a,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [top_a], "menuIds": [post]}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&a)
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [top_a], "menuIds": [post]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
 
     // Tenant B names A's ids: it gets nothing and changes nothing.
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, &format!("{ROLE}/detail?id={role_a}"), &b))
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(&b)
+                .request(Method::GET, &format!("{ROLE}/detail?id={role_a}")),
+        )
         .await;
     assert_failure(status, &body, 404);
-    let (status, body) = submit(&app, &b, ROLE, json!({"id": role_a, "roleName": "hijacked"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&b)
+        .submit(ROLE, json!({"id": role_a, "roleName": "hijacked"}))
+        .await;
     assert_failure(status, &body, 404);
-    let (_, body) = remove(&app, &b, ROLE, &role_a, None).await;
+    let Reply { body, .. } = app.as_user(&b).remove(ROLE, &role_a).await;
     assert_eq!(body["data"], 0);
-    let (status, body) = grant(
-        &app,
-        &b,
-        &format!("{ROLE}/grant"),
-        json!({"roleIds": [role_a], "menuIds": [], "dataScopeIds": [], "apiScopeIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&b)
+        .post_json(
+            &format!("{ROLE}/grant"),
+            json!({"roleIds": [role_a], "menuIds": [], "dataScopeIds": [], "apiScopeIds": []}),
+        )
+        .await;
     assert_failure(status, &body, 404);
-    let (status, body) = grant(
-        &app,
-        &b,
-        &format!("{ROLE}/grant-app"),
-        json!({"roleIds": [role_a], "menuIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&b)
+        .post_json(
+            &format!("{ROLE}/grant-app"),
+            json!({"roleIds": [role_a], "menuIds": []}),
+        )
+        .await;
     assert_failure(status, &body, 404);
     let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role_a}"), &b)
+        .as_user(&b)
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={role_a}"))
         .await;
     assert_eq!(keys["menu"], json!([]), "{keys}");
     let sub = app
-        .data_of(&format!("{ROLE}/tree-by-id?roleId={role_a}"), &b)
+        .as_user(&b)
+        .get_data(&format!("{ROLE}/tree-by-id?roleId={role_a}"))
         .await;
     assert_eq!(sub, json!([]));
     for path in [
@@ -362,7 +376,7 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
         format!("{ROLE}/tree?tenantId=520001"),
         format!("{ROLE}/rolelist?tenantId=520001"),
     ] {
-        let data = app.data_of(&path, &b).await;
+        let data = app.as_user(&b).get_data(&path).await;
         assert!(!data.to_string().contains(&role_a), "{path}: {data}");
         assert!(!data.to_string().contains("a_role"), "{path}: {data}");
     }
@@ -375,37 +389,48 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
     )
     .await;
     assert_eq!(
-        app.data_of(&format!("{ROLE}/detail?id={planted}"), &b).await["tenantId"],
+        app.as_user(&b)
+            .get_data(&format!("{ROLE}/detail?id={planted}"))
+            .await["tenantId"],
         "520002"
     );
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, &format!("{TOPMENU}/detail?id={top_a}"), &b))
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(&b)
+                .request(Method::GET, &format!("{TOPMENU}/detail?id={top_a}")),
+        )
         .await;
     assert_failure(status, &body, 404);
-    let (status, body) = grant(
-        &app,
-        &b,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [top_a], "menuIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&b)
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [top_a], "menuIds": []}),
+        )
+        .await;
     assert_failure(status, &body, 404);
     let keys = app
-        .data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"), &b)
+        .as_user(&b)
+        .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"))
         .await;
     assert_eq!(keys, json!([]));
-    let (_, body) = remove(&app, &b, TOPMENU, &top_a, None).await;
+    let Reply { body, .. } = app.as_user(&b).remove(TOPMENU, &top_a).await;
     assert_eq!(body["data"], 0);
 
     // A's data is untouched.
-    let role = app.data_of(&format!("{ROLE}/detail?id={role_a}"), &a).await;
+    let role = app
+        .as_user(&a)
+        .get_data(&format!("{ROLE}/detail?id={role_a}"))
+        .await;
     assert_eq!(role["roleName"], "A 的角色");
     let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role_a}"), &a)
+        .as_user(&a)
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={role_a}"))
         .await;
     assert_eq!(keys["menu"], json!([post]));
     let keys = app
-        .data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"), &a)
+        .as_user(&a)
+        .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"))
         .await;
     assert_eq!(keys, json!([post]));
     app.stop().await;
@@ -429,25 +454,19 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
 
     let web = format!("{ROLE}/grant");
     let app_grant = format!("{ROLE}/grant-app");
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_add"]).await, "dataScopeIds": [], "apiScopeIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = app.as_user(&admin).post_json(&web, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_add"]).await, "dataScopeIds": [], "apiScopeIds": []})).await;
     assert_eq!((status, &body["data"]), (200, &json!(true)), "{body}");
     let buttons = button_codes(&app, &viewer).await;
     assert!(buttons.contains(&"post_add".to_owned()), "{buttons:?}");
 
     // A second grant replaces the first.
-    let (status, _) = grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_delete"]).await}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&admin)
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_delete"]).await}),
+        )
+        .await;
     assert_eq!(status, 200);
     let buttons = button_codes(&app, &viewer).await;
     assert!(buttons.contains(&"post_delete".to_owned()), "{buttons:?}");
@@ -457,13 +476,7 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     );
 
     // The app set is separate: it changes neither the buttons nor the web set.
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &app_grant,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await, "dataScopeIds": [], "apiScopeIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = app.as_user(&admin).post_json(&app_grant, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await, "dataScopeIds": [], "apiScopeIds": []})).await;
     assert_eq!(status, 200, "{body}");
     let buttons = button_codes(&app, &viewer).await;
     assert!(!buttons.contains(&"post_edit".to_owned()), "{buttons:?}");
@@ -471,7 +484,8 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     let mut want = menu_ids(&app, &["post", "post_delete"]).await;
     want.sort();
     let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={role}"))
         .await;
     let mut got: Vec<String> = serde_json::from_value(keys["menu"].clone()).unwrap();
     got.sort();
@@ -479,7 +493,8 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     assert_eq!(keys["dataScope"], json!([]));
     assert_eq!(keys["apiScope"], json!([]));
     let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys-app?roleIds={role}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/role-tree-keys-app?roleIds={role}"))
         .await;
     let mut got: Vec<String> = serde_json::from_value(keys["menu"].clone()).unwrap();
     got.sort();
@@ -489,29 +504,39 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     assert!(keys.get("dataScope").is_none());
 
     // A web grant leaves the app set alone.
-    grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post"]).await}),
-    )
-    .await;
+    app.as_user(&admin)
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post"]).await}),
+        )
+        .await;
     let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys-app?roleIds={role}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/role-tree-keys-app?roleIds={role}"))
         .await;
     assert_eq!(keys["menu"].as_array().unwrap().len(), 2);
-    let tree = app.data_of(&format!("{MENU}/grant-tree-app"), &admin).await;
+    let tree = app
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/grant-tree-app"))
+        .await;
     assert!(tree["menu"].as_array().is_some_and(|m| !m.is_empty()));
     assert!(tree.get("dataScope").is_none());
 
     // No role named; a caller without the grant button.
-    let (status, body) = grant(&app, &admin, &web, json!({"roleIds": [], "menuIds": []})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .post_json(&web, json!({"roleIds": [], "menuIds": []}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请选择角色");
-    let (status, body) = grant(&app, &viewer, &web, json!({"roleIds": [role], "menuIds": []})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&viewer)
+        .post_json(&web, json!({"roleIds": [role], "menuIds": []}))
+        .await;
     assert_failure(status, &body, 403);
-    let (status, body) = app
-        .post_json(&web, &admin, &json!({"roleIds": ["x"]}), None)
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .post_json(&web, json!({"roleIds": ["x"]}))
         .await;
     assert_failure(status, &body, 400);
     app.stop().await;
@@ -536,7 +561,7 @@ async fn packages_limit_grant_trees_and_grants() {
         .await;
     let tadm = app.token_of("530001", "pkg_adm", "pkg-pass").await;
 
-    let tree = app.data_of(&format!("{MENU}/grant-tree"), &tadm).await;
+    let tree = app.as_user(&tadm).get_data(&format!("{MENU}/grant-tree")).await;
     let ids = ids_in(&tree["menu"]);
     for code in ["system", "authority", "role", "role_grant", "post", "post_add"] {
         assert!(ids.contains(&app.menu_id(code).await), "{code} in {tree}");
@@ -548,7 +573,7 @@ async fn packages_limit_grant_trees_and_grants() {
             "{code} not in the grant tree"
         );
     }
-    let full = app.data_of(&format!("{MENU}/grant-tree"), &admin).await;
+    let full = app.as_user(&admin).get_data(&format!("{MENU}/grant-tree")).await;
     assert!(ids_in(&full["menu"]).contains(&app.menu_id("user").await));
 
     let role = created(
@@ -559,72 +584,69 @@ async fn packages_limit_grant_trees_and_grants() {
     )
     .await;
     let web = format!("{ROLE}/grant");
-    let (status, body) = grant(
-        &app,
-        &tadm,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
-    )
-    .await;
-    assert_failure(status, &body, 400);
-    assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
-    let (status, body) = grant(
-        &app,
-        &tadm,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
-    )
-    .await;
-    assert_failure(status, &body, 400);
-    assert_eq!(body["msg"], "不能授予自己没有的权限");
-    let (_, body) = app
+    let Reply { status, body, .. } = app
+        .as_user(&tadm)
         .post_json(
             &web,
-            &tadm,
-            &json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
-            Some("en"),
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
+        )
+        .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
+    let Reply { status, body, .. } = app
+        .as_user(&tadm)
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
+        )
+        .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "不能授予自己没有的权限");
+    let Reply { body, .. } = app
+        .as_user(&tadm)
+        .lang("en")
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
         )
         .await;
     assert_eq!(body["msg"], "You cannot grant permissions you do not hold");
-    let (status, body) = grant(
-        &app,
-        &tadm,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["system", "authority", "post", "post_add"]).await}),
-    )
-    .await;
+    let Reply { status, body, .. } = app.as_user(&tadm).post_json(&web, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["system", "authority", "post", "post_add"]).await})).await;
     assert_eq!(status, 200, "held menus and their ancestors: {body}");
     // The app grant obeys the same limits.
-    let (status, _) = grant(
-        &app,
-        &tadm,
-        &format!("{ROLE}/grant-app"),
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user"]).await}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&tadm)
+        .post_json(
+            &format!("{ROLE}/grant-app"),
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user"]).await}),
+        )
+        .await;
     assert_eq!(status, 400);
 
     // The platform is bound by the tenant's package, not by its own holdings.
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
 
     // Top-menu choices: the package's menus, no buttons.
-    let top = app.data_of(&format!("{MENU}/grant-top-tree"), &tadm).await;
+    let top = app
+        .as_user(&tadm)
+        .get_data(&format!("{MENU}/grant-top-tree"))
+        .await;
     let ids = ids_in(&top);
     assert!(ids.contains(&app.menu_id("post").await), "{top}");
     assert!(!ids.contains(&app.menu_id("post_add").await), "no buttons");
@@ -639,7 +661,7 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     let post = app.menu_id("post").await;
     let system = app.menu_id("system").await;
 
-    let list = app.data_of(&format!("{MENU}/list"), &admin).await;
+    let list = app.as_user(&admin).get_data(&format!("{MENU}/list")).await;
     let sys = find(&list, &system).expect("system menu");
     assert_eq!(sys["hasChildren"], true);
     let p = find(&list, &post).expect("post menu");
@@ -653,10 +675,13 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
             .iter()
             .any(|c| c["code"] == "post_add")
     );
-    let menus_only = app.data_of(&format!("{MENU}/menu-list"), &admin).await;
+    let menus_only = app.as_user(&admin).get_data(&format!("{MENU}/menu-list")).await;
     assert!(!menus_only.to_string().contains("\"category\":2"), "no buttons");
     assert!(find(&menus_only, &post).is_some());
-    let filtered = app.data_of(&format!("{MENU}/list?code=post_"), &admin).await;
+    let filtered = app
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/list?code=post_"))
+        .await;
     assert!(
         filtered
             .as_array()
@@ -666,19 +691,20 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
         "{filtered}"
     );
     let en = app
-        .send_json(
-            app.authed(Method::GET, &format!("{MENU}/tree"), &admin)
+        .send(
+            app.as_user(&admin)
+                .request(Method::GET, &format!("{MENU}/tree"))
                 .header("Accept-Language", "en"),
         )
         .await
-        .1;
+        .body;
     assert_eq!(find(&en["data"], &post).unwrap()["title"], "Posts");
     assert!(
         find(&en["data"], &app.menu_id("post_add").await).is_none(),
         "tree has menus only"
     );
 
-    let roots = app.data_of(&format!("{MENU}/lazy-list"), &admin).await;
+    let roots = app.as_user(&admin).get_data(&format!("{MENU}/lazy-list")).await;
     assert_eq!(roots.as_array().unwrap().len(), 8, "{roots}");
     assert!(
         roots
@@ -690,7 +716,8 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     assert_eq!(roots[0]["code"], "basicFacts");
     assert_eq!(roots[0]["hasChildren"], true);
     let buttons = app
-        .data_of(&format!("{MENU}/lazy-list?parentId={post}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/lazy-list?parentId={post}"))
         .await;
     assert!(
         buttons
@@ -701,11 +728,13 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     );
     assert_eq!(buttons.as_array().unwrap().len(), 4);
     let none = app
-        .data_of(&format!("{MENU}/lazy-menu-list?parentId={post}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/lazy-menu-list?parentId={post}"))
         .await;
     assert_eq!(none, json!([]));
     let sys_children = app
-        .data_of(&format!("{MENU}/lazy-menu-list?parentId={system}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/lazy-menu-list?parentId={system}"))
         .await;
     assert!(
         sys_children
@@ -793,10 +822,16 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
         json!({"code": "demo_run", "name": "运行", "sort": 1, "category": 2, "parentId": demo}),
     )
     .await;
-    let detail = app.data_of(&format!("{MENU}/detail?id={run}"), &admin).await;
+    let detail = app
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/detail?id={run}"))
+        .await;
     assert_eq!(detail["parentName"], "演示");
     assert_eq!(detail["parentId"], demo.as_str());
-    let detail = app.data_of(&format!("{MENU}/detail?id={demo}"), &admin).await;
+    let detail = app
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/detail?id={demo}"))
+        .await;
     assert_eq!(
         (&detail["isOpen"], &detail["nameEn"]),
         (&json!(1), &json!("Demo"))
@@ -821,19 +856,16 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
         "The code of a built-in menu cannot be changed",
     )
     .await;
-    let (status, body) = submit(
-        &app,
-        &admin,
-        MENU,
-        json!({"id": post, "sort": 3, "remark": "岗位"}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .submit(MENU, json!({"id": post, "sort": 3, "remark": "岗位"}))
+        .await;
     assert_eq!(status, 200, "other fields of built-in menus may change: {body}");
 
-    let (status, body) = remove(&app, &admin, MENU, &demo, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(MENU, &demo).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先删除子节点");
-    let (status, body) = remove(&app, &admin, MENU, &post, Some("en")).await;
+    let Reply { status, body, .. } = app.as_user(&admin).lang("en").remove(MENU, &post).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "Built-in menus cannot be deleted");
 
@@ -842,26 +874,29 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     app.create_tenant_user("540001", "m_adm", "m-pass", &perms, Some(&perms))
         .await;
     let tenant = app.token_of("540001", "m_adm", "m-pass").await;
-    let (status, body) = submit(
-        &app,
-        &tenant,
-        MENU,
-        json!({"code": "t", "name": "t", "sort": 1, "category": 1}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&tenant)
+        .submit(MENU, json!({"code": "t", "name": "t", "sort": 1, "category": 1}))
+        .await;
     assert_failure(status, &body, 403);
-    let (status, body) = submit(&app, &tenant, MENU, json!({"id": demo, "name": "changed"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&tenant)
+        .submit(MENU, json!({"id": demo, "name": "changed"}))
+        .await;
     assert_eq!(status, 404, "outside the package: {body}");
-    let (status, body) = submit(&app, &tenant, MENU, json!({"id": post, "name": "changed"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&tenant)
+        .submit(MENU, json!({"id": post, "name": "changed"}))
+        .await;
     assert_failure(status, &body, 403);
-    let (status, body) = remove(&app, &tenant, MENU, &post, None).await;
+    let Reply { status, body, .. } = app.as_user(&tenant).remove(MENU, &post).await;
     assert_failure(status, &body, 403);
-    let theirs = app.data_of(&format!("{MENU}/list"), &tenant).await;
+    let theirs = app.as_user(&tenant).get_data(&format!("{MENU}/list")).await;
     let ids = ids_in(&theirs);
     assert!(ids.contains(&post) && ids.contains(&system), "{theirs}");
     assert!(!ids.contains(&demo) && !ids.contains(&app.menu_id("user").await));
 
-    let (status, body) = remove(&app, &admin, MENU, &format!("{run},{demo}"), None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(MENU, &format!("{run},{demo}")).await;
     assert_eq!(
         (status, &body["data"]),
         (200, &json!(2)),
@@ -908,60 +943,69 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
         "This top menu code already exists",
     )
     .await;
-    let page = app.data_of(&format!("{TOPMENU}/list"), &admin).await;
+    let page = app.as_user(&admin).get_data(&format!("{TOPMENU}/list")).await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["sort"], 1);
 
     // Without settings the top menu would open an empty sidebar, so it is not offered.
-    let offered = app.data_of("/api/blade-system/menu/top-menu", &admin).await;
+    let offered = app
+        .as_user(&admin)
+        .get_data("/api/blade-system/menu/top-menu")
+        .await;
     assert_eq!(offered, json!([]));
     let system = app.menu_id("system").await;
     let station = app.menu_id("stationMonitor").await;
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [top], "menuIds": [system]}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [top], "menuIds": [system]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        app.data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top}"), &admin)
+        app.as_user(&admin)
+            .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top}"))
             .await,
         json!([system])
     );
-    let offered = app.data_of("/api/blade-system/menu/top-menu", &admin).await;
+    let offered = app
+        .as_user(&admin)
+        .get_data("/api/blade-system/menu/top-menu")
+        .await;
     assert_eq!(offered[0]["id"], top.as_str(), "{offered}");
     let routes = app
-        .data_of(&format!("/api/blade-system/menu/routes?topMenuId={top}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("/api/blade-system/menu/routes?topMenuId={top}"))
         .await;
     assert_eq!(routes.as_array().unwrap().len(), 1, "{routes}");
     assert_eq!(routes[0]["code"], "system");
     // Replaced, not appended.
-    grant(
-        &app,
-        &admin,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [top], "menuIds": [station]}),
-    )
-    .await;
+    app.as_user(&admin)
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [top], "menuIds": [station]}),
+        )
+        .await;
     assert_eq!(
-        app.data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top}"), &admin)
+        app.as_user(&admin)
+            .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top}"))
             .await,
         json!([station])
     );
     let routes = app
-        .data_of(&format!("/api/blade-system/menu/routes?topMenuId={top}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("/api/blade-system/menu/routes?topMenuId={top}"))
         .await;
     assert_eq!(codes_in(&routes)[0], "stationMonitor");
     assert!(!codes_in(&routes).contains(&"post".to_owned()));
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [], "menuIds": [station]}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [], "menuIds": [station]}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请选择顶部菜单");
 
@@ -971,32 +1015,37 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
         .await;
     let tenant = app.token_of("550001", "top_adm", "top-pass").await;
     let theirs = created(&app, &tenant, TOPMENU, json!({"code": "ops", "name": "运维"})).await;
-    let (status, body) = grant(
-        &app,
-        &tenant,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [theirs], "menuIds": [station]}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&tenant)
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [theirs], "menuIds": [station]}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
     let post = app.menu_id("post").await;
-    let (status, _) = grant(
-        &app,
-        &tenant,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [theirs], "menuIds": [post]}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&tenant)
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [theirs], "menuIds": [post]}),
+        )
+        .await;
     assert_eq!(status, 200);
-    let offered = app.data_of("/api/blade-system/menu/top-menu", &tenant).await;
+    let offered = app
+        .as_user(&tenant)
+        .get_data("/api/blade-system/menu/top-menu")
+        .await;
     assert_eq!(offered.as_array().unwrap().len(), 1, "{offered}");
     assert_eq!(offered[0]["id"], theirs.as_str());
 
-    let (status, body) = remove(&app, &admin, TOPMENU, &top, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(TOPMENU, &top).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)));
     assert_eq!(
-        app.data_of("/api/blade-system/menu/top-menu", &admin).await,
+        app.as_user(&admin)
+            .get_data("/api/blade-system/menu/top-menu")
+            .await,
         json!([])
     );
     app.stop().await;
@@ -1116,7 +1165,8 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     let page = app
-        .data_of(&format!("{DATA_SCOPE}/list?menuId={post}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{DATA_SCOPE}/list?menuId={post}"))
         .await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["scopeColumn"], "create_user");
@@ -1191,17 +1241,19 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     let page = app
-        .data_of(&format!("{API_SCOPE}/list?menuId={post}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{API_SCOPE}/list?menuId={post}"))
         .await;
     assert_eq!(page["total"], 1);
     assert_eq!(page["records"][0]["scopePath"], "/api/blade-system/post/**");
     let page = app
-        .data_of(&format!("{API_SCOPE}/list?menuId={user_menu}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{API_SCOPE}/list?menuId={user_menu}"))
         .await;
     assert_eq!(page["total"], 0);
 
     // The grant tree shows the scopes as leaves under their menus.
-    let tree = app.data_of(&format!("{MENU}/grant-tree"), &admin).await;
+    let tree = app.as_user(&admin).get_data(&format!("{MENU}/grant-tree")).await;
     let node = find(&tree["dataScope"], &post).expect("post holds data scopes");
     assert!(
         node["children"]
@@ -1229,19 +1281,22 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     app.create_tenant_user("560001", "s_adm", "s-pass", &perms, None)
         .await;
     let tenant = app.token_of("560001", "s_adm", "s-pass").await;
-    let (status, body) = submit(&app, &tenant, DATA_SCOPE, ok.clone()).await;
+    let Reply { status, body, .. } = app.as_user(&tenant).submit(DATA_SCOPE, ok.clone()).await;
     assert_failure(status, &body, 403);
-    let (status, body) = submit(&app, &tenant, DATA_SCOPE, json!({"id": own, "scopeName": "x"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&tenant)
+        .submit(DATA_SCOPE, json!({"id": own, "scopeName": "x"}))
+        .await;
     assert_failure(status, &body, 403);
-    let (status, body) = remove(&app, &tenant, DATA_SCOPE, &own, None).await;
+    let Reply { status, body, .. } = app.as_user(&tenant).remove(DATA_SCOPE, &own).await;
     assert_failure(status, &body, 403);
-    let (status, body) = submit(&app, &tenant, API_SCOPE, api.clone()).await;
+    let Reply { status, body, .. } = app.as_user(&tenant).submit(API_SCOPE, api.clone()).await;
     assert_failure(status, &body, 403);
     assert_eq!(
-        app.data_of(&format!("{DATA_SCOPE}/list"), &tenant).await["total"],
+        app.as_user(&tenant).get_data(&format!("{DATA_SCOPE}/list")).await["total"],
         2
     );
-    let (status, body) = remove(&app, &admin, DATA_SCOPE, &own, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(DATA_SCOPE, &own).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)));
     app.stop().await;
 }
@@ -1258,7 +1313,10 @@ async fn new_post(app: &TestApp, token: &str, code: &str) -> String {
 }
 
 async fn visible_posts(app: &TestApp, token: &str) -> Vec<String> {
-    let page = app.data_of(&format!("{POST}/list?size=100"), token).await;
+    let page = app
+        .as_user(token)
+        .get_data(&format!("{POST}/list?size=100"))
+        .await;
     let mut codes: Vec<String> = page["records"]
         .as_array()
         .unwrap()
@@ -1342,7 +1400,12 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
         let body = json!({"roleIds": [role.to_string()], "menuIds": perm_ids, "dataScopeIds": scopes, "apiScopeIds": []});
         let (app, admin) = (&app, admin.clone());
         async move {
-            let (status, res) = grant(app, &admin, &format!("{ROLE}/grant"), body).await;
+            let Reply {
+                status, body: res, ..
+            } = app
+                .as_user(&admin)
+                .post_json(&format!("{ROLE}/grant"), body)
+                .await;
             assert_eq!(status, 200, "{res}");
         }
     };
@@ -1357,11 +1420,14 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
         )
         .await
         .unwrap();
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, &format!("{POST}/detail?id={west_post}"), &viewer))
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(&viewer)
+                .request(Method::GET, &format!("{POST}/detail?id={west_post}")),
+        )
         .await;
     assert_failure(status, &body, 404);
-    let (_, body) = remove(&app, &viewer, POST, &west_post.to_string(), None).await;
+    let Reply { body, .. } = app.as_user(&viewer).remove(POST, &west_post.to_string()).await;
     assert_eq!(body["data"], 0);
 
     apply(vec![own_dept.clone()], viewer_role).await;
@@ -1403,11 +1469,12 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
     apply(vec![below.clone()], no_dept_role).await;
     assert_eq!(visible_posts(&app, &no_dept).await, Vec::<String>::new());
     // A removed scope no longer narrows.
-    remove(&app, &admin, DATA_SCOPE, &below, None).await;
+    app.as_user(&admin).remove(DATA_SCOPE, &below).await;
     assert_eq!(visible_posts(&app, &no_dept).await, everything);
 
     let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={viewer_role}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={viewer_role}"))
         .await;
     assert_eq!(keys["dataScope"], json!([]));
     app.stop().await;
@@ -1423,7 +1490,12 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
         .await;
     let clerk = app.token_of("580001", "clerk", "clerk-pass").await;
     let list = format!("{POST}/list");
-    assert_eq!(app.send_json(app.authed(Method::GET, &list, &clerk)).await.0, 200);
+    assert_eq!(
+        app.send(app.as_user(&clerk).request(Method::GET, &list))
+            .await
+            .status,
+        200
+    );
 
     let post = app.menu_id("post").await;
     let scope = created(
@@ -1433,46 +1505,49 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
         json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2}),
     )
     .await;
-    let (status, body) = app.send_json(app.authed(Method::GET, &list, &clerk)).await;
+    let Reply { status, body, .. } = app.send(app.as_user(&clerk).request(Method::GET, &list)).await;
     assert_failure(status, &body, 403);
     assert_eq!(body["msg"], "缺少接口权限");
-    let (_, body) = app
-        .send_json(
-            app.authed(Method::GET, &list, &clerk)
+    let Reply { body, .. } = app
+        .send(
+            app.as_user(&clerk)
+                .request(Method::GET, &list)
                 .header("Accept-Language", "en"),
         )
         .await;
     assert_eq!(body["msg"], "You do not have permission for this API");
     // Other methods and paths are not covered by this scope; administrators pass.
-    let (status, body) = submit(
-        &app,
-        &clerk,
-        POST,
-        json!({"category": 1, "postCode": "c1", "postName": "c1", "sort": 1}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&clerk)
+        .submit(
+            POST,
+            json!({"category": 1, "postCode": "c1", "postName": "c1", "sort": 1}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(app.send_json(app.authed(Method::GET, &list, &admin)).await.0, 200);
+    assert_eq!(
+        app.send(app.as_user(&admin).request(Method::GET, &list))
+            .await
+            .status,
+        200
+    );
     // Without a valid token the route answers for itself.
-    let (status, _) = app.get_json(&list).await;
+    let Reply { status, .. } = app.get(&list).await;
     assert_eq!(status, 401);
 
     let menus: Vec<String> = app.menu_ids(&perms).await.iter().map(i64::to_string).collect();
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &format!("{ROLE}/grant"),
-        json!({"roleIds": [role.to_string()], "menuIds": menus, "dataScopeIds": [], "apiScopeIds": [scope]}),
-    )
-    .await;
+    let Reply { status, body, .. } = app.as_user(&admin).post_json(&format!("{ROLE}/grant"), json!({"roleIds": [role.to_string()], "menuIds": menus, "dataScopeIds": [], "apiScopeIds": [scope]})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        app.send_json(app.authed(Method::GET, &list, &clerk)).await.0,
+        app.send(app.as_user(&clerk).request(Method::GET, &list))
+            .await
+            .status,
         200,
         "granted"
     );
     let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={role}"))
         .await;
     assert_eq!(keys["apiScope"], json!([scope]));
 
@@ -1484,29 +1559,31 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
         json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位全部", "scopePath": "/api/blade-system/post/**", "scopeType": 1}),
     )
     .await;
-    let (status, body) = submit(
-        &app,
-        &clerk,
-        POST,
-        json!({"category": 1, "postCode": "c2", "postName": "c2", "sort": 1}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&clerk)
+        .submit(
+            POST,
+            json!({"category": 1, "postCode": "c2", "postName": "c2", "sort": 1}),
+        )
+        .await;
     assert_failure(status, &body, 403);
     assert_eq!(
-        app.send_json(app.authed(Method::GET, &list, &clerk)).await.0,
+        app.send(app.as_user(&clerk).request(Method::GET, &list))
+            .await
+            .status,
         200,
         "the list scope still matches"
     );
     // Removing the scope lifts the guard at once on this replica.
-    let (status, _) = remove(&app, &admin, API_SCOPE, &prefix, None).await;
+    let Reply { status, .. } = app.as_user(&admin).remove(API_SCOPE, &prefix).await;
     assert_eq!(status, 200);
-    let (status, body) = submit(
-        &app,
-        &clerk,
-        POST,
-        json!({"category": 1, "postCode": "c3", "postName": "c3", "sort": 1}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&clerk)
+        .submit(
+            POST,
+            json!({"category": 1, "postCode": "c3", "postName": "c3", "sort": 1}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     // A tenant admin without the scope cannot hand it out.
     let (sub_role, _) = app
@@ -1521,13 +1598,13 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
     )
     .await;
     let lead = app.token_of("580001", "lead", "lead-pass").await;
-    let (status, body) = grant(
-        &app,
-        &lead,
-        &format!("{ROLE}/grant"),
-        json!({"roleIds": [sub_role.to_string()], "menuIds": [post], "apiScopeIds": [scope]}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&lead)
+        .post_json(
+            &format!("{ROLE}/grant"),
+            json!({"roleIds": [sub_role.to_string()], "menuIds": [post], "apiScopeIds": [scope]}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "不能授予自己没有的权限");
     app.stop().await;
@@ -1536,7 +1613,7 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
 #[tokio::test]
 async fn the_access_routes_are_in_the_openapi_document() {
     let app = TestApp::start().await;
-    let (_, doc) = app.get_json("/api/openapi.json").await;
+    let Reply { body: doc, .. } = app.get("/api/openapi.json").await;
     let mut paths = Vec::new();
     for p in [
         "list",

@@ -12,7 +12,7 @@ use pv_cloud::kernel::sql::Value;
 use pv_shared::wire::Value as WireValue;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{GATEWAY_MENUS, STATION_MENUS, TestApp, assert_failure};
+use support::{GATEWAY_MENUS, Reply, STATION_MENUS, TestApp, assert_failure};
 
 const FLEX_MENUS: &[&str] = &[
     "alarmSettingFlex",
@@ -37,44 +37,10 @@ async fn manager(app: &TestApp, tenant: &str, account: &str) -> String {
     app.token_of(tenant, account, "secret1").await
 }
 
-async fn call(app: &TestApp, token: &str, method: Method, path: &str, body: Option<Json>) -> (u16, Json) {
-    app.call(method, path, token, body).await
-}
-
-/// A station (with a bracket when `sn` is given); returns (station id, bracket id).
-async fn station(app: &TestApp, token: &str, name: &str, sn: Option<&str>) -> (String, Option<i64>) {
-    let (status, body) = call(
-        app,
-        token,
-        Method::POST,
-        "/api/station",
-        Some(json!({"name": name, "stationType": "2"})),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    let id = body["data"].as_str().expect("station id").to_owned();
-    let Some(sn) = sn else {
-        return (id, None);
-    };
-    let (status, body) = call(
-        app,
-        token,
-        Method::POST,
-        "/api/flex",
-        Some(json!({"stationId": id, "name": format!("{name} row"), "sn": sn,
-            "mapModel": "pv-reference-tracker", "unitId": 5})),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    let flex = body["data"]
-        .as_str()
-        .and_then(|s| s.parse().ok())
-        .expect("bracket id");
-    (id, Some(flex))
-}
-
 async fn create_rule(app: &TestApp, token: &str, body: Json) -> String {
-    let (status, res) = call(app, token, Method::POST, "/api/alarmSettingFlex", Some(body)).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(token).post_json("/api/alarmSettingFlex", body).await;
     assert_eq!(status, 200, "{res}");
     res["data"].as_str().expect("rule id").to_owned()
 }
@@ -92,11 +58,17 @@ fn ids(page: &Json) -> Vec<String> {
 async fn rules_are_validated_permissioned_and_station_scoped() {
     let app = TestApp::start().await;
     let t = manager(&app, "100001", "mgr").await;
-    let (s, _) = station(&app, &t, "Tracker plant", Some("TRK-1")).await;
-    let (fixed, _) = station(&app, &t, "Fixed plant", None).await;
+    let (s, _) = app
+        .as_user(&t)
+        .station_with_bracket("Tracker plant", "TRK-1")
+        .await;
+    let fixed = app.as_user(&t).station("Fixed plant").await;
 
     // The variables, in the caller's language.
-    let vars = app.data_of("/api/alarmSettingFlex/listVariable", &t).await;
+    let vars = app
+        .as_user(&t)
+        .get_data("/api/alarmSettingFlex/listVariable")
+        .await;
     let wind = vars
         .as_array()
         .and_then(|v| v.iter().find(|v| v["key"] == "wind_speed"))
@@ -109,8 +81,10 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         vars.as_array()
             .is_some_and(|v| v.iter().any(|v| v["key"] == "angle_deviation"))
     );
-    let (_, en) = app
-        .call_en(Method::GET, "/api/alarmSettingFlex/listVariable", &t, None)
+    let Reply { body: en, .. } = app
+        .as_user(&t)
+        .en()
+        .get("/api/alarmSettingFlex/listVariable")
         .await;
     assert_eq!(en["data"][0]["name"], "Wind speed");
 
@@ -175,11 +149,16 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
             "This station has no flexible bracket",
         ),
     ] {
-        let (status, body) = call(&app, &t, Method::POST, "/api/alarmSettingFlex", Some(bad.clone())).await;
+        let Reply { status, body, .. } = app
+            .as_user(&t)
+            .post_json("/api/alarmSettingFlex", bad.clone())
+            .await;
         assert_failure(status, &body, 400);
         assert_eq!(body["msg"], zh, "{bad}");
-        let (status, body) = app
-            .call_en(Method::POST, "/api/alarmSettingFlex", &t, Some(bad.clone()))
+        let Reply { status, body, .. } = app
+            .as_user(&t)
+            .en()
+            .post_json("/api/alarmSettingFlex", bad.clone())
             .await;
         assert_eq!(status, 400);
         assert!(
@@ -203,7 +182,10 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
             "thresholdHigh": "50", "level": "2", "enabled": 0}),
     )
     .await;
-    let d = app.data_of(&format!("/api/alarmSettingFlex/{id}"), &t).await;
+    let d = app
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/{id}"))
+        .await;
     assert_eq!(d["stationId"], s.as_str());
     assert_eq!(d["stationName"], "Tracker plant");
     assert_eq!(d["variable"], "wind_speed");
@@ -216,12 +198,17 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
     assert_eq!(d["enabled"], true);
     assert_eq!(d["remark"], "gusts");
     assert_eq!(d["ruleName"], "风速 > 12 m/s 持续 30 s");
-    let (_, en) = app
-        .call_en(Method::GET, &format!("/api/alarmSettingFlex/{id}"), &t, None)
+    let Reply { body: en, .. } = app
+        .as_user(&t)
+        .en()
+        .get(&format!("/api/alarmSettingFlex/{id}"))
         .await;
     assert_eq!(en["data"]["ruleName"], "Wind speed > 12 m/s for 30 s");
     assert_eq!(en["data"]["variableName"], "Wind speed");
-    let r = app.data_of(&format!("/api/alarmSettingFlex/{range}"), &t).await;
+    let r = app
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/{range}"))
+        .await;
     assert_eq!(
         (
             r["thresholdHigh"].as_f64(),
@@ -231,30 +218,35 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         (Some(50.0), Some(false), Some(0))
     );
     let page = app
-        .data_of(&format!("/api/alarmSettingFlex/page?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/page?stationId={s}"))
         .await;
     assert_eq!(page["total"], 2);
     assert_eq!(ids(&page), vec![range.clone(), id.clone()], "newest first");
     let page = app
-        .data_of("/api/alarmSettingFlex/page?enabled=true&current=1&size=10", &t)
+        .as_user(&t)
+        .get_data("/api/alarmSettingFlex/page?enabled=true&current=1&size=10")
         .await;
     assert_eq!(ids(&page), vec![id.clone()]);
     let page = app
-        .data_of(&format!("/api/alarmSettingFlex/page?stationId={fixed}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/page?stationId={fixed}"))
         .await;
     assert_eq!(page["total"], 0);
 
     // Update: named fields change, the rest stay; the whole rule is checked again.
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": id, "threshold": 15.5, "level": 4})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json(
+            "/api/alarmSettingFlex",
+            json!({"id": id, "threshold": 15.5, "level": 4}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let d = app.data_of(&format!("/api/alarmSettingFlex/{id}"), &t).await;
+    let d = app
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/{id}"))
+        .await;
     assert_eq!(
         (
             d["threshold"].as_f64(),
@@ -263,34 +255,22 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         ),
         (Some(15.5), Some(4), Some(30))
     );
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": id, "comparison": "inside"})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": id, "comparison": "inside"}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入阈值上限");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": id, "stationId": fixed})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": id, "stationId": fixed}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该电站未配置柔性支架");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": "999", "level": 1})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": "999", "level": 1}))
+        .await;
     assert_failure(status, &body, 404);
 
     // Buttons: a reader without them may read but not change.
@@ -298,7 +278,7 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         .await;
     let reader = app.token_of("100001", "reader", "secret1").await;
     assert_eq!(
-        app.data_of("/api/alarmSettingFlex/page", &reader).await["total"],
+        app.as_user(&reader).get_data("/api/alarmSettingFlex/page").await["total"],
         2
     );
     for (method, path, body) in [
@@ -314,7 +294,9 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         ),
         (Method::DELETE, format!("/api/alarmSettingFlex/{id}"), None),
     ] {
-        let (status, res) = call(&app, &reader, method.clone(), &path, body).await;
+        let Reply {
+            status, body: res, ..
+        } = app.as_user(&reader).send(method.clone(), &path, body).await;
         assert_failure(status, &res, 403);
     }
 
@@ -322,95 +304,65 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
     app.user_with_alias("100001", "owner1", "owner", FLEX_MENUS).await;
     let owner = app.token_of("100001", "owner1", "secret1").await;
     assert_eq!(
-        app.data_of("/api/alarmSettingFlex/page", &owner).await["total"],
+        app.as_user(&owner).get_data("/api/alarmSettingFlex/page").await["total"],
         0
     );
-    let (status, _) = call(
-        &app,
-        &owner,
-        Method::GET,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&owner)
+        .get(&format!("/api/alarmSettingFlex/{id}"))
+        .await;
     assert_eq!(status, 404);
-    let (status, body) = call(
-        &app,
-        &owner,
-        Method::POST,
-        "/api/alarmSettingFlex",
-        Some(good.clone()),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&owner)
+        .post_json("/api/alarmSettingFlex", good.clone())
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站不存在");
 
     // Another tenant sees and changes nothing.
     let b = manager(&app, "100002", "mgr_b").await;
-    assert_eq!(app.data_of("/api/alarmSettingFlex/page", &b).await["total"], 0);
-    let (status, _) = call(
-        &app,
-        &b,
-        Method::GET,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    assert_eq!(
+        app.as_user(&b).get_data("/api/alarmSettingFlex/page").await["total"],
+        0
+    );
+    let Reply { status, .. } = app.as_user(&b).get(&format!("/api/alarmSettingFlex/{id}")).await;
     assert_eq!(status, 404);
-    let (status, _) = call(
-        &app,
-        &b,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": id, "level": 1})),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .put_json("/api/alarmSettingFlex", json!({"id": id, "level": 1}))
+        .await;
     assert_eq!(status, 404);
-    let (status, _) = call(
-        &app,
-        &b,
-        Method::DELETE,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .delete(&format!("/api/alarmSettingFlex/{id}"))
+        .await;
     assert_eq!(status, 404);
-    let (status, body) = call(
-        &app,
-        &b,
-        Method::POST,
-        "/api/alarmSettingFlex",
-        Some(good.clone()),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&b)
+        .post_json("/api/alarmSettingFlex", good.clone())
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站不存在");
     assert_eq!(
-        app.data_of(&format!("/api/alarmSettingFlex/{id}"), &t).await["level"],
+        app.as_user(&t)
+            .get_data(&format!("/api/alarmSettingFlex/{id}"))
+            .await["level"],
         4,
         "untouched"
     );
 
     // Delete (comma-joined ids): gone from reads, kept in the table for old alarms' names.
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmSettingFlex/{id},{range}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmSettingFlex/{id},{range}"))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, _) = call(
-        &app,
-        &t,
-        Method::GET,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app.as_user(&t).get(&format!("/api/alarmSettingFlex/{id}")).await;
     assert_eq!(status, 404);
-    assert_eq!(app.data_of("/api/alarmSettingFlex/page", &t).await["total"], 0);
+    assert_eq!(
+        app.as_user(&t).get_data("/api/alarmSettingFlex/page").await["total"],
+        0
+    );
     assert_eq!(
         app.scalar_i64(
             "SELECT COUNT(*) FROM pv_alarm_setting_flex WHERE is_deleted = 1",
@@ -419,18 +371,14 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         .await,
         2
     );
-    let (status, _) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmSettingFlex/{id}"))
+        .await;
     assert_eq!(status, 404, "already removed");
 
     // Every call is described.
-    let (_, doc) = app.get_json("/api/openapi.json").await;
+    let Reply { body: doc, .. } = app.get("/api/openapi.json").await;
     for p in [
         "/api/alarmSettingFlex/listVariable",
         "/api/alarmSettingFlex/page",
@@ -473,10 +421,16 @@ fn raise_of(tenant: &str, station: i64, device: i64, kind: &str, at: i64) -> Rai
 async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     let app = TestApp::start().await;
     let t = manager(&app, "100001", "mgr").await;
-    let (s, flex_id) = station(&app, &t, "Tracker plant", Some("TRK-1")).await;
-    let (s2, flex2) = station(&app, &t, "Second plant", Some("TRK-2")).await;
-    let (station_id, device) = (s.parse::<i64>().expect("id"), flex_id.expect("bracket"));
-    let (station2, device2) = (s2.parse::<i64>().expect("id"), flex2.expect("bracket"));
+    let (s, flex_id) = app
+        .as_user(&t)
+        .station_with_bracket("Tracker plant", "TRK-1")
+        .await;
+    let (s2, flex2) = app
+        .as_user(&t)
+        .station_with_bracket("Second plant", "TRK-2")
+        .await;
+    let (station_id, device) = (s.parse::<i64>().expect("id"), flex_id);
+    let (station2, device2) = (s2.parse::<i64>().expect("id"), flex2);
     let rule = create_rule(
         &app,
         &t,
@@ -542,7 +496,7 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     .await
     .expect("raise other tenant");
 
-    let page = app.data_of("/api/alarmDataFlex/page", &t).await;
+    let page = app.as_user(&t).get_data("/api/alarmDataFlex/page").await;
     assert_eq!(page["total"], 3, "{page}");
     assert_eq!(
         ids(&page),
@@ -586,7 +540,7 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
         let path = format!("/api/alarmDataFlex/page?{q}");
         let app = &app;
         let t = &t;
-        async move { ids(&app.data_of(&path, t).await) }
+        async move { ids(&app.as_user(t).get_data(&path).await) }
     };
     assert_eq!(
         only(&format!("stationId={s}")).await,
@@ -603,22 +557,15 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
         "seen within the window, bounds included"
     );
     assert_eq!(only("endTime=2026-05-01%2009:59:59").await, Vec::<String>::new());
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::GET,
-        "/api/alarmDataFlex/page?startTime=yesterday",
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .get("/api/alarmDataFlex/page?startTime=yesterday")
+        .await;
     assert_failure(status, &body, 400);
-    let (_, en) = app
-        .call_en(
-            Method::GET,
-            &format!("/api/alarmDataFlex/page?stationId={s}"),
-            &t,
-            None,
-        )
+    let Reply { body: en, .. } = app
+        .as_user(&t)
+        .en()
+        .get(&format!("/api/alarmDataFlex/page?stationId={s}"))
         .await;
     assert_eq!(
         en["data"]["records"][0]["warningName"],
@@ -629,7 +576,10 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     assert_eq!(en["data"]["records"][1]["statusName"], "Cleared");
 
     // Detail.
-    let d = app.data_of(&format!("/api/alarmDataFlex/{open}"), &t).await;
+    let d = app
+        .as_user(&t)
+        .get_data(&format!("/api/alarmDataFlex/{open}"))
+        .await;
     assert_eq!(
         (d["id"].as_str(), d["comparison"].as_str()),
         (Some(open.to_string().as_str()), Some(">"))
@@ -642,49 +592,39 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
         format!("/api/alarmDataFlex/{other_tenant_alarm}"),
         "/api/alarmDataFlex/1".to_owned(),
     ] {
-        let (status, body) = call(&app, &t, Method::GET, &path, None).await;
+        let Reply { status, body, .. } = app.as_user(&t).get(&path).await;
         assert_failure(status, &body, 404);
     }
     let fault_id = app
         .scalar_int("SELECT id FROM pv_alarm WHERE category = 'fault'", vec![])
         .await
         .expect("fault");
-    let (status, _) = call(
-        &app,
-        &t,
-        Method::GET,
-        &format!("/api/alarmDataFlex/{fault_id}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .get(&format!("/api/alarmDataFlex/{fault_id}"))
+        .await;
     assert_eq!(status, 404, "not a bracket alarm");
 
     // Delete: an open alarm is refused, in both languages; a cleared one goes.
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{open}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmDataFlex/{open}"))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先清除告警");
-    let (status, body) = app
-        .call_en(Method::DELETE, &format!("/api/alarmDataFlex/{open}"), &t, None)
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .en()
+        .delete(&format!("/api/alarmDataFlex/{open}"))
         .await;
     assert_eq!(
         (status, body["msg"].as_str()),
         (400, Some("Clear the alarm first"))
     );
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{cleared},{open}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmDataFlex/{cleared},{open}"))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(
         app.scalar_i64("SELECT COUNT(*) FROM pv_alarm WHERE category = 'flex'", vec![])
@@ -696,50 +636,37 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     app.create_tenant_user("100001", "reader", "secret1", &["alarmDataFlex"], None)
         .await;
     let reader = app.token_of("100001", "reader", "secret1").await;
-    assert_eq!(app.data_of("/api/alarmDataFlex/page", &reader).await["total"], 3);
-    let (status, body) = call(
-        &app,
-        &reader,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{cleared}"),
-        None,
-    )
-    .await;
+    assert_eq!(
+        app.as_user(&reader).get_data("/api/alarmDataFlex/page").await["total"],
+        3
+    );
+    let Reply { status, body, .. } = app
+        .as_user(&reader)
+        .delete(&format!("/api/alarmDataFlex/{cleared}"))
+        .await;
     assert_failure(status, &body, 403);
     let b = manager(&app, "100002", "mgr_b").await;
-    let (status, _) = call(
-        &app,
-        &b,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{cleared}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .delete(&format!("/api/alarmDataFlex/{cleared}"))
+        .await;
     assert_eq!(status, 404);
-    let page_b = app.data_of("/api/alarmDataFlex/page", &b).await;
+    let page_b = app.as_user(&b).get_data("/api/alarmDataFlex/page").await;
     assert_eq!(ids(&page_b), vec![other_tenant_alarm.to_string()]);
     assert!(
         page_b["records"][0]["variable"].is_null(),
         "another tenant's rule is not resolved"
     );
 
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{cleared}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmDataFlex/{cleared}"))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, _) = call(
-        &app,
-        &t,
-        Method::GET,
-        &format!("/api/alarmDataFlex/{cleared}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .get(&format!("/api/alarmDataFlex/{cleared}"))
+        .await;
     assert_eq!(status, 404);
     // Once cleared, the other can go too.
     store::clear_auto(
@@ -752,16 +679,15 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     )
     .await
     .expect("clear");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{open}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmDataFlex/{open}"))
+        .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(app.data_of("/api/alarmDataFlex/page", &t).await["total"], 1);
+    assert_eq!(
+        app.as_user(&t).get_data("/api/alarmDataFlex/page").await["total"],
+        1
+    );
     app.stop().await;
 }
 
@@ -776,11 +702,17 @@ fn values(pairs: &[(&str, f64)]) -> BTreeMap<String, WireValue> {
 async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     let app = TestApp::start().await;
     let t = manager(&app, "100001", "mgr").await;
-    let (s, flex_id) = station(&app, &t, "Tracker plant", Some("TRK-1")).await;
-    let (s2, _) = station(&app, &t, "Second plant", Some("TRK-2")).await;
+    let (s, flex_id) = app
+        .as_user(&t)
+        .station_with_bracket("Tracker plant", "TRK-1")
+        .await;
+    let (s2, _) = app
+        .as_user(&t)
+        .station_with_bracket("Second plant", "TRK-2")
+        .await;
     let station_id: i64 = s.parse().expect("id");
     let device = DeviceRef {
-        device_id: flex_id.expect("bracket"),
+        device_id: flex_id,
         tenant_id: "100001".into(),
         station_id,
         kind: "flex",
@@ -882,23 +814,15 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     );
 
     // Edits apply at the next sample (the API drops the cache).
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": wind, "threshold": 20})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": wind, "threshold": 20}))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": off, "enabled": true})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": off, "enabled": true}))
+        .await;
     assert_eq!(status, 200, "{body}");
     let kinds = |c: Vec<pv_cloud::alarm::condition::Condition>| {
         let mut k: Vec<String> = c.into_iter().map(|c| c.kind).collect();
@@ -933,23 +857,15 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     .await
     .expect("raise")
     .id();
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": off, "enabled": false})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": off, "enabled": false}))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmSettingFlex/{lag}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmSettingFlex/{lag}"))
+        .await;
     assert_eq!(status, 200, "{body}");
     for id in [open, lag_open] {
         assert_eq!(

@@ -177,7 +177,7 @@ async fn the_demo_is_provisioned_once_and_its_gateways_run() {
 
     // The demo administrator signs in with the installation's initial password and sees them.
     let token = app.token_of("demo", "admin", "123456").await;
-    let stations = app.data_of("/api/station/list", &token).await;
+    let stations = app.as_user(&token).get_data("/api/station/list").await;
     assert_eq!(stations.as_array().map(Vec::len), Some(3), "{stations}");
 
     // Files: a config that the real edge agent accepts, a private password that signs in.

@@ -4,38 +4,8 @@
 mod support;
 
 use pv_cloud::kernel::sql::Value;
-use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{TestApp, assert_failure};
-
-async fn post(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
-    app.call(Method::POST, path, token, Some(body)).await
-}
-
-async fn put(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
-    app.call(Method::PUT, path, token, Some(body)).await
-}
-
-async fn get(app: &TestApp, token: &str, path: &str) -> (u16, Json) {
-    app.call(Method::GET, path, token, None).await
-}
-
-async fn del(app: &TestApp, token: &str, path: &str) -> (u16, Json) {
-    app.call(Method::DELETE, path, token, None).await
-}
-
-/// Creates a station and returns its id.
-async fn station(app: &TestApp, token: &str, name: &str) -> String {
-    let (status, body) = post(
-        app,
-        token,
-        "/api/station",
-        json!({"name": name, "stationType": "2"}),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    body["data"].as_str().expect("id").to_owned()
-}
+use support::{Reply, TestApp, assert_failure};
 
 fn ids_of(records: &Json) -> Vec<String> {
     records
@@ -52,11 +22,16 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
     let t = app.station_manager("100001", "mgr").await;
 
     // Validation in the caller's language.
-    let (status, body) = post(&app, &t, "/api/station", json!({"address": "x"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .post_json("/api/station", json!({"address": "x"}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入电站名称");
-    let (status, body) = app
-        .call_en(Method::POST, "/api/station", &t, Some(json!({"address": "x"})))
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .en()
+        .post_json("/api/station", json!({"address": "x"}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "Please enter the station name");
@@ -80,7 +55,7 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
         (json!({"name": "s".repeat(101)}), "电站名称长度不能超过100个字符"),
         (json!({"name": "s", "ownerId": "12345"}), "业主不存在"),
     ] {
-        let (status, body) = post(&app, &t, "/api/station", bad.clone()).await;
+        let Reply { status, body, .. } = app.as_user(&t).post_json("/api/station", bad.clone()).await;
         assert_failure(status, &body, 400);
         assert_eq!(body["msg"], zh, "{bad}");
     }
@@ -90,23 +65,26 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
     for i in 0..6 {
         images.push(app.upload(&t, &format!("p{i}.jpg")).await);
     }
-    let (status, body) = post(&app, &t, "/api/station", json!({"name": "s", "images": images})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .post_json("/api/station", json!({"name": "s", "images": images}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站图片最多5张");
-    let (status, body) = app
-        .call_en(
-            Method::POST,
-            "/api/station",
-            &t,
-            Some(json!({"name": "s", "images": images})),
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .en()
+        .post_json("/api/station", json!({"name": "s", "images": images}))
         .await;
     assert_eq!(
         (status, body["msg"].as_str()),
         (400, Some("A station can have at most 5 images"))
     );
     let text = app.upload(&t, "notes.txt").await;
-    let (status, body) = post(&app, &t, "/api/station", json!({"name": "s", "images": [text]})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .post_json("/api/station", json!({"name": "s", "images": [text]}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "图片只能是jpg或png格式");
     assert_eq!(
@@ -117,36 +95,33 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
 
     // A blank state (the column is NOT NULL) takes the default instead of failing the insert,
     // and an edit sending it blank keeps the stored one.
-    let (status, body) = post(
-        &app,
-        &t,
-        "/api/station",
-        json!({"name": "blank state", "state": null}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .post_json("/api/station", json!({"name": "blank state", "state": null}))
+        .await;
     assert_eq!(status, 200, "{body}");
     let blank = body["data"].as_str().expect("id").to_owned();
-    let (_, body) = get(&app, &t, &format!("/api/station/{blank}")).await;
+    let Reply { body, .. } = app.as_user(&t).get(&format!("/api/station/{blank}")).await;
     assert_eq!(body["data"]["state"], "1", "{body}");
-    let (status, body) = put(
-        &app,
-        &t,
-        "/api/station",
-        json!({"id": blank, "name": "blank state", "state": "2"}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json(
+            "/api/station",
+            json!({"id": blank, "name": "blank state", "state": "2"}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = put(
-        &app,
-        &t,
-        "/api/station",
-        json!({"id": blank, "name": "blank state", "state": ""}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json(
+            "/api/station",
+            json!({"id": blank, "name": "blank state", "state": ""}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (_, body) = get(&app, &t, &format!("/api/station/{blank}")).await;
+    let Reply { body, .. } = app.as_user(&t).get(&format!("/api/station/{blank}")).await;
     assert_eq!(body["data"]["state"], "2", "{body}");
-    let (status, _) = del(&app, &t, &format!("/api/station/{blank}")).await;
+    let Reply { status, .. } = app.as_user(&t).delete(&format!("/api/station/{blank}")).await;
     assert_eq!(status, 200);
 
     // A full station.
@@ -156,26 +131,26 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
         vec!["13800000001".into(), Value::Int(owner)],
     )
     .await;
-    let (status, body) = post(
-        &app,
-        &t,
-        "/api/station",
-        json!({
-            "name": "Sunny Roof", "address": "1 Road", "contact": "Li", "contactPhone": "13900000000",
-            "azimuth": 180, "inclination": 25.5, "componentCount": 120, "componentCapacity": 66.0,
-            "capacity": 60, "gridConnectionTime": "2026-03-01 10:00:00", "installer": "ACME",
-            "installerPhone": "13700000000", "ownerId": owner.to_string(), "gatewayId": "GW-1",
-            "gatewaySn": "GWSN1", "remark1": "r1", "electricityPriceType": "1", "feedInTariff": 0.3949,
-            "state": "1", "stationType": "2", "inverterManufacturer": "1", "contributionWay": "4",
-            "connectedType": "2", "latitude": 39.9042, "longitude": 116.4074,
-            "provinceCode": "110000", "cityCode": "110100", "districtCode": "110101",
-            "images": [images[0], images[1]], "installationStatus": "2"
-        }),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .post_json(
+            "/api/station",
+            json!({
+                "name": "Sunny Roof", "address": "1 Road", "contact": "Li", "contactPhone": "13900000000",
+                "azimuth": 180, "inclination": 25.5, "componentCount": 120, "componentCapacity": 66.0,
+                "capacity": 60, "gridConnectionTime": "2026-03-01 10:00:00", "installer": "ACME",
+                "installerPhone": "13700000000", "ownerId": owner.to_string(), "gatewayId": "GW-1",
+                "gatewaySn": "GWSN1", "remark1": "r1", "electricityPriceType": "1", "feedInTariff": 0.3949,
+                "state": "1", "stationType": "2", "inverterManufacturer": "1", "contributionWay": "4",
+                "connectedType": "2", "latitude": 39.9042, "longitude": 116.4074,
+                "provinceCode": "110000", "cityCode": "110100", "districtCode": "110101",
+                "images": [images[0], images[1]], "installationStatus": "2"
+            }),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     let id = body["data"].as_str().unwrap().to_owned();
-    let d = app.data_of(&format!("/api/station/{id}"), &t).await;
+    let d = app.as_user(&t).get_data(&format!("/api/station/{id}")).await;
     assert_eq!(
         d["installationStatus"], "1",
         "created commissioning whatever the form says"
@@ -204,35 +179,45 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
     );
 
     // Update: only named fields change; images replaced when sent.
-    let (status, body) = put(
-        &app,
-        &t,
-        "/api/station",
-        json!({"id": id, "name": "Sunny Roof 2", "images": [images[2]]}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json(
+            "/api/station",
+            json!({"id": id, "name": "Sunny Roof 2", "images": [images[2]]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let d = app.data_of(&format!("/api/station/{id}"), &t).await;
+    let d = app.as_user(&t).get_data(&format!("/api/station/{id}")).await;
     assert_eq!(d["name"], "Sunny Roof 2");
     assert_eq!(d["address"], "1 Road");
     assert_eq!(d["images"].as_array().unwrap().len(), 1);
-    let (status, body) = put(&app, &t, "/api/station", json!({"id": id, "latitude": -91})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/station", json!({"id": id, "latitude": -91}))
+        .await;
     assert_failure(status, &body, 400);
 
     // Lists.
-    let other = station(&app, &t, "Other").await;
+    let other = app.as_user(&t).station("Other").await;
     let page = app
-        .data_of("/api/station/page?name=sunny&stationType=2&regionCode=110000", &t)
+        .as_user(&t)
+        .get_data("/api/station/page?name=sunny&stationType=2&regionCode=110000")
         .await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["id"], id.as_str());
-    let page = app.data_of("/api/station/page?installationStatus=1", &t).await;
+    let page = app
+        .as_user(&t)
+        .get_data("/api/station/page?installationStatus=1")
+        .await;
     assert_eq!(page["total"], 2);
-    let (status, body) = get(&app, &t, "/api/station/page?password=1").await;
+    let Reply { status, body, .. } = app.as_user(&t).get("/api/station/page?password=1").await;
     assert_failure(status, &body, 400);
-    let list = app.data_of("/api/station/list", &t).await;
+    let list = app.as_user(&t).get_data("/api/station/list").await;
     assert_eq!(ids_of(&list).len(), 2);
-    let names = app.data_of("/api/station/listStationNameAndId", &t).await;
+    let names = app
+        .as_user(&t)
+        .get_data("/api/station/listStationNameAndId")
+        .await;
     assert_eq!(names[0]["name"], "Other");
     assert_eq!(names[1]["id"], id.as_str());
     for (path, first) in [
@@ -242,44 +227,62 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
         ("listContributionWay", "自投"),
         ("listConnectedType", "全额上网"),
     ] {
-        let l = app.data_of(&format!("/api/station/{path}"), &t).await;
+        let l = app.as_user(&t).get_data(&format!("/api/station/{path}")).await;
         assert_eq!(l[0]["dictValue"], first, "{path}");
         assert_eq!(l[0]["dictKey"], "1");
     }
-    let maps = app.data_of("/api/station/listMapModel?kind=meter", &t).await;
+    let maps = app
+        .as_user(&t)
+        .get_data("/api/station/listMapModel?kind=meter")
+        .await;
     assert!(ids_of(&maps).contains(&"eastron-sdm630".to_owned()), "{maps}");
 
     // Lifecycle: commissioning → running, once.
-    let (status, body) = put(&app, &t, &format!("/api/station/switchStation/{id}"), json!({})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json(&format!("/api/station/switchStation/{id}"), json!({}))
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["msg"], "调试完成后电站变为运行状态");
-    let d = app.data_of(&format!("/api/station/{id}"), &t).await;
+    let d = app.as_user(&t).get_data(&format!("/api/station/{id}")).await;
     assert_eq!(d["installationStatus"], "2");
-    let (status, body) = put(&app, &t, &format!("/api/station/switchStation/{id}"), json!({})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json(&format!("/api/station/switchStation/{id}"), json!({}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站已是运行状态");
-    let page = app.data_of("/api/station/page?installationStatus=2", &t).await;
+    let page = app
+        .as_user(&t)
+        .get_data("/api/station/page?installationStatus=2")
+        .await;
     assert_eq!(ids_of(&page["records"]), vec![id.clone()]);
 
     // Delete without devices needs no confirmation.
-    let (status, body) = del(&app, &t, &format!("/api/station/{other}")).await;
+    let Reply { status, body, .. } = app.as_user(&t).delete(&format!("/api/station/{other}")).await;
     assert_eq!(status, 200, "{body}");
-    let (status, _) = get(&app, &t, &format!("/api/station/{other}")).await;
+    let Reply { status, .. } = app.as_user(&t).get(&format!("/api/station/{other}")).await;
     assert_eq!(status, 404);
 
     // Permissions: a user without the buttons can read but not change.
     app.create_tenant_user("100001", "reader", "secret1", &[], None)
         .await;
     let r = app.token_of("100001", "reader", "secret1").await;
-    let (status, body) = post(&app, &r, "/api/station", json!({"name": "x"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&r)
+        .post_json("/api/station", json!({"name": "x"}))
+        .await;
     assert_failure(status, &body, 403);
-    let (status, body) = put(&app, &r, &format!("/api/station/switchStation/{id}"), json!({})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&r)
+        .put_json(&format!("/api/station/switchStation/{id}"), json!({}))
+        .await;
     assert_failure(status, &body, 403);
-    let (status, body) = del(&app, &r, &format!("/api/station/{id}")).await;
+    let Reply { status, body, .. } = app.as_user(&r).delete(&format!("/api/station/{id}")).await;
     assert_failure(status, &body, 403);
 
     // The OpenAPI document lists the domain.
-    let (_, doc) = app.get_json("/api/openapi.json").await;
+    let Reply { body: doc, .. } = app.get("/api/openapi.json").await;
     for p in [
         "/api/station/page",
         "/api/station/{id}",
@@ -301,18 +304,18 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
 async fn devices_follow_their_rules() {
     let app = TestApp::start().await;
     let t = app.station_manager("100001", "mgr").await;
-    let s1 = station(&app, &t, "S1").await;
-    let s2 = station(&app, &t, "S2").await;
+    let s1 = app.as_user(&t).station("S1").await;
+    let s2 = app.as_user(&t).station("S2").await;
 
     // Inverter.
     let inv = json!({"stationId": s1, "name": "INV-1", "deviceType": "1", "manufacturer": "1",
         "sn": "HW001", "collectorSn": "C1", "verificationCode": "abc", "gatewayId": "GW-1",
         "ratedPower": 50, "stringsCount": 3, "modulesPerString": [20, 20, 18],
         "purchasingCompany": "P", "mapModel": "huawei-sun2000-ktl", "unitId": 1});
-    let (status, body) = post(&app, &t, "/api/inverter", inv.clone()).await;
+    let Reply { status, body, .. } = app.as_user(&t).post_json("/api/inverter", inv.clone()).await;
     assert_eq!(status, 200, "{body}");
     let inv_id = body["data"].as_str().unwrap().to_owned();
-    let d = app.data_of(&format!("/api/inverter/{inv_id}"), &t).await;
+    let d = app.as_user(&t).get_data(&format!("/api/inverter/{inv_id}")).await;
     assert_eq!(d["stationName"], "S1");
     assert_eq!(d["modulesPerString"], json!([20, 20, 18]));
     assert_eq!(d["mapModel"], "huawei-sun2000-ktl");
@@ -340,139 +343,161 @@ async fn devices_follow_their_rules() {
         for (k, v) in change.as_object().unwrap() {
             body[k] = v.clone();
         }
-        let (status, res) = post(&app, &t, "/api/inverter", body).await;
+        let Reply {
+            status, body: res, ..
+        } = app.as_user(&t).post_json("/api/inverter", body).await;
         assert_failure(status, &res, 400);
         assert_eq!(res["msg"], zh, "{change}");
     }
-    let (status, res) = app
-        .call_en(Method::POST, "/api/inverter", &t, Some(inv.clone()))
-        .await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(&t).en().post_json("/api/inverter", inv.clone()).await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("A device with SN HW001 already exists in this tenant"))
     );
-    let (status, body) = put(
-        &app,
-        &t,
-        "/api/inverter",
-        json!({"id": inv_id, "name": "INV-1b", "stationId": s2}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json(
+            "/api/inverter",
+            json!({"id": inv_id, "name": "INV-1b", "stationId": s2}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let d = app.data_of(&format!("/api/inverter/{inv_id}"), &t).await;
+    let d = app.as_user(&t).get_data(&format!("/api/inverter/{inv_id}")).await;
     assert_eq!(
         (d["name"].as_str(), d["stationName"].as_str(), d["sn"].as_str()),
         (Some("INV-1b"), Some("S2"), Some("HW001"))
     );
     let page = app
-        .data_of(
-            &format!("/api/inverter/page?stationId={s2}&manufacturer=1&name=inv"),
-            &t,
-        )
+        .as_user(&t)
+        .get_data(&format!(
+            "/api/inverter/page?stationId={s2}&manufacturer=1&name=inv"
+        ))
         .await;
     assert_eq!(page["total"], 1, "{page}");
-    let l = app.data_of("/api/inverter/listDeviceType", &t).await;
+    let l = app.as_user(&t).get_data("/api/inverter/listDeviceType").await;
     assert_eq!(l[0]["dictValue"], "逆变器");
-    let l = app.data_of("/api/inverter/listManufacturer", &t).await;
+    let l = app.as_user(&t).get_data("/api/inverter/listManufacturer").await;
     assert_eq!(l[1]["dictValue"], "阳光电源");
 
     // Meter: SN unique across device kinds too.
     let meter = json!({"stationId": s1, "name": "Grid meter", "meterRole": "1", "sn": "HW001",
         "ctRatio": 200, "ptRatio": 1, "mapModel": "eastron-sdm630", "unitId": 2});
-    let (status, res) = post(&app, &t, "/api/meter", meter.clone()).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(&t).post_json("/api/meter", meter.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "设备SN已存在：HW001");
     let mut m = meter.clone();
     m["sn"] = json!("M001");
     m["meterRole"] = json!("7");
-    let (status, res) = post(&app, &t, "/api/meter", m.clone()).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(&t).post_json("/api/meter", m.clone()).await;
     assert_eq!((status, res["msg"].as_str()), (400, Some("电表用途无效：7")));
     m["meterRole"] = json!("1");
     m["ctRatio"] = json!(0);
-    let (status, res) = post(&app, &t, "/api/meter", m.clone()).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(&t).post_json("/api/meter", m.clone()).await;
     assert_eq!(status, 400, "{res}");
     m["ctRatio"] = json!(200);
-    let (status, res) = post(&app, &t, "/api/meter", m.clone()).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(&t).post_json("/api/meter", m.clone()).await;
     assert_eq!(status, 200, "{res}");
     let meter_id = res["data"].as_str().unwrap().to_owned();
-    let d = app.data_of(&format!("/api/meter/{meter_id}"), &t).await;
+    let d = app.as_user(&t).get_data(&format!("/api/meter/{meter_id}")).await;
     assert_eq!(
         (d["ctRatio"].as_f64(), d["meterRole"].as_str()),
         (Some(200.0), Some("1"))
     );
-    let (status, _) = put(&app, &t, "/api/meter", json!({"id": meter_id, "ptRatio": 10})).await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .put_json("/api/meter", json!({"id": meter_id, "ptRatio": 10}))
+        .await;
     assert_eq!(status, 200);
     assert_eq!(
-        app.data_of(&format!("/api/meter/{meter_id}"), &t).await["ptRatio"],
+        app.as_user(&t).get_data(&format!("/api/meter/{meter_id}")).await["ptRatio"],
         10.0
     );
-    assert_eq!(app.data_of("/api/meter/page?meterRole=1", &t).await["total"], 1);
+    assert_eq!(
+        app.as_user(&t).get_data("/api/meter/page?meterRole=1").await["total"],
+        1
+    );
 
     // Weather: one per station.
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/weather",
-        json!({"stationId": s1, "name": "W1", "sn": "W001", "mapModel": "sunspec-met-station"}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/weather",
+            json!({"stationId": s1, "name": "W1", "sn": "W001", "mapModel": "sunspec-met-station"}),
+        )
+        .await;
     assert_eq!(status, 200, "{res}");
     let weather_id = res["data"].as_str().unwrap().to_owned();
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/weather",
-        json!({"stationId": s1, "name": "W2", "sn": "W002"}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/weather",
+            json!({"stationId": s1, "name": "W2", "sn": "W002"}),
+        )
+        .await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "每个电站最多只能添加一个气象站");
-    let (_, res) = app
-        .call_en(
-            Method::POST,
+    let Reply { body: res, .. } = app
+        .as_user(&t)
+        .en()
+        .post_json(
             "/api/weather",
-            &t,
-            Some(json!({"stationId": s1, "name": "W2", "sn": "W002"})),
+            json!({"stationId": s1, "name": "W2", "sn": "W002"}),
         )
         .await;
     assert_eq!(res["msg"], "A station can have at most one weather station");
-    let (status, _) = post(
-        &app,
-        &t,
-        "/api/weather",
-        json!({"stationId": s2, "name": "W2", "sn": "W002"}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .post_json(
+            "/api/weather",
+            json!({"stationId": s2, "name": "W2", "sn": "W002"}),
+        )
+        .await;
     assert_eq!(status, 200);
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/weather",
-        json!({"id": weather_id, "stationId": s2}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json("/api/weather", json!({"id": weather_id, "stationId": s2}))
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("每个电站最多只能添加一个气象站"))
     );
     let l = app
-        .data_of(&format!("/api/weather/list?stationId={s1}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/weather/list?stationId={s1}"))
         .await;
     assert_eq!(ids_of(&l), vec![weather_id.clone()]);
-    assert_eq!(app.data_of("/api/weather/page", &t).await["total"], 2);
+    assert_eq!(app.as_user(&t).get_data("/api/weather/page").await["total"], 2);
 
     // Camera: the app key is write-only; the live URL comes from the brand's template.
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/camera",
-        json!({"stationId": s1, "cameraType": "1", "name": "Gate",
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/camera",
+            json!({"stationId": s1, "cameraType": "1", "name": "Gate",
         "sn": "CAM 01", "verificationCode": "ABC", "applicationKey": "ak1", "appKey": "topsecret"}),
-    )
-    .await;
+        )
+        .await;
     assert_eq!(status, 200, "{res}");
     let cam = res["data"].as_str().unwrap().to_owned();
-    let page = app.data_of("/api/camera/page", &t).await;
+    let page = app.as_user(&t).get_data("/api/camera/page").await;
     let row = &page["records"][0];
     assert_eq!(row["appKeySet"], true);
     assert!(row.get("appKey").is_none(), "{row}");
@@ -489,19 +514,17 @@ async fn devices_follow_their_rules() {
         "{stored}"
     );
     let url = app
-        .data_of(&format!("/api/camera/live/web/url?id={cam}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/camera/live/web/url?id={cam}"))
         .await;
     assert_eq!(
         url,
         "https://open.ys7.com/ezopen/h5/iframe?url=ezopen://ABC@open.ys7.com/CAM%2001/1.hd.live&appKey=ak1"
     );
-    let (status, _) = put(
-        &app,
-        &t,
-        "/api/camera",
-        json!({"id": cam, "name": "Gate 2", "appKey": ""}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .put_json("/api/camera", json!({"id": cam, "name": "Gate 2", "appKey": ""}))
+        .await;
     assert_eq!(status, 200);
     assert_eq!(
         app.scalar_text(
@@ -514,35 +537,43 @@ async fn devices_follow_their_rules() {
         "a blank write-only field keeps the stored value"
     );
     let l = app
-        .data_of(&format!("/api/camera/listCamera?stationId={s1}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/camera/listCamera?stationId={s1}"))
         .await;
     assert_eq!(l[0]["name"], "Gate 2");
     assert_eq!(
-        app.data_of("/api/camera/listCameraType", &t).await[0]["dictKey"],
+        app.as_user(&t).get_data("/api/camera/listCameraType").await[0]["dictKey"],
         "1"
     );
 
     // Third-party accounts: password required, encrypted, never answered.
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/inverterThird",
-        json!({"platform": "1", "account": "fusion"}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/inverterThird",
+            json!({"platform": "1", "account": "fusion"}),
+        )
+        .await;
     assert_eq!((status, res["msg"].as_str()), (400, Some("请输入密码")));
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/inverterThird",
-        json!({"stationId": s1, "platform": "1", "account": "fusion", "password": "vendor-pw"}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/inverterThird",
+            json!({"stationId": s1, "platform": "1", "account": "fusion", "password": "vendor-pw"}),
+        )
+        .await;
     assert_eq!(status, 200, "{res}");
     let third = res["data"].as_str().unwrap().to_owned();
-    let l = app.data_of("/api/inverterThird/listThirdAccount", &t).await;
+    let l = app
+        .as_user(&t)
+        .get_data("/api/inverterThird/listThirdAccount")
+        .await;
     assert_eq!(l[0]["account"], "fusion");
-    let page = app.data_of("/api/inverterThird/page", &t).await;
+    let page = app.as_user(&t).get_data("/api/inverterThird/page").await;
     assert_eq!(page["records"][0]["passwordSet"], true);
     assert!(!page.to_string().contains("vendor-pw") && !l.to_string().contains("vendor-pw"));
     let sealed = app
@@ -553,38 +584,44 @@ async fn devices_follow_their_rules() {
         .await
         .unwrap();
     assert_eq!(app.state.station.open(&sealed).as_deref(), Some("vendor-pw"));
-    let (status, _) = put(
-        &app,
-        &t,
-        "/api/inverterThird",
-        json!({"id": third, "remark": "r"}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .put_json("/api/inverterThird", json!({"id": third, "remark": "r"}))
+        .await;
     assert_eq!(status, 200);
-    let (status, _) = del(&app, &t, &format!("/api/inverterThird/{third}")).await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/inverterThird/{third}"))
+        .await;
     assert_eq!(status, 200);
 
     // Deletes.
-    let (status, _) = del(&app, &t, &format!("/api/camera/{cam}")).await;
+    let Reply { status, .. } = app.as_user(&t).delete(&format!("/api/camera/{cam}")).await;
     assert_eq!(status, 200);
-    let (status, _) = del(&app, &t, &format!("/api/weather/{weather_id}")).await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/weather/{weather_id}"))
+        .await;
     assert_eq!(status, 200);
-    let (status, _) = post(
-        &app,
-        &t,
-        "/api/weather",
-        json!({"stationId": s1, "name": "W3", "sn": "W001"}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .post_json(
+            "/api/weather",
+            json!({"stationId": s1, "name": "W3", "sn": "W001"}),
+        )
+        .await;
     assert_eq!(
         status, 200,
         "a removed device frees its SN and its station's slot"
     );
-    let (status, _) = del(&app, &t, &format!("/api/meter/{meter_id},{inv_id}")).await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/meter/{meter_id},{inv_id}"))
+        .await;
     assert_eq!(status, 200);
-    let (status, _) = get(&app, &t, &format!("/api/meter/{meter_id}")).await;
+    let Reply { status, .. } = app.as_user(&t).get(&format!("/api/meter/{meter_id}")).await;
     assert_eq!(status, 404);
-    let (status, _) = get(&app, &t, &format!("/api/inverter/{inv_id}")).await;
+    let Reply { status, .. } = app.as_user(&t).get(&format!("/api/inverter/{inv_id}")).await;
     assert_eq!(
         status, 200,
         "an inverter id in the meter delete touches no inverter"
@@ -596,94 +633,112 @@ async fn tenants_never_see_or_change_each_others_stations_and_devices() {
     let app = TestApp::start().await;
     let a = app.station_manager("100001", "mgr_a").await;
     let b = app.station_manager("100002", "mgr_b").await;
-    let sa = station(&app, &a, "A").await;
-    let (_, res) = post(
-        &app,
-        &a,
-        "/api/inverter",
-        json!({"stationId": sa, "name": "I", "sn": "SN-A", "stringsCount": 1}),
-    )
-    .await;
+    let sa = app.as_user(&a).station("A").await;
+    let Reply { body: res, .. } = app
+        .as_user(&a)
+        .post_json(
+            "/api/inverter",
+            json!({"stationId": sa, "name": "I", "sn": "SN-A", "stringsCount": 1}),
+        )
+        .await;
     let inv = res["data"].as_str().unwrap().to_owned();
 
-    let (status, _) = get(&app, &b, &format!("/api/station/{sa}")).await;
+    let Reply { status, .. } = app.as_user(&b).get(&format!("/api/station/{sa}")).await;
     assert_eq!(status, 404);
-    assert_eq!(app.data_of("/api/station/page", &b).await["total"], 0);
+    assert_eq!(app.as_user(&b).get_data("/api/station/page").await["total"], 0);
     assert!(
-        app.data_of("/api/station/list", &b)
+        app.as_user(&b)
+            .get_data("/api/station/list")
             .await
             .as_array()
             .unwrap()
             .is_empty()
     );
-    let (status, _) = put(&app, &b, "/api/station", json!({"id": sa, "name": "hacked"})).await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .put_json("/api/station", json!({"id": sa, "name": "hacked"}))
+        .await;
     assert_eq!(status, 404);
-    let (status, _) = put(&app, &b, &format!("/api/station/switchStation/{sa}"), json!({})).await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .put_json(&format!("/api/station/switchStation/{sa}"), json!({}))
+        .await;
     assert_eq!(status, 404);
-    let (status, _) = del(&app, &b, &format!("/api/station/{sa}?confirm=true")).await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .delete(&format!("/api/station/{sa}?confirm=true"))
+        .await;
     assert_eq!(status, 404);
-    let (status, res) = post(
-        &app,
-        &b,
-        "/api/inverter",
-        json!({"stationId": sa, "name": "I", "sn": "SN-B", "stringsCount": 1}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&b)
+        .post_json(
+            "/api/inverter",
+            json!({"stationId": sa, "name": "I", "sn": "SN-B", "stringsCount": 1}),
+        )
+        .await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "电站不存在");
-    let (status, _) = get(&app, &b, &format!("/api/inverter/{inv}")).await;
+    let Reply { status, .. } = app.as_user(&b).get(&format!("/api/inverter/{inv}")).await;
     assert_eq!(status, 404);
-    let (status, _) = put(&app, &b, "/api/inverter", json!({"id": inv, "name": "hacked"})).await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .put_json("/api/inverter", json!({"id": inv, "name": "hacked"}))
+        .await;
     assert_eq!(status, 404);
-    let (status, _) = del(&app, &b, &format!("/api/inverter/{inv}")).await;
+    let Reply { status, .. } = app.as_user(&b).delete(&format!("/api/inverter/{inv}")).await;
     assert_eq!(status, 404);
-    assert_eq!(app.data_of("/api/inverter/page", &b).await["total"], 0);
-    let (status, _) = get(
-        &app,
-        &b,
-        &format!("/api/stationPrice/getLastPrice?stationId={sa}"),
-    )
-    .await;
+    assert_eq!(app.as_user(&b).get_data("/api/inverter/page").await["total"], 0);
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .get(&format!("/api/stationPrice/getLastPrice?stationId={sa}"))
+        .await;
     assert_eq!(status, 404);
-    let (status, _) = get(&app, &b, &format!("/api/electricPrice/getByStationId/{sa}")).await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .get(&format!("/api/electricPrice/getByStationId/{sa}"))
+        .await;
     assert_eq!(status, 404);
-    let (status, res) = put(
-        &app,
-        &b,
-        "/api/electricPrice",
-        json!({"stationId": sa, "priceType": "1", "fixedPrice": 1}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&b)
+        .put_json(
+            "/api/electricPrice",
+            json!({"stationId": sa, "priceType": "1", "fixedPrice": 1}),
+        )
+        .await;
     assert_eq!((status, res["msg"].as_str()), (400, Some("电站不存在")));
     // SNs are unique per tenant, not across tenants.
-    let sb = station(&app, &b, "B").await;
-    let (status, _) = post(
-        &app,
-        &b,
-        "/api/inverter",
-        json!({"stationId": sb, "name": "I", "sn": "SN-A", "stringsCount": 1}),
-    )
-    .await;
+    let sb = app.as_user(&b).station("B").await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .post_json(
+            "/api/inverter",
+            json!({"stationId": sb, "name": "I", "sn": "SN-A", "stringsCount": 1}),
+        )
+        .await;
     assert_eq!(status, 200);
     // Assignment across tenants is refused.
     let (_, user_a) = app
         .create_tenant_user("100001", "someone", "secret1", &[], None)
         .await;
-    let (status, _) = post(
-        &app,
-        &b,
-        "/api/station/updateUserStation",
-        json!({"userId": user_a.to_string(), "stationIds": [sb]}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .post_json(
+            "/api/station/updateUserStation",
+            json!({"userId": user_a.to_string(), "stationIds": [sb]}),
+        )
+        .await;
     assert_eq!(status, 400);
 
-    let d = app.data_of(&format!("/api/station/{sa}"), &a).await;
+    let d = app.as_user(&a).get_data(&format!("/api/station/{sa}")).await;
     assert_eq!(
         (d["name"].as_str(), d["installationStatus"].as_str()),
         (Some("A"), Some("1"))
     );
-    let d = app.data_of(&format!("/api/inverter/{inv}"), &a).await;
+    let d = app.as_user(&a).get_data(&format!("/api/inverter/{inv}")).await;
     assert_eq!(d["name"], "I");
 }
 
@@ -691,7 +746,7 @@ async fn tenants_never_see_or_change_each_others_stations_and_devices() {
 async fn a_station_with_devices_is_deleted_only_when_confirmed_and_takes_them_along() {
     let app = TestApp::start().await;
     let t = app.station_manager("100001", "mgr").await;
-    let s = station(&app, &t, "S").await;
+    let s = app.as_user(&t).station("S").await;
     for (path, body) in [
         (
             "/api/inverter",
@@ -707,18 +762,27 @@ async fn a_station_with_devices_is_deleted_only_when_confirmed_and_takes_them_al
             json!({"stationId": s, "effectiveDate": "2026-01-01", "price": 0.4}),
         ),
     ] {
-        let (status, res) = post(&app, &t, path, body).await;
+        let Reply {
+            status, body: res, ..
+        } = app.as_user(&t).post_json(path, body).await;
         assert_eq!(status, 200, "{path}: {res}");
     }
-    let (status, res) = del(&app, &t, &format!("/api/station/{s}")).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(&t).delete(&format!("/api/station/{s}")).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "电站下存在3台设备，确认删除将同时删除这些设备");
     assert_eq!(
-        app.data_of("/api/station/page", &t).await["total"],
+        app.as_user(&t).get_data("/api/station/page").await["total"],
         1,
         "nothing removed"
     );
-    let (status, res) = del(&app, &t, &format!("/api/station/{s}?confirm=true")).await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .delete(&format!("/api/station/{s}?confirm=true"))
+        .await;
     assert_eq!(status, 200, "{res}");
     for table in ["pv_inverter", "pv_meter", "pv_weather", "pv_station_price"] {
         let live = app
@@ -729,15 +793,15 @@ async fn a_station_with_devices_is_deleted_only_when_confirmed_and_takes_them_al
             .await;
         assert_eq!(live, 0, "{table} rows of the removed station");
     }
-    assert_eq!(app.data_of("/api/inverter/page", &t).await["total"], 0);
-    let s2 = station(&app, &t, "S2").await;
-    let (status, _) = post(
-        &app,
-        &t,
-        "/api/inverter",
-        json!({"stationId": s2, "name": "I", "sn": "I1", "stringsCount": 1}),
-    )
-    .await;
+    assert_eq!(app.as_user(&t).get_data("/api/inverter/page").await["total"], 0);
+    let s2 = app.as_user(&t).station("S2").await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .post_json(
+            "/api/inverter",
+            json!({"stationId": s2, "name": "I", "sn": "I1", "stringsCount": 1}),
+        )
+        .await;
     assert_eq!(status, 200, "the removed devices' SNs are free again");
 }
 
@@ -745,17 +809,17 @@ async fn a_station_with_devices_is_deleted_only_when_confirmed_and_takes_them_al
 async fn owners_and_staff_see_only_their_assigned_stations() {
     let app = TestApp::start().await;
     let t = app.station_manager("100001", "mgr").await;
-    let s1 = station(&app, &t, "S1").await;
-    let s2 = station(&app, &t, "S2").await;
-    let s3 = station(&app, &t, "S3").await;
+    let s1 = app.as_user(&t).station("S1").await;
+    let s2 = app.as_user(&t).station("S2").await;
+    let s3 = app.as_user(&t).station("S3").await;
     for (s, sn) in [(&s1, "I1"), (&s2, "I2")] {
-        let (status, _) = post(
-            &app,
-            &t,
-            "/api/inverter",
-            json!({"stationId": s, "name": sn, "sn": sn, "stringsCount": 1}),
-        )
-        .await;
+        let Reply { status, .. } = app
+            .as_user(&t)
+            .post_json(
+                "/api/inverter",
+                json!({"stationId": s, "name": sn, "sn": sn, "stringsCount": 1}),
+            )
+            .await;
         assert_eq!(status, 200);
     }
     let owner = app
@@ -763,7 +827,8 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
         .await;
     let o = app.token_of("100001", "owner1", "secret1").await;
     assert!(
-        app.data_of("/api/station/list", &o)
+        app.as_user(&o)
+            .get_data("/api/station/list")
             .await
             .as_array()
             .unwrap()
@@ -771,33 +836,38 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
         "an owner with no assignment sees nothing"
     );
 
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/station/updateUserStation",
-        json!({"userId": owner.to_string(), "stationIds": [s1, s3]}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/station/updateUserStation",
+            json!({"userId": owner.to_string(), "stationIds": [s1, s3]}),
+        )
+        .await;
     assert_eq!(status, 200, "{res}");
-    let (status, _) = post(
-        &app,
-        &t,
-        "/api/station/updateUserStation",
-        json!({"userId": owner.to_string(), "stationIds": format!("{s1}")}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .post_json(
+            "/api/station/updateUserStation",
+            json!({"userId": owner.to_string(), "stationIds": format!("{s1}")}),
+        )
+        .await;
     assert_eq!(status, 200, "replaces");
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/station/updateUserStation",
-        json!({"userId": owner.to_string(), "stationIds": ["424242"]}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/station/updateUserStation",
+            json!({"userId": owner.to_string(), "stationIds": ["424242"]}),
+        )
+        .await;
     assert_eq!((status, res["msg"].as_str()), (400, Some("电站不存在")));
 
     let page = app
-        .data_of("/api/station/pageAssignment?roleAlias=owner", &t)
+        .as_user(&t)
+        .get_data("/api/station/pageAssignment?roleAlias=owner")
         .await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["account"], "owner1");
@@ -805,99 +875,105 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
     assert_eq!(page["records"][0]["stations"][0]["name"], "S1");
 
     assert_eq!(
-        ids_of(&app.data_of("/api/station/list", &o).await),
+        ids_of(&app.as_user(&o).get_data("/api/station/list").await),
         vec![s1.clone()]
     );
     assert_eq!(
-        ids_of(&app.data_of("/api/station/page", &o).await["records"]),
+        ids_of(&app.as_user(&o).get_data("/api/station/page").await["records"]),
         vec![s1.clone()]
     );
     assert_eq!(
-        ids_of(&app.data_of("/api/station/listStationNameAndId", &o).await),
+        ids_of(
+            &app.as_user(&o)
+                .get_data("/api/station/listStationNameAndId")
+                .await
+        ),
         vec![s1.clone()]
     );
-    assert_eq!(app.data_of(&format!("/api/station/{s1}"), &o).await["name"], "S1");
-    let (status, _) = get(&app, &o, &format!("/api/station/{s2}")).await;
+    assert_eq!(
+        app.as_user(&o).get_data(&format!("/api/station/{s1}")).await["name"],
+        "S1"
+    );
+    let Reply { status, .. } = app.as_user(&o).get(&format!("/api/station/{s2}")).await;
     assert_eq!(status, 404);
-    let inverters = app.data_of("/api/inverter/page", &o).await;
+    let inverters = app.as_user(&o).get_data("/api/inverter/page").await;
     assert_eq!(inverters["total"], 1);
     assert_eq!(inverters["records"][0]["stationId"], s1.as_str());
-    let (status, res) = post(
-        &app,
-        &o,
-        "/api/inverter",
-        json!({"stationId": s2, "name": "x", "sn": "X", "stringsCount": 1}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&o)
+        .post_json(
+            "/api/inverter",
+            json!({"stationId": s2, "name": "x", "sn": "X", "stringsCount": 1}),
+        )
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("电站不存在")),
         "not on a station he cannot see"
     );
-    let (status, _) = post(
-        &app,
-        &o,
-        "/api/inverter",
-        json!({"stationId": s1, "name": "x", "sn": "X", "stringsCount": 1}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&o)
+        .post_json(
+            "/api/inverter",
+            json!({"stationId": s1, "name": "x", "sn": "X", "stringsCount": 1}),
+        )
+        .await;
     assert_eq!(status, 200);
 
     // Staff too; the administrator-like manager sees everything.
     let staff = app.user_with_alias("100001", "tech", "maintenance", &[]).await;
     let m = app.token_of("100001", "tech", "secret1").await;
-    post(
-        &app,
-        &t,
-        "/api/station/updateUserStation",
-        json!({"userId": staff.to_string(), "stationIds": [s2]}),
-    )
-    .await;
+    app.as_user(&t)
+        .post_json(
+            "/api/station/updateUserStation",
+            json!({"userId": staff.to_string(), "stationIds": [s2]}),
+        )
+        .await;
     assert_eq!(
-        ids_of(&app.data_of("/api/station/list", &m).await),
+        ids_of(&app.as_user(&m).get_data("/api/station/list").await),
         vec![s2.clone()]
     );
-    assert_eq!(app.data_of("/api/station/page", &t).await["total"], 3);
+    assert_eq!(app.as_user(&t).get_data("/api/station/page").await["total"], 3);
 
     // A station's owner is given it; changing the owner moves it.
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/station",
-        json!({"id": s3, "ownerId": owner.to_string()}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json("/api/station", json!({"id": s3, "ownerId": owner.to_string()}))
+        .await;
     assert_eq!(status, 200, "{res}");
-    let mut seen = ids_of(&app.data_of("/api/station/list", &o).await);
+    let mut seen = ids_of(&app.as_user(&o).get_data("/api/station/list").await);
     seen.sort();
     let mut want = vec![s1.clone(), s3.clone()];
     want.sort();
     assert_eq!(seen, want);
     let other_owner = app.user_with_alias("100001", "owner2", "owner", &[]).await;
-    put(
-        &app,
-        &t,
-        "/api/station",
-        json!({"id": s3, "ownerId": other_owner.to_string()}),
-    )
-    .await;
+    app.as_user(&t)
+        .put_json(
+            "/api/station",
+            json!({"id": s3, "ownerId": other_owner.to_string()}),
+        )
+        .await;
     assert_eq!(
-        ids_of(&app.data_of("/api/station/list", &o).await),
+        ids_of(&app.as_user(&o).get_data("/api/station/list").await),
         vec![s1.clone()]
     );
     assert_eq!(
-        app.data_of(&format!("/api/station/{s3}"), &t).await["ownerName"],
+        app.as_user(&t).get_data(&format!("/api/station/{s3}")).await["ownerName"],
         "owner2"
     );
 
     // Without the assignment button nothing changes.
-    let (status, _) = post(
-        &app,
-        &o,
-        "/api/station/updateUserStation",
-        json!({"userId": owner.to_string(), "stationIds": [s2]}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&o)
+        .post_json(
+            "/api/station/updateUserStation",
+            json!({"userId": owner.to_string(), "stationIds": [s2]}),
+        )
+        .await;
     assert_eq!(status, 403);
 }
 
@@ -905,83 +981,101 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
 async fn station_prices_and_the_price_in_force() {
     let app = TestApp::start().await;
     let t = app.station_manager("100001", "mgr").await;
-    let s = station(&app, &t, "S").await;
-    let (status, res) = get(&app, &t, &format!("/api/stationPrice/getLastPrice?stationId={s}")).await;
+    let s = app.as_user(&t).station("S").await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .get(&format!("/api/stationPrice/getLastPrice?stationId={s}"))
+        .await;
     assert_eq!(status, 200);
     assert!(res["data"].is_null(), "{res}");
     let mut ids = Vec::new();
     for (date, price) in [("2020-01-01", 0.35), ("2024-07-01", 0.4), ("2099-01-01", 0.9)] {
-        let (status, res) = post(
-            &app,
-            &t,
-            "/api/stationPrice",
-            json!({"stationId": s, "effectiveDate": date, "price": price}),
-        )
-        .await;
+        let Reply {
+            status, body: res, ..
+        } = app
+            .as_user(&t)
+            .post_json(
+                "/api/stationPrice",
+                json!({"stationId": s, "effectiveDate": date, "price": price}),
+            )
+            .await;
         assert_eq!(status, 200, "{res}");
         ids.push(res["data"].as_str().unwrap().to_owned());
     }
     let last = app
-        .data_of(&format!("/api/stationPrice/getLastPrice?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/stationPrice/getLastPrice?stationId={s}"))
         .await;
     assert_eq!(
         (last["effectiveDate"].as_str(), last["price"].as_f64()),
         (Some("2024-07-01"), Some(0.4))
     );
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/stationPrice",
-        json!({"stationId": s, "effectiveDate": "2024-07-01", "price": 1}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/stationPrice",
+            json!({"stationId": s, "effectiveDate": "2024-07-01", "price": 1}),
+        )
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("该电站在此生效日期已有电价"))
     );
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/stationPrice",
-        json!({"stationId": s, "effectiveDate": "2025-01-01", "price": 0.12345}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/stationPrice",
+            json!({"stationId": s, "effectiveDate": "2025-01-01", "price": 0.12345}),
+        )
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("电价(元/kWh)：请输入正确的数字"))
     );
-    let (status, res) = post(
-        &app,
-        &t,
-        "/api/stationPrice",
-        json!({"stationId": s, "effectiveDate": "someday", "price": 1}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .post_json(
+            "/api/stationPrice",
+            json!({"stationId": s, "effectiveDate": "someday", "price": 1}),
+        )
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("生效日期无效：someday"))
     );
-    let (status, _) = put(
-        &app,
-        &t,
-        "/api/stationPrice",
-        json!({"id": ids[1], "price": 0.41}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .put_json("/api/stationPrice", json!({"id": ids[1], "price": 0.41}))
+        .await;
     assert_eq!(status, 200);
     assert_eq!(
-        app.data_of(&format!("/api/stationPrice/{}", ids[1]), &t).await["price"],
+        app.as_user(&t)
+            .get_data(&format!("/api/stationPrice/{}", ids[1]))
+            .await["price"],
         0.41
     );
     let page = app
-        .data_of(&format!("/api/stationPrice/page?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/stationPrice/page?stationId={s}"))
         .await;
     assert_eq!(page["total"], 3);
     assert_eq!(page["records"][0]["effectiveDate"], "2099-01-01");
-    let (status, _) = del(&app, &t, &format!("/api/stationPrice/{}", ids[1])).await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/stationPrice/{}", ids[1]))
+        .await;
     assert_eq!(status, 200);
     let last = app
-        .data_of(&format!("/api/stationPrice/getLastPrice?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/stationPrice/getLastPrice?stationId={s}"))
         .await;
     assert_eq!(last["price"], 0.35);
 }
@@ -994,7 +1088,7 @@ fn day(date: &str, segs: &[(&str, &str, &str, f64)]) -> Json {
 async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
     let app = TestApp::start().await;
     let t = app.station_manager("100001", "mgr").await;
-    let s = station(&app, &t, "S").await;
+    let s = app.as_user(&t).station("S").await;
     let good = [
         ("00:00", "08:00", "4", 0.3),
         ("08:00", "11:00", "2", 0.9),
@@ -1005,24 +1099,30 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
     let save = |schedules: Vec<Json>| json!({"stationId": s, "priceType": "2", "schedules": schedules});
 
     let eleven: Vec<Json> = (1..=11).map(|i| day(&format!("2026-{i:02}-01"), &good)).collect();
-    let (status, res) = put(&app, &t, "/api/electricPrice", save(eleven.clone())).await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json("/api/electricPrice", save(eleven.clone()))
+        .await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "峰谷电价最多设置10个日期");
-    let (_, res) = app
-        .call_en(Method::PUT, "/api/electricPrice", &t, Some(save(eleven)))
+    let Reply { body: res, .. } = app
+        .as_user(&t)
+        .en()
+        .put_json("/api/electricPrice", save(eleven))
         .await;
     assert_eq!(res["msg"], "At most 10 effective dates can be set");
 
     let mut six = good.to_vec();
     six[4] = ("22:00", "23:00", "4", 0.3);
     six.push(("23:00", "24:00", "4", 0.2));
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/electricPrice",
-        save(vec![day("2026-01-01", &six)]),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json("/api/electricPrice", save(vec![day("2026-01-01", &six)]))
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("2026-01-01：每个日期最多设置5个时段"))
@@ -1030,24 +1130,20 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
 
     let mut overlap = good.to_vec();
     overlap[1] = ("07:00", "11:00", "2", 0.9);
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/electricPrice",
-        save(vec![day("2026-01-01", &overlap)]),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json("/api/electricPrice", save(vec![day("2026-01-01", &overlap)]))
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("2026-01-01：时段重叠：00:00-08:00 与 07:00-11:00"))
     );
-    let (_, res) = app
-        .call_en(
-            Method::PUT,
-            "/api/electricPrice",
-            &t,
-            Some(save(vec![day("2026-01-01", &overlap)])),
-        )
+    let Reply { body: res, .. } = app
+        .as_user(&t)
+        .en()
+        .put_json("/api/electricPrice", save(vec![day("2026-01-01", &overlap)]))
         .await;
     assert_eq!(
         res["msg"],
@@ -1056,49 +1152,48 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
 
     let mut gap = good.to_vec();
     gap[1] = ("09:00", "11:00", "2", 0.9);
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/electricPrice",
-        save(vec![day("2026-01-01", &gap)]),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json("/api/electricPrice", save(vec![day("2026-01-01", &gap)]))
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("2026-01-01：时段未覆盖全天，缺少 08:00-09:00"))
     );
     let short = &good[..4];
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/electricPrice",
-        save(vec![day("2026-01-01", short)]),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json("/api/electricPrice", save(vec![day("2026-01-01", short)]))
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("2026-01-01：时段未覆盖全天，缺少 22:00-24:00"))
     );
     let mut bad_type = good.to_vec();
     bad_type[0].2 = "9";
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/electricPrice",
-        save(vec![day("2026-01-01", &bad_type)]),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json("/api/electricPrice", save(vec![day("2026-01-01", &bad_type)]))
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("2026-01-01：电价时段类型无效：9"))
     );
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/electricPrice",
-        save(vec![day("2026-01-01", &good), day("2026-01-01", &good)]),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json(
+            "/api/electricPrice",
+            save(vec![day("2026-01-01", &good), day("2026-01-01", &good)]),
+        )
+        .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("生效日期重复：2026-01-01"))
@@ -1115,10 +1210,13 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
     summer[2].3 = 1.5;
     let mut ten: Vec<Json> = (1..=9).map(|i| day(&format!("2025-{i:02}-01"), &good)).collect();
     ten.push(day("2026-07-01", &summer));
-    let (status, res) = put(&app, &t, "/api/electricPrice", save(ten)).await;
+    let Reply {
+        status, body: res, ..
+    } = app.as_user(&t).put_json("/api/electricPrice", save(ten)).await;
     assert_eq!(status, 200, "{res}");
     let got = app
-        .data_of(&format!("/api/electricPrice/getByStationId/{s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/electricPrice/getByStationId/{s}"))
         .await;
     assert_eq!(got["priceType"], "2");
     assert_eq!(got["schedules"].as_array().unwrap().len(), 10);
@@ -1129,7 +1227,7 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
     );
     assert_eq!(got["schedules"][0]["segments"][4]["endTime"], "24:00");
     assert_eq!(
-        app.data_of(&format!("/api/station/{s}"), &t).await["electricityPriceType"],
+        app.as_user(&t).get_data(&format!("/api/station/{s}")).await["electricityPriceType"],
         "2"
     );
 
@@ -1165,24 +1263,26 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
     );
 
     // A fixed price replaces the schedule; the replaced versions are kept for audit.
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/electricPrice",
-        json!({"stationId": s, "priceType": "1"}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json("/api/electricPrice", json!({"stationId": s, "priceType": "1"}))
+        .await;
     assert_eq!((status, res["msg"].as_str()), (400, Some("请输入固定电价")));
-    let (status, res) = put(
-        &app,
-        &t,
-        "/api/electricPrice",
-        json!({"stationId": s, "priceType": "1", "fixedPrice": 0.55}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = app
+        .as_user(&t)
+        .put_json(
+            "/api/electricPrice",
+            json!({"stationId": s, "priceType": "1", "fixedPrice": 0.55}),
+        )
+        .await;
     assert_eq!(status, 200, "{res}");
     let got = app
-        .data_of(&format!("/api/electricPrice/getByStationId/{s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/electricPrice/getByStationId/{s}"))
         .await;
     assert_eq!(
         (got["priceType"].as_str(), got["fixedPrice"].as_f64()),
@@ -1204,12 +1304,12 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
     app.create_tenant_user("100001", "reader", "secret1", &[], None)
         .await;
     let r = app.token_of("100001", "reader", "secret1").await;
-    let (status, _) = put(
-        &app,
-        &r,
-        "/api/electricPrice",
-        json!({"stationId": s, "priceType": "1", "fixedPrice": 1}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&r)
+        .put_json(
+            "/api/electricPrice",
+            json!({"stationId": s, "priceType": "1", "fixedPrice": 1}),
+        )
+        .await;
     assert_eq!(status, 403);
 }
