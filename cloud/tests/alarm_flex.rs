@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use pv_cloud::alarm::flex::{self, DeviceRef};
 use pv_cloud::alarm::store::{self, Raise};
+use pv_cloud::kernel::Id;
 use pv_cloud::kernel::sql::Value;
 use pv_shared::wire::Value as WireValue;
 use reqwest::Method;
@@ -54,8 +55,10 @@ fn ids(page: &Json) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test]
-async fn rules_are_validated_permissioned_and_station_scoped() {
+/// A bracket-alarm manager of tenant 100001 with a tracker station (bracket TRK-1) and a fixed
+/// one, and a valid rule form for the tracker station; returns (app, token, tracker station,
+/// fixed station, rule form).
+async fn rules_setup() -> (TestApp, String, String, String, Json) {
     let app = TestApp::start().await;
     let t = manager(&app, "100001", "mgr").await;
     let (s, _) = app
@@ -63,6 +66,16 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         .station_with_bracket("Tracker plant", "TRK-1")
         .await;
     let fixed = app.as_user(&t).station("Fixed plant").await;
+
+    let good = json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
+        "durationSeconds": 30, "level": 3, "enabled": true, "remark": "gusts"});
+    (app, t, s, fixed, good)
+}
+
+#[tokio::test]
+async fn bracket_rule_variables_are_listed_in_the_callers_language() {
+    let app = TestApp::start().await;
+    let t = manager(&app, "100001", "mgr").await;
 
     // The variables, in the caller's language.
     let vars = app
@@ -88,8 +101,12 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         .await;
     assert_eq!(en["data"][0]["name"], "Wind speed");
 
-    let good = json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
-        "durationSeconds": 30, "level": 3, "enabled": true, "remark": "gusts"});
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bracket_rules_are_validated_in_both_languages_and_nothing_is_saved() {
+    let (app, t, _s, fixed, good) = rules_setup().await;
     let with = |patch: Json| {
         let mut b = good.clone();
         for (k, v) in patch.as_object().cloned().unwrap_or_default() {
@@ -173,6 +190,12 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         "nothing saved"
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bracket_rules_are_created_read_paged_and_updated_field_by_field() {
+    let (app, t, s, fixed, good) = rules_setup().await;
     // Create, read, page.
     let id = create_rule(&app, &t, good.clone()).await;
     let range = create_rule(
@@ -273,6 +296,24 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         .await;
     assert_failure(status, &body, 404);
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn readers_owners_and_other_tenants_cannot_see_or_change_bracket_rules() {
+    let (app, t, s, _fixed, good) = rules_setup().await;
+    let id = create_rule(&app, &t, good.clone()).await;
+    let _range = create_rule(
+        &app,
+        &t,
+        json!({"stationId": s, "variable": "tracker_angle", "comparison": "outside", "threshold": "-50",
+            "thresholdHigh": "50", "level": "2", "enabled": 0}),
+    )
+    .await;
+    app.as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": id, "level": 4}))
+        .await
+        .ok();
     // Buttons: a reader without them may read but not change.
     app.create_tenant_user("100001", "reader", "secret1", &["alarmSettingFlex"], None)
         .await;
@@ -351,6 +392,20 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         "untouched"
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn removed_bracket_rules_leave_the_reads_but_stay_in_the_table() {
+    let (app, t, s, _fixed, good) = rules_setup().await;
+    let id = create_rule(&app, &t, good.clone()).await;
+    let range = create_rule(
+        &app,
+        &t,
+        json!({"stationId": s, "variable": "tracker_angle", "comparison": "outside", "threshold": "-50",
+            "thresholdHigh": "50", "level": "2", "enabled": 0}),
+    )
+    .await;
     // Delete (comma-joined ids): gone from reads, kept in the table for old alarms' names.
     let Reply { status, body, .. } = app
         .as_user(&t)
@@ -377,6 +432,12 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         .await;
     assert_eq!(status, 404, "already removed");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_bracket_alarm_calls_are_in_the_openapi_document() {
+    let app = TestApp::start().await;
     // Every call is described.
     let Reply { body: doc, .. } = app.get("/api/openapi.json").await;
     for p in [
@@ -417,8 +478,24 @@ fn raise_of(tenant: &str, station: i64, device: i64, kind: &str, at: i64) -> Rai
     }
 }
 
-#[tokio::test]
-async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
+/// What the alarm-data tests read: tenant 100001's manager with two tracker stations and a wind
+/// rule; on the first bracket an alarm raised and cleared at 10:00 and one open from 11:00, on
+/// the second an alarm of a rule never stored, plus a fault of the first bracket and another
+/// tenant's bracket alarm (neither is listed).
+struct Alarms {
+    app: TestApp,
+    t: String,
+    s: String,
+    station_id: i64,
+    device: i64,
+    rule: String,
+    t0: i64,
+    cleared: Id,
+    open: Id,
+    orphan: Id,
+}
+
+async fn alarms() -> Alarms {
     let app = TestApp::start().await;
     let t = manager(&app, "100001", "mgr").await;
     let (s, flex_id) = app
@@ -496,6 +573,33 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     .await
     .expect("raise other tenant");
 
+    Alarms {
+        app,
+        t,
+        s,
+        station_id,
+        device,
+        rule,
+        t0,
+        cleared,
+        open,
+        orphan,
+    }
+}
+
+#[tokio::test]
+async fn bracket_alarms_are_paged_newest_first_with_their_rule_and_only_the_tenants_brackets() {
+    let Alarms {
+        app,
+        t,
+        s,
+        device,
+        rule,
+        cleared,
+        open,
+        orphan,
+        ..
+    } = alarms().await;
     let page = app.as_user(&t).get_data("/api/alarmDataFlex/page").await;
     assert_eq!(page["total"], 3, "{page}");
     assert_eq!(
@@ -535,6 +639,19 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     assert_eq!(done["clearUserName"], "系统");
     assert_eq!(done["clearTime"], "2026-05-01 10:01:00");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bracket_alarm_pages_filter_by_station_status_and_time_in_both_languages() {
+    let Alarms {
+        app,
+        t,
+        s,
+        cleared,
+        open,
+        ..
+    } = alarms().await;
     // Filters.
     let only = |q: &str| {
         let path = format!("/api/alarmDataFlex/page?{q}");
@@ -575,6 +692,12 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     assert_eq!(en["data"]["records"][1]["clearUserName"], "system");
     assert_eq!(en["data"]["records"][1]["statusName"], "Cleared");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_bracket_alarm_detail_shows_only_the_tenants_bracket_alarms() {
+    let Alarms { app, t, open, .. } = alarms().await;
     // Detail.
     let d = app
         .as_user(&t)
@@ -605,6 +728,26 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
         .await;
     assert_eq!(status, 404, "not a bracket alarm");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn only_cleared_bracket_alarms_are_deleted_and_only_with_the_button() {
+    let Alarms {
+        app,
+        t,
+        station_id,
+        device,
+        rule,
+        t0,
+        cleared,
+        open,
+        ..
+    } = alarms().await;
+    let other_tenant_alarm = app
+        .scalar_int("SELECT id FROM pv_alarm WHERE tenant_id = '100002'", vec![])
+        .await
+        .expect("other alarm");
     // Delete: an open alarm is refused, in both languages; a cleared one goes.
     let Reply { status, body, .. } = app
         .as_user(&t)
@@ -698,8 +841,21 @@ fn values(pairs: &[(&str, f64)]) -> BTreeMap<String, WireValue> {
         .collect()
 }
 
-#[tokio::test]
-async fn the_evaluator_applies_the_rules_saved_through_the_api() {
+/// The evaluator's world: tenant 100001's tracker station with its bracket (`device`), and
+/// rules saved through the API: `wind` (> 12 m/s for 30 s), `lag` (deviation >= 5), `off`
+/// (motor current, disabled), and a rule of a second station that never applies here.
+struct Evaluator {
+    app: TestApp,
+    t: String,
+    station_id: i64,
+    device: DeviceRef,
+    ts: i64,
+    wind: String,
+    lag: String,
+    off: String,
+}
+
+async fn evaluator() -> Evaluator {
     let app = TestApp::start().await;
     let t = manager(&app, "100001", "mgr").await;
     let (s, flex_id) = app
@@ -748,6 +904,29 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     )
     .await;
 
+    Evaluator {
+        app,
+        t,
+        station_id,
+        device,
+        ts,
+        wind,
+        lag,
+        off,
+    }
+}
+
+#[tokio::test]
+async fn the_evaluator_applies_the_enabled_rules_of_the_brackets_own_station_only() {
+    let Evaluator {
+        app,
+        device,
+        ts,
+        wind,
+        lag,
+        off,
+        ..
+    } = evaluator().await;
     let calm = flex::conditions(
         &app.state,
         &device,
@@ -813,6 +992,20 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
             .is_empty()
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn rule_edits_reach_the_evaluator_at_the_next_sample() {
+    let Evaluator {
+        app,
+        t,
+        device,
+        ts,
+        wind,
+        off,
+        ..
+    } = evaluator().await;
     // Edits apply at the next sample (the API drops the cache).
     let Reply { status, body, .. } = app
         .as_user(&t)
@@ -842,6 +1035,29 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
         vec![format!("flex:{off}")]
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn disabling_or_removing_a_rule_clears_its_open_alarm_at_once() {
+    let Evaluator {
+        app,
+        t,
+        wind,
+        station_id,
+        device,
+        ts,
+        lag,
+        off,
+        ..
+    } = evaluator().await;
+    // The wind threshold raised to 20 and the motor-current rule switched on, as edited.
+    for edit in [
+        json!({"id": wind, "threshold": 20}),
+        json!({"id": off, "enabled": true}),
+    ] {
+        app.as_user(&t).put_json("/api/alarmSettingFlex", edit).await.ok();
+    }
     // Disabling or removing a rule clears its open alarm at once.
     let open = store::raise(
         &app.state,
