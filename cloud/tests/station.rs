@@ -5,7 +5,7 @@ mod support;
 
 use pv_cloud::kernel::sql::Value;
 use serde_json::{Value as Json, json};
-use support::{Reply, TestApp, assert_failure};
+use support::{Device, Reply, TestApp, assert_failure};
 
 fn ids_of(records: &Json) -> Vec<String> {
     records
@@ -16,8 +16,28 @@ fn ids_of(records: &Json) -> Vec<String> {
         .collect()
 }
 
+/// "Sunny Roof": the whole form of a commercial station in Dongcheng, Beijing, owned by
+/// `owner1`, with two images; returns its id.
+async fn sunny_roof(app: &TestApp, t: &str) -> String {
+    let owner = app.user_with_alias("100001", "owner1", "owner", &[]).await;
+    let images = [app.upload(t, "p0.jpg").await, app.upload(t, "p1.jpg").await];
+    app.as_user(t)
+        .station_with(json!({
+            "name": "Sunny Roof", "address": "1 Road", "contact": "Li", "contactPhone": "13900000000",
+            "azimuth": 180, "inclination": 25.5, "componentCount": 120, "componentCapacity": 66.0,
+            "capacity": 60, "gridConnectionTime": "2026-03-01 10:00:00", "installer": "ACME",
+            "installerPhone": "13700000000", "ownerId": owner.to_string(), "gatewayId": "GW-1",
+            "gatewaySn": "GWSN1", "remark1": "r1", "electricityPriceType": "1", "feedInTariff": 0.3949,
+            "state": "1", "stationType": "2", "inverterManufacturer": "1", "contributionWay": "4",
+            "connectedType": "2", "latitude": 39.9042, "longitude": 116.4074,
+            "provinceCode": "110000", "cityCode": "110100", "districtCode": "110101",
+            "images": [images[0], images[1]], "installationStatus": "2"
+        }))
+        .await
+}
+
 #[tokio::test]
-async fn stations_are_validated_created_commissioning_and_switched_to_running() {
+async fn station_forms_are_validated_in_the_callers_language_and_nothing_is_half_saved() {
     let app = TestApp::start().await;
     let t = app.station_manager("100001", "mgr").await;
 
@@ -92,6 +112,12 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
         0,
         "nothing half-saved"
     );
+}
+
+#[tokio::test]
+async fn a_blank_state_takes_the_default_and_an_edit_sending_it_blank_keeps_the_stored_one() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
 
     // A blank state (the column is NOT NULL) takes the default instead of failing the insert,
     // and an edit sending it blank keeps the stored one.
@@ -123,7 +149,17 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
     assert_eq!(body["data"]["state"], "2", "{body}");
     let Reply { status, .. } = app.as_user(&t).delete(&format!("/api/station/{blank}")).await;
     assert_eq!(status, 200);
+}
 
+#[tokio::test]
+async fn a_full_station_is_created_commissioning_with_its_owner_and_updated_field_by_field() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+
+    let mut images = Vec::new();
+    for i in 0..6 {
+        images.push(app.upload(&t, &format!("p{i}.jpg")).await);
+    }
     // A full station.
     let owner = app.user_with_alias("100001", "owner1", "owner", &[]).await;
     app.exec(
@@ -196,9 +232,16 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
         .put_json("/api/station", json!({"id": id, "latitude": -91}))
         .await;
     assert_failure(status, &body, 400);
+}
 
+#[tokio::test]
+async fn station_lists_filter_and_page_and_the_form_lists_come_from_the_dictionaries() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+
+    let id = sunny_roof(&app, &t).await;
     // Lists.
-    let other = app.as_user(&t).station("Other").await;
+    app.as_user(&t).station("Other").await;
     let page = app
         .as_user(&t)
         .get_data("/api/station/page?name=sunny&stationType=2&regionCode=110000")
@@ -236,7 +279,14 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
         .get_data("/api/station/listMapModel?kind=meter")
         .await;
     assert!(ids_of(&maps).contains(&"eastron-sdm630".to_owned()), "{maps}");
+}
 
+#[tokio::test]
+async fn a_station_switches_from_commissioning_to_running_once() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+
+    let id = sunny_roof(&app, &t).await;
     // Lifecycle: commissioning → running, once.
     let Reply { status, body, .. } = app
         .as_user(&t)
@@ -257,13 +307,27 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
         .get_data("/api/station/page?installationStatus=2")
         .await;
     assert_eq!(ids_of(&page["records"]), vec![id.clone()]);
+}
 
+#[tokio::test]
+async fn a_station_without_devices_is_deleted_without_confirmation() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+
+    let other = app.as_user(&t).station("Other").await;
     // Delete without devices needs no confirmation.
     let Reply { status, body, .. } = app.as_user(&t).delete(&format!("/api/station/{other}")).await;
     assert_eq!(status, 200, "{body}");
     let Reply { status, .. } = app.as_user(&t).get(&format!("/api/station/{other}")).await;
     assert_eq!(status, 404);
+}
 
+#[tokio::test]
+async fn a_user_without_the_station_buttons_can_neither_create_nor_switch_nor_delete() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+
+    let id = sunny_roof(&app, &t).await;
     // Permissions: a user without the buttons can read but not change.
     app.create_tenant_user("100001", "reader", "secret1", &[], None)
         .await;
@@ -280,7 +344,11 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
     assert_failure(status, &body, 403);
     let Reply { status, body, .. } = app.as_user(&r).delete(&format!("/api/station/{id}")).await;
     assert_failure(status, &body, 403);
+}
 
+#[tokio::test]
+async fn the_station_domain_is_in_the_openapi_document() {
+    let app = TestApp::start().await;
     // The OpenAPI document lists the domain.
     let Reply { body: doc, .. } = app.get("/api/openapi.json").await;
     for p in [
@@ -300,18 +368,24 @@ async fn stations_are_validated_created_commissioning_and_switched_to_running() 
     }
 }
 
+/// The form of inverter INV-1 (SN HW001, three strings) on `station`.
+fn hw001(station: &str) -> Json {
+    let s1 = station;
+    json!({"stationId": s1, "name": "INV-1", "deviceType": "1", "manufacturer": "1",
+        "sn": "HW001", "collectorSn": "C1", "verificationCode": "abc", "gatewayId": "GW-1",
+        "ratedPower": 50, "stringsCount": 3, "modulesPerString": [20, 20, 18],
+        "purchasingCompany": "P", "mapModel": "huawei-sun2000-ktl", "unitId": 1})
+}
+
 #[tokio::test]
-async fn devices_follow_their_rules() {
+async fn inverters_are_validated_moved_between_stations_paged_and_listed() {
     let app = TestApp::start().await;
     let t = app.station_manager("100001", "mgr").await;
     let s1 = app.as_user(&t).station("S1").await;
     let s2 = app.as_user(&t).station("S2").await;
 
     // Inverter.
-    let inv = json!({"stationId": s1, "name": "INV-1", "deviceType": "1", "manufacturer": "1",
-        "sn": "HW001", "collectorSn": "C1", "verificationCode": "abc", "gatewayId": "GW-1",
-        "ratedPower": 50, "stringsCount": 3, "modulesPerString": [20, 20, 18],
-        "purchasingCompany": "P", "mapModel": "huawei-sun2000-ktl", "unitId": 1});
+    let inv = hw001(&s1);
     let Reply { status, body, .. } = app.as_user(&t).post_json("/api/inverter", inv.clone()).await;
     assert_eq!(status, 200, "{body}");
     let inv_id = body["data"].as_str().unwrap().to_owned();
@@ -380,7 +454,15 @@ async fn devices_follow_their_rules() {
     assert_eq!(l[0]["dictValue"], "逆变器");
     let l = app.as_user(&t).get_data("/api/inverter/listManufacturer").await;
     assert_eq!(l[1]["dictValue"], "阳光电源");
+}
 
+#[tokio::test]
+async fn meter_sns_are_unique_across_device_kinds_and_meters_are_validated() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+    let s1 = app.as_user(&t).station("S1").await;
+
+    let _inverter = app.as_user(&t).device(Device::Inverter, hw001(&s1)).await;
     // Meter: SN unique across device kinds too.
     let meter = json!({"stationId": s1, "name": "Grid meter", "meterRole": "1", "sn": "HW001",
         "ctRatio": 200, "ptRatio": 1, "mapModel": "eastron-sdm630", "unitId": 2});
@@ -426,6 +508,14 @@ async fn devices_follow_their_rules() {
         app.as_user(&t).get_data("/api/meter/page?meterRole=1").await["total"],
         1
     );
+}
+
+#[tokio::test]
+async fn a_station_has_at_most_one_weather_station() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+    let s1 = app.as_user(&t).station("S1").await;
+    let s2 = app.as_user(&t).station("S2").await;
 
     // Weather: one per station.
     let Reply {
@@ -483,6 +573,13 @@ async fn devices_follow_their_rules() {
         .await;
     assert_eq!(ids_of(&l), vec![weather_id.clone()]);
     assert_eq!(app.as_user(&t).get_data("/api/weather/page").await["total"], 2);
+}
+
+#[tokio::test]
+async fn camera_app_keys_are_write_only_and_live_urls_follow_the_brand() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+    let s1 = app.as_user(&t).station("S1").await;
 
     // Camera: the app key is write-only; the live URL comes from the brand's template.
     let Reply {
@@ -545,6 +642,13 @@ async fn devices_follow_their_rules() {
         app.as_user(&t).get_data("/api/camera/listCameraType").await[0]["dictKey"],
         "1"
     );
+}
+
+#[tokio::test]
+async fn third_party_passwords_are_required_encrypted_and_never_answered() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+    let s1 = app.as_user(&t).station("S1").await;
 
     // Third-party accounts: password required, encrypted, never answered.
     let Reply {
@@ -594,6 +698,36 @@ async fn devices_follow_their_rules() {
         .delete(&format!("/api/inverterThird/{third}"))
         .await;
     assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn removed_devices_free_their_sn_and_slot_and_a_delete_stays_in_its_kind() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+    let s1 = app.as_user(&t).station("S1").await;
+
+    let inv_id = app.as_user(&t).device(Device::Inverter, hw001(&s1)).await;
+    let c = app.as_user(&t);
+    let meter_id = c
+        .device(
+            Device::Meter,
+            json!({"stationId": s1, "name": "Grid meter", "meterRole": "1", "sn": "M001",
+                "ctRatio": 200, "ptRatio": 1, "mapModel": "eastron-sdm630", "unitId": 2}),
+        )
+        .await;
+    let weather_id = c
+        .device(
+            Device::Weather,
+            json!({"stationId": s1, "name": "W1", "sn": "W001", "mapModel": "sunspec-met-station"}),
+        )
+        .await;
+    let cam = c
+        .device(
+            Device::Camera,
+            json!({"stationId": s1, "cameraType": "1", "name": "Gate",
+                "sn": "CAM 01", "verificationCode": "ABC", "applicationKey": "ak1", "appKey": "topsecret"}),
+        )
+        .await;
 
     // Deletes.
     let Reply { status, .. } = app.as_user(&t).delete(&format!("/api/camera/{cam}")).await;
@@ -1085,7 +1219,7 @@ fn day(date: &str, segs: &[(&str, &str, &str, f64)]) -> Json {
 }
 
 #[tokio::test]
-async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
+async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_is_half_saved() {
     let app = TestApp::start().await;
     let t = app.station_manager("100001", "mgr").await;
     let s = app.as_user(&t).station("S").await;
@@ -1204,6 +1338,21 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
         0,
         "nothing half-saved"
     );
+}
+
+#[tokio::test]
+async fn ten_dates_of_five_segments_are_saved_and_the_schedule_in_force_follows_the_date() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+    let s = app.as_user(&t).station("S").await;
+    let good = [
+        ("00:00", "08:00", "4", 0.3),
+        ("08:00", "11:00", "2", 0.9),
+        ("11:00", "13:00", "1", 1.2),
+        ("13:00", "22:00", "3", 0.6),
+        ("22:00", "24:00", "4", 0.3),
+    ];
+    let save = |schedules: Vec<Json>| json!({"stationId": s, "priceType": "2", "schedules": schedules});
 
     // Ten dates, five segments each: accepted.
     let mut summer = good.to_vec();
@@ -1261,7 +1410,33 @@ async fn electricity_price_schedules_respect_the_limits_and_are_versioned() {
             .unwrap()
             .is_none()
     );
+}
 
+#[tokio::test]
+async fn a_fixed_price_replaces_the_schedule_keeping_the_old_versions_and_needs_the_button() {
+    let app = TestApp::start().await;
+    let t = app.station_manager("100001", "mgr").await;
+    let s = app.as_user(&t).station("S").await;
+    let good = [
+        ("00:00", "08:00", "4", 0.3),
+        ("08:00", "11:00", "2", 0.9),
+        ("11:00", "13:00", "1", 1.2),
+        ("13:00", "22:00", "3", 0.6),
+        ("22:00", "24:00", "4", 0.3),
+    ];
+    let save = |schedules: Vec<Json>| json!({"stationId": s, "priceType": "2", "schedules": schedules});
+
+    // Ten dates, five segments each: accepted.
+    let mut summer = good.to_vec();
+    summer[2].3 = 1.5;
+    let mut ten: Vec<Json> = (1..=9).map(|i| day(&format!("2025-{i:02}-01"), &good)).collect();
+    ten.push(day("2026-07-01", &summer));
+    app.as_user(&t)
+        .put_json("/api/electricPrice", save(ten))
+        .await
+        .ok();
+    let sid = pv_cloud::kernel::Id(s.parse().unwrap());
+    let on = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap();
     // A fixed price replaces the schedule; the replaced versions are kept for audit.
     let Reply {
         status, body: res, ..
