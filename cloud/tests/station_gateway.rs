@@ -9,7 +9,7 @@ use pv_cloud::kernel::sql::Value;
 use pv_cloud::station::gateway::verify_gateway;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{Reply, TestApp, assert_failure};
+use support::{Device, Reply, TestApp, assert_failure};
 
 fn repo_maps_dir() -> String {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -423,8 +423,49 @@ async fn download(app: &TestApp, token: &str, path: &str) -> Vec<Vec<String>> {
     cells(bytes)
 }
 
+/// The header of the station import template.
+const STATION_HEADER: [&str; 6] = ["电站名称*", "电站地址", "纬度", "经度", "业主电话", "网关ID"];
+
+/// The header of the inverter import template.
+const INVERTER_HEADER: [&str; 7] = [
+    "电站名称*",
+    "逆变器名称*",
+    "逆变器SN*",
+    "组串数*",
+    "每串组件数",
+    "点表模型",
+    "Modbus从站地址",
+];
+
+/// Imports stations S-A and S-C, then inverters SN-1 (on S-A) and SN-2 (on S-C), as the good
+/// files of the import test do.
+async fn imported(app: &TestApp, t: &str) {
+    let good = xlsx(
+        &STATION_HEADER,
+        &[
+            vec!["S-A", "Road 1", "30.5", "120.1", "13800000001", "GW-A"],
+            vec!["S-C", "Road 3", "31", "121", "", ""],
+        ],
+    );
+    app.as_user(t)
+        .upload_file("/api/station/import", "stations.xlsx", good)
+        .await
+        .ok();
+    let good = xlsx(
+        &INVERTER_HEADER,
+        &[
+            vec!["S-A", "INV-1", "SN-1", "2", "20,20", "huawei-sun2000-ktl", "1"],
+            vec!["S-C", "INV-2", "SN-2", "1", "", "sungrow-sg-cx", "2"],
+        ],
+    );
+    app.as_user(t)
+        .upload_file("/api/inverter/import", "inv.xlsx", good)
+        .await
+        .ok();
+}
+
 #[tokio::test]
-async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() {
+async fn import_templates_carry_the_form_labels_and_only_excel_files_are_taken() {
     let app = TestApp::start().await;
     let t = app.gateway_manager("100001", "mgr").await;
 
@@ -469,11 +510,16 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "无法读取该Excel文件，请使用导入模板");
+}
+
+#[tokio::test]
+async fn a_station_file_with_a_bad_row_imports_nothing_and_reports_each_problem_in_the_callers_language() {
+    let app = TestApp::start().await;
+    let t = app.gateway_manager("100001", "mgr").await;
 
     // One bad row: nothing imported, every problem of that row reported.
-    let header = ["电站名称*", "电站地址", "纬度", "经度", "业主电话", "网关ID"];
     let bad = xlsx(
-        &header,
+        &STATION_HEADER,
         &[
             vec!["S-A", "Road 1", "30.5", "120.1", "13800000001", "GW-A"],
             vec!["S-B", "Road 2", "91", "120.2", "12345", ""],
@@ -497,7 +543,7 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
     assert_eq!(errors[1]["message"], "纬度必须在-90到90之间");
     assert_eq!(app.scalar_i64("SELECT COUNT(*) FROM pv_station", vec![]).await, 0);
     // The report in English.
-    let bad_en = xlsx(&header, &[vec!["S-B", "", "91", "", "", ""]]);
+    let bad_en = xlsx(&STATION_HEADER, &[vec!["S-B", "", "91", "", "", ""]]);
     let form = reqwest::multipart::Form::new().part(
         "file",
         reqwest::multipart::Part::bytes(bad_en).file_name("s.XLSX"),
@@ -516,10 +562,16 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
         body["data"]["errors"][0]["message"],
         "The latitude must be between -90 and 90"
     );
+}
+
+#[tokio::test]
+async fn a_good_station_file_creates_every_row_commissioning() {
+    let app = TestApp::start().await;
+    let t = app.gateway_manager("100001", "mgr").await;
 
     // A good file creates every row.
     let good = xlsx(
-        &header,
+        &STATION_HEADER,
         &[
             vec!["S-A", "Road 1", "30.5", "120.1", "13800000001", "GW-A"],
             vec!["S-C", "Road 3", "31", "121", "", ""],
@@ -539,19 +591,28 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
         page["records"][0]["installationStatus"], "1",
         "imported stations are commissioning"
     );
+}
+
+#[tokio::test]
+async fn inverter_imports_find_stations_by_name_check_the_form_and_keep_sns_unique() {
+    let app = TestApp::start().await;
+    let t = app.gateway_manager("100001", "mgr").await;
+
+    let good = xlsx(
+        &STATION_HEADER,
+        &[
+            vec!["S-A", "Road 1", "30.5", "120.1", "13800000001", "GW-A"],
+            vec!["S-C", "Road 3", "31", "121", "", ""],
+        ],
+    );
+    app.as_user(&t)
+        .upload_file("/api/station/import", "stations.xlsx", good)
+        .await
+        .ok();
 
     // Inverters: stations by name, the form's rules, SNs unique in the file and the tenant.
-    let ih = [
-        "电站名称*",
-        "逆变器名称*",
-        "逆变器SN*",
-        "组串数*",
-        "每串组件数",
-        "点表模型",
-        "Modbus从站地址",
-    ];
     let bad = xlsx(
-        &ih,
+        &INVERTER_HEADER,
         &[
             vec!["S-A", "INV-1", "SN-1", "2", "20,20", "huawei-sun2000-ktl", "1"],
             vec!["S-A", "INV-2", "SN-1", "2", "", "", ""],
@@ -591,7 +652,7 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
     );
 
     let good = xlsx(
-        &ih,
+        &INVERTER_HEADER,
         &[
             vec!["S-A", "INV-1", "SN-1", "2", "20,20", "huawei-sun2000-ktl", "1"],
             vec!["S-C", "INV-2", "SN-2", "1", "", "sungrow-sg-cx", "2"],
@@ -617,6 +678,14 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
         app.scalar_i64("SELECT COUNT(*) FROM pv_inverter", vec![]).await,
         2
     );
+}
+
+#[tokio::test]
+async fn exports_list_the_filtered_rows_in_the_template_layout() {
+    let app = TestApp::start().await;
+    let t = app.gateway_manager("100001", "mgr").await;
+
+    imported(&app, &t).await;
 
     // Exports: the filtered list in the template's layout.
     let rows = download(&app, &t, "/api/station/export").await;
@@ -637,6 +706,14 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
             .iter()
             .any(|r| r[0] == "S-A" && r.contains(&"20,20".to_owned()))
     );
+}
+
+#[tokio::test]
+async fn another_tenant_exports_nothing_and_cannot_import_onto_these_stations() {
+    let app = TestApp::start().await;
+    let t = app.gateway_manager("100001", "mgr").await;
+
+    imported(&app, &t).await;
 
     // Another tenant: sees none of it, cannot import onto these stations.
     let b = app.gateway_manager("100002", "mgr_b").await;
@@ -644,7 +721,7 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
     assert_eq!(rows.len(), 1, "header only");
     let rows = download(&app, &b, "/api/inverter/export").await;
     assert_eq!(rows.len(), 1, "header only");
-    let onto_a = xlsx(&ih, &[vec!["S-A", "INV-X", "SN-X", "1", "", "", ""]]);
+    let onto_a = xlsx(&INVERTER_HEADER, &[vec!["S-A", "INV-X", "SN-X", "1", "", "", ""]]);
     let Reply { status, body, .. } = app
         .as_user(&b)
         .upload_file("/api/inverter/import", "inv.xlsx", onto_a)
@@ -655,6 +732,12 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
         app.scalar_i64("SELECT COUNT(*) FROM pv_inverter", vec![]).await,
         2
     );
+}
+
+#[tokio::test]
+async fn without_the_buttons_there_is_no_import_or_export() {
+    let app = TestApp::start().await;
+    app.gateway_manager("100001", "mgr").await;
 
     // Without the buttons: no import, no export.
     app.create_tenant_user("100001", "plain", "secret1", support::STATION_MENUS, None)
@@ -662,7 +745,11 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
     let p = app.token_of("100001", "plain", "secret1").await;
     let Reply { status, .. } = app
         .as_user(&p)
-        .upload_file("/api/station/import", "s.xlsx", xlsx(&header, &[vec!["S-Z"]]))
+        .upload_file(
+            "/api/station/import",
+            "s.xlsx",
+            xlsx(&STATION_HEADER, &[vec!["S-Z"]]),
+        )
         .await;
     assert_eq!(status, 403);
     let (status, _, _) = app.as_user(&p).raw(Method::GET, "/api/inverter/export").await;
@@ -671,8 +758,10 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
 
 // ---- flexible brackets ----
 
-#[tokio::test]
-async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
+/// A gateway manager of tenant 100001 with "Tracker plant" (gateway GW-FLEX, inverter INV-9) and
+/// "Fixed plant", and the form of bracket "Row 1" (TRK-1, two sensors) for the tracker plant;
+/// returns (app, token, tracker station, fixed station, bracket form).
+async fn bracket_plant() -> (TestApp, String, String, String, Json) {
     let app = configured_app().await;
     let t = app.gateway_manager("100001", "mgr").await;
     let s = app
@@ -695,6 +784,12 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
         {"name": "Inclinometer", "kind": "angle", "unitId": 6},
         {"name": "Anemometer", "kind": "wind", "point": "wind_speed"},
     ]});
+    (app, t, s, other, good)
+}
+
+#[tokio::test]
+async fn bracket_forms_are_validated_and_a_refused_one_saves_nothing() {
+    let (app, t, _s, _other, good) = bracket_plant().await;
     let with = |patch: Json| {
         let mut b = good.clone();
         for (k, v) in patch.as_object().expect("object") {
@@ -760,7 +855,18 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
             .await,
         0
     );
+}
 
+#[tokio::test]
+async fn a_station_has_one_bracket_its_sn_is_a_device_sn_and_the_lists_show_it() {
+    let (app, t, s, other, good) = bracket_plant().await;
+    let with = |patch: Json| {
+        let mut b = good.clone();
+        for (k, v) in patch.as_object().expect("object") {
+            b[k] = v.clone();
+        }
+        b
+    };
     let Reply { status, body, .. } = app.as_user(&t).post_json("/api/flex", good.clone()).await;
     assert_eq!(status, 200, "{body}");
     let Reply { status, body, .. } = app
@@ -819,7 +925,12 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
         has,
         vec![("Fixed plant".into(), false), ("Tracker plant".into(), true)]
     );
+}
 
+#[tokio::test]
+async fn bracket_edits_change_named_fields_and_replace_the_sensors_only_when_sent() {
+    let (app, t, s, other, good) = bracket_plant().await;
+    app.as_user(&t).device(Device::Bracket, good.clone()).await;
     // Edit: named fields change, sensors replaced only when sent.
     let Reply { status, body, .. } = app
         .as_user(&t)
@@ -859,7 +970,12 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该电站未配置柔性支架");
+}
 
+#[tokio::test]
+async fn the_tracker_controller_is_polled_by_the_station_gateway() {
+    let (app, t, s, _other, good) = bracket_plant().await;
+    app.as_user(&t).device(Device::Bracket, good.clone()).await;
     // The tracker controller is polled by the station's gateway.
     let (status, _, bytes) = app
         .as_user(&t)
@@ -875,7 +991,23 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
     assert_eq!(bus["device"][0]["id"].as_str(), Some("TRK-1"));
     assert_eq!(bus["device"][0]["map"].as_str(), Some("pv-reference-tracker"));
     assert_eq!(bus["device"][0]["unit"].as_integer(), Some(5));
+}
 
+#[tokio::test]
+async fn another_tenant_or_a_user_without_the_buttons_cannot_change_a_bracket() {
+    let (app, t, s, _other, good) = bracket_plant().await;
+    let with = |patch: Json| {
+        let mut b = good.clone();
+        for (k, v) in patch.as_object().expect("object") {
+            b[k] = v.clone();
+        }
+        b
+    };
+    app.as_user(&t).device(Device::Bracket, good.clone()).await;
+    app.as_user(&t)
+        .put_json("/api/flex", json!({"stationId": s, "name": "Row 1A"}))
+        .await
+        .ok();
     // Another tenant sees and changes nothing.
     let b = app.gateway_manager("100002", "mgr_b").await;
     assert_eq!(app.as_user(&b).get_data("/api/flex/list").await, json!([]));
@@ -922,7 +1054,12 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
         .put_json("/api/flex", json!({"stationId": s, "name": "x"}))
         .await;
     assert_eq!(status, 403);
+}
 
+#[tokio::test]
+async fn removing_a_bracket_takes_its_sensors_and_frees_the_station_and_the_sn() {
+    let (app, t, s, _other, good) = bracket_plant().await;
+    app.as_user(&t).device(Device::Bracket, good.clone()).await;
     // Removal takes the sensors along and frees the station and the SN.
     let Reply { status, body, .. } = app
         .as_user(&t)
