@@ -62,8 +62,42 @@ async fn menu_ids(app: &TestApp, codes: &[&str]) -> Vec<String> {
     app.menu_ids(codes).await.iter().map(i64::to_string).collect()
 }
 
+/// Role "运维主管" (`ops_lead`) with child "运维" (`ops`) on the platform, and a role of tenant
+/// 510001 with the alias `ops_lead` too; returns (app, admin token, lead id, ops id).
+async fn role_tree() -> (TestApp, String, String, String) {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let lead = created(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "运维主管", "roleAlias": "ops_lead", "sort": 2}),
+    )
+    .await;
+    let ops = created(
+        &app,
+        &admin,
+        ROLE,
+        json!({"roleName": "运维", "roleAlias": "ops", "sort": 1, "parentId": lead}),
+    )
+    .await;
+    // The same alias is free in another tenant.
+    app.create_tenant_user("510001", "t_adm", "t-pass", &["role", "role_add"], None)
+        .await;
+    let other = app.token_of("510001", "t_adm", "t-pass").await;
+    created(
+        &app,
+        &other,
+        ROLE,
+        json!({"roleName": "x", "roleAlias": "ops_lead", "sort": 1}),
+    )
+    .await;
+
+    (app, admin, lead, ops)
+}
+
 #[tokio::test]
-async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
+async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
     let app = TestApp::start().await;
     let admin = app.token_of("000000", "admin", "admin").await;
     refused(
@@ -118,7 +152,7 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
         "The parent role does not exist",
     )
     .await;
-    let ops = created(
+    created(
         &app,
         &admin,
         ROLE,
@@ -136,6 +170,13 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
         json!({"roleName": "x", "roleAlias": "ops_lead", "sort": 1}),
     )
     .await;
+
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn roles_form_a_tree_in_lists_selectors_and_details() {
+    let (app, admin, lead, ops) = role_tree().await;
 
     // Tree list: the child under its parent, with parentName and hasChildren.
     let list = app
@@ -216,6 +257,13 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
         .await;
     assert_eq!(status, 200, "{body}");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_role_with_children_or_holders_is_kept_and_its_alias_is_free_once_it_is_gone() {
+    let (app, admin, lead, ops) = role_tree().await;
+
     let Reply { status, body, .. } = app.as_user(&admin).remove(ROLE, &lead).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先删除子节点");
@@ -248,6 +296,12 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     )
     .await;
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn reading_the_role_list_needs_the_role_menu() {
+    let app = TestApp::start().await;
     // Reading the role list needs the role menu.
     app.create_tenant_user("510001", "nobody", "nobody-pass", &["post"], None)
         .await;
@@ -655,7 +709,7 @@ async fn packages_limit_grant_trees_and_grants() {
 }
 
 #[tokio::test]
-async fn menus_are_platform_data_with_tree_lists_and_checks() {
+async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
     let app = TestApp::start().await;
     let admin = app.token_of("000000", "admin", "admin").await;
     let post = app.menu_id("post").await;
@@ -744,6 +798,14 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
             .any(|m| m["code"] == "post" && m["hasChildren"] == false)
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn menu_forms_are_validated_in_both_languages() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+
     refused(
         &app,
         &admin,
@@ -808,6 +870,15 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     )
     .await;
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn new_menus_nest_reach_the_platform_administrators_and_leave_as_a_whole_subtree() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let post = app.menu_id("post").await;
+
     let demo = created(
         &app,
         &admin,
@@ -869,6 +940,36 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "Built-in menus cannot be deleted");
 
+    let Reply { status, body, .. } = app.as_user(&admin).remove(MENU, &format!("{run},{demo}")).await;
+    assert_eq!(
+        (status, &body["data"]),
+        (200, &json!(2)),
+        "a whole subtree at once: {body}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn other_tenants_read_their_packages_menus_but_never_change_them() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let post = app.menu_id("post").await;
+    let system = app.menu_id("system").await;
+
+    let demo = created(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}),
+    )
+    .await;
+    let _run = created(
+        &app,
+        &admin,
+        MENU,
+        json!({"code": "demo_run", "name": "运行", "sort": 1, "category": 2, "parentId": demo}),
+    )
+    .await;
     // Other tenants read (their package's) menus but never change them.
     let perms = ["menu", "menu_add", "menu_edit", "menu_delete", "post", "role"];
     app.create_tenant_user("540001", "m_adm", "m-pass", &perms, Some(&perms))
@@ -896,12 +997,6 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     assert!(ids.contains(&post) && ids.contains(&system), "{theirs}");
     assert!(!ids.contains(&demo) && !ids.contains(&app.menu_id("user").await));
 
-    let Reply { status, body, .. } = app.as_user(&admin).remove(MENU, &format!("{run},{demo}")).await;
-    assert_eq!(
-        (status, &body["data"]),
-        (200, &json!(2)),
-        "a whole subtree at once: {body}"
-    );
     app.stop().await;
 }
 
@@ -1052,7 +1147,7 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
 }
 
 #[tokio::test]
-async fn data_and_api_scopes_validate_and_are_platform_only() {
+async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_the_stored_row() {
     let app = TestApp::start().await;
     let admin = app.token_of("000000", "admin", "admin").await;
     let post = app.menu_id("post").await;
@@ -1171,6 +1266,15 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["scopeColumn"], "create_user");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn api_scope_forms_are_validated_and_listed_by_menu() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let post = app.menu_id("post").await;
+    let user_menu = app.menu_id("user").await;
     let api = json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2});
     let api_with = |patch: Json| {
         let mut b = api.clone();
@@ -1233,7 +1337,7 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
         "Invalid API scope type",
     )
     .await;
-    let api_id = created(
+    created(
         &app,
         &admin,
         API_SCOPE,
@@ -1252,6 +1356,39 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
         .await;
     assert_eq!(page["total"], 0);
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let post = app.menu_id("post").await;
+    let user_menu = app.menu_id("user").await;
+    let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
+    let with = |patch: Json| {
+        let mut b = ok.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    let own = created(&app, &admin, DATA_SCOPE, ok.clone()).await;
+    created(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"menuId": user_menu, "resourceCode": "user"})),
+    )
+    .await;
+    let api_id = created(
+        &app,
+        &admin,
+        API_SCOPE,
+        json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表",
+            "scopePath": "/api/blade-system/post/**", "scopeType": 1}),
+    )
+    .await;
     // The grant tree shows the scopes as leaves under their menus.
     let tree = app.as_user(&admin).get_data(&format!("{MENU}/grant-tree")).await;
     let node = find(&tree["dataScope"], &post).expect("post holds data scopes");
@@ -1269,6 +1406,32 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
         "only menus with scopes"
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn other_tenants_read_the_scopes_but_never_change_them() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let post = app.menu_id("post").await;
+    let user_menu = app.menu_id("user").await;
+    let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
+    let with = |patch: Json| {
+        let mut b = ok.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    let own = created(&app, &admin, DATA_SCOPE, ok.clone()).await;
+    created(
+        &app,
+        &admin,
+        DATA_SCOPE,
+        with(json!({"menuId": user_menu, "resourceCode": "user"})),
+    )
+    .await;
+    let api = json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2});
     // Others may read the scopes but not change them.
     let perms = [
         "datascope",
