@@ -23,8 +23,20 @@ async fn id_text(app: &TestApp, sql: &str, values: Vec<Value>) -> String {
     app.scalar_text(sql, values).await.expect("a row")
 }
 
+/// The menus of the "Sunny Farms package".
+const SUNNY_FARMS_MENUS: [&str; 8] = [
+    "basicFacts",
+    "equipmentMap",
+    "system",
+    "user",
+    "user_add",
+    "user_edit",
+    "user_view",
+    "post",
+];
+
 #[tokio::test]
-async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
+async fn package_and_tenant_forms_are_validated() {
     let app = TestApp::start().await;
     let admin = app.token_of("000000", "admin", "admin").await;
 
@@ -60,19 +72,17 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入租户名称");
 
-    let package_menus = [
-        "basicFacts",
-        "equipmentMap",
-        "system",
-        "user",
-        "user_add",
-        "user_edit",
-        "user_view",
-        "post",
-    ];
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_new_tenant_gets_an_id_and_is_listed_by_name_with_its_package() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+
     let (package, tenant) = app
         .as_user(&admin)
-        .tenant_on_package("Sunny Farms", &package_menus)
+        .tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS)
         .await;
     assert!(
         tenant.len() == 6 && tenant.chars().all(|c| c.is_ascii_digit()),
@@ -94,6 +104,19 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
         )
         .await;
     assert_eq!(detail["data"]["id"], package.as_str());
+
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_new_tenants_administrator_sees_only_the_package_and_no_platform_administration() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+
+    let (_package, tenant) = app
+        .as_user(&admin)
+        .tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS)
+        .await;
 
     // Its administrator signs in with the initial password and sees only the package's menus.
     let t_admin = app.token_of(&tenant, "admin", "123456").await;
@@ -148,6 +171,20 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
         )
         .await;
     assert_eq!(dept.as_deref(), Some("Sunny Farms"));
+
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn tenant_ids_stay_unique_and_unchanged_the_platform_tenant_and_used_packages_stay_and_creation_is_logged()
+ {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+
+    let (package, tenant) = app
+        .as_user(&admin)
+        .tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS)
+        .await;
 
     // Keys stay unique; a tenant id never changes; the platform tenant stays.
     let Reply { status, body, .. } = app
@@ -213,6 +250,26 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
         logged,
         Some(format!("tenant {tenant} created with account admin"))
     );
+
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn removing_a_tenant_ends_its_sessions_at_once() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+
+    let (_package, tenant) = app
+        .as_user(&admin)
+        .tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS)
+        .await;
+    let t_admin = app.token_of(&tenant, "admin", "123456").await;
+    let row = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_tenant WHERE tenant_id = ?",
+        vec![tenant.clone().into()],
+    )
+    .await;
 
     // Removing the tenant ends its sessions at once.
     let Reply { status, body, .. } = app
