@@ -285,8 +285,28 @@ async fn departments_stay_inside_their_tenant() {
 
 // ---- dictionaries ----
 
+/// Platform dictionary `t1` "测试" with entry 1 "一" / "One"; returns (dictionary id, entry id).
+async fn dictionary_t1(app: &TestApp, admin: &str) -> (String, String) {
+    let root = create(
+        app,
+        admin,
+        DICT,
+        json!({"code": "t1", "dictValue": "测试", "sort": 1, "isSealed": 0}),
+    )
+    .await;
+    let child = create(
+        app,
+        admin,
+        DICT,
+        json!({"parentId": root, "code": "ignored", "dictKey": "1", "dictValue": "一", "dictValueEn": "One",
+            "sort": 1, "isSealed": 0}),
+    )
+    .await;
+    (root, child)
+}
+
 #[tokio::test]
-async fn dictionaries_validate_force_children_and_refuse_duplicates() {
+async fn dictionary_forms_are_validated_and_entries_take_their_dictionarys_code_and_unique_keys() {
     let app = TestApp::start().await;
     let admin = app.token_of("000000", "admin", "admin").await;
     let submit = format!("{DICT}/submit");
@@ -381,6 +401,16 @@ async fn dictionaries_validate_force_children_and_refuse_duplicates() {
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "字典键值已存在", "dictionary codes are unique too");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn dictionaries_read_as_lists_entries_and_trees_and_a_renamed_code_carries_its_entries() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let submit = format!("{DICT}/submit");
+    let (root, child) = dictionary_t1(&app, &admin).await;
+
     // Reads.
     let Reply { body: page, .. } = app.as_user(&admin).get(&format!("{DICT}/list?code=t1")).await;
     assert_eq!(page["data"]["total"], 1, "list shows dictionaries only: {page}");
@@ -428,6 +458,15 @@ async fn dictionaries_validate_force_children_and_refuse_duplicates() {
         .await;
     assert_eq!(ids_of(&entries["data"]), [child.as_str()]);
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_dictionary_is_removed_only_after_its_entries() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let (root, child) = dictionary_t1(&app, &admin).await;
+
     // Removal: the dictionary is refused while it has entries.
     let Reply {
         status, body: res, ..
@@ -448,6 +487,14 @@ async fn dictionaries_validate_force_children_and_refuse_duplicates() {
         .await;
     assert_eq!(res["data"], 1);
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn other_tenants_read_platform_dictionaries_but_never_change_them() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let submit = format!("{DICT}/submit");
     // Other tenants read platform dictionaries but never change them.
     app.create_tenant_user(
         "500002",
