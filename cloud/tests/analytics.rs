@@ -842,7 +842,7 @@ async fn hours_plant() -> Hours {
 }
 
 #[tokio::test]
-async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() {
+async fn full_load_hours_compare_each_station_with_its_peers_over_local_days_and_page() {
     let h = hours_plant().await;
     let range = format!("startDate={}&endDate={}", h.d1, h.d2);
     let page = h
@@ -896,6 +896,13 @@ async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() 
     assert_eq!(second["records"].as_array().expect("records").len(), 1);
     assert_eq!(second["pages"], 2);
 
+    h.app.stop().await;
+}
+
+#[tokio::test]
+async fn full_load_hours_compare_each_inverter_with_its_stations_mean() {
+    let h = hours_plant().await;
+    let range = format!("startDate={}&endDate={}", h.d1, h.d2);
     // Inverters of Alpha against Alpha's mean (4.1): A2 −12.20 % flagged, A1 +12.20 %.
     let inv = h
         .app
@@ -943,6 +950,13 @@ async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() 
     approx(&find(h.b1)["deviationPct"], 0.0, "alone in its station");
     approx(&find(h.c1)["energyKwh"], 50.0, "C1 UTC days");
 
+    h.app.stop().await;
+}
+
+#[tokio::test]
+async fn full_load_hours_follow_the_callers_stations_and_refuse_bad_ranges() {
+    let h = hours_plant().await;
+    let range = format!("startDate={}&endDate={}", h.d1, h.d2);
     // Scope: the owner's reference is his one station; other tenants see nothing.
     let mine = h
         .app
@@ -983,6 +997,12 @@ async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() 
         support::assert_failure(status, &body, 400);
     }
 
+    // The same page as the explicit range D1..D2:
+    let page = h
+        .app
+        .as_user(&h.manager)
+        .get_data(&format!("/api/hdayRate/pageStation?{range}"))
+        .await;
     // The default range is the setting's minDays ending yesterday: with minDays 2, D1..D2.
     let Reply { status, body, .. } = h
         .app
@@ -997,6 +1017,18 @@ async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() 
         .await;
     assert_eq!(default["records"], page["records"]);
 
+    h.app.stop().await;
+}
+
+#[tokio::test]
+async fn the_job_warns_about_the_poor_station_and_inverter_only_and_a_looser_threshold_clears_them() {
+    let h = hours_plant().await;
+    // Judged over the two days D1..D2.
+    h.app
+        .as_user(&h.analyst)
+        .put_json("/api/hdayRate/setting", json!({"minDays": 2}))
+        .await
+        .ok();
     // The job warns about Gamma (station) and A2 (inverter), and only them.
     let now = chrono::Utc::now().timestamp_millis();
     let config = JobConfig::default();
