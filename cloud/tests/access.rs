@@ -5,7 +5,7 @@ mod support;
 
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{Reply, TestApp, assert_failure, codes_in, ids_in};
+use support::{Reply, TestApp, assert_failure, codes_in, find_in, ids_in};
 
 const ROLE: &str = "/api/blade-system/role";
 const MENU: &str = "/api/blade-system/menu";
@@ -35,19 +35,6 @@ async fn created(app: &TestApp, token: &str, base: &str, body: Json) -> String {
     } = app.as_user(token).submit(base, body.clone()).await;
     assert_eq!(status, 200, "{body}: {res}");
     res["data"].as_str().expect("new id").to_owned()
-}
-
-fn find<'a>(list: &'a Json, id: &str) -> Option<&'a Json> {
-    fn walk<'a>(v: &'a Json, id: &str) -> Option<&'a Json> {
-        v.as_array()?.iter().find_map(|n| {
-            if n["id"] == id {
-                Some(n)
-            } else {
-                walk(&n["children"], id)
-            }
-        })
-    }
-    walk(list, id)
 }
 
 async fn button_codes(app: &TestApp, token: &str) -> Vec<String> {
@@ -183,7 +170,7 @@ async fn roles_form_a_tree_in_lists_selectors_and_details() {
         .as_user(&admin)
         .get_data(&format!("{ROLE}/list?roleAlias=ops"))
         .await;
-    let parent = find(&list, &lead).expect("parent listed");
+    let parent = find_in(&list, &lead).expect("parent listed");
     assert_eq!(parent["hasChildren"], true, "{list}");
     assert_eq!(parent["tenantId"], "000000");
     assert_eq!(parent["children"][0]["id"], ops.as_str());
@@ -206,7 +193,7 @@ async fn roles_form_a_tree_in_lists_selectors_and_details() {
 
     // Selector trees and the flat list.
     let tree = app.as_user(&admin).get_data(&format!("{ROLE}/tree")).await;
-    let node = find(&tree, &lead).expect("node");
+    let node = find_in(&tree, &lead).expect("node");
     assert_eq!(node["title"], "运维主管");
     assert_eq!(node["key"], lead.as_str());
     assert_eq!(node["value"], lead.as_str());
@@ -716,9 +703,9 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
     let system = app.menu_id("system").await;
 
     let list = app.as_user(&admin).get_data(&format!("{MENU}/list")).await;
-    let sys = find(&list, &system).expect("system menu");
+    let sys = find_in(&list, &system).expect("system menu");
     assert_eq!(sys["hasChildren"], true);
-    let p = find(&list, &post).expect("post menu");
+    let p = find_in(&list, &post).expect("post menu");
     assert_eq!(p["parentName"], "系统管理");
     assert_eq!(p["code"], "post");
     assert_eq!(p["category"], 1);
@@ -731,7 +718,7 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
     );
     let menus_only = app.as_user(&admin).get_data(&format!("{MENU}/menu-list")).await;
     assert!(!menus_only.to_string().contains("\"category\":2"), "no buttons");
-    assert!(find(&menus_only, &post).is_some());
+    assert!(find_in(&menus_only, &post).is_some());
     let filtered = app
         .as_user(&admin)
         .get_data(&format!("{MENU}/list?code=post_"))
@@ -752,9 +739,9 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
         )
         .await
         .body;
-    assert_eq!(find(&en["data"], &post).unwrap()["title"], "Posts");
+    assert_eq!(find_in(&en["data"], &post).unwrap()["title"], "Posts");
     assert!(
-        find(&en["data"], &app.menu_id("post_add").await).is_none(),
+        find_in(&en["data"], &app.menu_id("post_add").await).is_none(),
         "tree has menus only"
     );
 
@@ -1391,7 +1378,7 @@ async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
     .await;
     // The grant tree shows the scopes as leaves under their menus.
     let tree = app.as_user(&admin).get_data(&format!("{MENU}/grant-tree")).await;
-    let node = find(&tree["dataScope"], &post).expect("post holds data scopes");
+    let node = find_in(&tree["dataScope"], &post).expect("post holds data scopes");
     assert!(
         node["children"]
             .as_array()
@@ -1399,10 +1386,10 @@ async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
             .iter()
             .any(|c| c["id"] == own.as_str())
     );
-    let node = find(&tree["apiScope"], &post).expect("post holds API scopes");
+    let node = find_in(&tree["apiScope"], &post).expect("post holds API scopes");
     assert_eq!(node["children"][0]["id"], api_id.as_str());
     assert!(
-        find(&tree["apiScope"], &app.menu_id("stationMonitor").await).is_none(),
+        find_in(&tree["apiScope"], &app.menu_id("stationMonitor").await).is_none(),
         "only menus with scopes"
     );
 

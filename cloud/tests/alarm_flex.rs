@@ -13,7 +13,7 @@ use pv_cloud::kernel::sql::Value;
 use pv_shared::wire::Value as WireValue;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{GATEWAY_MENUS, Reply, STATION_MENUS, TestApp, assert_failure};
+use support::{GATEWAY_MENUS, Reply, STATION_MENUS, TestApp, assert_failure, row_ids};
 
 const FLEX_MENUS: &[&str] = &[
     "alarmSettingFlex",
@@ -44,15 +44,6 @@ async fn create_rule(app: &TestApp, token: &str, body: Json) -> String {
     } = app.as_user(token).post_json("/api/alarmSettingFlex", body).await;
     assert_eq!(status, 200, "{res}");
     res["data"].as_str().expect("rule id").to_owned()
-}
-
-fn ids(page: &Json) -> Vec<String> {
-    page["records"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|r| r["id"].as_str().unwrap_or_default().to_owned())
-        .collect()
 }
 
 /// A bracket-alarm manager of tenant 100001 with a tracker station (bracket TRK-1) and a fixed
@@ -245,12 +236,16 @@ async fn bracket_rules_are_created_read_paged_and_updated_field_by_field() {
         .get_data(&format!("/api/alarmSettingFlex/page?stationId={s}"))
         .await;
     assert_eq!(page["total"], 2);
-    assert_eq!(ids(&page), vec![range.clone(), id.clone()], "newest first");
+    assert_eq!(
+        row_ids(&page["records"]),
+        vec![range.clone(), id.clone()],
+        "newest first"
+    );
     let page = app
         .as_user(&t)
         .get_data("/api/alarmSettingFlex/page?enabled=true&current=1&size=10")
         .await;
-    assert_eq!(ids(&page), vec![id.clone()]);
+    assert_eq!(row_ids(&page["records"]), vec![id.clone()]);
     let page = app
         .as_user(&t)
         .get_data(&format!("/api/alarmSettingFlex/page?stationId={fixed}"))
@@ -603,7 +598,7 @@ async fn bracket_alarms_are_paged_newest_first_with_their_rule_and_only_the_tena
     let page = app.as_user(&t).get_data("/api/alarmDataFlex/page").await;
     assert_eq!(page["total"], 3, "{page}");
     assert_eq!(
-        ids(&page),
+        row_ids(&page["records"]),
         vec![orphan.to_string(), open.to_string(), cleared.to_string()],
         "newest lastTime first"
     );
@@ -657,7 +652,7 @@ async fn bracket_alarm_pages_filter_by_station_status_and_time_in_both_languages
         let path = format!("/api/alarmDataFlex/page?{q}");
         let app = &app;
         let t = &t;
-        async move { ids(&app.as_user(t).get_data(&path).await) }
+        async move { row_ids(&app.as_user(t).get_data(&path).await["records"]) }
     };
     assert_eq!(
         only(&format!("stationId={s}")).await,
@@ -795,7 +790,7 @@ async fn only_cleared_bracket_alarms_are_deleted_and_only_with_the_button() {
         .await;
     assert_eq!(status, 404);
     let page_b = app.as_user(&b).get_data("/api/alarmDataFlex/page").await;
-    assert_eq!(ids(&page_b), vec![other_tenant_alarm.to_string()]);
+    assert_eq!(row_ids(&page_b["records"]), vec![other_tenant_alarm.to_string()]);
     assert!(
         page_b["records"][0]["variable"].is_null(),
         "another tenant's rule is not resolved"

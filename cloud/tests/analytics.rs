@@ -10,23 +10,12 @@ use chrono::{Duration, NaiveDate};
 use pv_cloud::analytics::job::{self, JobConfig};
 use pv_cloud::kernel::sql::Value;
 use serde_json::{Value as Json, json};
-use support::{Reply, TestApp, int, local_midnight, local_today};
+use support::{Reply, TestApp, approx, int, json_id, local_midnight, local_today};
 
 const T1: &str = "100001";
 const T2: &str = "100002";
 const HOUR: i64 = 3_600_000;
 const MIN5: i64 = 300_000;
-
-fn id(v: &Json) -> i64 {
-    v.as_str().expect("id string").parse().expect("id")
-}
-
-fn approx(actual: &Json, expected: f64, what: &str) {
-    let a = actual
-        .as_f64()
-        .unwrap_or_else(|| panic!("{what}: not a number: {actual}"));
-    assert!((a - expected).abs() < 1e-6, "{what}: {a} != {expected}");
-}
 
 fn round(x: f64, places: i32) -> f64 {
     let f = 10f64.powi(places);
@@ -142,13 +131,14 @@ async fn plant() -> Plant {
         .as_user(&manager)
         .inverter(&s2.to_string(), "FAR", 6, json!({"ratedPower": 50}))
         .await);
-    let weather = id(&app
-        .as_user(&manager)
-        .post_data(
-            "/api/weather",
-            json!({"stationId": s1.to_string(), "name": "Met", "sn": "MET-1"}),
-        )
-        .await);
+    let weather = json_id(
+        &app.as_user(&manager)
+            .post_data(
+                "/api/weather",
+                json!({"stationId": s1.to_string(), "name": "Met", "sn": "MET-1"}),
+            )
+            .await,
+    );
     let owner_id = app.user_with_alias(T1, "owner1", "owner", &[]).await;
     app.exec(
         "INSERT INTO pv_user_station (user_id, station_id, tenant_id) VALUES (?, ?, ?)",
@@ -275,7 +265,7 @@ fn record(list: &Json, inverter: i64) -> &Json {
         .as_array()
         .expect("records")
         .iter()
-        .find(|r| id(&r["inverterId"]) == inverter)
+        .find(|r| json_id(&r["inverterId"]) == inverter)
         .unwrap_or_else(|| panic!("inverter {inverter} in {list}"))
 }
 
@@ -287,7 +277,7 @@ async fn dispersion_grades_the_weak_inverter_from_gated_instants_in_the_local_wi
     assert_eq!(list["setting"]["attentionMax"], 20.0);
     let recs = list["records"].as_array().expect("records");
     assert_eq!(recs.len(), 2, "FOUR (4 strings) is not analysed: {list}");
-    assert!(recs.iter().all(|r| id(&r["inverterId"]) != p.four));
+    assert!(recs.iter().all(|r| json_id(&r["inverterId"]) != p.four));
 
     // WEAK: 9 counted instants (8 by irradiance, 1 by power), every one at 20.327891 %.
     let w = record(&list, p.weak);

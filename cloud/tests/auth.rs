@@ -6,7 +6,7 @@ use futures_util::{SinkExt, StreamExt};
 use pv_cloud::kernel::sql::Value;
 use reqwest::Method;
 use serde_json::Value as Json;
-use support::{BASIC_SABER, Reply, TestApp, assert_failure, md5_hex};
+use support::{BASIC_SABER, Reply, TestApp, assert_failure, codes_in, md5_hex};
 
 fn oauth_error(status: u16, body: &Json, code: u16, description: &str) {
     assert_eq!(status, code, "{body}");
@@ -344,18 +344,6 @@ async fn logout_and_tampering_end_access() {
     app.stop().await;
 }
 
-fn codes(tree: &Json) -> Vec<String> {
-    let mut out = Vec::new();
-    fn walk(n: &Json, out: &mut Vec<String>) {
-        for item in n.as_array().into_iter().flatten() {
-            out.push(item["code"].as_str().unwrap_or("").to_owned());
-            walk(&item["children"], out);
-        }
-    }
-    walk(tree, &mut out);
-    out
-}
-
 #[tokio::test]
 async fn menus_follow_roles_packages_and_language() {
     let app = TestApp::start().await;
@@ -387,7 +375,7 @@ async fn menus_follow_roles_packages_and_language() {
     );
     assert_eq!(routes["data"][2]["name"], "电站监控");
     assert!(
-        !codes(&routes["data"]).contains(&"station_add".to_owned()),
+        !codes_in(&routes["data"]).contains(&"station_add".to_owned()),
         "routes carry menus only"
     );
     let Reply { body: en, .. } = app
@@ -404,7 +392,7 @@ async fn menus_follow_roles_packages_and_language() {
                 .request(Method::GET, "/api/blade-system/menu/buttons"),
         )
         .await;
-    assert!(codes(&buttons["data"]).contains(&"station_add".to_owned()));
+    assert!(codes_in(&buttons["data"]).contains(&"station_add".to_owned()));
 
     // Another tenant's operator granted only the station page and its add button.
     app.create_tenant_user("200001", "op", "op-pass", &["station", "station_add"], None)
@@ -417,7 +405,7 @@ async fn menus_follow_roles_packages_and_language() {
         )
         .await;
     assert_eq!(
-        codes(&routes["data"]),
+        codes_in(&routes["data"]),
         ["stationMonitor", "station"],
         "granted page plus its ancestor"
     );
@@ -428,7 +416,7 @@ async fn menus_follow_roles_packages_and_language() {
         )
         .await;
     assert_eq!(
-        codes(&buttons["data"]),
+        codes_in(&buttons["data"]),
         ["stationMonitor", "station", "station_add"]
     );
 
@@ -448,7 +436,7 @@ async fn menus_follow_roles_packages_and_language() {
                 .request(Method::GET, "/api/blade-system/menu/routes"),
         )
         .await;
-    assert_eq!(codes(&routes["data"]), ["stationMonitor", "station"]);
+    assert_eq!(codes_in(&routes["data"]), ["stationMonitor", "station"]);
     let Reply { status, body, .. } = app
         .send(
             app.as_user(&boss)
@@ -495,7 +483,7 @@ async fn tenants_never_see_each_other() {
                 .request(Method::GET, "/api/blade-system/menu/routes"),
         )
         .await;
-    assert_eq!(codes(&routes["data"]), ["system", "user"]);
+    assert_eq!(codes_in(&routes["data"]), ["system", "user"]);
 
     // Files: tenant 000000 uploads; the other tenant's token cannot read or remove it.
     let form = reqwest::multipart::Form::new().part(

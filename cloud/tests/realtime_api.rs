@@ -10,22 +10,13 @@ use chrono::{Datelike, Duration, NaiveDate};
 use pv_cloud::kernel::sql::Value;
 use pv_cloud::telemetry::realtime::GatewayLive;
 use serde_json::{Value as Json, json};
-use support::{Device, Reply, TestApp, int, live_sample, local_midnight, local_text, local_today};
+use support::{
+    Device, Reply, TestApp, approx, int, json_id, live_sample, local_midnight, local_text, local_today,
+};
 
 const T1: &str = "100001";
 const T2: &str = "100002";
 const DAY: i64 = 86_400_000;
-
-fn id(v: &Json) -> i64 {
-    v.as_str().expect("id string").parse().expect("id")
-}
-
-fn approx(actual: &Json, expected: f64, what: &str) {
-    let a = actual
-        .as_f64()
-        .unwrap_or_else(|| panic!("{what}: not a number: {actual}"));
-    assert!((a - expected).abs() < 1e-6, "{what}: {a} != {expected}");
-}
 
 /// What the suite builds: tenant 100001 with four stations, three inverters, a meter and a
 /// bracket; tenant 100002 with one producing station.
@@ -71,8 +62,8 @@ async fn fleet() -> Fleet {
     let i1 = int(&app.as_user(&manager).device(Device::Inverter, json!({"stationId": s1.to_string(), "name": "INV-A1", "sn": "A1", "stringsCount": 3, "ratedPower": 50})).await);
     let i2 = int(&app.as_user(&manager).device(Device::Inverter, json!({"stationId": s1.to_string(), "name": "INV-A2", "sn": "A2", "stringsCount": 2, "ratedPower": 50})).await);
     let i3 = int(&app.as_user(&manager).device(Device::Inverter, json!({"stationId": s2.to_string(), "name": "INV-B1", "sn": "B1", "stringsCount": 2, "ratedPower": 50})).await);
-    let meter = id(&app.as_user(&manager).post_data("/api/meter", json!({"stationId": s1.to_string(), "name": "M", "sn": "M1", "meterRole": "1", "ctRatio": 1, "ptRatio": 1})).await);
-    let flex = id(&app.as_user(&manager).post_data("/api/flex", json!({"stationId": s2.to_string(), "name": "Row 1", "sn": "TRK-1", "mapModel": "pv-reference-tracker",
+    let meter = json_id(&app.as_user(&manager).post_data("/api/meter", json!({"stationId": s1.to_string(), "name": "M", "sn": "M1", "meterRole": "1", "ctRatio": 1, "ptRatio": 1})).await);
+    let flex = json_id(&app.as_user(&manager).post_data("/api/flex", json!({"stationId": s2.to_string(), "name": "Row 1", "sn": "TRK-1", "mapModel": "pv-reference-tracker",
                "unitId": 5, "sensors": [
                    {"name": "Inclinometer", "kind": "angle", "unitId": 6},
                    {"name": "Anemometer", "kind": "wind", "point": "wind_speed"},

@@ -7,7 +7,7 @@ use pv_cloud::kernel::sql::Value;
 use pv_cloud::kernel::{ApiResult, Data};
 use pv_cloud::state::AppState;
 use serde_json::{Value as Json, json};
-use support::{Reply, TestApp, assert_failure};
+use support::{Reply, TestApp, assert_failure, find_in, row_ids};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -30,29 +30,6 @@ async fn create(app: &TestApp, token: &str, base: &str, body: Json) -> String {
 
 fn dept(name: &str, parent: &str) -> Json {
     json!({"parentId": parent, "deptName": name, "fullName": format!("{name} full"), "deptCategory": 2, "sort": 1})
-}
-
-fn ids_of(rows: &Json) -> Vec<String> {
-    rows.as_array()
-        .map(|a| {
-            a.iter()
-                .map(|r| r["id"].as_str().unwrap_or("").to_owned())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn find<'a>(rows: &'a Json, id: &str) -> Option<&'a Json> {
-    let rows = rows.as_array()?;
-    for r in rows {
-        if r["id"] == id {
-            return Some(r);
-        }
-        if let Some(found) = find(&r["children"], id) {
-            return Some(found);
-        }
-    }
-    None
 }
 
 // ---- departments ----
@@ -94,14 +71,14 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
         roots.as_array().unwrap().iter().any(|r| r["deptName"] == "总部"),
         "{roots}"
     );
-    let node_a = find(roots, &a).expect("A is a root");
+    let node_a = find_in(roots, &a).expect("A is a root");
     assert_eq!(node_a["hasChildren"], true);
-    assert_eq!(ids_of(&node_a["children"]), [b.as_str()]);
-    assert_eq!(ids_of(&node_a["children"][0]["children"]), [c.as_str()]);
+    assert_eq!(row_ids(&node_a["children"]), [b.as_str()]);
+    assert_eq!(row_ids(&node_a["children"][0]["children"]), [c.as_str()]);
     assert_eq!(node_a["children"][0]["children"][0]["children"], json!([]));
     let Reply { body: filtered, .. } = app.as_user(&admin).get(&format!("{DEPT}/list?deptName=C")).await;
     assert_eq!(
-        ids_of(&filtered["data"]),
+        row_ids(&filtered["data"]),
         [c.as_str()],
         "a match without its parent is a root"
     );
@@ -110,18 +87,18 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
         .as_user(&admin)
         .get(&format!("{DEPT}/lazy-list?parentId={a}"))
         .await;
-    assert_eq!(ids_of(&lazy["data"]), [b.as_str()]);
+    assert_eq!(row_ids(&lazy["data"]), [b.as_str()]);
     assert_eq!(lazy["data"][0]["hasChildren"], true);
     assert_eq!(lazy["data"][0]["deptName"], "B");
     let Reply { body: children, .. } = app
         .as_user(&admin)
         .get(&format!("{DEPT}/child-list?parentId={b}"))
         .await;
-    assert_eq!(ids_of(&children["data"]), [c.as_str()]);
+    assert_eq!(row_ids(&children["data"]), [c.as_str()]);
     assert_eq!(children["data"][0]["hasChildren"], false);
 
     let Reply { body: tree, .. } = app.as_user(&admin).get(&format!("{DEPT}/tree")).await;
-    let node = find(&tree["data"], &a).expect("A in tree");
+    let node = find_in(&tree["data"], &a).expect("A in tree");
     assert_eq!(node["title"], "A");
     assert_eq!(node["key"], a.as_str());
     assert_eq!(node["value"], a.as_str());
@@ -131,14 +108,14 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
         .as_user(&admin)
         .get(&format!("{DEPT}/lazy-tree?parentId={a}"))
         .await;
-    assert_eq!(ids_of(&lazy_tree["data"]), [b.as_str()]);
+    assert_eq!(row_ids(&lazy_tree["data"]), [b.as_str()]);
     assert_eq!(lazy_tree["data"][0]["hasChildren"], true);
     assert!(
         lazy_tree["data"][0].get("children").is_none(),
         "lazy nodes never fill children"
     );
     let Reply { body: top, .. } = app.as_user(&admin).get(&format!("{DEPT}/lazy-tree")).await;
-    assert!(ids_of(&top["data"]).contains(&a));
+    assert!(row_ids(&top["data"]).contains(&a));
 
     // A department cannot go under itself or its descendants.
     for parent in [&a, &c] {
@@ -260,7 +237,7 @@ async fn departments_stay_inside_their_tenant() {
         .get(&format!("{DEPT}/tree?tenantId=000000"))
         .await;
     assert_eq!(
-        ids_of(&tree["data"]),
+        row_ids(&tree["data"]),
         [theirs.as_str()],
         "others always get their own tenant"
     );
@@ -269,7 +246,7 @@ async fn departments_stay_inside_their_tenant() {
         .get(&format!("{DEPT}/tree?tenantId=500001"))
         .await;
     assert_eq!(
-        ids_of(&tree["data"]),
+        row_ids(&tree["data"]),
         [theirs.as_str()],
         "the platform may name a tenant"
     );
@@ -277,7 +254,7 @@ async fn departments_stay_inside_their_tenant() {
         .as_user(&admin)
         .get(&format!("{DEPT}/lazy-tree?tenantId=500001&parentId=0"))
         .await;
-    assert_eq!(ids_of(&tree["data"]), [theirs.as_str()]);
+    assert_eq!(row_ids(&tree["data"]), [theirs.as_str()]);
     let Reply { body: detail, .. } = app.as_user(&admin).get(&format!("{DEPT}/detail?id={ours}")).await;
     assert_eq!(detail["data"]["deptName"], "Platform dept", "untouched");
     app.stop().await;
@@ -425,14 +402,14 @@ async fn dictionaries_read_as_lists_entries_and_trees_and_a_renamed_code_carries
         .as_user(&admin)
         .get(&format!("{DICT}/dictionary?code=t1"))
         .await;
-    assert_eq!(ids_of(&entries["data"]), [child.as_str()]);
+    assert_eq!(row_ids(&entries["data"]), [child.as_str()]);
     assert_eq!(entries["data"][0]["dictKey"], "1");
     assert_eq!(entries["data"][0]["dictValue"], "一");
     let Reply { body: tree, .. } = app.as_user(&admin).get(&format!("{DICT}/tree?code=DICT")).await;
-    let node = find(&tree["data"], &root).expect("dictionary node");
+    let node = find_in(&tree["data"], &root).expect("dictionary node");
     assert_eq!(node["title"], "测试");
     let Reply { body: tree, .. } = app.as_user(&admin).get(&format!("{DICT}/tree?code=t1")).await;
-    assert_eq!(ids_of(&tree["data"]), [child.as_str()]);
+    assert_eq!(row_ids(&tree["data"]), [child.as_str()]);
     assert_eq!(tree["data"][0]["parentId"], root.as_str());
     let Reply { body: all, .. } = app.as_user(&admin).get(&format!("{DICT}/listDict")).await;
     let listed = all["data"]
@@ -456,7 +433,7 @@ async fn dictionaries_read_as_lists_entries_and_trees_and_a_renamed_code_carries
         .as_user(&admin)
         .get(&format!("{DICT}/dictionary?code=t2"))
         .await;
-    assert_eq!(ids_of(&entries["data"]), [child.as_str()]);
+    assert_eq!(row_ids(&entries["data"]), [child.as_str()]);
 
     app.stop().await;
 }
@@ -684,11 +661,11 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
     let Reply { body: page, .. } = app.as_user(&b).get(&format!("{BIZ}/list")).await;
     assert_eq!(page["data"]["total"], 0, "{page}");
     let Reply { body: entries, .. } = app.as_user(&b).get(&format!("{BIZ}/dictionary?code=biz_t")).await;
-    assert_eq!(ids_of(&entries["data"]), [platform_entry.as_str()]);
+    assert_eq!(row_ids(&entries["data"]), [platform_entry.as_str()]);
     let Reply { body: listed, .. } = app.as_user(&b).get(&format!("{BIZ}/listDict")).await;
-    assert!(ids_of(&listed["data"]).contains(&platform_root));
+    assert!(row_ids(&listed["data"]).contains(&platform_root));
     let Reply { body: tree, .. } = app.as_user(&b).get(&format!("{BIZ}/tree?code=biz_t")).await;
-    assert_eq!(ids_of(&tree["data"]), [platform_entry.as_str()]);
+    assert_eq!(row_ids(&tree["data"]), [platform_entry.as_str()]);
 
     // Its own rows then take over for that code, for it alone.
     let own_root = create(
@@ -706,17 +683,17 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
     )
     .await;
     let Reply { body: entries, .. } = app.as_user(&b).get(&format!("{BIZ}/dictionary?code=biz_t")).await;
-    assert_eq!(ids_of(&entries["data"]), [own_entry.as_str()]);
+    assert_eq!(row_ids(&entries["data"]), [own_entry.as_str()]);
     assert_eq!(entries["data"][0]["code"], "biz_t");
     let Reply { body: entries, .. } = app.as_user(&c).get(&format!("{BIZ}/dictionary?code=biz_t")).await;
     assert_eq!(
-        ids_of(&entries["data"]),
+        row_ids(&entries["data"]),
         [platform_entry.as_str()],
         "C still reads the platform's"
     );
     let Reply { body: listed, .. } = app.as_user(&b).get(&format!("{BIZ}/listDict")).await;
     assert_eq!(
-        ids_of(&listed["data"]),
+        row_ids(&listed["data"]),
         [own_root.as_str()],
         "the tenant's own code replaces the platform's"
     );
@@ -824,7 +801,7 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
         .as_user(&admin)
         .get(&format!("{REGION}/lazy-tree?parentCode=110000"))
         .await;
-    assert_eq!(ids_of(&cities["data"]), ["110100"]);
+    assert_eq!(row_ids(&cities["data"]), ["110100"]);
     let Reply { body: districts, .. } = app
         .as_user(&admin)
         .get(&format!("{REGION}/lazy-tree?parentCode=110100"))

@@ -5,16 +5,7 @@ mod support;
 
 use pv_cloud::kernel::sql::Value;
 use serde_json::{Value as Json, json};
-use support::{Device, Reply, TestApp, assert_failure};
-
-fn ids_of(records: &Json) -> Vec<String> {
-    records
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|r| r["id"].as_str().unwrap_or_default().to_owned())
-        .collect()
-}
+use support::{Device, Reply, TestApp, assert_failure, row_ids};
 
 /// "Sunny Roof": the whole form of a commercial station in Dongcheng, Beijing, owned by
 /// `owner1`, with two images; returns its id.
@@ -256,7 +247,7 @@ async fn station_lists_filter_and_page_and_the_form_lists_come_from_the_dictiona
     let Reply { status, body, .. } = app.as_user(&t).get("/api/station/page?password=1").await;
     assert_failure(status, &body, 400);
     let list = app.as_user(&t).get_data("/api/station/list").await;
-    assert_eq!(ids_of(&list).len(), 2);
+    assert_eq!(row_ids(&list).len(), 2);
     let names = app
         .as_user(&t)
         .get_data("/api/station/listStationNameAndId")
@@ -278,7 +269,7 @@ async fn station_lists_filter_and_page_and_the_form_lists_come_from_the_dictiona
         .as_user(&t)
         .get_data("/api/station/listMapModel?kind=meter")
         .await;
-    assert!(ids_of(&maps).contains(&"eastron-sdm630".to_owned()), "{maps}");
+    assert!(row_ids(&maps).contains(&"eastron-sdm630".to_owned()), "{maps}");
 }
 
 #[tokio::test]
@@ -306,7 +297,7 @@ async fn a_station_switches_from_commissioning_to_running_once() {
         .as_user(&t)
         .get_data("/api/station/page?installationStatus=2")
         .await;
-    assert_eq!(ids_of(&page["records"]), vec![id.clone()]);
+    assert_eq!(row_ids(&page["records"]), vec![id.clone()]);
 }
 
 #[tokio::test]
@@ -571,7 +562,7 @@ async fn a_station_has_at_most_one_weather_station() {
         .as_user(&t)
         .get_data(&format!("/api/weather/list?stationId={s1}"))
         .await;
-    assert_eq!(ids_of(&l), vec![weather_id.clone()]);
+    assert_eq!(row_ids(&l), vec![weather_id.clone()]);
     assert_eq!(app.as_user(&t).get_data("/api/weather/page").await["total"], 2);
 }
 
@@ -1009,15 +1000,15 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
     assert_eq!(page["records"][0]["stations"][0]["name"], "S1");
 
     assert_eq!(
-        ids_of(&app.as_user(&o).get_data("/api/station/list").await),
+        row_ids(&app.as_user(&o).get_data("/api/station/list").await),
         vec![s1.clone()]
     );
     assert_eq!(
-        ids_of(&app.as_user(&o).get_data("/api/station/page").await["records"]),
+        row_ids(&app.as_user(&o).get_data("/api/station/page").await["records"]),
         vec![s1.clone()]
     );
     assert_eq!(
-        ids_of(
+        row_ids(
             &app.as_user(&o)
                 .get_data("/api/station/listStationNameAndId")
                 .await
@@ -1066,7 +1057,7 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
         )
         .await;
     assert_eq!(
-        ids_of(&app.as_user(&m).get_data("/api/station/list").await),
+        row_ids(&app.as_user(&m).get_data("/api/station/list").await),
         vec![s2.clone()]
     );
     assert_eq!(app.as_user(&t).get_data("/api/station/page").await["total"], 3);
@@ -1079,7 +1070,7 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
         .put_json("/api/station", json!({"id": s3, "ownerId": owner.to_string()}))
         .await;
     assert_eq!(status, 200, "{res}");
-    let mut seen = ids_of(&app.as_user(&o).get_data("/api/station/list").await);
+    let mut seen = row_ids(&app.as_user(&o).get_data("/api/station/list").await);
     seen.sort();
     let mut want = vec![s1.clone(), s3.clone()];
     want.sort();
@@ -1092,7 +1083,7 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
         )
         .await;
     assert_eq!(
-        ids_of(&app.as_user(&o).get_data("/api/station/list").await),
+        row_ids(&app.as_user(&o).get_data("/api/station/list").await),
         vec![s1.clone()]
     );
     assert_eq!(

@@ -5,19 +5,7 @@ mod support;
 use pv_cloud::kernel::sql::Value;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{Reply, TestApp, assert_failure, md5_hex};
-
-fn codes(tree: &Json) -> Vec<String> {
-    let mut out = Vec::new();
-    fn walk(n: &Json, out: &mut Vec<String>) {
-        for item in n.as_array().into_iter().flatten() {
-            out.push(item["code"].as_str().unwrap_or("").to_owned());
-            walk(&item["children"], out);
-        }
-    }
-    walk(tree, &mut out);
-    out
-}
+use support::{Reply, TestApp, assert_failure, codes_in, md5_hex};
 
 async fn id_text(app: &TestApp, sql: &str, values: Vec<Value>) -> String {
     app.scalar_text(sql, values).await.expect("a row")
@@ -124,7 +112,7 @@ async fn a_new_tenants_administrator_sees_only_the_package_and_no_platform_admin
         .as_user(&t_admin)
         .get_query("/api/blade-system/menu/routes", &[])
         .await;
-    let mut seen = codes(&routes["data"]);
+    let mut seen = codes_in(&routes["data"]);
     seen.sort();
     assert_eq!(
         seen,
@@ -135,7 +123,7 @@ async fn a_new_tenants_administrator_sees_only_the_package_and_no_platform_admin
         .as_user(&t_admin)
         .get_query("/api/blade-system/menu/buttons", &[])
         .await;
-    let buttons = codes(&buttons["data"]);
+    let buttons = codes_in(&buttons["data"]);
     assert!(buttons.contains(&"user_add".to_owned()), "{buttons:?}");
     // A packaged page brings its buttons; pages outside the package bring none.
     assert!(buttons.contains(&"post_add".to_owned()), "{buttons:?}");

@@ -338,3 +338,9 @@ impl<'a> Client<'a> {
         }
     }
 }
+
+/// An id sent as a JSON string (`data` of a create, an `id` field), as a number.
+#[track_caller]
+pub fn json_id(v: &Json) -> i64 {
+    v.as_str().expect("id string").parse().expect("id")
+}

@@ -20,9 +20,9 @@ pub mod server;
 pub mod telemetry;
 pub mod tree;
 
-pub use client::{BASIC_SABER, Client, Reply, assert_failure, int, md5_hex};
+pub use client::{BASIC_SABER, Client, Reply, assert_failure, int, json_id, md5_hex};
 pub use factory::{Device, GATEWAY_MENUS, STATION_MENUS};
 pub use mqtt::{GatewayClient, IngestApp, sample};
 pub use server::{TestApp, eventually, fresh_database_url, is_postgres, pv_edge_binary};
-pub use telemetry::{live_sample, local_midnight, local_text, local_today, now_ms};
+pub use telemetry::{approx, live_sample, local_midnight, local_text, local_today, now_ms};
 pub use tree::{codes_in, find_in, ids_in, row_ids};

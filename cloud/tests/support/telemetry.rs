@@ -153,3 +153,12 @@ impl TestApp {
         }
     }
 }
+
+/// Asserts a JSON number within 1e-6 of `expected`.
+#[track_caller]
+pub fn approx(actual: &serde_json::Value, expected: f64, what: &str) {
+    let a = actual
+        .as_f64()
+        .unwrap_or_else(|| panic!("{what}: not a number: {actual}"));
+    assert!((a - expected).abs() < 1e-6, "{what}: {a} != {expected}");
+}
