@@ -5,7 +5,7 @@ mod support;
 
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{Reply, TestApp, assert_failure, codes_in, find_in, ids_in};
+use support::{Client, Reply, TestApp, assert_failure, codes_in, find_in, ids_in};
 
 const ROLE: &str = "/api/blade-system/role";
 const MENU: &str = "/api/blade-system/menu";
@@ -15,34 +15,30 @@ const API_SCOPE: &str = "/api/blade-system/api-scope";
 const POST: &str = "/api/blade-system/post";
 
 /// Submits and expects a 400 with `zh`, then the same in English with `en`.
-async fn refused(app: &TestApp, token: &str, base: &str, body: Json, zh: &str, en: &str) {
+async fn refused(caller: &Client<'_>, base: &str, body: Json, zh: &str, en: &str) {
     let path = format!("{base}/submit");
     let Reply {
         status, body: res, ..
-    } = app.as_user(token).post_json(&path, body.clone()).await;
+    } = caller.post_json(&path, body.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], zh, "{body}");
     let Reply {
         status, body: res, ..
-    } = app.as_user(token).lang("en").post_json(&path, body.clone()).await;
+    } = caller.lang("en").post_json(&path, body.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], en, "{body}");
 }
 
-async fn created(app: &TestApp, token: &str, base: &str, body: Json) -> String {
+async fn created(caller: &Client<'_>, base: &str, body: Json) -> String {
     let Reply {
         status, body: res, ..
-    } = app.as_user(token).submit(base, body.clone()).await;
+    } = caller.submit(base, body.clone()).await;
     assert_eq!(status, 200, "{body}: {res}");
     res["data"].as_str().expect("new id").to_owned()
 }
 
-async fn button_codes(app: &TestApp, token: &str) -> Vec<String> {
-    codes_in(
-        &app.as_user(token)
-            .get_data("/api/blade-system/menu/buttons")
-            .await,
-    )
+async fn button_codes(caller: &Client<'_>) -> Vec<String> {
+    codes_in(&caller.get_data("/api/blade-system/menu/buttons").await)
 }
 
 async fn menu_ids(app: &TestApp, codes: &[&str]) -> Vec<String> {
@@ -55,15 +51,13 @@ async fn role_tree() -> (TestApp, String, String, String) {
     let app = TestApp::start().await;
     let admin = app.token_of("000000", "admin", "admin").await;
     let lead = created(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         ROLE,
         json!({"roleName": "运维主管", "roleAlias": "ops_lead", "sort": 2}),
     )
     .await;
     let ops = created(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         ROLE,
         json!({"roleName": "运维", "roleAlias": "ops", "sort": 1, "parentId": lead}),
     )
@@ -73,8 +67,7 @@ async fn role_tree() -> (TestApp, String, String, String) {
         .await;
     let other = app.token_of("510001", "t_adm", "t-pass").await;
     created(
-        &app,
-        &other,
+        &app.as_user(&other),
         ROLE,
         json!({"roleName": "x", "roleAlias": "ops_lead", "sort": 1}),
     )
@@ -86,9 +79,8 @@ async fn role_tree() -> (TestApp, String, String, String) {
 #[tokio::test]
 async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleAlias": "x", "sort": 1}),
@@ -97,7 +89,6 @@ async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
     )
     .await;
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "x", "sort": 1}),
@@ -106,7 +97,6 @@ async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
     )
     .await;
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "x", "roleAlias": "x"}),
@@ -115,14 +105,12 @@ async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
     )
     .await;
     let lead = created(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "运维主管", "roleAlias": "ops_lead", "sort": 2}),
     )
     .await;
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "again", "roleAlias": "ops_lead", "sort": 3}),
@@ -131,7 +119,6 @@ async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
     )
     .await;
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "orphan", "roleAlias": "orphan", "sort": 3, "parentId": "12345"}),
@@ -140,7 +127,6 @@ async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
     )
     .await;
     created(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "运维", "roleAlias": "ops", "sort": 1, "parentId": lead}),
@@ -151,8 +137,7 @@ async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
         .await;
     let other = app.token_of("510001", "t_adm", "t-pass").await;
     created(
-        &app,
-        &other,
+        &app.as_user(&other),
         ROLE,
         json!({"roleName": "x", "roleAlias": "ops_lead", "sort": 1}),
     )
@@ -229,8 +214,7 @@ async fn roles_form_a_tree_in_lists_selectors_and_details() {
     assert_eq!(detail["parentName"], "运维主管");
     assert_eq!(detail["roleAlias"], "ops");
     refused(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         ROLE,
         json!({"id": lead, "parentId": ops}),
         "上级角色不能是自己或下级角色",
@@ -276,8 +260,7 @@ async fn a_role_with_children_or_holders_is_kept_and_its_alias_is_free_once_it_i
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
     // The alias is free again once its role is gone.
     created(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         ROLE,
         json!({"roleName": "n", "roleAlias": "ops_lead", "sort": 1}),
     )
@@ -303,7 +286,7 @@ async fn reading_the_role_list_needs_the_role_menu() {
 #[tokio::test]
 async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let perms = [
         "role",
         "role_add",
@@ -322,23 +305,18 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
     app.create_tenant_user("520002", "adm_b", "b-pass", &perms, None)
         .await;
     let a = app.token_of("520001", "adm_a", "a-pass").await;
-    let b = app.token_of("520002", "adm_b", "b-pass").await;
+    let b = app.as_user(&app.token_of("520002", "adm_b", "b-pass").await);
 
     // The platform creates a role inside tenant A; an unknown tenant is refused.
     let role_a = created(
-        &app,
         &admin,
         ROLE,
         json!({"tenantId": "520001", "roleName": "A 的角色", "roleAlias": "a_role", "sort": 1}),
     )
     .await;
-    let detail = app
-        .as_user(&admin)
-        .get_data(&format!("{ROLE}/detail?id={role_a}"))
-        .await;
+    let detail = admin.get_data(&format!("{ROLE}/detail?id={role_a}")).await;
     assert_eq!(detail["tenantId"], "520001");
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"tenantId": "999999", "roleName": "x", "roleAlias": "x", "sort": 1}),
@@ -356,8 +334,7 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
         .await;
     assert_eq!(status, 200, "A grants its own role: {body}");
     let top_a = created(
-        &app,
-        &a,
+        &app.as_user(&a),
         TOPMENU,
         json!({"code": "a_top", "name": "A 顶部", "sort": 1}),
     )
@@ -373,89 +350,71 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
 
     // Tenant B names A's ids: it gets nothing and changes nothing.
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&b)
-                .request(Method::GET, &format!("{ROLE}/detail?id={role_a}")),
-        )
+        .send(b.request(Method::GET, &format!("{ROLE}/detail?id={role_a}")))
         .await;
     assert_failure(status, &body, 404);
-    let Reply { status, body, .. } = app
-        .as_user(&b)
+    let Reply { status, body, .. } = b
         .submit(ROLE, json!({"id": role_a, "roleName": "hijacked"}))
         .await;
     assert_failure(status, &body, 404);
-    let Reply { body, .. } = app.as_user(&b).remove(ROLE, &role_a).await;
+    let Reply { body, .. } = b.remove(ROLE, &role_a).await;
     assert_eq!(body["data"], 0);
-    let Reply { status, body, .. } = app
-        .as_user(&b)
+    let Reply { status, body, .. } = b
         .post_json(
             &format!("{ROLE}/grant"),
             json!({"roleIds": [role_a], "menuIds": [], "dataScopeIds": [], "apiScopeIds": []}),
         )
         .await;
     assert_failure(status, &body, 404);
-    let Reply { status, body, .. } = app
-        .as_user(&b)
+    let Reply { status, body, .. } = b
         .post_json(
             &format!("{ROLE}/grant-app"),
             json!({"roleIds": [role_a], "menuIds": []}),
         )
         .await;
     assert_failure(status, &body, 404);
-    let keys = app
-        .as_user(&b)
+    let keys = b
         .get_data(&format!("{MENU}/role-tree-keys?roleIds={role_a}"))
         .await;
     assert_eq!(keys["menu"], json!([]), "{keys}");
-    let sub = app
-        .as_user(&b)
-        .get_data(&format!("{ROLE}/tree-by-id?roleId={role_a}"))
-        .await;
+    let sub = b.get_data(&format!("{ROLE}/tree-by-id?roleId={role_a}")).await;
     assert_eq!(sub, json!([]));
     for path in [
         format!("{ROLE}/list"),
         format!("{ROLE}/tree?tenantId=520001"),
         format!("{ROLE}/rolelist?tenantId=520001"),
     ] {
-        let data = app.as_user(&b).get_data(&path).await;
+        let data = b.get_data(&path).await;
         assert!(!data.to_string().contains(&role_a), "{path}: {data}");
         assert!(!data.to_string().contains("a_role"), "{path}: {data}");
     }
     // B cannot plant a role in A either: tenantId is the platform's to choose.
     let planted = created(
-        &app,
         &b,
         ROLE,
         json!({"tenantId": "520001", "roleName": "p", "roleAlias": "p", "sort": 1}),
     )
     .await;
     assert_eq!(
-        app.as_user(&b)
-            .get_data(&format!("{ROLE}/detail?id={planted}"))
-            .await["tenantId"],
+        b.get_data(&format!("{ROLE}/detail?id={planted}")).await["tenantId"],
         "520002"
     );
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&b)
-                .request(Method::GET, &format!("{TOPMENU}/detail?id={top_a}")),
-        )
+        .send(b.request(Method::GET, &format!("{TOPMENU}/detail?id={top_a}")))
         .await;
     assert_failure(status, &body, 404);
-    let Reply { status, body, .. } = app
-        .as_user(&b)
+    let Reply { status, body, .. } = b
         .post_json(
             &format!("{TOPMENU}/grant"),
             json!({"topMenuIds": [top_a], "menuIds": []}),
         )
         .await;
     assert_failure(status, &body, 404);
-    let keys = app
-        .as_user(&b)
+    let keys = b
         .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"))
         .await;
     assert_eq!(keys, json!([]));
-    let Reply { body, .. } = app.as_user(&b).remove(TOPMENU, &top_a).await;
+    let Reply { body, .. } = b.remove(TOPMENU, &top_a).await;
     assert_eq!(body["data"], 0);
 
     // A's data is untouched.
@@ -480,9 +439,8 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
 #[tokio::test]
 async fn grants_replace_and_app_grants_are_a_separate_set() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let role = created(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "查看", "roleAlias": "viewer", "sort": 3}),
@@ -490,26 +448,25 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     .await;
     app.create_role_holder("000000", "viewer", "viewer-pass", role.parse().unwrap())
         .await;
-    let viewer = app.token_of("000000", "viewer", "viewer-pass").await;
-    assert!(button_codes(&app, &viewer).await.is_empty());
+    let viewer = app.as_user(&app.token_of("000000", "viewer", "viewer-pass").await);
+    assert!(button_codes(&viewer).await.is_empty());
 
     let web = format!("{ROLE}/grant");
     let app_grant = format!("{ROLE}/grant-app");
-    let Reply { status, body, .. } = app.as_user(&admin).post_json(&web, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_add"]).await, "dataScopeIds": [], "apiScopeIds": []})).await;
+    let Reply { status, body, .. } = admin.post_json(&web, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_add"]).await, "dataScopeIds": [], "apiScopeIds": []})).await;
     assert_eq!((status, &body["data"]), (200, &json!(true)), "{body}");
-    let buttons = button_codes(&app, &viewer).await;
+    let buttons = button_codes(&viewer).await;
     assert!(buttons.contains(&"post_add".to_owned()), "{buttons:?}");
 
     // A second grant replaces the first.
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_json(
             &web,
             json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_delete"]).await}),
         )
         .await;
     assert_eq!(status, 200);
-    let buttons = button_codes(&app, &viewer).await;
+    let buttons = button_codes(&viewer).await;
     assert!(buttons.contains(&"post_delete".to_owned()), "{buttons:?}");
     assert!(
         !buttons.contains(&"post_add".to_owned()),
@@ -517,15 +474,14 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     );
 
     // The app set is separate: it changes neither the buttons nor the web set.
-    let Reply { status, body, .. } = app.as_user(&admin).post_json(&app_grant, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await, "dataScopeIds": [], "apiScopeIds": []})).await;
+    let Reply { status, body, .. } = admin.post_json(&app_grant, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await, "dataScopeIds": [], "apiScopeIds": []})).await;
     assert_eq!(status, 200, "{body}");
-    let buttons = button_codes(&app, &viewer).await;
+    let buttons = button_codes(&viewer).await;
     assert!(!buttons.contains(&"post_edit".to_owned()), "{buttons:?}");
     assert!(buttons.contains(&"post_delete".to_owned()), "{buttons:?}");
     let mut want = menu_ids(&app, &["post", "post_delete"]).await;
     want.sort();
-    let keys = app
-        .as_user(&admin)
+    let keys = admin
         .get_data(&format!("{MENU}/role-tree-keys?roleIds={role}"))
         .await;
     let mut got: Vec<String> = serde_json::from_value(keys["menu"].clone()).unwrap();
@@ -533,8 +489,7 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     assert_eq!(got, want);
     assert_eq!(keys["dataScope"], json!([]));
     assert_eq!(keys["apiScope"], json!([]));
-    let keys = app
-        .as_user(&admin)
+    let keys = admin
         .get_data(&format!("{MENU}/role-tree-keys-app?roleIds={role}"))
         .await;
     let mut got: Vec<String> = serde_json::from_value(keys["menu"].clone()).unwrap();
@@ -545,40 +500,29 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     assert!(keys.get("dataScope").is_none());
 
     // A web grant leaves the app set alone.
-    app.as_user(&admin)
+    admin
         .post_json(
             &web,
             json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post"]).await}),
         )
         .await;
-    let keys = app
-        .as_user(&admin)
+    let keys = admin
         .get_data(&format!("{MENU}/role-tree-keys-app?roleIds={role}"))
         .await;
     assert_eq!(keys["menu"].as_array().unwrap().len(), 2);
-    let tree = app
-        .as_user(&admin)
-        .get_data(&format!("{MENU}/grant-tree-app"))
-        .await;
+    let tree = admin.get_data(&format!("{MENU}/grant-tree-app")).await;
     assert!(tree["menu"].as_array().is_some_and(|m| !m.is_empty()));
     assert!(tree.get("dataScope").is_none());
 
     // No role named; a caller without the grant button.
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
-        .post_json(&web, json!({"roleIds": [], "menuIds": []}))
-        .await;
+    let Reply { status, body, .. } = admin.post_json(&web, json!({"roleIds": [], "menuIds": []})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请选择角色");
-    let Reply { status, body, .. } = app
-        .as_user(&viewer)
+    let Reply { status, body, .. } = viewer
         .post_json(&web, json!({"roleIds": [role], "menuIds": []}))
         .await;
     assert_failure(status, &body, 403);
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
-        .post_json(&web, json!({"roleIds": ["x"]}))
-        .await;
+    let Reply { status, body, .. } = admin.post_json(&web, json!({"roleIds": ["x"]})).await;
     assert_failure(status, &body, 400);
     app.stop().await;
 }
@@ -600,9 +544,9 @@ async fn packages_limit_grant_trees_and_grants() {
     let held = ["role", "role_add", "role_grant", "topmenu", "post", "post_add"];
     app.create_tenant_user("530001", "pkg_adm", "pkg-pass", &held, Some(&package))
         .await;
-    let tadm = app.token_of("530001", "pkg_adm", "pkg-pass").await;
+    let tadm = app.as_user(&app.token_of("530001", "pkg_adm", "pkg-pass").await);
 
-    let tree = app.as_user(&tadm).get_data(&format!("{MENU}/grant-tree")).await;
+    let tree = tadm.get_data(&format!("{MENU}/grant-tree")).await;
     let ids = ids_in(&tree["menu"]);
     for code in ["system", "authority", "role", "role_grant", "post", "post_add"] {
         assert!(ids.contains(&app.menu_id(code).await), "{code} in {tree}");
@@ -618,15 +562,13 @@ async fn packages_limit_grant_trees_and_grants() {
     assert!(ids_in(&full["menu"]).contains(&app.menu_id("user").await));
 
     let role = created(
-        &app,
         &tadm,
         ROLE,
         json!({"roleName": "子角色", "roleAlias": "sub", "sort": 1}),
     )
     .await;
     let web = format!("{ROLE}/grant");
-    let Reply { status, body, .. } = app
-        .as_user(&tadm)
+    let Reply { status, body, .. } = tadm
         .post_json(
             &web,
             json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
@@ -634,8 +576,7 @@ async fn packages_limit_grant_trees_and_grants() {
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
-    let Reply { status, body, .. } = app
-        .as_user(&tadm)
+    let Reply { status, body, .. } = tadm
         .post_json(
             &web,
             json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
@@ -643,8 +584,7 @@ async fn packages_limit_grant_trees_and_grants() {
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "不能授予自己没有的权限");
-    let Reply { body, .. } = app
-        .as_user(&tadm)
+    let Reply { body, .. } = tadm
         .lang("en")
         .post_json(
             &web,
@@ -652,11 +592,10 @@ async fn packages_limit_grant_trees_and_grants() {
         )
         .await;
     assert_eq!(body["msg"], "You cannot grant permissions you do not hold");
-    let Reply { status, body, .. } = app.as_user(&tadm).post_json(&web, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["system", "authority", "post", "post_add"]).await})).await;
+    let Reply { status, body, .. } = tadm.post_json(&web, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["system", "authority", "post", "post_add"]).await})).await;
     assert_eq!(status, 200, "held menus and their ancestors: {body}");
     // The app grant obeys the same limits.
-    let Reply { status, .. } = app
-        .as_user(&tadm)
+    let Reply { status, .. } = tadm
         .post_json(
             &format!("{ROLE}/grant-app"),
             json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user"]).await}),
@@ -684,10 +623,7 @@ async fn packages_limit_grant_trees_and_grants() {
     assert_eq!(status, 200, "{body}");
 
     // Top-menu choices: the package's menus, no buttons.
-    let top = app
-        .as_user(&tadm)
-        .get_data(&format!("{MENU}/grant-top-tree"))
-        .await;
+    let top = tadm.get_data(&format!("{MENU}/grant-top-tree")).await;
     let ids = ids_in(&top);
     assert!(ids.contains(&app.menu_id("post").await), "{top}");
     assert!(!ids.contains(&app.menu_id("post_add").await), "no buttons");
@@ -698,11 +634,11 @@ async fn packages_limit_grant_trees_and_grants() {
 #[tokio::test]
 async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let post = app.menu_id("post").await;
     let system = app.menu_id("system").await;
 
-    let list = app.as_user(&admin).get_data(&format!("{MENU}/list")).await;
+    let list = admin.get_data(&format!("{MENU}/list")).await;
     let sys = find_in(&list, &system).expect("system menu");
     assert_eq!(sys["hasChildren"], true);
     let p = find_in(&list, &post).expect("post menu");
@@ -716,13 +652,10 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
             .iter()
             .any(|c| c["code"] == "post_add")
     );
-    let menus_only = app.as_user(&admin).get_data(&format!("{MENU}/menu-list")).await;
+    let menus_only = admin.get_data(&format!("{MENU}/menu-list")).await;
     assert!(!menus_only.to_string().contains("\"category\":2"), "no buttons");
     assert!(find_in(&menus_only, &post).is_some());
-    let filtered = app
-        .as_user(&admin)
-        .get_data(&format!("{MENU}/list?code=post_"))
-        .await;
+    let filtered = admin.get_data(&format!("{MENU}/list?code=post_")).await;
     assert!(
         filtered
             .as_array()
@@ -733,7 +666,7 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
     );
     let en = app
         .send(
-            app.as_user(&admin)
+            admin
                 .request(Method::GET, &format!("{MENU}/tree"))
                 .header("Accept-Language", "en"),
         )
@@ -745,7 +678,7 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
         "tree has menus only"
     );
 
-    let roots = app.as_user(&admin).get_data(&format!("{MENU}/lazy-list")).await;
+    let roots = admin.get_data(&format!("{MENU}/lazy-list")).await;
     assert_eq!(roots.as_array().unwrap().len(), 8, "{roots}");
     assert!(
         roots
@@ -756,10 +689,7 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
     );
     assert_eq!(roots[0]["code"], "basicFacts");
     assert_eq!(roots[0]["hasChildren"], true);
-    let buttons = app
-        .as_user(&admin)
-        .get_data(&format!("{MENU}/lazy-list?parentId={post}"))
-        .await;
+    let buttons = admin.get_data(&format!("{MENU}/lazy-list?parentId={post}")).await;
     assert!(
         buttons
             .as_array()
@@ -768,13 +698,11 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
             .all(|b| b["category"] == 2 && b["hasChildren"] == false)
     );
     assert_eq!(buttons.as_array().unwrap().len(), 4);
-    let none = app
-        .as_user(&admin)
+    let none = admin
         .get_data(&format!("{MENU}/lazy-menu-list?parentId={post}"))
         .await;
     assert_eq!(none, json!([]));
-    let sys_children = app
-        .as_user(&admin)
+    let sys_children = admin
         .get_data(&format!("{MENU}/lazy-menu-list?parentId={system}"))
         .await;
     assert!(
@@ -791,10 +719,9 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
 #[tokio::test]
 async fn menu_forms_are_validated_in_both_languages() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
 
     refused(
-        &app,
         &admin,
         MENU,
         json!({"name": "x", "sort": 1, "category": 1}),
@@ -803,7 +730,6 @@ async fn menu_forms_are_validated_in_both_languages() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "sort": 1, "category": 1}),
@@ -812,7 +738,6 @@ async fn menu_forms_are_validated_in_both_languages() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "name": "演示", "category": 1}),
@@ -821,7 +746,6 @@ async fn menu_forms_are_validated_in_both_languages() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "name": "演示", "sort": 1}),
@@ -830,7 +754,6 @@ async fn menu_forms_are_validated_in_both_languages() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "name": "演示", "sort": 1, "category": 3}),
@@ -839,7 +762,6 @@ async fn menu_forms_are_validated_in_both_languages() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "post", "name": "重复", "sort": 1, "category": 1}),
@@ -848,7 +770,6 @@ async fn menu_forms_are_validated_in_both_languages() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "name": "演示", "sort": 1, "category": 1, "parentId": "42"}),
@@ -863,41 +784,28 @@ async fn menu_forms_are_validated_in_both_languages() {
 #[tokio::test]
 async fn new_menus_nest_reach_the_platform_administrators_and_leave_as_a_whole_subtree() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let post = app.menu_id("post").await;
 
-    let demo = created(
-        &app,
-        &admin,
-        MENU,
-        json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}),
-    )
+    let demo = created(&admin, MENU, json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}))
     .await;
     let run = created(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo_run", "name": "运行", "sort": 1, "category": 2, "parentId": demo}),
     )
     .await;
-    let detail = app
-        .as_user(&admin)
-        .get_data(&format!("{MENU}/detail?id={run}"))
-        .await;
+    let detail = admin.get_data(&format!("{MENU}/detail?id={run}")).await;
     assert_eq!(detail["parentName"], "演示");
     assert_eq!(detail["parentId"], demo.as_str());
-    let detail = app
-        .as_user(&admin)
-        .get_data(&format!("{MENU}/detail?id={demo}"))
-        .await;
+    let detail = admin.get_data(&format!("{MENU}/detail?id={demo}")).await;
     assert_eq!(
         (&detail["isOpen"], &detail["nameEn"]),
         (&json!(1), &json!("Demo"))
     );
     // New menus reach the platform's administrators, as the start-up sync does.
-    assert!(button_codes(&app, &admin).await.contains(&"demo_run".to_owned()));
+    assert!(button_codes(&admin).await.contains(&"demo_run".to_owned()));
     refused(
-        &app,
         &admin,
         MENU,
         json!({"id": demo, "parentId": run}),
@@ -906,7 +814,6 @@ async fn new_menus_nest_reach_the_platform_administrators_and_leave_as_a_whole_s
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"id": post, "code": "post2"}),
@@ -914,20 +821,19 @@ async fn new_menus_nest_reach_the_platform_administrators_and_leave_as_a_whole_s
         "The code of a built-in menu cannot be changed",
     )
     .await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .submit(MENU, json!({"id": post, "sort": 3, "remark": "岗位"}))
         .await;
     assert_eq!(status, 200, "other fields of built-in menus may change: {body}");
 
-    let Reply { status, body, .. } = app.as_user(&admin).remove(MENU, &demo).await;
+    let Reply { status, body, .. } = admin.remove(MENU, &demo).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先删除子节点");
-    let Reply { status, body, .. } = app.as_user(&admin).lang("en").remove(MENU, &post).await;
+    let Reply { status, body, .. } = admin.lang("en").remove(MENU, &post).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "Built-in menus cannot be deleted");
 
-    let Reply { status, body, .. } = app.as_user(&admin).remove(MENU, &format!("{run},{demo}")).await;
+    let Reply { status, body, .. } = admin.remove(MENU, &format!("{run},{demo}")).await;
     assert_eq!(
         (status, &body["data"]),
         (200, &json!(2)),
@@ -939,19 +845,13 @@ async fn new_menus_nest_reach_the_platform_administrators_and_leave_as_a_whole_s
 #[tokio::test]
 async fn other_tenants_read_their_packages_menus_but_never_change_them() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let post = app.menu_id("post").await;
     let system = app.menu_id("system").await;
 
-    let demo = created(
-        &app,
-        &admin,
-        MENU,
-        json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}),
-    )
+    let demo = created(&admin, MENU, json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}))
     .await;
     let _run = created(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo_run", "name": "运行", "sort": 1, "category": 2, "parentId": demo}),
@@ -961,25 +861,18 @@ async fn other_tenants_read_their_packages_menus_but_never_change_them() {
     let perms = ["menu", "menu_add", "menu_edit", "menu_delete", "post", "role"];
     app.create_tenant_user("540001", "m_adm", "m-pass", &perms, Some(&perms))
         .await;
-    let tenant = app.token_of("540001", "m_adm", "m-pass").await;
-    let Reply { status, body, .. } = app
-        .as_user(&tenant)
+    let tenant = app.as_user(&app.token_of("540001", "m_adm", "m-pass").await);
+    let Reply { status, body, .. } = tenant
         .submit(MENU, json!({"code": "t", "name": "t", "sort": 1, "category": 1}))
         .await;
     assert_failure(status, &body, 403);
-    let Reply { status, body, .. } = app
-        .as_user(&tenant)
-        .submit(MENU, json!({"id": demo, "name": "changed"}))
-        .await;
+    let Reply { status, body, .. } = tenant.submit(MENU, json!({"id": demo, "name": "changed"})).await;
     assert_eq!(status, 404, "outside the package: {body}");
-    let Reply { status, body, .. } = app
-        .as_user(&tenant)
-        .submit(MENU, json!({"id": post, "name": "changed"}))
-        .await;
+    let Reply { status, body, .. } = tenant.submit(MENU, json!({"id": post, "name": "changed"})).await;
     assert_failure(status, &body, 403);
-    let Reply { status, body, .. } = app.as_user(&tenant).remove(MENU, &post).await;
+    let Reply { status, body, .. } = tenant.remove(MENU, &post).await;
     assert_failure(status, &body, 403);
-    let theirs = app.as_user(&tenant).get_data(&format!("{MENU}/list")).await;
+    let theirs = tenant.get_data(&format!("{MENU}/list")).await;
     let ids = ids_in(&theirs);
     assert!(ids.contains(&post) && ids.contains(&system), "{theirs}");
     assert!(!ids.contains(&demo) && !ids.contains(&app.menu_id("user").await));
@@ -990,9 +883,8 @@ async fn other_tenants_read_their_packages_menus_but_never_change_them() {
 #[tokio::test]
 async fn top_menus_hold_menu_settings_that_routes_follow() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     refused(
-        &app,
         &admin,
         TOPMENU,
         json!({"name": "运维"}),
@@ -1001,7 +893,6 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
     )
     .await;
     refused(
-        &app,
         &admin,
         TOPMENU,
         json!({"code": "ops"}),
@@ -1010,14 +901,12 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
     )
     .await;
     let top = created(
-        &app,
         &admin,
         TOPMENU,
         json!({"code": "ops", "name": "运维", "source": "ToolOutlined", "sort": ""}),
     )
     .await;
     refused(
-        &app,
         &admin,
         TOPMENU,
         json!({"code": "ops", "name": "again"}),
@@ -1025,20 +914,16 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
         "This top menu code already exists",
     )
     .await;
-    let page = app.as_user(&admin).get_data(&format!("{TOPMENU}/list")).await;
+    let page = admin.get_data(&format!("{TOPMENU}/list")).await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["sort"], 1);
 
     // Without settings the top menu would open an empty sidebar, so it is not offered.
-    let offered = app
-        .as_user(&admin)
-        .get_data("/api/blade-system/menu/top-menu")
-        .await;
+    let offered = admin.get_data("/api/blade-system/menu/top-menu").await;
     assert_eq!(offered, json!([]));
     let system = app.menu_id("system").await;
     let station = app.menu_id("stationMonitor").await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             &format!("{TOPMENU}/grant"),
             json!({"topMenuIds": [top], "menuIds": [system]}),
@@ -1046,43 +931,37 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        app.as_user(&admin)
+        admin
             .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top}"))
             .await,
         json!([system])
     );
-    let offered = app
-        .as_user(&admin)
-        .get_data("/api/blade-system/menu/top-menu")
-        .await;
+    let offered = admin.get_data("/api/blade-system/menu/top-menu").await;
     assert_eq!(offered[0]["id"], top.as_str(), "{offered}");
-    let routes = app
-        .as_user(&admin)
+    let routes = admin
         .get_data(&format!("/api/blade-system/menu/routes?topMenuId={top}"))
         .await;
     assert_eq!(routes.as_array().unwrap().len(), 1, "{routes}");
     assert_eq!(routes[0]["code"], "system");
     // Replaced, not appended.
-    app.as_user(&admin)
+    admin
         .post_json(
             &format!("{TOPMENU}/grant"),
             json!({"topMenuIds": [top], "menuIds": [station]}),
         )
         .await;
     assert_eq!(
-        app.as_user(&admin)
+        admin
             .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top}"))
             .await,
         json!([station])
     );
-    let routes = app
-        .as_user(&admin)
+    let routes = admin
         .get_data(&format!("/api/blade-system/menu/routes?topMenuId={top}"))
         .await;
     assert_eq!(codes_in(&routes)[0], "stationMonitor");
     assert!(!codes_in(&routes).contains(&"post".to_owned()));
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             &format!("{TOPMENU}/grant"),
             json!({"topMenuIds": [], "menuIds": [station]}),
@@ -1096,7 +975,12 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
     app.create_tenant_user("550001", "top_adm", "top-pass", &perms, Some(&perms))
         .await;
     let tenant = app.token_of("550001", "top_adm", "top-pass").await;
-    let theirs = created(&app, &tenant, TOPMENU, json!({"code": "ops", "name": "运维"})).await;
+    let theirs = created(
+        &app.as_user(&tenant),
+        TOPMENU,
+        json!({"code": "ops", "name": "运维"}),
+    )
+    .await;
     let Reply { status, body, .. } = app
         .as_user(&tenant)
         .post_json(
@@ -1122,21 +1006,16 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
     assert_eq!(offered.as_array().unwrap().len(), 1, "{offered}");
     assert_eq!(offered[0]["id"], theirs.as_str());
 
-    let Reply { status, body, .. } = app.as_user(&admin).remove(TOPMENU, &top).await;
+    let Reply { status, body, .. } = admin.remove(TOPMENU, &top).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)));
-    assert_eq!(
-        app.as_user(&admin)
-            .get_data("/api/blade-system/menu/top-menu")
-            .await,
-        json!([])
-    );
+    assert_eq!(admin.get_data("/api/blade-system/menu/top-menu").await, json!([]));
     app.stop().await;
 }
 
 #[tokio::test]
 async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_the_stored_row() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let post = app.menu_id("post").await;
     let user_menu = app.menu_id("user").await;
     let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
@@ -1148,7 +1027,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
         b
     };
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         json!({}),
@@ -1157,7 +1035,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         json!({"menuId": post}),
@@ -1166,7 +1043,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeName": ""})),
@@ -1175,7 +1051,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeType": null})),
@@ -1184,7 +1059,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"menuId": "77"})),
@@ -1193,7 +1067,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeColumn": "password"})),
@@ -1202,7 +1075,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeType": 6})),
@@ -1211,7 +1083,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeColumn": "create_dept"})),
@@ -1220,7 +1091,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeColumn": "create_dept", "scopeType": 5, "scopeValue": ""})),
@@ -1228,9 +1098,8 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
         "A custom data scope needs the department ids",
     )
     .await;
-    let own = created(&app, &admin, DATA_SCOPE, ok.clone()).await;
+    let own = created(&admin, DATA_SCOPE, ok.clone()).await;
     created(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"menuId": user_menu, "resourceCode": "user"})),
@@ -1238,7 +1107,6 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
     .await;
     // An update is checked against the stored row it changes.
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         json!({"id": own, "scopeType": 3}),
@@ -1246,10 +1114,7 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
         "Own-rows scopes use create_user; department scopes use create_dept",
     )
     .await;
-    let page = app
-        .as_user(&admin)
-        .get_data(&format!("{DATA_SCOPE}/list?menuId={post}"))
-        .await;
+    let page = admin.get_data(&format!("{DATA_SCOPE}/list?menuId={post}")).await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["scopeColumn"], "create_user");
 
@@ -1259,7 +1124,7 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
 #[tokio::test]
 async fn api_scope_forms_are_validated_and_listed_by_menu() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let post = app.menu_id("post").await;
     let user_menu = app.menu_id("user").await;
     let api = json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2});
@@ -1271,7 +1136,6 @@ async fn api_scope_forms_are_validated_and_listed_by_menu() {
         b
     };
     refused(
-        &app,
         &admin,
         API_SCOPE,
         json!({"menuId": post}),
@@ -1280,7 +1144,6 @@ async fn api_scope_forms_are_validated_and_listed_by_menu() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopePath": ""})),
@@ -1289,7 +1152,6 @@ async fn api_scope_forms_are_validated_and_listed_by_menu() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopeType": ""})),
@@ -1298,7 +1160,6 @@ async fn api_scope_forms_are_validated_and_listed_by_menu() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopePath": "blade-system/post/list"})),
@@ -1307,7 +1168,6 @@ async fn api_scope_forms_are_validated_and_listed_by_menu() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopePath": "/api/*/list"})),
@@ -1316,7 +1176,6 @@ async fn api_scope_forms_are_validated_and_listed_by_menu() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopeType": 9})),
@@ -1325,20 +1184,15 @@ async fn api_scope_forms_are_validated_and_listed_by_menu() {
     )
     .await;
     created(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopePath": "/api/blade-system/post/**", "scopeType": 1})),
     )
     .await;
-    let page = app
-        .as_user(&admin)
-        .get_data(&format!("{API_SCOPE}/list?menuId={post}"))
-        .await;
+    let page = admin.get_data(&format!("{API_SCOPE}/list?menuId={post}")).await;
     assert_eq!(page["total"], 1);
     assert_eq!(page["records"][0]["scopePath"], "/api/blade-system/post/**");
-    let page = app
-        .as_user(&admin)
+    let page = admin
         .get_data(&format!("{API_SCOPE}/list?menuId={user_menu}"))
         .await;
     assert_eq!(page["total"], 0);
@@ -1349,7 +1203,7 @@ async fn api_scope_forms_are_validated_and_listed_by_menu() {
 #[tokio::test]
 async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let post = app.menu_id("post").await;
     let user_menu = app.menu_id("user").await;
     let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
@@ -1360,16 +1214,14 @@ async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
         }
         b
     };
-    let own = created(&app, &admin, DATA_SCOPE, ok.clone()).await;
+    let own = created(&admin, DATA_SCOPE, ok.clone()).await;
     created(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"menuId": user_menu, "resourceCode": "user"})),
     )
     .await;
     let api_id = created(
-        &app,
         &admin,
         API_SCOPE,
         json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表",
@@ -1377,7 +1229,7 @@ async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
     )
     .await;
     // The grant tree shows the scopes as leaves under their menus.
-    let tree = app.as_user(&admin).get_data(&format!("{MENU}/grant-tree")).await;
+    let tree = admin.get_data(&format!("{MENU}/grant-tree")).await;
     let node = find_in(&tree["dataScope"], &post).expect("post holds data scopes");
     assert!(
         node["children"]
@@ -1399,7 +1251,7 @@ async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
 #[tokio::test]
 async fn other_tenants_read_the_scopes_but_never_change_them() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let post = app.menu_id("post").await;
     let user_menu = app.menu_id("user").await;
     let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
@@ -1410,9 +1262,8 @@ async fn other_tenants_read_the_scopes_but_never_change_them() {
         }
         b
     };
-    let own = created(&app, &admin, DATA_SCOPE, ok.clone()).await;
+    let own = created(&admin, DATA_SCOPE, ok.clone()).await;
     created(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"menuId": user_menu, "resourceCode": "user"})),
@@ -1430,43 +1281,35 @@ async fn other_tenants_read_the_scopes_but_never_change_them() {
     ];
     app.create_tenant_user("560001", "s_adm", "s-pass", &perms, None)
         .await;
-    let tenant = app.token_of("560001", "s_adm", "s-pass").await;
-    let Reply { status, body, .. } = app.as_user(&tenant).submit(DATA_SCOPE, ok.clone()).await;
+    let tenant = app.as_user(&app.token_of("560001", "s_adm", "s-pass").await);
+    let Reply { status, body, .. } = tenant.submit(DATA_SCOPE, ok.clone()).await;
     assert_failure(status, &body, 403);
-    let Reply { status, body, .. } = app
-        .as_user(&tenant)
+    let Reply { status, body, .. } = tenant
         .submit(DATA_SCOPE, json!({"id": own, "scopeName": "x"}))
         .await;
     assert_failure(status, &body, 403);
-    let Reply { status, body, .. } = app.as_user(&tenant).remove(DATA_SCOPE, &own).await;
+    let Reply { status, body, .. } = tenant.remove(DATA_SCOPE, &own).await;
     assert_failure(status, &body, 403);
-    let Reply { status, body, .. } = app.as_user(&tenant).submit(API_SCOPE, api.clone()).await;
+    let Reply { status, body, .. } = tenant.submit(API_SCOPE, api.clone()).await;
     assert_failure(status, &body, 403);
-    assert_eq!(
-        app.as_user(&tenant).get_data(&format!("{DATA_SCOPE}/list")).await["total"],
-        2
-    );
-    let Reply { status, body, .. } = app.as_user(&admin).remove(DATA_SCOPE, &own).await;
+    assert_eq!(tenant.get_data(&format!("{DATA_SCOPE}/list")).await["total"], 2);
+    let Reply { status, body, .. } = admin.remove(DATA_SCOPE, &own).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)));
     app.stop().await;
 }
 
 /// Creates a post as `token`, returning its id.
-async fn new_post(app: &TestApp, token: &str, code: &str) -> String {
+async fn new_post(caller: &Client<'_>, code: &str) -> String {
     created(
-        app,
-        token,
+        caller,
         POST,
         json!({"category": 1, "postCode": code, "postName": code, "sort": 1}),
     )
     .await
 }
 
-async fn visible_posts(app: &TestApp, token: &str) -> Vec<String> {
-    let page = app
-        .as_user(token)
-        .get_data(&format!("{POST}/list?size=100"))
-        .await;
+async fn visible_posts(caller: &Client<'_>) -> Vec<String> {
+    let page = caller.get_data(&format!("{POST}/list?size=100")).await;
     let mut codes: Vec<String> = page["records"]
         .as_array()
         .unwrap()
@@ -1505,7 +1348,7 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
     let (no_dept_role, _) = app
         .create_tenant_user(tenant, "no_dept", "pass-1234", &perms, None)
         .await;
-    let no_dept = app.token_of(tenant, "no_dept", "pass-1234").await;
+    let no_dept = app.as_user(&app.token_of(tenant, "no_dept", "pass-1234").await);
     let viewer_role: i64 = app
         .scalar_int(
             "SELECT r.id FROM blade_role r WHERE r.tenant_id = ? AND r.role_alias = ?",
@@ -1515,31 +1358,44 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
         .expect("viewer role");
     for account in ["u_east", "u_team", "u_west", "viewer"] {
         let token = app.token_of(tenant, account, "pass-1234").await;
-        new_post(&app, &token, &format!("p_{account}")).await;
+        new_post(&app.as_user(&token), &format!("p_{account}")).await;
     }
     let viewer = app.token_of(tenant, "viewer", "pass-1234").await;
     let everything = vec!["p_u_east", "p_u_team", "p_u_west", "p_viewer"];
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&app.as_user(&viewer)).await,
         everything,
         "no scope granted: no narrowing"
     );
 
     let post = app.menu_id("post").await;
     let scope = |name: &str, column: &str, scope_type: i64, value: Option<String>| json!({"menuId": post, "resourceCode": "post", "scopeName": name, "scopeColumn": column, "scopeType": scope_type, "scopeValue": value});
-    let all = created(&app, &admin, DATA_SCOPE, scope("全部", "create_user", 1, None)).await;
-    let own = created(&app, &admin, DATA_SCOPE, scope("本人", "create_user", 2, None)).await;
-    let own_dept = created(&app, &admin, DATA_SCOPE, scope("本部门", "create_dept", 3, None)).await;
+    let all = created(
+        &app.as_user(&admin),
+        DATA_SCOPE,
+        scope("全部", "create_user", 1, None),
+    )
+    .await;
+    let own = created(
+        &app.as_user(&admin),
+        DATA_SCOPE,
+        scope("本人", "create_user", 2, None),
+    )
+    .await;
+    let own_dept = created(
+        &app.as_user(&admin),
+        DATA_SCOPE,
+        scope("本部门", "create_dept", 3, None),
+    )
+    .await;
     let below = created(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         DATA_SCOPE,
         scope("本部门及以下", "create_dept", 4, None),
     )
     .await;
     let custom = created(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         DATA_SCOPE,
         scope("西区", "create_dept", 5, Some(west.to_string())),
     )
@@ -1561,7 +1417,11 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
     };
 
     apply(vec![own.clone()], viewer_role).await;
-    assert_eq!(visible_posts(&app, &viewer).await, vec!["p_viewer"], "own rows");
+    assert_eq!(
+        visible_posts(&app.as_user(&viewer)).await,
+        vec!["p_viewer"],
+        "own rows"
+    );
     // Details and changes follow the same narrowing.
     let west_post = app
         .scalar_int(
@@ -1582,45 +1442,45 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
 
     apply(vec![own_dept.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&app.as_user(&viewer)).await,
         vec!["p_u_east", "p_viewer"],
         "own dept"
     );
     apply(vec![below.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&app.as_user(&viewer)).await,
         vec!["p_u_east", "p_u_team", "p_viewer"],
         "own dept and below"
     );
     apply(vec![custom.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&app.as_user(&viewer)).await,
         vec!["p_u_west"],
         "custom depts"
     );
     apply(vec![own.clone(), custom.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&app.as_user(&viewer)).await,
         vec!["p_u_west", "p_viewer"],
         "union"
     );
     apply(vec![own.clone(), all.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&app.as_user(&viewer)).await,
         everything,
         "all lifts the narrowing"
     );
     apply(vec![], viewer_role).await;
-    assert_eq!(visible_posts(&app, &viewer).await, everything);
+    assert_eq!(visible_posts(&app.as_user(&viewer)).await, everything);
 
     // A caller whose dept is unknown sees nothing through dept scopes, never everything.
     apply(vec![own_dept.clone()], no_dept_role).await;
-    assert_eq!(visible_posts(&app, &no_dept).await, Vec::<String>::new());
+    assert_eq!(visible_posts(&no_dept).await, Vec::<String>::new());
     apply(vec![below.clone()], no_dept_role).await;
-    assert_eq!(visible_posts(&app, &no_dept).await, Vec::<String>::new());
+    assert_eq!(visible_posts(&no_dept).await, Vec::<String>::new());
     // A removed scope no longer narrows.
     app.as_user(&admin).remove(DATA_SCOPE, &below).await;
-    assert_eq!(visible_posts(&app, &no_dept).await, everything);
+    assert_eq!(visible_posts(&no_dept).await, everything);
 
     let keys = app
         .as_user(&admin)
@@ -1638,37 +1498,22 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
     let (role, _) = app
         .create_tenant_user("580001", "clerk", "clerk-pass", &perms, None)
         .await;
-    let clerk = app.token_of("580001", "clerk", "clerk-pass").await;
+    let clerk = app.as_user(&app.token_of("580001", "clerk", "clerk-pass").await);
     let list = format!("{POST}/list");
-    assert_eq!(
-        app.send(app.as_user(&clerk).request(Method::GET, &list))
-            .await
-            .status,
-        200
-    );
+    assert_eq!(app.send(clerk.request(Method::GET, &list)).await.status, 200);
 
     let post = app.menu_id("post").await;
-    let scope = created(
-        &app,
-        &admin,
-        API_SCOPE,
-        json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2}),
-    )
+    let scope = created(&app.as_user(&admin), API_SCOPE, json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2}))
     .await;
-    let Reply { status, body, .. } = app.send(app.as_user(&clerk).request(Method::GET, &list)).await;
+    let Reply { status, body, .. } = app.send(clerk.request(Method::GET, &list)).await;
     assert_failure(status, &body, 403);
     assert_eq!(body["msg"], "缺少接口权限");
     let Reply { body, .. } = app
-        .send(
-            app.as_user(&clerk)
-                .request(Method::GET, &list)
-                .header("Accept-Language", "en"),
-        )
+        .send(clerk.request(Method::GET, &list).header("Accept-Language", "en"))
         .await;
     assert_eq!(body["msg"], "You do not have permission for this API");
     // Other methods and paths are not covered by this scope; administrators pass.
-    let Reply { status, body, .. } = app
-        .as_user(&clerk)
+    let Reply { status, body, .. } = clerk
         .submit(
             POST,
             json!({"category": 1, "postCode": "c1", "postName": "c1", "sort": 1}),
@@ -1689,9 +1534,7 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
     let Reply { status, body, .. } = app.as_user(&admin).post_json(&format!("{ROLE}/grant"), json!({"roleIds": [role.to_string()], "menuIds": menus, "dataScopeIds": [], "apiScopeIds": [scope]})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        app.send(app.as_user(&clerk).request(Method::GET, &list))
-            .await
-            .status,
+        app.send(clerk.request(Method::GET, &list)).await.status,
         200,
         "granted"
     );
@@ -1702,15 +1545,9 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
     assert_eq!(keys["apiScope"], json!([scope]));
 
     // A prefix scope on any method now guards submit too.
-    let prefix = created(
-        &app,
-        &admin,
-        API_SCOPE,
-        json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位全部", "scopePath": "/api/blade-system/post/**", "scopeType": 1}),
-    )
+    let prefix = created(&app.as_user(&admin), API_SCOPE, json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位全部", "scopePath": "/api/blade-system/post/**", "scopeType": 1}))
     .await;
-    let Reply { status, body, .. } = app
-        .as_user(&clerk)
+    let Reply { status, body, .. } = clerk
         .submit(
             POST,
             json!({"category": 1, "postCode": "c2", "postName": "c2", "sort": 1}),
@@ -1718,17 +1555,14 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
         .await;
     assert_failure(status, &body, 403);
     assert_eq!(
-        app.send(app.as_user(&clerk).request(Method::GET, &list))
-            .await
-            .status,
+        app.send(clerk.request(Method::GET, &list)).await.status,
         200,
         "the list scope still matches"
     );
     // Removing the scope lifts the guard at once on this replica.
     let Reply { status, .. } = app.as_user(&admin).remove(API_SCOPE, &prefix).await;
     assert_eq!(status, 200);
-    let Reply { status, body, .. } = app
-        .as_user(&clerk)
+    let Reply { status, body, .. } = clerk
         .submit(
             POST,
             json!({"category": 1, "postCode": "c3", "postName": "c3", "sort": 1}),

@@ -426,9 +426,9 @@ async fn threshold_rules_follow_tenant_settings_and_alarms_clear_by_hand() {
     // A user without the handle button may read but not change them.
     app.create_tenant_user(TENANT, "viewer", "secret1", &["alarmData"], None)
         .await;
-    let viewer = app.token_of(TENANT, "viewer", "secret1").await;
-    let rule = app.as_user(&viewer).get_data("/api/alarmRule").await;
-    let Reply { status, body, .. } = app.as_user(&viewer).put_json("/api/alarmRule", rule).await;
+    let viewer = app.as_user(&app.token_of(TENANT, "viewer", "secret1").await);
+    let rule = viewer.get_data("/api/alarmRule").await;
+    let Reply { status, body, .. } = viewer.put_json("/api/alarmRule", rule).await;
     support::assert_failure(status, &body, 403);
 
     // 72 °C is over the tenant's 70 °C (not over the default 80 °C).
@@ -446,8 +446,7 @@ async fn threshold_rules_follow_tenant_settings_and_alarms_clear_by_hand() {
     let id = r["id"].as_str().expect("id").to_owned();
 
     // Clearing needs the button; bad actions and long notes are refused.
-    let Reply { status, body, .. } = app
-        .as_user(&viewer)
+    let Reply { status, body, .. } = viewer
         .put_json("/api/alarmData", json!({"id": id, "action": "clear"}))
         .await;
     support::assert_failure(status, &body, 403);
@@ -667,25 +666,15 @@ async fn owners_see_their_stations_alarms_and_other_tenants_nothing() {
     // Another tenant: nothing, and 404 on the id.
     app.create_tenant_user("100002", "mgr2", "secret1", ALARM_MENUS, None)
         .await;
-    let other = app.token_of("100002", "mgr2", "secret1").await;
-    assert_eq!(
-        app.as_user(&other).get_data("/api/alarmData/page").await["total"],
-        0
-    );
-    let Reply { status, body, .. } = app
-        .as_user(&other)
-        .get(&format!("/api/alarmData/{first_alarm}"))
-        .await;
+    let other = app.as_user(&app.token_of("100002", "mgr2", "secret1").await);
+    assert_eq!(other.get_data("/api/alarmData/page").await["total"], 0);
+    let Reply { status, body, .. } = other.get(&format!("/api/alarmData/{first_alarm}")).await;
     support::assert_failure(status, &body, 404);
-    let Reply { status, body, .. } = app
-        .as_user(&other)
+    let Reply { status, body, .. } = other
         .put_json("/api/alarmData", json!({"id": first_alarm, "action": "ack"}))
         .await;
     assert!(status == 404 || status == 403, "{status} {body}");
-    assert_eq!(
-        app.as_user(&other).get_data("/api/message/list").await["total"],
-        0
-    );
+    assert_eq!(other.get_data("/api/message/list").await["total"], 0);
 }
 
 /// The gateway's last-will status, as the edge registers it.

@@ -13,7 +13,7 @@ use pv_cloud::kernel::sql::Value;
 use pv_shared::wire::Value as WireValue;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{GATEWAY_MENUS, Reply, STATION_MENUS, TestApp, assert_failure, row_ids};
+use support::{Client, GATEWAY_MENUS, Reply, STATION_MENUS, TestApp, assert_failure, row_ids};
 
 const FLEX_MENUS: &[&str] = &[
     "alarmSettingFlex",
@@ -38,10 +38,10 @@ async fn manager(app: &TestApp, tenant: &str, account: &str) -> String {
     app.token_of(tenant, account, "secret1").await
 }
 
-async fn create_rule(app: &TestApp, token: &str, body: Json) -> String {
+async fn create_rule(caller: &Client<'_>, body: Json) -> String {
     let Reply {
         status, body: res, ..
-    } = app.as_user(token).post_json("/api/alarmSettingFlex", body).await;
+    } = caller.post_json("/api/alarmSettingFlex", body).await;
     assert_eq!(status, 200, "{res}");
     res["data"].as_str().expect("rule id").to_owned()
 }
@@ -66,13 +66,10 @@ async fn rules_setup() -> (TestApp, String, String, String, Json) {
 #[tokio::test]
 async fn bracket_rule_variables_are_listed_in_the_callers_language() {
     let app = TestApp::start().await;
-    let t = manager(&app, "100001", "mgr").await;
+    let t = app.as_user(&manager(&app, "100001", "mgr").await);
 
     // The variables, in the caller's language.
-    let vars = app
-        .as_user(&t)
-        .get_data("/api/alarmSettingFlex/listVariable")
-        .await;
+    let vars = t.get_data("/api/alarmSettingFlex/listVariable").await;
     let wind = vars
         .as_array()
         .and_then(|v| v.iter().find(|v| v["key"] == "wind_speed"))
@@ -85,11 +82,7 @@ async fn bracket_rule_variables_are_listed_in_the_callers_language() {
         vars.as_array()
             .is_some_and(|v| v.iter().any(|v| v["key"] == "angle_deviation"))
     );
-    let Reply { body: en, .. } = app
-        .as_user(&t)
-        .en()
-        .get("/api/alarmSettingFlex/listVariable")
-        .await;
+    let Reply { body: en, .. } = t.en().get("/api/alarmSettingFlex/listVariable").await;
     assert_eq!(en["data"][0]["name"], "Wind speed");
 
     app.stop().await;
@@ -188,10 +181,9 @@ async fn bracket_rules_are_validated_in_both_languages_and_nothing_is_saved() {
 async fn bracket_rules_are_created_read_paged_and_updated_field_by_field() {
     let (app, t, s, fixed, good) = rules_setup().await;
     // Create, read, page.
-    let id = create_rule(&app, &t, good.clone()).await;
+    let id = create_rule(&app.as_user(&t), good.clone()).await;
     let range = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "tracker_angle", "comparison": "outside", "threshold": "-50",
             "thresholdHigh": "50", "level": "2", "enabled": 0}),
     )
@@ -297,10 +289,9 @@ async fn bracket_rules_are_created_read_paged_and_updated_field_by_field() {
 #[tokio::test]
 async fn readers_owners_and_other_tenants_cannot_see_or_change_bracket_rules() {
     let (app, t, s, _fixed, good) = rules_setup().await;
-    let id = create_rule(&app, &t, good.clone()).await;
+    let id = create_rule(&app.as_user(&t), good.clone()).await;
     let _range = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "tracker_angle", "comparison": "outside", "threshold": "-50",
             "thresholdHigh": "50", "level": "2", "enabled": 0}),
     )
@@ -356,27 +347,17 @@ async fn readers_owners_and_other_tenants_cannot_see_or_change_bracket_rules() {
     assert_eq!(body["msg"], "电站不存在");
 
     // Another tenant sees and changes nothing.
-    let b = manager(&app, "100002", "mgr_b").await;
-    assert_eq!(
-        app.as_user(&b).get_data("/api/alarmSettingFlex/page").await["total"],
-        0
-    );
-    let Reply { status, .. } = app.as_user(&b).get(&format!("/api/alarmSettingFlex/{id}")).await;
+    let b = app.as_user(&manager(&app, "100002", "mgr_b").await);
+    assert_eq!(b.get_data("/api/alarmSettingFlex/page").await["total"], 0);
+    let Reply { status, .. } = b.get(&format!("/api/alarmSettingFlex/{id}")).await;
     assert_eq!(status, 404);
-    let Reply { status, .. } = app
-        .as_user(&b)
+    let Reply { status, .. } = b
         .put_json("/api/alarmSettingFlex", json!({"id": id, "level": 1}))
         .await;
     assert_eq!(status, 404);
-    let Reply { status, .. } = app
-        .as_user(&b)
-        .delete(&format!("/api/alarmSettingFlex/{id}"))
-        .await;
+    let Reply { status, .. } = b.delete(&format!("/api/alarmSettingFlex/{id}")).await;
     assert_eq!(status, 404);
-    let Reply { status, body, .. } = app
-        .as_user(&b)
-        .post_json("/api/alarmSettingFlex", good.clone())
-        .await;
+    let Reply { status, body, .. } = b.post_json("/api/alarmSettingFlex", good.clone()).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站不存在");
     assert_eq!(
@@ -393,10 +374,9 @@ async fn readers_owners_and_other_tenants_cannot_see_or_change_bracket_rules() {
 #[tokio::test]
 async fn removed_bracket_rules_leave_the_reads_but_stay_in_the_table() {
     let (app, t, s, _fixed, good) = rules_setup().await;
-    let id = create_rule(&app, &t, good.clone()).await;
+    let id = create_rule(&app.as_user(&t), good.clone()).await;
     let range = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "tracker_angle", "comparison": "outside", "threshold": "-50",
             "thresholdHigh": "50", "level": "2", "enabled": 0}),
     )
@@ -504,8 +484,7 @@ async fn alarms() -> Alarms {
     let (station_id, device) = (s.parse::<i64>().expect("id"), flex_id);
     let (station2, device2) = (s2.parse::<i64>().expect("id"), flex2);
     let rule = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
             "durationSeconds": 30, "level": 3}),
     )
@@ -773,23 +752,14 @@ async fn only_cleared_bracket_alarms_are_deleted_and_only_with_the_button() {
     // Without the button, or from another tenant, nothing goes either.
     app.create_tenant_user("100001", "reader", "secret1", &["alarmDataFlex"], None)
         .await;
-    let reader = app.token_of("100001", "reader", "secret1").await;
-    assert_eq!(
-        app.as_user(&reader).get_data("/api/alarmDataFlex/page").await["total"],
-        3
-    );
-    let Reply { status, body, .. } = app
-        .as_user(&reader)
-        .delete(&format!("/api/alarmDataFlex/{cleared}"))
-        .await;
+    let reader = app.as_user(&app.token_of("100001", "reader", "secret1").await);
+    assert_eq!(reader.get_data("/api/alarmDataFlex/page").await["total"], 3);
+    let Reply { status, body, .. } = reader.delete(&format!("/api/alarmDataFlex/{cleared}")).await;
     assert_failure(status, &body, 403);
-    let b = manager(&app, "100002", "mgr_b").await;
-    let Reply { status, .. } = app
-        .as_user(&b)
-        .delete(&format!("/api/alarmDataFlex/{cleared}"))
-        .await;
+    let b = app.as_user(&manager(&app, "100002", "mgr_b").await);
+    let Reply { status, .. } = b.delete(&format!("/api/alarmDataFlex/{cleared}")).await;
     assert_eq!(status, 404);
-    let page_b = app.as_user(&b).get_data("/api/alarmDataFlex/page").await;
+    let page_b = b.get_data("/api/alarmDataFlex/page").await;
     assert_eq!(row_ids(&page_b["records"]), vec![other_tenant_alarm.to_string()]);
     assert!(
         page_b["records"][0]["variable"].is_null(),
@@ -872,29 +842,22 @@ async fn evaluator() -> Evaluator {
     let ts = pv_cloud::kernel::time::now_ms();
 
     let wind = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
             "durationSeconds": 30, "level": 3}),
     )
     .await;
-    let lag = create_rule(
-        &app,
-        &t,
-        json!({"stationId": s, "variable": "angle_deviation", "comparison": ">=", "threshold": 5, "level": 2}),
-    )
+    let lag = create_rule(&app.as_user(&t), json!({"stationId": s, "variable": "angle_deviation", "comparison": ">=", "threshold": 5, "level": 2}))
     .await;
     let off = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "motor_current", "comparison": ">", "threshold": 0, "level": 4,
             "enabled": false}),
     )
     .await;
     // Another station's rule never applies to this bracket.
     create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s2, "variable": "wind_speed", "comparison": ">", "threshold": 0, "level": 1}),
     )
     .await;

@@ -126,16 +126,12 @@ async fn one_open_alarm_per_device_and_kind_retrigger_updates_clear_reopens() {
 async fn removing_a_device_or_its_station_clears_its_open_alarms() {
     use serde_json::json;
     let app = TestApp::start().await;
-    let t = app.station_manager("120001", "mgr").await;
-    let Reply { body: s, .. } = app
-        .as_user(&t)
-        .post_json("/api/station", json!({"name": "清除测试"}))
-        .await;
+    let t = app.as_user(&app.station_manager("120001", "mgr").await);
+    let Reply { body: s, .. } = t.post_json("/api/station", json!({"name": "清除测试"})).await;
     let station: i64 = s["data"].as_str().expect("station id").parse().expect("id");
     let mut inverters = Vec::new();
     for sn in ["RM-1", "RM-2"] {
-        let Reply { status, body, .. } = app
-            .as_user(&t)
+        let Reply { status, body, .. } = t
             .post_json(
                 "/api/inverter",
                 json!({"stationId": station.to_string(), "name": sn, "sn": sn, "stringsCount": 8}),
@@ -172,7 +168,7 @@ async fn removing_a_device_or_its_station_clears_its_open_alarms() {
         }
     };
     let Reply { status, body, .. } = app
-        .send(app.as_user(&t).request(
+        .send(t.request(
             reqwest::Method::DELETE,
             &format!("/api/inverter/{}", inverters[0]),
         ))
@@ -207,7 +203,7 @@ async fn removing_a_device_or_its_station_clears_its_open_alarms() {
         "cleared by the user who removed it"
     );
     let Reply { status, body, .. } = app
-        .send(app.as_user(&t).request(
+        .send(t.request(
             reqwest::Method::DELETE,
             &format!("/api/station/{station}?confirm=true"),
         ))

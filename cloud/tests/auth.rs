@@ -347,12 +347,9 @@ async fn logout_and_tampering_end_access() {
 #[tokio::test]
 async fn menus_follow_roles_packages_and_language() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let Reply { body: routes, .. } = app
-        .send(
-            app.as_user(&admin)
-                .request(Method::GET, "/api/blade-system/menu/routes"),
-        )
+        .send(admin.request(Method::GET, "/api/blade-system/menu/routes"))
         .await;
     let top: Vec<&str> = routes["data"]
         .as_array()
@@ -380,29 +377,23 @@ async fn menus_follow_roles_packages_and_language() {
     );
     let Reply { body: en, .. } = app
         .send(
-            app.as_user(&admin)
+            admin
                 .request(Method::GET, "/api/blade-system/menu/routes")
                 .header("Accept-Language", "en-US"),
         )
         .await;
     assert_eq!(en["data"][2]["name"], "Station monitoring");
     let Reply { body: buttons, .. } = app
-        .send(
-            app.as_user(&admin)
-                .request(Method::GET, "/api/blade-system/menu/buttons"),
-        )
+        .send(admin.request(Method::GET, "/api/blade-system/menu/buttons"))
         .await;
     assert!(codes_in(&buttons["data"]).contains(&"station_add".to_owned()));
 
     // Another tenant's operator granted only the station page and its add button.
     app.create_tenant_user("200001", "op", "op-pass", &["station", "station_add"], None)
         .await;
-    let op = app.token_of("200001", "op", "op-pass").await;
+    let op = app.as_user(&app.token_of("200001", "op", "op-pass").await);
     let Reply { body: routes, .. } = app
-        .send(
-            app.as_user(&op)
-                .request(Method::GET, "/api/blade-system/menu/routes"),
-        )
+        .send(op.request(Method::GET, "/api/blade-system/menu/routes"))
         .await;
     assert_eq!(
         codes_in(&routes["data"]),
@@ -410,10 +401,7 @@ async fn menus_follow_roles_packages_and_language() {
         "granted page plus its ancestor"
     );
     let Reply { body: buttons, .. } = app
-        .send(
-            app.as_user(&op)
-                .request(Method::GET, "/api/blade-system/menu/buttons"),
-        )
+        .send(op.request(Method::GET, "/api/blade-system/menu/buttons"))
         .await;
     assert_eq!(
         codes_in(&buttons["data"]),
@@ -429,19 +417,13 @@ async fn menus_follow_roles_packages_and_language() {
         Some(&["stationMonitor", "station"]),
     )
     .await;
-    let boss = app.token_of("200002", "boss", "boss-pass").await;
+    let boss = app.as_user(&app.token_of("200002", "boss", "boss-pass").await);
     let Reply { body: routes, .. } = app
-        .send(
-            app.as_user(&boss)
-                .request(Method::GET, "/api/blade-system/menu/routes"),
-        )
+        .send(boss.request(Method::GET, "/api/blade-system/menu/routes"))
         .await;
     assert_eq!(codes_in(&routes["data"]), ["stationMonitor", "station"]);
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&boss)
-                .request(Method::POST, "/api/blade-user/unlock?userIds=1"),
-        )
+        .send(boss.request(Method::POST, "/api/blade-user/unlock?userIds=1"))
         .await;
     assert_failure(status, &body, 403);
     app.stop().await;
@@ -450,7 +432,7 @@ async fn menus_follow_roles_packages_and_language() {
 #[tokio::test]
 async fn tenants_never_see_each_other() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let admin_id = app
         .scalar_text(
             "SELECT CAST(id AS VARCHAR(30)) FROM blade_user WHERE account = 'admin'",
@@ -492,7 +474,7 @@ async fn tenants_never_see_each_other() {
     );
     let Reply { status, body: up, .. } = app
         .send(
-            app.as_user(&admin)
+            admin
                 .request(Method::POST, "/api/blade-resource/oss/endpoint/put-file")
                 .multipart(form),
         )
@@ -515,12 +497,7 @@ async fn tenants_never_see_each_other() {
         ))
         .await;
     assert_failure(status, &body, 404);
-    let res = app
-        .as_user(&admin)
-        .request(Method::GET, &path_only)
-        .send()
-        .await
-        .unwrap();
+    let res = admin.request(Method::GET, &path_only).send().await.unwrap();
     assert_eq!(res.status(), 200);
     app.stop().await;
 }
@@ -582,10 +559,10 @@ async fn uploads_are_served_by_signed_link_and_never_run_inline() {
 #[tokio::test]
 async fn profile_and_password_changes_validate_and_save_nothing_half() {
     let app = TestApp::start().await;
-    let token = app.token_of("000000", "admin", "admin").await;
+    let token = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let second = app.token_of("000000", "admin", "admin").await;
     let post = |body: Json| {
-        app.as_user(&token)
+        token
             .request(Method::POST, "/api/blade-user/update-info")
             .json(&body)
     };
@@ -609,7 +586,7 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
     );
     let Reply { body: up, .. } = app
         .send(
-            app.as_user(&token)
+            token
                 .request(Method::POST, "/api/blade-resource/oss/endpoint/put-file")
                 .multipart(big),
         )
@@ -620,9 +597,7 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
         ))
         .await;
     assert_eq!(status, 400, "an avatar over 500 kB is refused");
-    let Reply { body: info, .. } = app
-        .send(app.as_user(&token).request(Method::GET, "/api/blade-user/info"))
-        .await;
+    let Reply { body: info, .. } = app.send(token.request(Method::GET, "/api/blade-user/info")).await;
     assert_eq!(
         info["data"]["realName"], "管理员",
         "nothing saved by the refused calls"
@@ -634,16 +609,14 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
     );
     let Reply { body: up, .. } = app
         .send(
-            app.as_user(&token)
+            token
                 .request(Method::POST, "/api/blade-resource/oss/endpoint/put-file")
                 .multipart(small),
         )
         .await;
     let Reply { status, body, .. } = app.send(post(serde_json::json!({"realName": "张三", "name": "zs", "phone": "13800138000", "email": "zs@example.com", "avatar": up["data"]["link"]}))).await;
     assert_eq!(status, 200, "{body}");
-    let Reply { body: info, .. } = app
-        .send(app.as_user(&token).request(Method::GET, "/api/blade-user/info"))
-        .await;
+    let Reply { body: info, .. } = app.send(token.request(Method::GET, "/api/blade-user/info")).await;
     assert_eq!(
         (info["data"]["realName"].as_str(), info["data"]["phone"].as_str()),
         (Some("张三"), Some("13800138000"))
@@ -651,7 +624,7 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
     assert_eq!(info["data"]["avatar"], up["data"]["link"]);
 
     let change = |old: &str, new: &str, again: &str| {
-        app.as_user(&token)
+        token
             .request(Method::POST, "/api/blade-user/update-password")
             .query(&[
                 ("oldPassword", md5_hex(old)),
@@ -671,7 +644,7 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
     assert_eq!(app.sign_in("000000", "admin", "n3w-Pass").await.status, 200);
     // This session goes on; the other one ended with the change.
     assert_eq!(
-        app.send(app.as_user(&token).request(Method::GET, "/api/blade-user/info"))
+        app.send(token.request(Method::GET, "/api/blade-user/info"))
             .await
             .status,
         200

@@ -7,7 +7,7 @@ use pv_cloud::kernel::sql::Value;
 use pv_cloud::kernel::{ApiResult, Data};
 use pv_cloud::state::AppState;
 use serde_json::{Value as Json, json};
-use support::{Reply, TestApp, assert_failure, find_in, row_ids};
+use support::{Client, Reply, TestApp, assert_failure, find_in, row_ids};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -17,13 +17,10 @@ const BIZ: &str = "/api/blade-system/dict-biz";
 const REGION: &str = "/api/blade-system/region";
 
 /// Submits and returns the new id, asserting success.
-async fn create(app: &TestApp, token: &str, base: &str, body: Json) -> String {
+async fn create(caller: &Client<'_>, base: &str, body: Json) -> String {
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(token)
-        .post_json(&format!("{base}/submit"), body)
-        .await;
+    } = caller.post_json(&format!("{base}/submit"), body).await;
     assert_eq!(status, 200, "{res}");
     res["data"].as_str().expect("id").to_owned()
 }
@@ -37,26 +34,24 @@ fn dept(name: &str, parent: &str) -> Json {
 #[tokio::test]
 async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removals() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
 
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(&format!("{DEPT}/submit"), json!({"fullName": "x"}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入机构名称");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .en()
         .post_json(&format!("{DEPT}/submit"), json!({"deptName": "x"}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "Please enter the department's full name");
 
-    let a = create(&app, &admin, DEPT, dept("A", "")).await;
-    let b = create(&app, &admin, DEPT, dept("B", &a)).await;
-    let c = create(&app, &admin, DEPT, dept("C", &b)).await;
-    let Reply { body: detail, .. } = app.as_user(&admin).get(&format!("{DEPT}/detail?id={c}")).await;
+    let a = create(&admin, DEPT, dept("A", "")).await;
+    let b = create(&admin, DEPT, dept("B", &a)).await;
+    let c = create(&admin, DEPT, dept("C", &b)).await;
+    let Reply { body: detail, .. } = admin.get(&format!("{DEPT}/detail?id={c}")).await;
     assert_eq!(detail["data"]["ancestors"], format!("0,{a},{b}"), "{detail}");
     assert_eq!(detail["data"]["parentName"], "B");
     assert_eq!(detail["data"]["tenantId"], "000000");
@@ -64,7 +59,7 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
     // Tree list: the seeded head office and A > B > C, every row with children and hasChildren.
     let Reply {
         status, body: list, ..
-    } = app.as_user(&admin).get(&format!("{DEPT}/list")).await;
+    } = admin.get(&format!("{DEPT}/list")).await;
     assert_eq!(status, 200, "{list}");
     let roots = &list["data"];
     assert!(
@@ -76,72 +71,60 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
     assert_eq!(row_ids(&node_a["children"]), [b.as_str()]);
     assert_eq!(row_ids(&node_a["children"][0]["children"]), [c.as_str()]);
     assert_eq!(node_a["children"][0]["children"][0]["children"], json!([]));
-    let Reply { body: filtered, .. } = app.as_user(&admin).get(&format!("{DEPT}/list?deptName=C")).await;
+    let Reply { body: filtered, .. } = admin.get(&format!("{DEPT}/list?deptName=C")).await;
     assert_eq!(
         row_ids(&filtered["data"]),
         [c.as_str()],
         "a match without its parent is a root"
     );
 
-    let Reply { body: lazy, .. } = app
-        .as_user(&admin)
-        .get(&format!("{DEPT}/lazy-list?parentId={a}"))
-        .await;
+    let Reply { body: lazy, .. } = admin.get(&format!("{DEPT}/lazy-list?parentId={a}")).await;
     assert_eq!(row_ids(&lazy["data"]), [b.as_str()]);
     assert_eq!(lazy["data"][0]["hasChildren"], true);
     assert_eq!(lazy["data"][0]["deptName"], "B");
-    let Reply { body: children, .. } = app
-        .as_user(&admin)
-        .get(&format!("{DEPT}/child-list?parentId={b}"))
-        .await;
+    let Reply { body: children, .. } = admin.get(&format!("{DEPT}/child-list?parentId={b}")).await;
     assert_eq!(row_ids(&children["data"]), [c.as_str()]);
     assert_eq!(children["data"][0]["hasChildren"], false);
 
-    let Reply { body: tree, .. } = app.as_user(&admin).get(&format!("{DEPT}/tree")).await;
+    let Reply { body: tree, .. } = admin.get(&format!("{DEPT}/tree")).await;
     let node = find_in(&tree["data"], &a).expect("A in tree");
     assert_eq!(node["title"], "A");
     assert_eq!(node["key"], a.as_str());
     assert_eq!(node["value"], a.as_str());
     assert_eq!(node["parentId"], "0");
     assert_eq!(node["children"][0]["children"][0]["id"], c.as_str());
-    let Reply { body: lazy_tree, .. } = app
-        .as_user(&admin)
-        .get(&format!("{DEPT}/lazy-tree?parentId={a}"))
-        .await;
+    let Reply { body: lazy_tree, .. } = admin.get(&format!("{DEPT}/lazy-tree?parentId={a}")).await;
     assert_eq!(row_ids(&lazy_tree["data"]), [b.as_str()]);
     assert_eq!(lazy_tree["data"][0]["hasChildren"], true);
     assert!(
         lazy_tree["data"][0].get("children").is_none(),
         "lazy nodes never fill children"
     );
-    let Reply { body: top, .. } = app.as_user(&admin).get(&format!("{DEPT}/lazy-tree")).await;
+    let Reply { body: top, .. } = admin.get(&format!("{DEPT}/lazy-tree")).await;
     assert!(row_ids(&top["data"]).contains(&a));
 
     // A department cannot go under itself or its descendants.
     for parent in [&a, &c] {
-        let Reply { status, body, .. } = app
-            .as_user(&admin)
+        let Reply { status, body, .. } = admin
             .post_json(&format!("{DEPT}/submit"), json!({"id": a, "parentId": parent}))
             .await;
         assert_failure(status, &body, 400);
         assert_eq!(body["msg"], "上级机构不能是自己或下级机构");
     }
     // Moving B under a new root D rewrites the ancestors of its whole subtree.
-    let d = create(&app, &admin, DEPT, dept("D", "0")).await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let d = create(&admin, DEPT, dept("D", "0")).await;
+    let Reply { status, body, .. } = admin
         .post_json(&format!("{DEPT}/submit"), json!({"id": b, "parentId": d}))
         .await;
     assert_eq!(status, 200, "{body}");
-    let Reply { body: cb, .. } = app.as_user(&admin).get(&format!("{DEPT}/detail?id={b}")).await;
+    let Reply { body: cb, .. } = admin.get(&format!("{DEPT}/detail?id={b}")).await;
     assert_eq!(cb["data"]["ancestors"], format!("0,{d}"));
     assert_eq!(cb["data"]["deptName"], "B", "fields not sent are kept");
-    let Reply { body: cc, .. } = app.as_user(&admin).get(&format!("{DEPT}/detail?id={c}")).await;
+    let Reply { body: cc, .. } = admin.get(&format!("{DEPT}/detail?id={c}")).await;
     assert_eq!(cc["data"]["ancestors"], format!("0,{d},{b}"));
 
     // Removal: not with children, not with users.
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(&format!("{DEPT}/remove?ids={b}"), json!({}))
         .await;
     assert_failure(status, &body, 400);
@@ -157,25 +140,19 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
         vec![Value::Int(user), Value::Int(c.parse().unwrap())],
     )
     .await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(&format!("{DEPT}/remove?ids={c}"), json!({}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该机构下存在用户，无法删除");
-    let Reply { body, .. } = app
-        .as_user(&admin)
-        .en()
-        .post(&format!("{DEPT}/remove?ids={c}"))
-        .await;
+    let Reply { body, .. } = admin.en().post(&format!("{DEPT}/remove?ids={c}")).await;
     assert_eq!(body["msg"], "This department still has users");
     app.exec(
         "UPDATE blade_user SET is_deleted = 1 WHERE id = ?",
         vec![Value::Int(user)],
     )
     .await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(&format!("{DEPT}/remove?ids={b},{c}"), json!({}))
         .await;
     assert_eq!(
@@ -185,7 +162,7 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
     );
 
     // The existing dept/select still answers.
-    let Reply { status, body, .. } = app.as_user(&admin).get(&format!("{DEPT}/select")).await;
+    let Reply { status, body, .. } = admin.get(&format!("{DEPT}/select")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"][0]["deptName"], "总部");
     app.stop().await;
@@ -194,8 +171,8 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
 #[tokio::test]
 async fn departments_stay_inside_their_tenant() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
-    let ours = create(&app, &admin, DEPT, dept("Platform dept", "0")).await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let ours = create(&admin, DEPT, dept("Platform dept", "0")).await;
     app.create_tenant_user(
         "500001",
         "mgr",
@@ -204,58 +181,48 @@ async fn departments_stay_inside_their_tenant() {
         None,
     )
     .await;
-    let other = app.token_of("500001", "mgr", "mgr-pass").await;
+    let other = app.as_user(&app.token_of("500001", "mgr", "mgr-pass").await);
 
-    let Reply { body: list, .. } = app.as_user(&other).get(&format!("{DEPT}/list")).await;
+    let Reply { body: list, .. } = other.get(&format!("{DEPT}/list")).await;
     assert_eq!(list["data"], json!([]), "{list}");
-    let Reply { status, body, .. } = app.as_user(&other).get(&format!("{DEPT}/detail?id={ours}")).await;
+    let Reply { status, body, .. } = other.get(&format!("{DEPT}/detail?id={ours}")).await;
     assert_failure(status, &body, 404);
-    let Reply { status, body, .. } = app
-        .as_user(&other)
+    let Reply { status, body, .. } = other
         .post_json(
             &format!("{DEPT}/submit"),
             json!({"id": ours, "deptName": "hijacked"}),
         )
         .await;
     assert_failure(status, &body, 404);
-    let Reply { body: removed, .. } = app
-        .as_user(&other)
+    let Reply { body: removed, .. } = other
         .post_json(&format!("{DEPT}/remove?ids={ours}"), json!({}))
         .await;
     assert_eq!(removed["data"], 0);
     // Nor can another tenant's department be chosen as a parent.
-    let Reply { status, body, .. } = app
-        .as_user(&other)
+    let Reply { status, body, .. } = other
         .post_json(&format!("{DEPT}/submit"), dept("Mine", &ours))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "上级机构不存在");
 
-    let theirs = create(&app, &other, DEPT, dept("Tenant dept", "")).await;
-    let Reply { body: tree, .. } = app
-        .as_user(&other)
-        .get(&format!("{DEPT}/tree?tenantId=000000"))
-        .await;
+    let theirs = create(&other, DEPT, dept("Tenant dept", "")).await;
+    let Reply { body: tree, .. } = other.get(&format!("{DEPT}/tree?tenantId=000000")).await;
     assert_eq!(
         row_ids(&tree["data"]),
         [theirs.as_str()],
         "others always get their own tenant"
     );
-    let Reply { body: tree, .. } = app
-        .as_user(&admin)
-        .get(&format!("{DEPT}/tree?tenantId=500001"))
-        .await;
+    let Reply { body: tree, .. } = admin.get(&format!("{DEPT}/tree?tenantId=500001")).await;
     assert_eq!(
         row_ids(&tree["data"]),
         [theirs.as_str()],
         "the platform may name a tenant"
     );
-    let Reply { body: tree, .. } = app
-        .as_user(&admin)
+    let Reply { body: tree, .. } = admin
         .get(&format!("{DEPT}/lazy-tree?tenantId=500001&parentId=0"))
         .await;
     assert_eq!(row_ids(&tree["data"]), [theirs.as_str()]);
-    let Reply { body: detail, .. } = app.as_user(&admin).get(&format!("{DEPT}/detail?id={ours}")).await;
+    let Reply { body: detail, .. } = admin.get(&format!("{DEPT}/detail?id={ours}")).await;
     assert_eq!(detail["data"]["deptName"], "Platform dept", "untouched");
     app.stop().await;
 }
@@ -265,15 +232,13 @@ async fn departments_stay_inside_their_tenant() {
 /// Platform dictionary `t1` "测试" with entry 1 "一" / "One"; returns (dictionary id, entry id).
 async fn dictionary_t1(app: &TestApp, admin: &str) -> (String, String) {
     let root = create(
-        app,
-        admin,
+        &app.as_user(admin),
         DICT,
         json!({"code": "t1", "dictValue": "测试", "sort": 1, "isSealed": 0}),
     )
     .await;
     let child = create(
-        app,
-        admin,
+        &app.as_user(admin),
         DICT,
         json!({"parentId": root, "code": "ignored", "dictKey": "1", "dictValue": "一", "dictValueEn": "One",
             "sort": 1, "isSealed": 0}),
@@ -285,7 +250,7 @@ async fn dictionary_t1(app: &TestApp, admin: &str) -> (String, String) {
 #[tokio::test]
 async fn dictionary_forms_are_validated_and_entries_take_their_dictionarys_code_and_unique_keys() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let submit = format!("{DICT}/submit");
     // The spec's messages, in order of the form.
     let mut body = json!({});
@@ -317,59 +282,51 @@ async fn dictionary_forms_are_validated_and_entries_take_their_dictionarys_code_
     ] {
         let Reply {
             status, body: res, ..
-        } = app.as_user(&admin).post_json(&submit, body.clone()).await;
+        } = admin.post_json(&submit, body.clone()).await;
         assert_failure(status, &res, 400);
         assert_eq!(res["msg"], zh);
-        let Reply { body: res, .. } = app.as_user(&admin).en().post_json(&submit, body.clone()).await;
+        let Reply { body: res, .. } = admin.en().post_json(&submit, body.clone()).await;
         assert_eq!(res["msg"], en);
         body[field] = value;
     }
-    let root = create(&app, &admin, DICT, body).await;
-    let Reply { body: detail, .. } = app.as_user(&admin).get(&format!("{DICT}/detail?id={root}")).await;
+    let root = create(&admin, DICT, body).await;
+    let Reply { body: detail, .. } = admin.get(&format!("{DICT}/detail?id={root}")).await;
     assert_eq!(detail["data"]["dictKey"], "-1", "a dictionary row's key is -1");
     assert_eq!(detail["data"]["parentId"], "0");
 
     let entry = json!({"parentId": root, "code": "ignored", "dictValue": "一", "dictValueEn": "One", "sort": 1, "isSealed": 0});
     let Reply {
         status, body: res, ..
-    } = app.as_user(&admin).post_json(&submit, entry.clone()).await;
+    } = admin.post_json(&submit, entry.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "请输入字典键值");
-    let Reply { body: res, .. } = app.as_user(&admin).en().post_json(&submit, entry.clone()).await;
+    let Reply { body: res, .. } = admin.en().post_json(&submit, entry.clone()).await;
     assert_eq!(res["msg"], "Please enter the dictionary key");
     let mut entry = entry;
     entry["dictKey"] = json!("1");
-    let child = create(&app, &admin, DICT, entry.clone()).await;
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
-        .get(&format!("{DICT}/detail?id={child}"))
-        .await;
+    let child = create(&admin, DICT, entry.clone()).await;
+    let Reply { body: detail, .. } = admin.get(&format!("{DICT}/detail?id={child}")).await;
     assert_eq!(detail["data"]["code"], "t1", "a child's code is its parent's");
     assert_eq!(detail["data"]["parentId"], root.as_str());
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&admin)
+    } = admin
         .post_json(&submit, json!({"id": child, "code": "moved"}))
         .await;
     assert_eq!(status, 200, "{res}");
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
-        .get(&format!("{DICT}/detail?id={child}"))
-        .await;
+    let Reply { body: detail, .. } = admin.get(&format!("{DICT}/detail?id={child}")).await;
     assert_eq!(detail["data"]["code"], "t1", "not editable on update either");
 
     let Reply {
         status, body: res, ..
-    } = app.as_user(&admin).post_json(&submit, entry.clone()).await;
+    } = admin.post_json(&submit, entry.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "字典键值已存在");
-    let Reply { body: res, .. } = app.as_user(&admin).en().post_json(&submit, entry.clone()).await;
+    let Reply { body: res, .. } = admin.en().post_json(&submit, entry.clone()).await;
     assert_eq!(res["msg"], "This dictionary key already exists");
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&admin)
+    } = admin
         .post_json(
             &submit,
             json!({"code": "t1", "dictValue": "again", "sort": 2, "isSealed": 0}),
@@ -481,30 +438,25 @@ async fn other_tenants_read_platform_dictionaries_but_never_change_them() {
         None,
     )
     .await;
-    let reader = app.token_of("500002", "reader", "reader-pass").await;
+    let reader = app.as_user(&app.token_of("500002", "reader", "reader-pass").await);
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&reader)
-        .get(&format!("{DICT}/dictionary?code=sex"))
-        .await;
+    } = reader.get(&format!("{DICT}/dictionary?code=sex")).await;
     assert_eq!(status, 200, "{res}");
     assert_eq!(res["data"].as_array().map(Vec::len), Some(3));
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&reader)
+    } = reader
         .post_json(
             &submit,
             json!({"code": "x", "dictValue": "x", "sort": 1, "isSealed": 0}),
         )
         .await;
     assert_failure(status, &res, 403);
-    let sex = res_id(&app, &admin, "sex").await;
+    let sex = res_id(&app.as_user(&admin), "sex").await;
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&reader)
+    } = reader
         .post_json(&format!("{DICT}/remove?ids={sex}"), json!({}))
         .await;
     assert_failure(status, &res, 403);
@@ -512,11 +464,8 @@ async fn other_tenants_read_platform_dictionaries_but_never_change_them() {
 }
 
 /// The id of a seeded dictionary.
-async fn res_id(app: &TestApp, token: &str, code: &str) -> String {
-    let Reply { body: page, .. } = app
-        .as_user(token)
-        .get(&format!("{DICT}/list?code_equal={code}"))
-        .await;
+async fn res_id(caller: &Client<'_>, code: &str) -> String {
+    let Reply { body: page, .. } = caller.get(&format!("{DICT}/list?code_equal={code}")).await;
     page["data"]["records"][0]["id"]
         .as_str()
         .expect("dictionary")
@@ -587,7 +536,7 @@ async fn seeded_dictionaries_cover_the_product_and_survive_edits() {
     assert_eq!(all["data"].as_array().map(Vec::len), Some(24), "{all}");
 
     // An administrator's edit and deletion survive a restart (the seed runs at every start).
-    let sex = res_id(&app, &admin, "sex").await;
+    let sex = res_id(&app.as_user(&admin), "sex").await;
     let Reply { body: page, .. } = app
         .as_user(&admin)
         .get(&format!("{DICT}/child-list?parentId={sex}"))
@@ -634,16 +583,14 @@ async fn seeded_dictionaries_cover_the_product_and_survive_edits() {
 #[tokio::test]
 async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_tenant() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let platform_root = create(
-        &app,
         &admin,
         BIZ,
         json!({"code": "biz_t", "dictValue": "业务", "sort": 1, "isSealed": 0}),
     )
     .await;
     let platform_entry = create(
-        &app,
         &admin,
         BIZ,
         json!({"parentId": platform_root, "dictKey": "p1", "dictValue": "平台项", "sort": 1, "isSealed": 1}),
@@ -654,44 +601,42 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
         .await;
     app.create_tenant_user("500004", "c", "c-pass", &buttons, None)
         .await;
-    let b = app.token_of("500003", "b", "b-pass").await;
-    let c = app.token_of("500004", "c", "c-pass").await;
+    let b = app.as_user(&app.token_of("500003", "b", "b-pass").await);
+    let c = app.as_user(&app.token_of("500004", "c", "c-pass").await);
 
     // A new tenant starts empty and reads the platform's rows.
-    let Reply { body: page, .. } = app.as_user(&b).get(&format!("{BIZ}/list")).await;
+    let Reply { body: page, .. } = b.get(&format!("{BIZ}/list")).await;
     assert_eq!(page["data"]["total"], 0, "{page}");
-    let Reply { body: entries, .. } = app.as_user(&b).get(&format!("{BIZ}/dictionary?code=biz_t")).await;
+    let Reply { body: entries, .. } = b.get(&format!("{BIZ}/dictionary?code=biz_t")).await;
     assert_eq!(row_ids(&entries["data"]), [platform_entry.as_str()]);
-    let Reply { body: listed, .. } = app.as_user(&b).get(&format!("{BIZ}/listDict")).await;
+    let Reply { body: listed, .. } = b.get(&format!("{BIZ}/listDict")).await;
     assert!(row_ids(&listed["data"]).contains(&platform_root));
-    let Reply { body: tree, .. } = app.as_user(&b).get(&format!("{BIZ}/tree?code=biz_t")).await;
+    let Reply { body: tree, .. } = b.get(&format!("{BIZ}/tree?code=biz_t")).await;
     assert_eq!(row_ids(&tree["data"]), [platform_entry.as_str()]);
 
     // Its own rows then take over for that code, for it alone.
     let own_root = create(
-        &app,
         &b,
         BIZ,
         json!({"code": "biz_t", "dictValue": "我的", "sort": 1, "isSealed": 0}),
     )
     .await;
     let own_entry = create(
-        &app,
         &b,
         BIZ,
         json!({"parentId": own_root, "dictKey": "b1", "dictValue": "租户项", "sort": 1, "isSealed": 0}),
     )
     .await;
-    let Reply { body: entries, .. } = app.as_user(&b).get(&format!("{BIZ}/dictionary?code=biz_t")).await;
+    let Reply { body: entries, .. } = b.get(&format!("{BIZ}/dictionary?code=biz_t")).await;
     assert_eq!(row_ids(&entries["data"]), [own_entry.as_str()]);
     assert_eq!(entries["data"][0]["code"], "biz_t");
-    let Reply { body: entries, .. } = app.as_user(&c).get(&format!("{BIZ}/dictionary?code=biz_t")).await;
+    let Reply { body: entries, .. } = c.get(&format!("{BIZ}/dictionary?code=biz_t")).await;
     assert_eq!(
         row_ids(&entries["data"]),
         [platform_entry.as_str()],
         "C still reads the platform's"
     );
-    let Reply { body: listed, .. } = app.as_user(&b).get(&format!("{BIZ}/listDict")).await;
+    let Reply { body: listed, .. } = b.get(&format!("{BIZ}/listDict")).await;
     assert_eq!(
         row_ids(&listed["data"]),
         [own_root.as_str()],
@@ -699,26 +644,23 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
     );
 
     // Neither tenant reaches the other's rows or the platform's.
-    let Reply { status, body, .. } = app.as_user(&c).get(&format!("{BIZ}/detail?id={own_entry}")).await;
+    let Reply { status, body, .. } = c.get(&format!("{BIZ}/detail?id={own_entry}")).await;
     assert_failure(status, &body, 404);
-    let Reply { status, body, .. } = app
-        .as_user(&c)
+    let Reply { status, body, .. } = c
         .post_json(
             &format!("{BIZ}/submit"),
             json!({"id": own_entry, "dictValue": "x"}),
         )
         .await;
     assert_failure(status, &body, 404);
-    let Reply { body: removed, .. } = app
-        .as_user(&c)
+    let Reply { body: removed, .. } = c
         .post_json(
             &format!("{BIZ}/remove?ids={own_entry},{platform_entry}"),
             json!({}),
         )
         .await;
     assert_eq!(removed["data"], 0);
-    let Reply { status, body, .. } = app
-        .as_user(&b)
+    let Reply { status, body, .. } = b
         .post_json(
             &format!("{BIZ}/submit"),
             json!({"parentId": platform_root, "dictKey": "x", "dictValue": "x", "sort": 1, "isSealed": 0}),
@@ -729,33 +671,26 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
         body["msg"], "上级字典不存在",
         "no entries under another tenant's dictionary"
     );
-    let Reply { body: page, .. } = app
-        .as_user(&c)
-        .get(&format!("{BIZ}/child-list?parentId={own_root}"))
-        .await;
+    let Reply { body: page, .. } = c.get(&format!("{BIZ}/child-list?parentId={own_root}")).await;
     assert_eq!(page["data"]["total"], 0);
 
     // Sealed rows: a tenant cannot change or remove its own sealed rows; the platform can.
     let sealed = create(
-        &app,
         &b,
         BIZ,
         json!({"parentId": own_root, "dictKey": "b2", "dictValue": "封", "sort": 2, "isSealed": 1}),
     )
     .await;
-    let Reply { status, body, .. } = app
-        .as_user(&b)
+    let Reply { status, body, .. } = b
         .post_json(&format!("{BIZ}/submit"), json!({"id": sealed, "dictValue": "改"}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该字典已封存，无法修改或删除");
-    let Reply { status, body, .. } = app
-        .as_user(&b)
+    let Reply { status, body, .. } = b
         .post_json(&format!("{BIZ}/remove?ids={sealed}"), json!({}))
         .await;
     assert_failure(status, &body, 400);
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             &format!("{BIZ}/submit"),
             json!({"id": platform_entry, "dictValue": "改"}),
@@ -770,7 +705,7 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
 #[tokio::test]
 async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let total = app.scalar_i64("SELECT COUNT(*) FROM blade_region", vec![]).await;
     assert_eq!(total, 3221);
 
@@ -778,7 +713,7 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
         status,
         body: provinces,
         ..
-    } = app.as_user(&admin).get(&format!("{REGION}/lazy-tree")).await;
+    } = admin.get(&format!("{REGION}/lazy-tree")).await;
     assert_eq!(status, 200, "{provinces}");
     let list = provinces["data"].as_array().unwrap();
     assert_eq!(
@@ -792,30 +727,18 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
     );
     let hk = list.iter().find(|p| p["id"] == "810000").expect("Hong Kong");
     assert_eq!(hk["hasChildren"], false);
-    let Reply { body: same, .. } = app
-        .as_user(&admin)
-        .get(&format!("{REGION}/lazy-tree?parentCode=00"))
-        .await;
+    let Reply { body: same, .. } = admin.get(&format!("{REGION}/lazy-tree?parentCode=00")).await;
     assert_eq!(same["data"].as_array().map(Vec::len), Some(34));
-    let Reply { body: cities, .. } = app
-        .as_user(&admin)
-        .get(&format!("{REGION}/lazy-tree?parentCode=110000"))
-        .await;
+    let Reply { body: cities, .. } = admin.get(&format!("{REGION}/lazy-tree?parentCode=110000")).await;
     assert_eq!(row_ids(&cities["data"]), ["110100"]);
-    let Reply { body: districts, .. } = app
-        .as_user(&admin)
-        .get(&format!("{REGION}/lazy-tree?parentCode=110100"))
-        .await;
+    let Reply { body: districts, .. } = admin.get(&format!("{REGION}/lazy-tree?parentCode=110100")).await;
     let first = &districts["data"][0];
     assert_eq!(
         (first["id"].as_str(), first["title"].as_str()),
         (Some("110101"), Some("东城区"))
     );
     assert_eq!(first["hasChildren"], false);
-    let Reply { body: gd, .. } = app
-        .as_user(&admin)
-        .get(&format!("{REGION}/lazy-list?parentCode=440000"))
-        .await;
+    let Reply { body: gd, .. } = admin.get(&format!("{REGION}/lazy-list?parentCode=440000")).await;
     let shenzhen = gd["data"]
         .as_array()
         .unwrap()
@@ -825,10 +748,7 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
     assert_eq!(shenzhen["name"], "深圳市");
     assert_eq!(shenzhen["level"], 2);
     assert_eq!(shenzhen["hasChildren"], true);
-    let Reply { body: d, .. } = app
-        .as_user(&admin)
-        .get(&format!("{REGION}/detail?code=440305"))
-        .await;
+    let Reply { body: d, .. } = admin.get(&format!("{REGION}/detail?code=440305")).await;
     assert_eq!(d["data"]["name"], "南山区");
     assert_eq!(d["data"]["level"], 3);
     assert_eq!(d["data"]["parentCode"], "440300");
@@ -836,14 +756,10 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
     // Any signed-in user reads; only the platform changes.
     app.create_tenant_user("500005", "t", "t-pass", &["region"], None)
         .await;
-    let t = app.token_of("500005", "t", "t-pass").await;
-    let Reply { status, .. } = app
-        .as_user(&t)
-        .get(&format!("{REGION}/lazy-tree?parentCode=110100"))
-        .await;
+    let t = app.as_user(&app.token_of("500005", "t", "t-pass").await);
+    let Reply { status, .. } = t.get(&format!("{REGION}/lazy-tree?parentCode=110100")).await;
     assert_eq!(status, 200);
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .post_json(
             &format!("{REGION}/submit"),
             json!({"code": "110199", "parentCode": "110100", "name": "x"}),
@@ -851,14 +767,12 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
         .await;
     assert_failure(status, &body, 403);
 
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(&format!("{REGION}/submit"), json!({"name": "x"}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入区划编号");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             &format!("{REGION}/submit"),
             json!({"code": "110199", "parentCode": "999999", "name": "x"}),
@@ -866,45 +780,35 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "上级区划不存在");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             &format!("{REGION}/submit"),
             json!({"code": "110199", "parentCode": "110100", "name": "测试区", "sort": 99}),
         )
         .await;
     assert_eq!((status, &body["data"]), (200, &json!("110199")), "{body}");
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_json(
             &format!("{REGION}/submit"),
             json!({"code": "110199", "parentCode": "110100", "name": "新测试区"}),
         )
         .await;
     assert_eq!(status, 200);
-    let Reply { body: d, .. } = app
-        .as_user(&admin)
-        .get(&format!("{REGION}/detail?code=110199"))
-        .await;
+    let Reply { body: d, .. } = admin.get(&format!("{REGION}/detail?code=110199")).await;
     assert_eq!(
         (d["data"]["name"].as_str(), d["data"]["level"].as_i64()),
         (Some("新测试区"), Some(3))
     );
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(&format!("{REGION}/remove?id=110100"), json!({}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先删除子节点");
-    let Reply { body, .. } = app
-        .as_user(&admin)
+    let Reply { body, .. } = admin
         .post_json(&format!("{REGION}/remove?id=110199"), json!({}))
         .await;
     assert_eq!(body["data"], 1);
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
-        .get(&format!("{REGION}/detail?code=110199"))
-        .await;
+    let Reply { status, body, .. } = admin.get(&format!("{REGION}/detail?code=110199")).await;
     assert_failure(status, &body, 404);
     app.stop().await;
 }
@@ -914,10 +818,9 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
 #[tokio::test]
 async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     // A JSON body carrying secrets (ignored by the handler, but logged masked)...
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_json(
             "/api/blade-system/param/submit?token=query-secret",
             json!({"paramName": "n", "paramKey": "k.logged", "paramValue": "v", "password": "hunter2",
@@ -926,14 +829,13 @@ async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
         .await;
     assert_eq!(status, 200);
     // ...and a query string carrying passwords (the old one is wrong: refused, still logged).
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post("/api/blade-user/update-password?oldPassword=wrong-old&newPassword=new-pw&newPassword1=new-pw")
         .await;
     assert_eq!(status, 400);
     // Reads and calls without a token are not logged.
     for _ in 0..3 {
-        app.as_user(&admin).get("/api/blade-system/param/list").await;
+        admin.get("/api/blade-system/param/list").await;
     }
     let anonymous = app
         .client
@@ -944,8 +846,7 @@ async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
         .expect("request");
     assert_eq!(anonymous.status(), 401);
 
-    let page = app
-        .as_user(&admin)
+    let page = admin
         .poll("/api/blade-log/api/list?size=50", |b| b["data"]["total"] == 2)
         .await;
     let rows = page["data"]["records"].as_array().unwrap();
@@ -986,26 +887,18 @@ async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
         "oldPassword=******&newPassword=******&newPassword1=******"
     );
     assert_eq!(pw["status"], 400);
-    let Reply { body: gets, .. } = app
-        .as_user(&admin)
-        .get("/api/blade-log/api/list?method=GET")
-        .await;
+    let Reply { body: gets, .. } = admin.get("/api/blade-log/api/list?method=GET").await;
     assert_eq!(gets["data"]["total"], 0);
-    let Reply { body: filtered, .. } = app
-        .as_user(&admin)
+    let Reply { body: filtered, .. } = admin
         .get("/api/blade-log/api/list?requestUri=update-password&createBy=admin")
         .await;
     assert_eq!(filtered["data"]["total"], 1);
-    let Reply { body: none, .. } = app
-        .as_user(&admin)
+    let Reply { body: none, .. } = admin
         .get("/api/blade-log/api/list?createTime_datelt=2000-01-01%2000:00:00")
         .await;
     assert_eq!(none["data"]["total"], 0);
     let id = submit["id"].as_str().unwrap();
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
-        .get(&format!("/api/blade-log/api/detail?id={id}"))
-        .await;
+    let Reply { body: detail, .. } = admin.get(&format!("/api/blade-log/api/detail?id={id}")).await;
     assert_eq!(detail["data"]["requestUri"], "/api/blade-system/param/submit");
     // No proxy header: the peer address of the connection is recorded.
     assert_eq!(detail["data"]["remoteIp"], "127.0.0.1");
@@ -1017,12 +910,11 @@ async fn sign_in_and_sign_out_reach_the_usual_log() {
     let app = TestApp::start().await;
     let Reply { status, .. } = app.sign_in("000000", "admin", "not-the-password").await;
     assert_eq!(status, 400);
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let other = app.token_of("000000", "admin", "admin").await;
     let Reply { status, .. } = app.as_user(&other).get("/api/blade-auth/oauth/logout").await;
     assert_eq!(status, 200);
-    let page = app
-        .as_user(&admin)
+    let page = admin
         .poll("/api/blade-log/usual/list?size=50", |b| b["data"]["total"] == 4)
         .await;
     let ids: Vec<&str> = page["data"]["records"]
@@ -1033,8 +925,7 @@ async fn sign_in_and_sign_out_reach_the_usual_log() {
         .collect();
     assert_eq!(ids.iter().filter(|i| **i == "login").count(), 2, "{page}");
     assert!(ids.contains(&"login_failed") && ids.contains(&"logout"), "{page}");
-    let Reply { body: failed, .. } = app
-        .as_user(&admin)
+    let Reply { body: failed, .. } = admin
         .get("/api/blade-log/usual/list?logId_equal=login_failed")
         .await;
     let row = &failed["data"]["records"][0];
@@ -1042,10 +933,7 @@ async fn sign_in_and_sign_out_reach_the_usual_log() {
     assert_eq!(row["logLevel"], "warn");
     assert_eq!(row["logData"], "Wrong account or password");
     let id = row["id"].as_str().unwrap();
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
-        .get(&format!("/api/blade-log/usual/detail?id={id}"))
-        .await;
+    let Reply { body: detail, .. } = admin.get(&format!("/api/blade-log/usual/detail?id={id}")).await;
     assert_eq!(detail["data"]["logId"], "login_failed");
     app.stop().await;
 }
@@ -1064,9 +952,8 @@ fn boom_routes() -> OpenApiRouter<AppState> {
 #[tokio::test]
 async fn server_errors_reach_the_error_log() {
     let app = TestApp::start_with(boom_routes()).await;
-    let admin = app.token_of("000000", "admin", "admin").await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let Reply { status, body, .. } = admin
         .post_json("/api/test/boom?x=1", json!({"password": "p4ss", "n": 1}))
         .await;
     assert_failure(status, &body, 500);
@@ -1077,8 +964,7 @@ async fn server_errors_reach_the_error_log() {
         .await
         .expect("request");
     assert_eq!(anonymous.status(), 500);
-    let page = app
-        .as_user(&admin)
+    let page = admin
         .poll("/api/blade-log/error/list", |b| b["data"]["total"] == 2)
         .await;
     let rows = page["data"]["records"].as_array().unwrap();
@@ -1096,16 +982,12 @@ async fn server_errors_reach_the_error_log() {
             .any(|r| r["createBy"].is_null() && r["tenantId"] == "000000")
     );
     // The failed call is in the API log too, with its status.
-    let api = app
-        .as_user(&admin)
+    let api = admin
         .poll("/api/blade-log/api/list", |b| b["data"]["total"] == 1)
         .await;
     assert_eq!(api["data"]["records"][0]["status"], 500);
     let id = signed["id"].as_str().unwrap();
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
-        .get(&format!("/api/blade-log/error/detail?id={id}"))
-        .await;
+    let Reply { body: detail, .. } = admin.get(&format!("/api/blade-log/error/detail?id={id}")).await;
     assert_eq!(detail["data"]["requestUri"], "/api/test/boom");
     app.stop().await;
 }
@@ -1113,7 +995,7 @@ async fn server_errors_reach_the_error_log() {
 #[tokio::test]
 async fn logs_are_read_per_tenant_and_whole_by_the_platform() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     app.create_tenant_user(
         "500006",
         "ops",
@@ -1122,25 +1004,22 @@ async fn logs_are_read_per_tenant_and_whole_by_the_platform() {
         None,
     )
     .await;
-    let ops = app.token_of("500006", "ops", "ops-pass").await;
-    let Reply { status, .. } = app
-        .as_user(&ops)
+    let ops = app.as_user(&app.token_of("500006", "ops", "ops-pass").await);
+    let Reply { status, .. } = ops
         .post_json(
             "/api/blade-system/post/submit",
             json!({"category": 1, "postCode": "p", "postName": "p", "sort": 1}),
         )
         .await;
     assert_eq!(status, 200);
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_json(
             "/api/blade-system/post/submit",
             json!({"category": 1, "postCode": "q", "postName": "q", "sort": 1}),
         )
         .await;
     assert_eq!(status, 200);
-    let all = app
-        .as_user(&admin)
+    let all = admin
         .poll("/api/blade-log/api/list", |b| b["data"]["total"] == 2)
         .await;
     let admin_row = all["data"]["records"]
@@ -1154,28 +1033,21 @@ async fn logs_are_read_per_tenant_and_whole_by_the_platform() {
         .to_owned();
     let Reply {
         body: platform_only, ..
-    } = app
-        .as_user(&admin)
-        .get("/api/blade-log/api/list?tenantId=500006")
-        .await;
+    } = admin.get("/api/blade-log/api/list?tenantId=500006").await;
     assert_eq!(platform_only["data"]["total"], 1);
-    let Reply { body: own, .. } = app.as_user(&ops).get("/api/blade-log/api/list").await;
+    let Reply { body: own, .. } = ops.get("/api/blade-log/api/list").await;
     assert_eq!(own["data"]["total"], 1, "{own}");
     assert_eq!(own["data"]["records"][0]["createBy"], "ops");
-    let Reply { body: own, .. } = app
-        .as_user(&ops)
-        .get("/api/blade-log/api/list?tenantId=000000")
-        .await;
+    let Reply { body: own, .. } = ops.get("/api/blade-log/api/list?tenantId=000000").await;
     assert_eq!(
         own["data"]["total"], 0,
         "naming another tenant does not widen the view"
     );
-    let Reply { status, body, .. } = app
-        .as_user(&ops)
+    let Reply { status, body, .. } = ops
         .get(&format!("/api/blade-log/api/detail?id={admin_row}"))
         .await;
     assert_failure(status, &body, 404);
-    let Reply { body: usual, .. } = app.as_user(&ops).get("/api/blade-log/usual/list").await;
+    let Reply { body: usual, .. } = ops.get("/api/blade-log/usual/list").await;
     assert!(
         usual["data"]["records"]
             .as_array()

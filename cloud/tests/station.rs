@@ -108,37 +108,34 @@ async fn station_forms_are_validated_in_the_callers_language_and_nothing_is_half
 #[tokio::test]
 async fn a_blank_state_takes_the_default_and_an_edit_sending_it_blank_keeps_the_stored_one() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
 
     // A blank state (the column is NOT NULL) takes the default instead of failing the insert,
     // and an edit sending it blank keeps the stored one.
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .post_json("/api/station", json!({"name": "blank state", "state": null}))
         .await;
     assert_eq!(status, 200, "{body}");
     let blank = body["data"].as_str().expect("id").to_owned();
-    let Reply { body, .. } = app.as_user(&t).get(&format!("/api/station/{blank}")).await;
+    let Reply { body, .. } = t.get(&format!("/api/station/{blank}")).await;
     assert_eq!(body["data"]["state"], "1", "{body}");
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .put_json(
             "/api/station",
             json!({"id": blank, "name": "blank state", "state": "2"}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .put_json(
             "/api/station",
             json!({"id": blank, "name": "blank state", "state": ""}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let Reply { body, .. } = app.as_user(&t).get(&format!("/api/station/{blank}")).await;
+    let Reply { body, .. } = t.get(&format!("/api/station/{blank}")).await;
     assert_eq!(body["data"]["state"], "2", "{body}");
-    let Reply { status, .. } = app.as_user(&t).delete(&format!("/api/station/{blank}")).await;
+    let Reply { status, .. } = t.delete(&format!("/api/station/{blank}")).await;
     assert_eq!(status, 200);
 }
 
@@ -303,13 +300,13 @@ async fn a_station_switches_from_commissioning_to_running_once() {
 #[tokio::test]
 async fn a_station_without_devices_is_deleted_without_confirmation() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
 
-    let other = app.as_user(&t).station("Other").await;
+    let other = t.station("Other").await;
     // Delete without devices needs no confirmation.
-    let Reply { status, body, .. } = app.as_user(&t).delete(&format!("/api/station/{other}")).await;
+    let Reply { status, body, .. } = t.delete(&format!("/api/station/{other}")).await;
     assert_eq!(status, 200, "{body}");
-    let Reply { status, .. } = app.as_user(&t).get(&format!("/api/station/{other}")).await;
+    let Reply { status, .. } = t.get(&format!("/api/station/{other}")).await;
     assert_eq!(status, 404);
 }
 
@@ -322,18 +319,14 @@ async fn a_user_without_the_station_buttons_can_neither_create_nor_switch_nor_de
     // Permissions: a user without the buttons can read but not change.
     app.create_tenant_user("100001", "reader", "secret1", &[], None)
         .await;
-    let r = app.token_of("100001", "reader", "secret1").await;
-    let Reply { status, body, .. } = app
-        .as_user(&r)
-        .post_json("/api/station", json!({"name": "x"}))
-        .await;
+    let r = app.as_user(&app.token_of("100001", "reader", "secret1").await);
+    let Reply { status, body, .. } = r.post_json("/api/station", json!({"name": "x"})).await;
     assert_failure(status, &body, 403);
-    let Reply { status, body, .. } = app
-        .as_user(&r)
+    let Reply { status, body, .. } = r
         .put_json(&format!("/api/station/switchStation/{id}"), json!({}))
         .await;
     assert_failure(status, &body, 403);
-    let Reply { status, body, .. } = app.as_user(&r).delete(&format!("/api/station/{id}")).await;
+    let Reply { status, body, .. } = r.delete(&format!("/api/station/{id}")).await;
     assert_failure(status, &body, 403);
 }
 
@@ -371,16 +364,16 @@ fn hw001(station: &str) -> Json {
 #[tokio::test]
 async fn inverters_are_validated_moved_between_stations_paged_and_listed() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s1 = app.as_user(&t).station("S1").await;
-    let s2 = app.as_user(&t).station("S2").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s1 = t.station("S1").await;
+    let s2 = t.station("S2").await;
 
     // Inverter.
     let inv = hw001(&s1);
-    let Reply { status, body, .. } = app.as_user(&t).post_json("/api/inverter", inv.clone()).await;
+    let Reply { status, body, .. } = t.post_json("/api/inverter", inv.clone()).await;
     assert_eq!(status, 200, "{body}");
     let inv_id = body["data"].as_str().unwrap().to_owned();
-    let d = app.as_user(&t).get_data(&format!("/api/inverter/{inv_id}")).await;
+    let d = t.get_data(&format!("/api/inverter/{inv_id}")).await;
     assert_eq!(d["stationName"], "S1");
     assert_eq!(d["modulesPerString"], json!([20, 20, 18]));
     assert_eq!(d["mapModel"], "huawei-sun2000-ktl");
@@ -410,56 +403,54 @@ async fn inverters_are_validated_moved_between_stations_paged_and_listed() {
         }
         let Reply {
             status, body: res, ..
-        } = app.as_user(&t).post_json("/api/inverter", body).await;
+        } = t.post_json("/api/inverter", body).await;
         assert_failure(status, &res, 400);
         assert_eq!(res["msg"], zh, "{change}");
     }
     let Reply {
         status, body: res, ..
-    } = app.as_user(&t).en().post_json("/api/inverter", inv.clone()).await;
+    } = t.en().post_json("/api/inverter", inv.clone()).await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("A device with SN HW001 already exists in this tenant"))
     );
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .put_json(
             "/api/inverter",
             json!({"id": inv_id, "name": "INV-1b", "stationId": s2}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let d = app.as_user(&t).get_data(&format!("/api/inverter/{inv_id}")).await;
+    let d = t.get_data(&format!("/api/inverter/{inv_id}")).await;
     assert_eq!(
         (d["name"].as_str(), d["stationName"].as_str(), d["sn"].as_str()),
         (Some("INV-1b"), Some("S2"), Some("HW001"))
     );
-    let page = app
-        .as_user(&t)
+    let page = t
         .get_data(&format!(
             "/api/inverter/page?stationId={s2}&manufacturer=1&name=inv"
         ))
         .await;
     assert_eq!(page["total"], 1, "{page}");
-    let l = app.as_user(&t).get_data("/api/inverter/listDeviceType").await;
+    let l = t.get_data("/api/inverter/listDeviceType").await;
     assert_eq!(l[0]["dictValue"], "逆变器");
-    let l = app.as_user(&t).get_data("/api/inverter/listManufacturer").await;
+    let l = t.get_data("/api/inverter/listManufacturer").await;
     assert_eq!(l[1]["dictValue"], "阳光电源");
 }
 
 #[tokio::test]
 async fn meter_sns_are_unique_across_device_kinds_and_meters_are_validated() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s1 = app.as_user(&t).station("S1").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s1 = t.station("S1").await;
 
-    let _inverter = app.as_user(&t).device(Device::Inverter, hw001(&s1)).await;
+    let _inverter = t.device(Device::Inverter, hw001(&s1)).await;
     // Meter: SN unique across device kinds too.
     let meter = json!({"stationId": s1, "name": "Grid meter", "meterRole": "1", "sn": "HW001",
         "ctRatio": 200, "ptRatio": 1, "mapModel": "eastron-sdm630", "unitId": 2});
     let Reply {
         status, body: res, ..
-    } = app.as_user(&t).post_json("/api/meter", meter.clone()).await;
+    } = t.post_json("/api/meter", meter.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "设备SN已存在：HW001");
     let mut m = meter.clone();
@@ -467,52 +458,47 @@ async fn meter_sns_are_unique_across_device_kinds_and_meters_are_validated() {
     m["meterRole"] = json!("7");
     let Reply {
         status, body: res, ..
-    } = app.as_user(&t).post_json("/api/meter", m.clone()).await;
+    } = t.post_json("/api/meter", m.clone()).await;
     assert_eq!((status, res["msg"].as_str()), (400, Some("电表用途无效：7")));
     m["meterRole"] = json!("1");
     m["ctRatio"] = json!(0);
     let Reply {
         status, body: res, ..
-    } = app.as_user(&t).post_json("/api/meter", m.clone()).await;
+    } = t.post_json("/api/meter", m.clone()).await;
     assert_eq!(status, 400, "{res}");
     m["ctRatio"] = json!(200);
     let Reply {
         status, body: res, ..
-    } = app.as_user(&t).post_json("/api/meter", m.clone()).await;
+    } = t.post_json("/api/meter", m.clone()).await;
     assert_eq!(status, 200, "{res}");
     let meter_id = res["data"].as_str().unwrap().to_owned();
-    let d = app.as_user(&t).get_data(&format!("/api/meter/{meter_id}")).await;
+    let d = t.get_data(&format!("/api/meter/{meter_id}")).await;
     assert_eq!(
         (d["ctRatio"].as_f64(), d["meterRole"].as_str()),
         (Some(200.0), Some("1"))
     );
-    let Reply { status, .. } = app
-        .as_user(&t)
+    let Reply { status, .. } = t
         .put_json("/api/meter", json!({"id": meter_id, "ptRatio": 10}))
         .await;
     assert_eq!(status, 200);
     assert_eq!(
-        app.as_user(&t).get_data(&format!("/api/meter/{meter_id}")).await["ptRatio"],
+        t.get_data(&format!("/api/meter/{meter_id}")).await["ptRatio"],
         10.0
     );
-    assert_eq!(
-        app.as_user(&t).get_data("/api/meter/page?meterRole=1").await["total"],
-        1
-    );
+    assert_eq!(t.get_data("/api/meter/page?meterRole=1").await["total"], 1);
 }
 
 #[tokio::test]
 async fn a_station_has_at_most_one_weather_station() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s1 = app.as_user(&t).station("S1").await;
-    let s2 = app.as_user(&t).station("S2").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s1 = t.station("S1").await;
+    let s2 = t.station("S2").await;
 
     // Weather: one per station.
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/weather",
             json!({"stationId": s1, "name": "W1", "sn": "W001", "mapModel": "sunspec-met-station"}),
@@ -522,8 +508,7 @@ async fn a_station_has_at_most_one_weather_station() {
     let weather_id = res["data"].as_str().unwrap().to_owned();
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/weather",
             json!({"stationId": s1, "name": "W2", "sn": "W002"}),
@@ -531,8 +516,7 @@ async fn a_station_has_at_most_one_weather_station() {
         .await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "每个电站最多只能添加一个气象站");
-    let Reply { body: res, .. } = app
-        .as_user(&t)
+    let Reply { body: res, .. } = t
         .en()
         .post_json(
             "/api/weather",
@@ -540,8 +524,7 @@ async fn a_station_has_at_most_one_weather_station() {
         )
         .await;
     assert_eq!(res["msg"], "A station can have at most one weather station");
-    let Reply { status, .. } = app
-        .as_user(&t)
+    let Reply { status, .. } = t
         .post_json(
             "/api/weather",
             json!({"stationId": s2, "name": "W2", "sn": "W002"}),
@@ -550,33 +533,28 @@ async fn a_station_has_at_most_one_weather_station() {
     assert_eq!(status, 200);
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json("/api/weather", json!({"id": weather_id, "stationId": s2}))
         .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("每个电站最多只能添加一个气象站"))
     );
-    let l = app
-        .as_user(&t)
-        .get_data(&format!("/api/weather/list?stationId={s1}"))
-        .await;
+    let l = t.get_data(&format!("/api/weather/list?stationId={s1}")).await;
     assert_eq!(row_ids(&l), vec![weather_id.clone()]);
-    assert_eq!(app.as_user(&t).get_data("/api/weather/page").await["total"], 2);
+    assert_eq!(t.get_data("/api/weather/page").await["total"], 2);
 }
 
 #[tokio::test]
 async fn camera_app_keys_are_write_only_and_live_urls_follow_the_brand() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s1 = app.as_user(&t).station("S1").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s1 = t.station("S1").await;
 
     // Camera: the app key is write-only; the live URL comes from the brand's template.
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/camera",
             json!({"stationId": s1, "cameraType": "1", "name": "Gate",
@@ -585,7 +563,7 @@ async fn camera_app_keys_are_write_only_and_live_urls_follow_the_brand() {
         .await;
     assert_eq!(status, 200, "{res}");
     let cam = res["data"].as_str().unwrap().to_owned();
-    let page = app.as_user(&t).get_data("/api/camera/page").await;
+    let page = t.get_data("/api/camera/page").await;
     let row = &page["records"][0];
     assert_eq!(row["appKeySet"], true);
     assert!(row.get("appKey").is_none(), "{row}");
@@ -601,16 +579,12 @@ async fn camera_app_keys_are_write_only_and_live_urls_follow_the_brand() {
         stored.starts_with("v1:") && !stored.contains("topsecret"),
         "{stored}"
     );
-    let url = app
-        .as_user(&t)
-        .get_data(&format!("/api/camera/live/web/url?id={cam}"))
-        .await;
+    let url = t.get_data(&format!("/api/camera/live/web/url?id={cam}")).await;
     assert_eq!(
         url,
         "https://open.ys7.com/ezopen/h5/iframe?url=ezopen://ABC@open.ys7.com/CAM%2001/1.hd.live&appKey=ak1"
     );
-    let Reply { status, .. } = app
-        .as_user(&t)
+    let Reply { status, .. } = t
         .put_json("/api/camera", json!({"id": cam, "name": "Gate 2", "appKey": ""}))
         .await;
     assert_eq!(status, 200);
@@ -624,28 +598,23 @@ async fn camera_app_keys_are_write_only_and_live_urls_follow_the_brand() {
         stored,
         "a blank write-only field keeps the stored value"
     );
-    let l = app
-        .as_user(&t)
+    let l = t
         .get_data(&format!("/api/camera/listCamera?stationId={s1}"))
         .await;
     assert_eq!(l[0]["name"], "Gate 2");
-    assert_eq!(
-        app.as_user(&t).get_data("/api/camera/listCameraType").await[0]["dictKey"],
-        "1"
-    );
+    assert_eq!(t.get_data("/api/camera/listCameraType").await[0]["dictKey"], "1");
 }
 
 #[tokio::test]
 async fn third_party_passwords_are_required_encrypted_and_never_answered() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s1 = app.as_user(&t).station("S1").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s1 = t.station("S1").await;
 
     // Third-party accounts: password required, encrypted, never answered.
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/inverterThird",
             json!({"platform": "1", "account": "fusion"}),
@@ -654,8 +623,7 @@ async fn third_party_passwords_are_required_encrypted_and_never_answered() {
     assert_eq!((status, res["msg"].as_str()), (400, Some("请输入密码")));
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/inverterThird",
             json!({"stationId": s1, "platform": "1", "account": "fusion", "password": "vendor-pw"}),
@@ -663,12 +631,9 @@ async fn third_party_passwords_are_required_encrypted_and_never_answered() {
         .await;
     assert_eq!(status, 200, "{res}");
     let third = res["data"].as_str().unwrap().to_owned();
-    let l = app
-        .as_user(&t)
-        .get_data("/api/inverterThird/listThirdAccount")
-        .await;
+    let l = t.get_data("/api/inverterThird/listThirdAccount").await;
     assert_eq!(l[0]["account"], "fusion");
-    let page = app.as_user(&t).get_data("/api/inverterThird/page").await;
+    let page = t.get_data("/api/inverterThird/page").await;
     assert_eq!(page["records"][0]["passwordSet"], true);
     assert!(!page.to_string().contains("vendor-pw") && !l.to_string().contains("vendor-pw"));
     let sealed = app
@@ -679,40 +644,35 @@ async fn third_party_passwords_are_required_encrypted_and_never_answered() {
         .await
         .unwrap();
     assert_eq!(app.state.station.open(&sealed).as_deref(), Some("vendor-pw"));
-    let Reply { status, .. } = app
-        .as_user(&t)
+    let Reply { status, .. } = t
         .put_json("/api/inverterThird", json!({"id": third, "remark": "r"}))
         .await;
     assert_eq!(status, 200);
-    let Reply { status, .. } = app
-        .as_user(&t)
-        .delete(&format!("/api/inverterThird/{third}"))
-        .await;
+    let Reply { status, .. } = t.delete(&format!("/api/inverterThird/{third}")).await;
     assert_eq!(status, 200);
 }
 
 #[tokio::test]
 async fn removed_devices_free_their_sn_and_slot_and_a_delete_stays_in_its_kind() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s1 = app.as_user(&t).station("S1").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s1 = t.station("S1").await;
 
-    let inv_id = app.as_user(&t).device(Device::Inverter, hw001(&s1)).await;
-    let c = app.as_user(&t);
-    let meter_id = c
+    let inv_id = t.device(Device::Inverter, hw001(&s1)).await;
+    let meter_id = t
         .device(
             Device::Meter,
             json!({"stationId": s1, "name": "Grid meter", "meterRole": "1", "sn": "M001",
                 "ctRatio": 200, "ptRatio": 1, "mapModel": "eastron-sdm630", "unitId": 2}),
         )
         .await;
-    let weather_id = c
+    let weather_id = t
         .device(
             Device::Weather,
             json!({"stationId": s1, "name": "W1", "sn": "W001", "mapModel": "sunspec-met-station"}),
         )
         .await;
-    let cam = c
+    let cam = t
         .device(
             Device::Camera,
             json!({"stationId": s1, "cameraType": "1", "name": "Gate",
@@ -721,15 +681,11 @@ async fn removed_devices_free_their_sn_and_slot_and_a_delete_stays_in_its_kind()
         .await;
 
     // Deletes.
-    let Reply { status, .. } = app.as_user(&t).delete(&format!("/api/camera/{cam}")).await;
+    let Reply { status, .. } = t.delete(&format!("/api/camera/{cam}")).await;
     assert_eq!(status, 200);
-    let Reply { status, .. } = app
-        .as_user(&t)
-        .delete(&format!("/api/weather/{weather_id}"))
-        .await;
+    let Reply { status, .. } = t.delete(&format!("/api/weather/{weather_id}")).await;
     assert_eq!(status, 200);
-    let Reply { status, .. } = app
-        .as_user(&t)
+    let Reply { status, .. } = t
         .post_json(
             "/api/weather",
             json!({"stationId": s1, "name": "W3", "sn": "W001"}),
@@ -739,14 +695,11 @@ async fn removed_devices_free_their_sn_and_slot_and_a_delete_stays_in_its_kind()
         status, 200,
         "a removed device frees its SN and its station's slot"
     );
-    let Reply { status, .. } = app
-        .as_user(&t)
-        .delete(&format!("/api/meter/{meter_id},{inv_id}"))
-        .await;
+    let Reply { status, .. } = t.delete(&format!("/api/meter/{meter_id},{inv_id}")).await;
     assert_eq!(status, 200);
-    let Reply { status, .. } = app.as_user(&t).get(&format!("/api/meter/{meter_id}")).await;
+    let Reply { status, .. } = t.get(&format!("/api/meter/{meter_id}")).await;
     assert_eq!(status, 404);
-    let Reply { status, .. } = app.as_user(&t).get(&format!("/api/inverter/{inv_id}")).await;
+    let Reply { status, .. } = t.get(&format!("/api/inverter/{inv_id}")).await;
     assert_eq!(
         status, 200,
         "an inverter id in the meter delete touches no inverter"
@@ -756,11 +709,10 @@ async fn removed_devices_free_their_sn_and_slot_and_a_delete_stays_in_its_kind()
 #[tokio::test]
 async fn tenants_never_see_or_change_each_others_stations_and_devices() {
     let app = TestApp::start().await;
-    let a = app.station_manager("100001", "mgr_a").await;
-    let b = app.station_manager("100002", "mgr_b").await;
-    let sa = app.as_user(&a).station("A").await;
-    let Reply { body: res, .. } = app
-        .as_user(&a)
+    let a = app.as_user(&app.station_manager("100001", "mgr_a").await);
+    let b = app.as_user(&app.station_manager("100002", "mgr_b").await);
+    let sa = a.station("A").await;
+    let Reply { body: res, .. } = a
         .post_json(
             "/api/inverter",
             json!({"stationId": sa, "name": "I", "sn": "SN-A", "stringsCount": 1}),
@@ -768,36 +720,29 @@ async fn tenants_never_see_or_change_each_others_stations_and_devices() {
         .await;
     let inv = res["data"].as_str().unwrap().to_owned();
 
-    let Reply { status, .. } = app.as_user(&b).get(&format!("/api/station/{sa}")).await;
+    let Reply { status, .. } = b.get(&format!("/api/station/{sa}")).await;
     assert_eq!(status, 404);
-    assert_eq!(app.as_user(&b).get_data("/api/station/page").await["total"], 0);
+    assert_eq!(b.get_data("/api/station/page").await["total"], 0);
     assert!(
-        app.as_user(&b)
-            .get_data("/api/station/list")
+        b.get_data("/api/station/list")
             .await
             .as_array()
             .unwrap()
             .is_empty()
     );
-    let Reply { status, .. } = app
-        .as_user(&b)
+    let Reply { status, .. } = b
         .put_json("/api/station", json!({"id": sa, "name": "hacked"}))
         .await;
     assert_eq!(status, 404);
-    let Reply { status, .. } = app
-        .as_user(&b)
+    let Reply { status, .. } = b
         .put_json(&format!("/api/station/switchStation/{sa}"), json!({}))
         .await;
     assert_eq!(status, 404);
-    let Reply { status, .. } = app
-        .as_user(&b)
-        .delete(&format!("/api/station/{sa}?confirm=true"))
-        .await;
+    let Reply { status, .. } = b.delete(&format!("/api/station/{sa}?confirm=true")).await;
     assert_eq!(status, 404);
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&b)
+    } = b
         .post_json(
             "/api/inverter",
             json!({"stationId": sa, "name": "I", "sn": "SN-B", "stringsCount": 1}),
@@ -805,30 +750,24 @@ async fn tenants_never_see_or_change_each_others_stations_and_devices() {
         .await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "电站不存在");
-    let Reply { status, .. } = app.as_user(&b).get(&format!("/api/inverter/{inv}")).await;
+    let Reply { status, .. } = b.get(&format!("/api/inverter/{inv}")).await;
     assert_eq!(status, 404);
-    let Reply { status, .. } = app
-        .as_user(&b)
+    let Reply { status, .. } = b
         .put_json("/api/inverter", json!({"id": inv, "name": "hacked"}))
         .await;
     assert_eq!(status, 404);
-    let Reply { status, .. } = app.as_user(&b).delete(&format!("/api/inverter/{inv}")).await;
+    let Reply { status, .. } = b.delete(&format!("/api/inverter/{inv}")).await;
     assert_eq!(status, 404);
-    assert_eq!(app.as_user(&b).get_data("/api/inverter/page").await["total"], 0);
-    let Reply { status, .. } = app
-        .as_user(&b)
+    assert_eq!(b.get_data("/api/inverter/page").await["total"], 0);
+    let Reply { status, .. } = b
         .get(&format!("/api/stationPrice/getLastPrice?stationId={sa}"))
         .await;
     assert_eq!(status, 404);
-    let Reply { status, .. } = app
-        .as_user(&b)
-        .get(&format!("/api/electricPrice/getByStationId/{sa}"))
-        .await;
+    let Reply { status, .. } = b.get(&format!("/api/electricPrice/getByStationId/{sa}")).await;
     assert_eq!(status, 404);
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&b)
+    } = b
         .put_json(
             "/api/electricPrice",
             json!({"stationId": sa, "priceType": "1", "fixedPrice": 1}),
@@ -836,9 +775,8 @@ async fn tenants_never_see_or_change_each_others_stations_and_devices() {
         .await;
     assert_eq!((status, res["msg"].as_str()), (400, Some("电站不存在")));
     // SNs are unique per tenant, not across tenants.
-    let sb = app.as_user(&b).station("B").await;
-    let Reply { status, .. } = app
-        .as_user(&b)
+    let sb = b.station("B").await;
+    let Reply { status, .. } = b
         .post_json(
             "/api/inverter",
             json!({"stationId": sb, "name": "I", "sn": "SN-A", "stringsCount": 1}),
@@ -849,8 +787,7 @@ async fn tenants_never_see_or_change_each_others_stations_and_devices() {
     let (_, user_a) = app
         .create_tenant_user("100001", "someone", "secret1", &[], None)
         .await;
-    let Reply { status, .. } = app
-        .as_user(&b)
+    let Reply { status, .. } = b
         .post_json(
             "/api/station/updateUserStation",
             json!({"userId": user_a.to_string(), "stationIds": [sb]}),
@@ -858,20 +795,20 @@ async fn tenants_never_see_or_change_each_others_stations_and_devices() {
         .await;
     assert_eq!(status, 400);
 
-    let d = app.as_user(&a).get_data(&format!("/api/station/{sa}")).await;
+    let d = a.get_data(&format!("/api/station/{sa}")).await;
     assert_eq!(
         (d["name"].as_str(), d["installationStatus"].as_str()),
         (Some("A"), Some("1"))
     );
-    let d = app.as_user(&a).get_data(&format!("/api/inverter/{inv}")).await;
+    let d = a.get_data(&format!("/api/inverter/{inv}")).await;
     assert_eq!(d["name"], "I");
 }
 
 #[tokio::test]
 async fn a_station_with_devices_is_deleted_only_when_confirmed_and_takes_them_along() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s = app.as_user(&t).station("S").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s = t.station("S").await;
     for (path, body) in [
         (
             "/api/inverter",
@@ -889,25 +826,22 @@ async fn a_station_with_devices_is_deleted_only_when_confirmed_and_takes_them_al
     ] {
         let Reply {
             status, body: res, ..
-        } = app.as_user(&t).post_json(path, body).await;
+        } = t.post_json(path, body).await;
         assert_eq!(status, 200, "{path}: {res}");
     }
     let Reply {
         status, body: res, ..
-    } = app.as_user(&t).delete(&format!("/api/station/{s}")).await;
+    } = t.delete(&format!("/api/station/{s}")).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "电站下存在3台设备，确认删除将同时删除这些设备");
     assert_eq!(
-        app.as_user(&t).get_data("/api/station/page").await["total"],
+        t.get_data("/api/station/page").await["total"],
         1,
         "nothing removed"
     );
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
-        .delete(&format!("/api/station/{s}?confirm=true"))
-        .await;
+    } = t.delete(&format!("/api/station/{s}?confirm=true")).await;
     assert_eq!(status, 200, "{res}");
     for table in ["pv_inverter", "pv_meter", "pv_weather", "pv_station_price"] {
         let live = app
@@ -918,10 +852,9 @@ async fn a_station_with_devices_is_deleted_only_when_confirmed_and_takes_them_al
             .await;
         assert_eq!(live, 0, "{table} rows of the removed station");
     }
-    assert_eq!(app.as_user(&t).get_data("/api/inverter/page").await["total"], 0);
-    let s2 = app.as_user(&t).station("S2").await;
-    let Reply { status, .. } = app
-        .as_user(&t)
+    assert_eq!(t.get_data("/api/inverter/page").await["total"], 0);
+    let s2 = t.station("S2").await;
+    let Reply { status, .. } = t
         .post_json(
             "/api/inverter",
             json!({"stationId": s2, "name": "I", "sn": "I1", "stringsCount": 1}),
@@ -933,13 +866,12 @@ async fn a_station_with_devices_is_deleted_only_when_confirmed_and_takes_them_al
 #[tokio::test]
 async fn owners_and_staff_see_only_their_assigned_stations() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s1 = app.as_user(&t).station("S1").await;
-    let s2 = app.as_user(&t).station("S2").await;
-    let s3 = app.as_user(&t).station("S3").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s1 = t.station("S1").await;
+    let s2 = t.station("S2").await;
+    let s3 = t.station("S3").await;
     for (s, sn) in [(&s1, "I1"), (&s2, "I2")] {
-        let Reply { status, .. } = app
-            .as_user(&t)
+        let Reply { status, .. } = t
             .post_json(
                 "/api/inverter",
                 json!({"stationId": s, "name": sn, "sn": sn, "stringsCount": 1}),
@@ -950,10 +882,9 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
     let owner = app
         .user_with_alias("100001", "owner1", "owner", &["inverter_add"])
         .await;
-    let o = app.token_of("100001", "owner1", "secret1").await;
+    let o = app.as_user(&app.token_of("100001", "owner1", "secret1").await);
     assert!(
-        app.as_user(&o)
-            .get_data("/api/station/list")
+        o.get_data("/api/station/list")
             .await
             .as_array()
             .unwrap()
@@ -963,16 +894,14 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
 
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/station/updateUserStation",
             json!({"userId": owner.to_string(), "stationIds": [s1, s3]}),
         )
         .await;
     assert_eq!(status, 200, "{res}");
-    let Reply { status, .. } = app
-        .as_user(&t)
+    let Reply { status, .. } = t
         .post_json(
             "/api/station/updateUserStation",
             json!({"userId": owner.to_string(), "stationIds": format!("{s1}")}),
@@ -981,8 +910,7 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
     assert_eq!(status, 200, "replaces");
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/station/updateUserStation",
             json!({"userId": owner.to_string(), "stationIds": ["424242"]}),
@@ -990,44 +918,30 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
         .await;
     assert_eq!((status, res["msg"].as_str()), (400, Some("电站不存在")));
 
-    let page = app
-        .as_user(&t)
-        .get_data("/api/station/pageAssignment?roleAlias=owner")
-        .await;
+    let page = t.get_data("/api/station/pageAssignment?roleAlias=owner").await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["account"], "owner1");
     assert_eq!(page["records"][0]["stationIds"], json!([s1]));
     assert_eq!(page["records"][0]["stations"][0]["name"], "S1");
 
+    assert_eq!(row_ids(&o.get_data("/api/station/list").await), vec![s1.clone()]);
     assert_eq!(
-        row_ids(&app.as_user(&o).get_data("/api/station/list").await),
+        row_ids(&o.get_data("/api/station/page").await["records"]),
         vec![s1.clone()]
     );
     assert_eq!(
-        row_ids(&app.as_user(&o).get_data("/api/station/page").await["records"]),
+        row_ids(&o.get_data("/api/station/listStationNameAndId").await),
         vec![s1.clone()]
     );
-    assert_eq!(
-        row_ids(
-            &app.as_user(&o)
-                .get_data("/api/station/listStationNameAndId")
-                .await
-        ),
-        vec![s1.clone()]
-    );
-    assert_eq!(
-        app.as_user(&o).get_data(&format!("/api/station/{s1}")).await["name"],
-        "S1"
-    );
-    let Reply { status, .. } = app.as_user(&o).get(&format!("/api/station/{s2}")).await;
+    assert_eq!(o.get_data(&format!("/api/station/{s1}")).await["name"], "S1");
+    let Reply { status, .. } = o.get(&format!("/api/station/{s2}")).await;
     assert_eq!(status, 404);
-    let inverters = app.as_user(&o).get_data("/api/inverter/page").await;
+    let inverters = o.get_data("/api/inverter/page").await;
     assert_eq!(inverters["total"], 1);
     assert_eq!(inverters["records"][0]["stationId"], s1.as_str());
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&o)
+    } = o
         .post_json(
             "/api/inverter",
             json!({"stationId": s2, "name": "x", "sn": "X", "stringsCount": 1}),
@@ -1038,8 +952,7 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
         (400, Some("电站不存在")),
         "not on a station he cannot see"
     );
-    let Reply { status, .. } = app
-        .as_user(&o)
+    let Reply { status, .. } = o
         .post_json(
             "/api/inverter",
             json!({"stationId": s1, "name": "x", "sn": "X", "stringsCount": 1}),
@@ -1050,50 +963,43 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
     // Staff too; the administrator-like manager sees everything.
     let staff = app.user_with_alias("100001", "tech", "maintenance", &[]).await;
     let m = app.token_of("100001", "tech", "secret1").await;
-    app.as_user(&t)
-        .post_json(
-            "/api/station/updateUserStation",
-            json!({"userId": staff.to_string(), "stationIds": [s2]}),
-        )
-        .await;
+    t.post_json(
+        "/api/station/updateUserStation",
+        json!({"userId": staff.to_string(), "stationIds": [s2]}),
+    )
+    .await;
     assert_eq!(
         row_ids(&app.as_user(&m).get_data("/api/station/list").await),
         vec![s2.clone()]
     );
-    assert_eq!(app.as_user(&t).get_data("/api/station/page").await["total"], 3);
+    assert_eq!(t.get_data("/api/station/page").await["total"], 3);
 
     // A station's owner is given it; changing the owner moves it.
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json("/api/station", json!({"id": s3, "ownerId": owner.to_string()}))
         .await;
     assert_eq!(status, 200, "{res}");
-    let mut seen = row_ids(&app.as_user(&o).get_data("/api/station/list").await);
+    let mut seen = row_ids(&o.get_data("/api/station/list").await);
     seen.sort();
     let mut want = vec![s1.clone(), s3.clone()];
     want.sort();
     assert_eq!(seen, want);
     let other_owner = app.user_with_alias("100001", "owner2", "owner", &[]).await;
-    app.as_user(&t)
-        .put_json(
-            "/api/station",
-            json!({"id": s3, "ownerId": other_owner.to_string()}),
-        )
-        .await;
+    t.put_json(
+        "/api/station",
+        json!({"id": s3, "ownerId": other_owner.to_string()}),
+    )
+    .await;
+    assert_eq!(row_ids(&o.get_data("/api/station/list").await), vec![s1.clone()]);
     assert_eq!(
-        row_ids(&app.as_user(&o).get_data("/api/station/list").await),
-        vec![s1.clone()]
-    );
-    assert_eq!(
-        app.as_user(&t).get_data(&format!("/api/station/{s3}")).await["ownerName"],
+        t.get_data(&format!("/api/station/{s3}")).await["ownerName"],
         "owner2"
     );
 
     // Without the assignment button nothing changes.
-    let Reply { status, .. } = app
-        .as_user(&o)
+    let Reply { status, .. } = o
         .post_json(
             "/api/station/updateUserStation",
             json!({"userId": owner.to_string(), "stationIds": [s2]}),
@@ -1105,12 +1011,11 @@ async fn owners_and_staff_see_only_their_assigned_stations() {
 #[tokio::test]
 async fn station_prices_and_the_price_in_force() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s = app.as_user(&t).station("S").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s = t.station("S").await;
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .get(&format!("/api/stationPrice/getLastPrice?stationId={s}"))
         .await;
     assert_eq!(status, 200);
@@ -1119,8 +1024,7 @@ async fn station_prices_and_the_price_in_force() {
     for (date, price) in [("2020-01-01", 0.35), ("2024-07-01", 0.4), ("2099-01-01", 0.9)] {
         let Reply {
             status, body: res, ..
-        } = app
-            .as_user(&t)
+        } = t
             .post_json(
                 "/api/stationPrice",
                 json!({"stationId": s, "effectiveDate": date, "price": price}),
@@ -1129,8 +1033,7 @@ async fn station_prices_and_the_price_in_force() {
         assert_eq!(status, 200, "{res}");
         ids.push(res["data"].as_str().unwrap().to_owned());
     }
-    let last = app
-        .as_user(&t)
+    let last = t
         .get_data(&format!("/api/stationPrice/getLastPrice?stationId={s}"))
         .await;
     assert_eq!(
@@ -1139,8 +1042,7 @@ async fn station_prices_and_the_price_in_force() {
     );
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/stationPrice",
             json!({"stationId": s, "effectiveDate": "2024-07-01", "price": 1}),
@@ -1152,8 +1054,7 @@ async fn station_prices_and_the_price_in_force() {
     );
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/stationPrice",
             json!({"stationId": s, "effectiveDate": "2025-01-01", "price": 0.12345}),
@@ -1165,8 +1066,7 @@ async fn station_prices_and_the_price_in_force() {
     );
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .post_json(
             "/api/stationPrice",
             json!({"stationId": s, "effectiveDate": "someday", "price": 1}),
@@ -1176,30 +1076,20 @@ async fn station_prices_and_the_price_in_force() {
         (status, res["msg"].as_str()),
         (400, Some("生效日期无效：someday"))
     );
-    let Reply { status, .. } = app
-        .as_user(&t)
+    let Reply { status, .. } = t
         .put_json("/api/stationPrice", json!({"id": ids[1], "price": 0.41}))
         .await;
     assert_eq!(status, 200);
     assert_eq!(
-        app.as_user(&t)
-            .get_data(&format!("/api/stationPrice/{}", ids[1]))
-            .await["price"],
+        t.get_data(&format!("/api/stationPrice/{}", ids[1])).await["price"],
         0.41
     );
-    let page = app
-        .as_user(&t)
-        .get_data(&format!("/api/stationPrice/page?stationId={s}"))
-        .await;
+    let page = t.get_data(&format!("/api/stationPrice/page?stationId={s}")).await;
     assert_eq!(page["total"], 3);
     assert_eq!(page["records"][0]["effectiveDate"], "2099-01-01");
-    let Reply { status, .. } = app
-        .as_user(&t)
-        .delete(&format!("/api/stationPrice/{}", ids[1]))
-        .await;
+    let Reply { status, .. } = t.delete(&format!("/api/stationPrice/{}", ids[1])).await;
     assert_eq!(status, 200);
-    let last = app
-        .as_user(&t)
+    let last = t
         .get_data(&format!("/api/stationPrice/getLastPrice?stationId={s}"))
         .await;
     assert_eq!(last["price"], 0.35);
@@ -1212,8 +1102,8 @@ fn day(date: &str, segs: &[(&str, &str, &str, f64)]) -> Json {
 #[tokio::test]
 async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_is_half_saved() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s = app.as_user(&t).station("S").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s = t.station("S").await;
     let good = [
         ("00:00", "08:00", "4", 0.3),
         ("08:00", "11:00", "2", 0.9),
@@ -1226,17 +1116,10 @@ async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_
     let eleven: Vec<Json> = (1..=11).map(|i| day(&format!("2026-{i:02}-01"), &good)).collect();
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
-        .put_json("/api/electricPrice", save(eleven.clone()))
-        .await;
+    } = t.put_json("/api/electricPrice", save(eleven.clone())).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "峰谷电价最多设置10个日期");
-    let Reply { body: res, .. } = app
-        .as_user(&t)
-        .en()
-        .put_json("/api/electricPrice", save(eleven))
-        .await;
+    let Reply { body: res, .. } = t.en().put_json("/api/electricPrice", save(eleven)).await;
     assert_eq!(res["msg"], "At most 10 effective dates can be set");
 
     let mut six = good.to_vec();
@@ -1244,8 +1127,7 @@ async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_
     six.push(("23:00", "24:00", "4", 0.2));
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json("/api/electricPrice", save(vec![day("2026-01-01", &six)]))
         .await;
     assert_eq!(
@@ -1257,16 +1139,14 @@ async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_
     overlap[1] = ("07:00", "11:00", "2", 0.9);
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json("/api/electricPrice", save(vec![day("2026-01-01", &overlap)]))
         .await;
     assert_eq!(
         (status, res["msg"].as_str()),
         (400, Some("2026-01-01：时段重叠：00:00-08:00 与 07:00-11:00"))
     );
-    let Reply { body: res, .. } = app
-        .as_user(&t)
+    let Reply { body: res, .. } = t
         .en()
         .put_json("/api/electricPrice", save(vec![day("2026-01-01", &overlap)]))
         .await;
@@ -1279,8 +1159,7 @@ async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_
     gap[1] = ("09:00", "11:00", "2", 0.9);
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json("/api/electricPrice", save(vec![day("2026-01-01", &gap)]))
         .await;
     assert_eq!(
@@ -1290,8 +1169,7 @@ async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_
     let short = &good[..4];
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json("/api/electricPrice", save(vec![day("2026-01-01", short)]))
         .await;
     assert_eq!(
@@ -1302,8 +1180,7 @@ async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_
     bad_type[0].2 = "9";
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json("/api/electricPrice", save(vec![day("2026-01-01", &bad_type)]))
         .await;
     assert_eq!(
@@ -1312,8 +1189,7 @@ async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_
     );
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json(
             "/api/electricPrice",
             save(vec![day("2026-01-01", &good), day("2026-01-01", &good)]),
@@ -1334,8 +1210,8 @@ async fn price_schedules_beyond_the_limits_or_with_gaps_are_refused_and_nothing_
 #[tokio::test]
 async fn ten_dates_of_five_segments_are_saved_and_the_schedule_in_force_follows_the_date() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s = app.as_user(&t).station("S").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s = t.station("S").await;
     let good = [
         ("00:00", "08:00", "4", 0.3),
         ("08:00", "11:00", "2", 0.9),
@@ -1352,10 +1228,9 @@ async fn ten_dates_of_five_segments_are_saved_and_the_schedule_in_force_follows_
     ten.push(day("2026-07-01", &summer));
     let Reply {
         status, body: res, ..
-    } = app.as_user(&t).put_json("/api/electricPrice", save(ten)).await;
+    } = t.put_json("/api/electricPrice", save(ten)).await;
     assert_eq!(status, 200, "{res}");
-    let got = app
-        .as_user(&t)
+    let got = t
         .get_data(&format!("/api/electricPrice/getByStationId/{s}"))
         .await;
     assert_eq!(got["priceType"], "2");
@@ -1367,7 +1242,7 @@ async fn ten_dates_of_five_segments_are_saved_and_the_schedule_in_force_follows_
     );
     assert_eq!(got["schedules"][0]["segments"][4]["endTime"], "24:00");
     assert_eq!(
-        app.as_user(&t).get_data(&format!("/api/station/{s}")).await["electricityPriceType"],
+        t.get_data(&format!("/api/station/{s}")).await["electricityPriceType"],
         "2"
     );
 
@@ -1406,8 +1281,8 @@ async fn ten_dates_of_five_segments_are_saved_and_the_schedule_in_force_follows_
 #[tokio::test]
 async fn a_fixed_price_replaces_the_schedule_keeping_the_old_versions_and_needs_the_button() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
-    let s = app.as_user(&t).station("S").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
+    let s = t.station("S").await;
     let good = [
         ("00:00", "08:00", "4", 0.3),
         ("08:00", "11:00", "2", 0.9),
@@ -1422,32 +1297,26 @@ async fn a_fixed_price_replaces_the_schedule_keeping_the_old_versions_and_needs_
     summer[2].3 = 1.5;
     let mut ten: Vec<Json> = (1..=9).map(|i| day(&format!("2025-{i:02}-01"), &good)).collect();
     ten.push(day("2026-07-01", &summer));
-    app.as_user(&t)
-        .put_json("/api/electricPrice", save(ten))
-        .await
-        .ok();
+    t.put_json("/api/electricPrice", save(ten)).await.ok();
     let sid = pv_cloud::kernel::Id(s.parse().unwrap());
     let on = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap();
     // A fixed price replaces the schedule; the replaced versions are kept for audit.
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json("/api/electricPrice", json!({"stationId": s, "priceType": "1"}))
         .await;
     assert_eq!((status, res["msg"].as_str()), (400, Some("请输入固定电价")));
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&t)
+    } = t
         .put_json(
             "/api/electricPrice",
             json!({"stationId": s, "priceType": "1", "fixedPrice": 0.55}),
         )
         .await;
     assert_eq!(status, 200, "{res}");
-    let got = app
-        .as_user(&t)
+    let got = t
         .get_data(&format!("/api/electricPrice/getByStationId/{s}"))
         .await;
     assert_eq!(

@@ -158,31 +158,26 @@ async fn credentials_are_shown_once_stored_hashed_and_rotated() {
     // Without the gateway button: no credentials, no config; reading the state is allowed.
     app.create_tenant_user("100001", "plain", "secret1", support::STATION_MENUS, None)
         .await;
-    let p = app.token_of("100001", "plain", "secret1").await;
-    let Reply { status, .. } = app.as_user(&p).gateway_credentials(&s).await;
+    let p = app.as_user(&app.token_of("100001", "plain", "secret1").await);
+    let Reply { status, .. } = p.gateway_credentials(&s).await;
     assert_eq!(status, 403);
-    let (status, _, _) = app
-        .as_user(&p)
+    let (status, _, _) = p
         .raw(Method::GET, &format!("/api/station/gateway/config?stationId={s}"))
         .await;
     assert_eq!(status, 403);
-    let Reply { status, .. } = app
-        .as_user(&p)
-        .get(&format!("/api/station/gateway?stationId={s}"))
-        .await;
+    let Reply { status, .. } = p.get(&format!("/api/station/gateway?stationId={s}")).await;
     assert_eq!(status, 200);
 }
 
 #[tokio::test]
 async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_other() {
     let app = configured_app().await;
-    let a = app.gateway_manager("100001", "mgr_a").await;
-    let b = app.gateway_manager("100002", "mgr_b").await;
-    let sa = app
-        .as_user(&a)
+    let a = app.as_user(&app.gateway_manager("100001", "mgr_a").await);
+    let b = app.as_user(&app.gateway_manager("100002", "mgr_b").await);
+    let sa = a
         .station_with(json!({"name": "A", "gatewayId": "GW-SHARED"}))
         .await;
-    let Reply { status, body, .. } = app.as_user(&a).gateway_credentials(&sa).await;
+    let Reply { status, body, .. } = a.gateway_credentials(&sa).await;
     assert_eq!(status, 200, "{body}");
     let pa = body["data"]["password"].as_str().expect("password").to_owned();
 
@@ -191,10 +186,10 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
         format!("/api/station/gateway?stationId={sa}"),
         format!("/api/station/gateway/config?stationId={sa}"),
     ] {
-        let (status, _, _) = app.as_user(&b).raw(Method::GET, &path).await;
+        let (status, _, _) = b.raw(Method::GET, &path).await;
         assert_eq!(status, 404, "{path}");
     }
-    let Reply { status, .. } = app.as_user(&b).gateway_credentials(&sa).await;
+    let Reply { status, .. } = b.gateway_credentials(&sa).await;
     assert_eq!(status, 404);
     assert!(
         verify_gateway(&app.state, "GW-SHARED", &pa)
@@ -204,11 +199,10 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
     );
 
     // The gateway id is the MQTT username: one per installation.
-    let sb = app
-        .as_user(&b)
+    let sb = b
         .station_with(json!({"name": "B", "gatewayId": "GW-SHARED"}))
         .await;
-    let Reply { status, body, .. } = app.as_user(&b).gateway_credentials(&sb).await;
+    let Reply { status, body, .. } = b.gateway_credentials(&sb).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该网关ID已被其他电站使用");
     assert!(
@@ -219,10 +213,7 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
     );
 
     // Once A's station is gone, its credentials die with it and the id is free.
-    let Reply { status, body, .. } = app
-        .as_user(&a)
-        .delete(&format!("/api/station/{sa}?confirm=true"))
-        .await;
+    let Reply { status, body, .. } = a.delete(&format!("/api/station/{sa}?confirm=true")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         verify_gateway(&app.state, "GW-SHARED", &pa)
@@ -230,7 +221,7 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
             .expect("verify"),
         None
     );
-    let Reply { status, body, .. } = app.as_user(&b).gateway_credentials(&sb).await;
+    let Reply { status, body, .. } = b.gateway_credentials(&sb).await;
     assert_eq!(status, 200, "{body}");
     let pb = body["data"]["password"].as_str().expect("password").to_owned();
     let who = verify_gateway(&app.state, "GW-SHARED", &pb)
@@ -242,9 +233,8 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
 #[tokio::test]
 async fn the_generated_config_lists_the_devices_and_passes_the_edge_check() {
     let app = configured_app().await;
-    let t = app.gateway_manager("100001", "mgr").await;
-    let s = app
-        .as_user(&t)
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
+    let s = t
         .station_with(json!({"name": "Plant", "gatewayId": "GW-CFG-1"}))
         .await;
     for (path, body) in [
@@ -281,15 +271,14 @@ async fn the_generated_config_lists_the_devices_and_passes_the_edge_check() {
     ] {
         let Reply {
             status, body: res, ..
-        } = app.as_user(&t).post_json(path, body.clone()).await;
+        } = t.post_json(path, body.clone()).await;
         assert_eq!(status, 200, "{body}: {res}");
     }
-    let Reply { status, body, .. } = app.as_user(&t).gateway_credentials(&s).await;
+    let Reply { status, body, .. } = t.gateway_credentials(&s).await;
     assert_eq!(status, 200, "{body}");
     let password = body["data"]["password"].as_str().expect("password").to_owned();
 
-    let (status, headers, bytes) = app
-        .as_user(&t)
+    let (status, headers, bytes) = t
         .raw(Method::GET, &format!("/api/station/gateway/config?stationId={s}"))
         .await;
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&bytes));
@@ -515,7 +504,7 @@ async fn import_templates_carry_the_form_labels_and_only_excel_files_are_taken()
 #[tokio::test]
 async fn a_station_file_with_a_bad_row_imports_nothing_and_reports_each_problem_in_the_callers_language() {
     let app = TestApp::start().await;
-    let t = app.gateway_manager("100001", "mgr").await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
 
     // One bad row: nothing imported, every problem of that row reported.
     let bad = xlsx(
@@ -526,10 +515,7 @@ async fn a_station_file_with_a_bad_row_imports_nothing_and_reports_each_problem_
             vec!["S-C", "Road 3", "31", "121", "", ""],
         ],
     );
-    let Reply { status, body, .. } = app
-        .as_user(&t)
-        .upload_file("/api/station/import", "stations.xlsx", bad)
-        .await;
+    let Reply { status, body, .. } = t.upload_file("/api/station/import", "stations.xlsx", bad).await;
     assert_report(status, &body);
     assert_eq!(body["msg"], "导入失败：共2处错误，未导入任何数据");
     let errors = body["data"]["errors"].as_array().expect("errors").clone();
@@ -550,8 +536,7 @@ async fn a_station_file_with_a_bad_row_imports_nothing_and_reports_each_problem_
     );
     let Reply { status, body, .. } = app
         .send(
-            app.as_user(&t)
-                .request(Method::POST, "/api/station/import")
+            t.request(Method::POST, "/api/station/import")
                 .header("Accept-Language", "en")
                 .multipart(form),
         )
@@ -567,7 +552,7 @@ async fn a_station_file_with_a_bad_row_imports_nothing_and_reports_each_problem_
 #[tokio::test]
 async fn a_good_station_file_creates_every_row_commissioning() {
     let app = TestApp::start().await;
-    let t = app.gateway_manager("100001", "mgr").await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
 
     // A good file creates every row.
     let good = xlsx(
@@ -577,13 +562,10 @@ async fn a_good_station_file_creates_every_row_commissioning() {
             vec!["S-C", "Road 3", "31", "121", "", ""],
         ],
     );
-    let Reply { status, body, .. } = app
-        .as_user(&t)
-        .upload_file("/api/station/import", "stations.xlsx", good)
-        .await;
+    let Reply { status, body, .. } = t.upload_file("/api/station/import", "stations.xlsx", good).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["imported"], 2);
-    let page = app.as_user(&t).get_data("/api/station/page?name=S-A").await;
+    let page = t.get_data("/api/station/page?name=S-A").await;
     assert_eq!(page["total"], 1);
     assert_eq!(page["records"][0]["latitude"], 30.5);
     assert_eq!(page["records"][0]["gatewayId"], "GW-A");
@@ -596,7 +578,7 @@ async fn a_good_station_file_creates_every_row_commissioning() {
 #[tokio::test]
 async fn inverter_imports_find_stations_by_name_check_the_form_and_keep_sns_unique() {
     let app = TestApp::start().await;
-    let t = app.gateway_manager("100001", "mgr").await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
 
     let good = xlsx(
         &STATION_HEADER,
@@ -605,8 +587,7 @@ async fn inverter_imports_find_stations_by_name_check_the_form_and_keep_sns_uniq
             vec!["S-C", "Road 3", "31", "121", "", ""],
         ],
     );
-    app.as_user(&t)
-        .upload_file("/api/station/import", "stations.xlsx", good)
+    t.upload_file("/api/station/import", "stations.xlsx", good)
         .await
         .ok();
 
@@ -620,10 +601,7 @@ async fn inverter_imports_find_stations_by_name_check_the_form_and_keep_sns_uniq
             vec!["S-C", "INV-4", "SN-4", "2", "20", "eastron-sdm630", "300"],
         ],
     );
-    let Reply { status, body, .. } = app
-        .as_user(&t)
-        .upload_file("/api/inverter/import", "inv.xlsx", bad)
-        .await;
+    let Reply { status, body, .. } = t.upload_file("/api/inverter/import", "inv.xlsx", bad).await;
     assert_report(status, &body);
     let errors: Vec<(i64, String, String)> = body["data"]["errors"]
         .as_array()
@@ -658,20 +636,16 @@ async fn inverter_imports_find_stations_by_name_check_the_form_and_keep_sns_uniq
             vec!["S-C", "INV-2", "SN-2", "1", "", "sungrow-sg-cx", "2"],
         ],
     );
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .upload_file("/api/inverter/import", "inv.xls.xlsx", good.clone())
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["imported"], 2);
-    let page = app.as_user(&t).get_data("/api/inverter/page?sn=SN-1").await;
+    let page = t.get_data("/api/inverter/page?sn=SN-1").await;
     assert_eq!(page["records"][0]["stationName"], "S-A");
     assert_eq!(page["records"][0]["modulesPerString"], json!([20, 20]));
     // The same file again: the SNs are taken now, nothing more is imported.
-    let Reply { status, body, .. } = app
-        .as_user(&t)
-        .upload_file("/api/inverter/import", "inv.xlsx", good)
-        .await;
+    let Reply { status, body, .. } = t.upload_file("/api/inverter/import", "inv.xlsx", good).await;
     assert_report(status, &body);
     assert_eq!(body["data"]["errors"][0]["message"], "设备SN已存在：SN-1");
     assert_eq!(
@@ -742,9 +716,8 @@ async fn without_the_buttons_there_is_no_import_or_export() {
     // Without the buttons: no import, no export.
     app.create_tenant_user("100001", "plain", "secret1", support::STATION_MENUS, None)
         .await;
-    let p = app.token_of("100001", "plain", "secret1").await;
-    let Reply { status, .. } = app
-        .as_user(&p)
+    let p = app.as_user(&app.token_of("100001", "plain", "secret1").await);
+    let Reply { status, .. } = p
         .upload_file(
             "/api/station/import",
             "s.xlsx",
@@ -752,7 +725,7 @@ async fn without_the_buttons_there_is_no_import_or_export() {
         )
         .await;
     assert_eq!(status, 403);
-    let (status, _, _) = app.as_user(&p).raw(Method::GET, "/api/inverter/export").await;
+    let (status, _, _) = p.raw(Method::GET, "/api/inverter/export").await;
     assert_eq!(status, 403);
 }
 

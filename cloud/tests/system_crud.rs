@@ -9,17 +9,16 @@ use support::{Reply, TestApp, assert_failure};
 #[tokio::test]
 async fn parameters_full_cycle_with_validation_and_unique_keys() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let base = "/api/blade-system/param";
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .submit(base, json!({"paramName": "初始密码", "paramValue": "123456"}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入参数键名");
     let Reply { status, body, .. } = app
         .send(
-            app.as_user(&admin)
+            admin
                 .request(Method::POST, &format!("{base}/submit"))
                 .header("Accept-Language", "en")
                 .json(&json!({"paramKey": "k"})),
@@ -28,8 +27,7 @@ async fn parameters_full_cycle_with_validation_and_unique_keys() {
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "Please enter parameter name");
 
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .submit(
             base,
             json!({"paramName": "初始密码", "paramKey": "account.initPassword", "paramValue": "123456"}),
@@ -37,8 +35,7 @@ async fn parameters_full_cycle_with_validation_and_unique_keys() {
         .await;
     assert_eq!(status, 200, "{body}");
     let id = body["data"].as_str().expect("new id as a string").to_owned();
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .submit(
             base,
             json!({"paramName": "x", "paramKey": "account.initPassword", "paramValue": "y"}),
@@ -48,25 +45,18 @@ async fn parameters_full_cycle_with_validation_and_unique_keys() {
     assert_eq!(body["msg"], "参数键名已存在");
 
     let Reply { body: page, .. } = app
-        .send(
-            app.as_user(&admin)
-                .request(Method::GET, &format!("{base}/list?paramName=密码")),
-        )
+        .send(admin.request(Method::GET, &format!("{base}/list?paramName=密码")))
         .await;
     assert_eq!(page["data"]["total"], 1, "{page}");
     assert_eq!(page["data"]["records"][0]["id"], id.as_str());
     assert_eq!(page["data"]["records"][0]["paramValue"], "123456");
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&admin)
-                .request(Method::GET, &format!("{base}/list?paramValue=1")),
-        )
+        .send(admin.request(Method::GET, &format!("{base}/list?paramValue=1")))
         .await;
     assert_failure(status, &body, 400);
 
     // Update keeps what it is not given; the key may stay its own.
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .submit(
             base,
             json!({"id": id, "paramValue": "654321", "paramKey": "account.initPassword"}),
@@ -74,17 +64,11 @@ async fn parameters_full_cycle_with_validation_and_unique_keys() {
         .await;
     assert_eq!(status, 200, "{body}");
     let Reply { body: detail, .. } = app
-        .send(
-            app.as_user(&admin)
-                .request(Method::GET, &format!("{base}/detail?id={id}")),
-        )
+        .send(admin.request(Method::GET, &format!("{base}/detail?id={id}")))
         .await;
     assert_eq!(detail["data"]["paramValue"], "654321");
     assert_eq!(detail["data"]["paramName"], "初始密码");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
-        .submit(base, json!({"id": id, "paramName": ""}))
-        .await;
+    let Reply { status, body, .. } = admin.submit(base, json!({"id": id, "paramName": ""})).await;
     assert_failure(status, &body, 400);
     assert_eq!(
         body["msg"], "请输入参数名称",
@@ -92,22 +76,15 @@ async fn parameters_full_cycle_with_validation_and_unique_keys() {
     );
 
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&admin)
-                .request(Method::POST, &format!("{base}/remove?ids={id},999")),
-        )
+        .send(admin.request(Method::POST, &format!("{base}/remove?ids={id},999")))
         .await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&admin)
-                .request(Method::GET, &format!("{base}/detail?id={id}")),
-        )
+        .send(admin.request(Method::GET, &format!("{base}/detail?id={id}")))
         .await;
     assert_failure(status, &body, 404);
     // The key is free again once its row is deleted.
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .submit(
             base,
             json!({"paramName": "n", "paramKey": "account.initPassword", "paramValue": "v"}),
@@ -115,10 +92,7 @@ async fn parameters_full_cycle_with_validation_and_unique_keys() {
         .await;
     assert_eq!(status, 200);
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&admin)
-                .request(Method::POST, &format!("{base}/remove?ids=1,x")),
-        )
+        .send(admin.request(Method::POST, &format!("{base}/remove?ids=1,x")))
         .await;
     assert_failure(status, &body, 400);
     app.stop().await;
@@ -127,10 +101,9 @@ async fn parameters_full_cycle_with_validation_and_unique_keys() {
 #[tokio::test]
 async fn posts_stay_inside_their_tenant_and_need_permissions() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let base = "/api/blade-system/post";
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .submit(
             base,
             json!({"category": 1, "postCode": "ops", "postName": "运维", "sort": 2}),
@@ -138,16 +111,14 @@ async fn posts_stay_inside_their_tenant_and_need_permissions() {
         .await;
     assert_eq!(status, 200, "{body}");
     let ours = body["data"].as_str().unwrap().to_owned();
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .submit(
             base,
             json!({"category": "x", "postCode": "c2", "postName": "n", "sort": 1}),
         )
         .await;
     assert_failure(status, &body, 400);
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .submit(
             base,
             json!({"category": 1, "postCode": "way-too-long-code", "postName": "n", "sort": 1}),
@@ -165,35 +136,27 @@ async fn posts_stay_inside_their_tenant_and_need_permissions() {
         None,
     )
     .await;
-    let other = app.token_of("400001", "mgr", "mgr-pass").await;
+    let other = app.as_user(&app.token_of("400001", "mgr", "mgr-pass").await);
     let Reply { body: page, .. } = app
-        .send(app.as_user(&other).request(Method::GET, &format!("{base}/list")))
+        .send(other.request(Method::GET, &format!("{base}/list")))
         .await;
     assert_eq!(
         page["data"]["total"], 0,
         "tenant 000000's posts are not listed: {page}"
     );
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&other)
-                .request(Method::GET, &format!("{base}/detail?id={ours}")),
-        )
+        .send(other.request(Method::GET, &format!("{base}/detail?id={ours}")))
         .await;
     assert_failure(status, &body, 404);
-    let Reply { status, body, .. } = app
-        .as_user(&other)
+    let Reply { status, body, .. } = other
         .submit(base, json!({"id": ours, "postName": "hijacked"}))
         .await;
     assert_failure(status, &body, 404);
     let Reply { body: removed, .. } = app
-        .send(
-            app.as_user(&other)
-                .request(Method::POST, &format!("{base}/remove?ids={ours}")),
-        )
+        .send(other.request(Method::POST, &format!("{base}/remove?ids={ours}")))
         .await;
     assert_eq!(removed["data"], 0);
-    let Reply { status, .. } = app
-        .as_user(&other)
+    let Reply { status, .. } = other
         .submit(
             base,
             json!({"category": 1, "postCode": "ops", "postName": "运维", "sort": 1}),
@@ -201,10 +164,7 @@ async fn posts_stay_inside_their_tenant_and_need_permissions() {
         .await;
     assert_eq!(status, 200, "codes are unique per tenant, not across tenants");
     let Reply { body: detail, .. } = app
-        .send(
-            app.as_user(&admin)
-                .request(Method::GET, &format!("{base}/detail?id={ours}")),
-        )
+        .send(admin.request(Method::GET, &format!("{base}/detail?id={ours}")))
         .await;
     assert_eq!(detail["data"]["postName"], "运维", "untouched");
     assert_eq!(detail["data"]["category"], 1, "plain integers stay numbers");

@@ -26,17 +26,15 @@ const SUNNY_FARMS_MENUS: [&str; 8] = [
 #[tokio::test]
 async fn package_and_tenant_forms_are_validated() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
 
     // Package validation, in the spec's words.
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json("/api/blade-system/tenant-package/submit", json!({"menuId": "1"}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入产品包名称");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             "/api/blade-system/tenant-package/submit",
             json!({"packageName": "x"}),
@@ -44,8 +42,7 @@ async fn package_and_tenant_forms_are_validated() {
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请选择菜单");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             "/api/blade-system/tenant-package/submit",
             json!({"packageName": "x", "menuId": "123456789"}),
@@ -53,8 +50,7 @@ async fn package_and_tenant_forms_are_validated() {
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "菜单不存在");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json("/api/blade-system/tenant/submit", json!({"linkman": "x"}))
         .await;
     assert_failure(status, &body, 400);
@@ -66,26 +62,21 @@ async fn package_and_tenant_forms_are_validated() {
 #[tokio::test]
 async fn a_new_tenant_gets_an_id_and_is_listed_by_name_with_its_package() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
 
-    let (package, tenant) = app
-        .as_user(&admin)
-        .tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS)
-        .await;
+    let (package, tenant) = admin.tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS).await;
     assert!(
         tenant.len() == 6 && tenant.chars().all(|c| c.is_ascii_digit()),
         "generated id {tenant}"
     );
 
     // The list shows the package by name and filters by name.
-    let Reply { body: page, .. } = app
-        .as_user(&admin)
+    let Reply { body: page, .. } = admin
         .get_query("/api/blade-system/tenant/list", &[("tenantName", "Sunny")])
         .await;
     assert_eq!(page["data"]["total"], 1, "{page}");
     assert_eq!(page["data"]["records"][0]["packageName"], "Sunny Farms package");
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
+    let Reply { body: detail, .. } = admin
         .get_query(
             "/api/blade-system/tenant/package-detail",
             &[("tenantId", &tenant)],
@@ -107,11 +98,8 @@ async fn a_new_tenants_administrator_sees_only_the_package_and_no_platform_admin
         .await;
 
     // Its administrator signs in with the initial password and sees only the package's menus.
-    let t_admin = app.token_of(&tenant, "admin", "123456").await;
-    let Reply { body: routes, .. } = app
-        .as_user(&t_admin)
-        .get_query("/api/blade-system/menu/routes", &[])
-        .await;
+    let t_admin = app.as_user(&app.token_of(&tenant, "admin", "123456").await);
+    let Reply { body: routes, .. } = t_admin.get_query("/api/blade-system/menu/routes", &[]).await;
     let mut seen = codes_in(&routes["data"]);
     seen.sort();
     assert_eq!(
@@ -119,10 +107,7 @@ async fn a_new_tenants_administrator_sees_only_the_package_and_no_platform_admin
         ["basicFacts", "equipmentMap", "post", "system", "user"],
         "{routes}"
     );
-    let Reply { body: buttons, .. } = app
-        .as_user(&t_admin)
-        .get_query("/api/blade-system/menu/buttons", &[])
-        .await;
+    let Reply { body: buttons, .. } = t_admin.get_query("/api/blade-system/menu/buttons", &[]).await;
     let buttons = codes_in(&buttons["data"]);
     assert!(buttons.contains(&"user_add".to_owned()), "{buttons:?}");
     // A packaged page brings its buttons; pages outside the package bring none.
@@ -134,15 +119,9 @@ async fn a_new_tenants_administrator_sees_only_the_package_and_no_platform_admin
         "{buttons:?}"
     );
     // Tenant administration is the platform's, whatever a tenant's roles hold.
-    let Reply { status, body, .. } = app
-        .as_user(&t_admin)
-        .get_query("/api/blade-system/tenant/list", &[])
-        .await;
+    let Reply { status, body, .. } = t_admin.get_query("/api/blade-system/tenant/list", &[]).await;
     assert_failure(status, &body, 403);
-    let Reply { status, body, .. } = app
-        .as_user(&t_admin)
-        .get_query("/api/blade-system/param/list", &[])
-        .await;
+    let Reply { status, body, .. } = t_admin.get_query("/api/blade-system/param/list", &[]).await;
     assert_failure(status, &body, 403);
     // Its default roles exist, its root department carries its name.
     let roles = app
@@ -245,12 +224,9 @@ async fn tenant_ids_stay_unique_and_unchanged_the_platform_tenant_and_used_packa
 #[tokio::test]
 async fn removing_a_tenant_ends_its_sessions_at_once() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
 
-    let (_package, tenant) = app
-        .as_user(&admin)
-        .tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS)
-        .await;
+    let (_package, tenant) = admin.tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS).await;
     let t_admin = app.token_of(&tenant, "admin", "123456").await;
     let row = id_text(
         &app,
@@ -260,8 +236,7 @@ async fn removing_a_tenant_ends_its_sessions_at_once() {
     .await;
 
     // Removing the tenant ends its sessions at once.
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_query("/api/blade-system/tenant/remove", &[("ids", &row)])
         .await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
@@ -275,9 +250,8 @@ async fn removing_a_tenant_ends_its_sessions_at_once() {
 #[tokio::test]
 async fn tenant_settings_limit_accounts_expiry_and_package() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
-    let (_, tenant) = app
-        .as_user(&admin)
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let (_, tenant) = admin
         .tenant_on_package("Quota Co", &["system", "user", "user_add"])
         .await;
     let row = id_text(
@@ -286,10 +260,7 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
         vec![tenant.clone().into()],
     )
     .await;
-    let Reply { body: select, .. } = app
-        .as_user(&admin)
-        .get_query("/api/blade-system/tenant/select", &[])
-        .await;
+    let Reply { body: select, .. } = admin.get_query("/api/blade-system/tenant/select", &[]).await;
     assert!(
         select["data"]
             .as_array()
@@ -298,23 +269,21 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
             .any(|t| t["tenantId"] == tenant.as_str())
     );
 
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_query(
             "/api/blade-system/tenant/setting",
             &[("ids", &row), ("accountNumber", "0")],
         )
         .await;
     assert_failure(status, &body, 400);
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_query(
             "/api/blade-system/tenant/setting",
             &[("ids", &row), ("accountNumber", "2")],
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let t_admin = app.token_of(&tenant, "admin", "123456").await;
+    let t_admin = app.as_user(&app.token_of(&tenant, "admin", "123456").await);
     let role = id_text(
         &app,
         "SELECT CAST(id AS VARCHAR(20)) FROM blade_role WHERE tenant_id = ? AND role_alias = 'user'",
@@ -331,21 +300,18 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
         json!({"account": account, "password": "pass-1234", "password2": "pass-1234", "realName": account,
                "roleId": role, "deptId": dept})
     };
-    let Reply { status, body, .. } = app
-        .as_user(&t_admin)
+    let Reply { status, body, .. } = t_admin
         .post_json("/api/blade-user/submit", new_user("second"))
         .await;
     assert_eq!(status, 200, "{body}");
-    let Reply { status, body, .. } = app
-        .as_user(&t_admin)
+    let Reply { status, body, .. } = t_admin
         .post_json("/api/blade-user/submit", new_user("third"))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "当前租户已到最大账号额度");
 
     // An expired tenant cannot sign in.
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_query(
             "/api/blade-system/tenant/setting",
             &[
@@ -358,8 +324,7 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
     assert_eq!(status, 200);
     let Reply { status, .. } = app.sign_in(&tenant, "second", "pass-1234").await;
     assert_ne!(status, 200);
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_query(
             "/api/blade-system/tenant/setting",
             &[("ids", &row), ("accountNumber", "-1")],
@@ -369,24 +334,21 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
     app.token_of(&tenant, "second", "pass-1234").await;
 
     // Taking the tenant off its package widens its menus; a package can be set again.
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_query(
             "/api/blade-system/tenant/package-setting",
             &[("tenantId", &tenant)],
         )
         .await;
     assert_eq!(status, 200);
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
+    let Reply { body: detail, .. } = admin
         .get_query(
             "/api/blade-system/tenant/package-detail",
             &[("tenantId", &tenant)],
         )
         .await;
     assert!(detail["data"].is_null(), "{detail}");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_query(
             "/api/blade-system/tenant/package-setting",
             &[("tenantId", &tenant), ("packageId", "42")],
@@ -394,8 +356,7 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "产品包不存在");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_query(
             "/api/blade-system/tenant/datasource",
             &[("tenantId", &tenant), ("datasourceId", "77")],
@@ -415,21 +376,20 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
 #[tokio::test]
 async fn client_secrets_are_write_only_and_work_for_sign_in() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let base = "/api/blade-system/client";
-    let Reply { status, body, .. } = app.as_user(&admin).post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,teleport",
+    let Reply { status, body, .. } = admin.post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,teleport",
                "accessTokenValidity": 600, "refreshTokenValidity": 3600})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "不支持的授权类型：teleport");
-    let Reply { status, body, .. } = app.as_user(&admin).post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "authorizedGrantTypes": "password", "accessTokenValidity": 600, "refreshTokenValidity": 3600})).await;
+    let Reply { status, body, .. } = admin.post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "authorizedGrantTypes": "password", "accessTokenValidity": 600, "refreshTokenValidity": 3600})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入客户端密钥");
-    let Reply { status, body, .. } = app.as_user(&admin).post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,refresh_token",
+    let Reply { status, body, .. } = admin.post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,refresh_token",
                "accessTokenValidity": 600, "refreshTokenValidity": 3600})).await;
     assert_eq!(status, 200, "{body}");
     let id = body["data"].as_str().expect("id").to_owned();
-    let Reply { body: page, .. } = app
-        .as_user(&admin)
+    let Reply { body: page, .. } = admin
         .get_query(&format!("{base}/list"), &[("clientId", "mobile")])
         .await;
     let row = &page["data"]["records"][0];
@@ -459,8 +419,7 @@ async fn client_secrets_are_write_only_and_work_for_sign_in() {
     let Reply { status, .. } = app.send(sign_in("wrong")).await;
     assert_ne!(status, 200);
     // Editing without a new secret keeps the old one.
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             &format!("{base}/submit"),
             json!({"id": id, "clientSecret": "", "accessTokenValidity": 900}),
@@ -477,8 +436,7 @@ async fn client_secrets_are_write_only_and_work_for_sign_in() {
         vec![],
     )
     .await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_query(&format!("{base}/remove"), &[("ids", &saber)])
         .await;
     assert_failure(status, &body, 400);
@@ -505,13 +463,9 @@ async fn platform_refs(app: &TestApp) -> (String, String) {
 #[tokio::test]
 async fn users_are_created_validated_granted_reset_and_removed() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let (role, dept) = platform_refs(&app).await;
-    let submit = async |body: Json| {
-        app.as_user(&admin)
-            .post_json("/api/blade-user/submit", body)
-            .await
-    };
+    let submit = async |body: Json| admin.post_json("/api/blade-user/submit", body).await;
     let base = json!({"account": "zhang_san", "password": "pw-123456", "password2": "pw-123456",
                       "realName": "张三", "roleId": role, "deptId": dept, "phone": "13800138000"});
     let with = |key: &str, value: Json| {
@@ -543,9 +497,8 @@ async fn users_are_created_validated_granted_reset_and_removed() {
     assert_eq!(body["msg"], "当前用户已存在");
 
     // The new account signs in with what was typed; the list shows names of its links.
-    let user_token = app.token_of("000000", "zhang_san", "pw-123456").await;
-    let Reply { body: page, .. } = app
-        .as_user(&admin)
+    let user_token = app.as_user(&app.token_of("000000", "zhang_san", "pw-123456").await);
+    let Reply { body: page, .. } = admin
         .get_query("/api/blade-user/page", &[("account", "zhang")])
         .await;
     assert_eq!(page["data"]["total"], 1, "{page}");
@@ -554,36 +507,27 @@ async fn users_are_created_validated_granted_reset_and_removed() {
     assert_eq!(row["roleName"], "超级管理员");
     assert_eq!(row["deptName"], "总部");
     assert_eq!(row["roleId"], role.as_str());
-    let Reply { body: by_dept, .. } = app
-        .as_user(&admin)
+    let Reply { body: by_dept, .. } = admin
         .get_query("/api/blade-user/page", &[("deptId", &dept)])
         .await;
     assert_eq!(by_dept["data"]["total"], 2, "admin and zhang_san: {by_dept}");
-    let Reply { body: by_other, .. } = app
-        .as_user(&admin)
+    let Reply { body: by_other, .. } = admin
         .get_query("/api/blade-user/page", &[("deptId", "12345")])
         .await;
     assert_eq!(by_other["data"]["total"], 0);
 
     // Update keeps the password; a role grant applies at once (the old session ends).
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             "/api/blade-user/update",
             json!({"id": id, "realName": "张三丰", "email": "zs@example.cn"}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
-        .get_query("/api/blade-user/detail", &[("id", &id)])
-        .await;
+    let Reply { body: detail, .. } = admin.get_query("/api/blade-user/detail", &[("id", &id)]).await;
     assert_eq!(detail["data"]["realName"], "张三丰");
     assert_eq!(detail["data"]["email"], "zs@example.cn");
-    let Reply { status, .. } = app
-        .as_user(&user_token)
-        .get_query("/api/blade-user/info", &[])
-        .await;
+    let Reply { status, .. } = user_token.get_query("/api/blade-user/info", &[]).await;
     assert_eq!(status, 200, "an edit without role changes keeps sessions");
     let other_role = app.state.ids.next().0;
     app.exec(
@@ -591,28 +535,20 @@ async fn users_are_created_validated_granted_reset_and_removed() {
         vec![Value::Int(other_role)],
     )
     .await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_query(
             "/api/blade-user/grant",
             &[("userIds", &id), ("roleIds", &other_role.to_string())],
         )
         .await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
-    let Reply { status, .. } = app
-        .as_user(&user_token)
-        .get_query("/api/blade-user/info", &[])
-        .await;
+    let Reply { status, .. } = user_token.get_query("/api/blade-user/info", &[]).await;
     assert_eq!(status, 401);
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
-        .get_query("/api/blade-user/detail", &[("id", &id)])
-        .await;
+    let Reply { body: detail, .. } = admin.get_query("/api/blade-user/detail", &[("id", &id)]).await;
     assert_eq!(detail["data"]["roleName"], "访客");
 
     // Reset restores the configured initial password (parameter first, then config).
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_query("/api/blade-user/reset-password", &[("userIds", &id)])
         .await;
     assert_eq!(status, 200);
@@ -630,24 +566,21 @@ async fn users_are_created_validated_granted_reset_and_removed() {
         vec![Value::Int(app.state.ids.next().0)],
     )
     .await;
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_query("/api/blade-user/reset-password", &[("userIds", &id)])
         .await;
     assert_eq!(status, 200);
     app.token_of("000000", "zhang_san", "Init-Pass-9").await;
 
     // Platform settings, then removal (never oneself).
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             "/api/blade-user/update-platform",
             json!({"userId": id, "userType": 2, "userExt": "{\"imei\":\"x\"}"}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let Reply { body: pd, .. } = app
-        .as_user(&admin)
+    let Reply { body: pd, .. } = admin
         .get_query("/api/blade-user/platform-detail", &[("id", &id)])
         .await;
     assert_eq!(pd["data"]["userType"], 2);
@@ -658,16 +591,10 @@ async fn users_are_created_validated_granted_reset_and_removed() {
         vec![],
     )
     .await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
-        .post_query("/api/blade-user/remove", &[("ids", &own)])
-        .await;
+    let Reply { status, body, .. } = admin.post_query("/api/blade-user/remove", &[("ids", &own)]).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "不能删除当前登录用户");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
-        .post_query("/api/blade-user/remove", &[("ids", &id)])
-        .await;
+    let Reply { status, body, .. } = admin.post_query("/api/blade-user/remove", &[("ids", &id)]).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
     assert_ne!(
         app.sign_in("000000", "zhang_san", "Init-Pass-9").await.status,
@@ -679,17 +606,14 @@ async fn users_are_created_validated_granted_reset_and_removed() {
 #[tokio::test]
 async fn owners_staff_and_guest_approval() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let owner = json!({"companyName": "阳光投资", "account": "owner_1", "realName": "王总", "phone": "13900139000", "password": "123456"});
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
-        .post_json("/api/blade-user/saveOwner", owner.clone())
-        .await;
+    let Reply { status, body, .. } = admin.post_json("/api/blade-user/saveOwner", owner.clone()).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "密码长度必须大于6位");
     let Reply { status, body, .. } = app
         .send(
-            app.as_user(&admin)
+            admin
                 .request(Method::POST, "/api/blade-user/saveOwner")
                 .header("Accept-Language", "en")
                 .json(&owner),
@@ -699,22 +623,15 @@ async fn owners_staff_and_guest_approval() {
     assert_eq!(body["msg"], "The password must be longer than 6 characters");
     let mut good = owner.clone();
     good["password"] = json!("1234567");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
-        .post_json("/api/blade-user/saveOwner", good)
-        .await;
+    let Reply { status, body, .. } = admin.post_json("/api/blade-user/saveOwner", good).await;
     assert_eq!(status, 200, "{body}");
     let owner_id = body["data"].as_str().expect("id").to_owned();
     app.token_of("000000", "owner_1", "1234567").await;
-    let Reply { body: owners, .. } = app
-        .as_user(&admin)
-        .get_query("/api/blade-user/pageOwner", &[])
-        .await;
+    let Reply { body: owners, .. } = admin.get_query("/api/blade-user/pageOwner", &[]).await;
     assert_eq!(owners["data"]["total"], 1, "{owners}");
     assert_eq!(owners["data"]["records"][0]["companyName"], "阳光投资");
     assert_eq!(owners["data"]["records"][0]["roleName"], "业主");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             "/api/blade-user/saveOwner",
             json!({"id": owner_id, "companyName": "阳光新能源", "password": "new-pass-1"}),
@@ -729,8 +646,7 @@ async fn owners_staff_and_guest_approval() {
         vec![],
     )
     .await;
-    let Reply { status, .. } = app
-        .as_user(&admin)
+    let Reply { status, .. } = admin
         .post_json(
             "/api/blade-user/saveOwner",
             json!({"id": own, "companyName": "x"}),
@@ -746,8 +662,7 @@ async fn owners_staff_and_guest_approval() {
     )
     .await;
     let (_, dept) = platform_refs(&app).await;
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             "/api/blade-user/submit",
             json!({"account": "tech_1", "password": "pw-1234", "password2": "pw-1234", "realName": "李工",
@@ -755,10 +670,7 @@ async fn owners_staff_and_guest_approval() {
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let Reply { body: staff, .. } = app
-        .as_user(&admin)
-        .get_query("/api/blade-user/listMaintenance", &[])
-        .await;
+    let Reply { body: staff, .. } = admin.get_query("/api/blade-user/listMaintenance", &[]).await;
     let staff = staff["data"].as_array().expect("list").clone();
     assert_eq!(staff.len(), 1);
     assert_eq!(staff[0]["realName"], "李工");
@@ -780,10 +692,7 @@ async fn owners_staff_and_guest_approval() {
             .await;
         assert_eq!(status, 200, "{body}");
     }
-    let Reply { body: pending, .. } = app
-        .as_user(&admin)
-        .get_query("/api/blade-user/page", &[("status", "2")])
-        .await;
+    let Reply { body: pending, .. } = admin.get_query("/api/blade-user/page", &[("status", "2")]).await;
     assert_eq!(pending["data"]["total"], 2, "{pending}");
     let id_of = async |account: &str| {
         id_text(
@@ -795,19 +704,14 @@ async fn owners_staff_and_guest_approval() {
     };
     let (a, b) = (id_of("guest_a").await, id_of("guest_b").await);
     assert_ne!(app.sign_in("000000", "guest_a", "guest-pass").await.status, 200);
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_query("/api/blade-user/audit-pass", &[("userIds", &a)])
         .await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
     app.token_of("000000", "guest_a", "guest-pass").await;
-    let Reply { body: detail, .. } = app
-        .as_user(&admin)
-        .get_query("/api/blade-user/detail", &[("id", &a)])
-        .await;
+    let Reply { body: detail, .. } = admin.get_query("/api/blade-user/detail", &[("id", &a)]).await;
     assert_eq!(detail["data"]["roleName"], "普通用户");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_query(
             "/api/blade-user/audit-refuse",
             &[("userIds", &format!("{a},{b}"))],
@@ -843,7 +747,7 @@ async fn a_tenant_never_reaches_another_tenants_users() {
             ],
         )
         .await;
-    let other = app.token_of(&tenant, "admin", "123456").await;
+    let other = app.as_user(&app.token_of(&tenant, "admin", "123456").await);
     let (role, dept) = platform_refs(&app).await;
     let victim = id_text(
         &app,
@@ -851,43 +755,37 @@ async fn a_tenant_never_reaches_another_tenants_users() {
         vec![],
     )
     .await;
-    let Reply { status, .. } = app
-        .as_user(&other)
+    let Reply { status, .. } = other
         .get_query("/api/blade-user/detail", &[("id", &victim)])
         .await;
     assert_eq!(status, 404);
-    let Reply { body: page, .. } = app
-        .as_user(&other)
+    let Reply { body: page, .. } = other
         .get_query("/api/blade-user/page", &[("account", "admin")])
         .await;
     assert_eq!(page["data"]["total"], 1, "only its own admin: {page}");
     assert_eq!(page["data"]["records"][0]["tenantId"], tenant.as_str());
-    let Reply { status, .. } = app
-        .as_user(&other)
+    let Reply { status, .. } = other
         .post_json(
             "/api/blade-user/update",
             json!({"id": victim, "realName": "pwned"}),
         )
         .await;
     assert_eq!(status, 404);
-    let Reply { body: removed, .. } = app
-        .as_user(&other)
+    let Reply { body: removed, .. } = other
         .post_query("/api/blade-user/remove", &[("ids", &victim)])
         .await;
     assert_eq!(removed["data"], 0);
-    let Reply { body: granted, .. } = app
-        .as_user(&other)
+    let Reply { body: granted, .. } = other
         .post_query(
             "/api/blade-user/grant",
             &[("userIds", &victim), ("roleIds", &role)],
         )
         .await;
     assert_eq!(granted["msg"], "角色不存在", "{granted}");
-    app.as_user(&other)
+    other
         .post_query("/api/blade-user/reset-password", &[("userIds", &victim)])
         .await;
-    let Reply { status, .. } = app
-        .as_user(&other)
+    let Reply { status, .. } = other
         .post_json(
             "/api/blade-user/update-platform",
             json!({"userId": victim, "userType": 2}),
@@ -901,7 +799,7 @@ async fn a_tenant_never_reaches_another_tenants_users() {
         vec![tenant.clone().into()],
     )
     .await;
-    let Reply { status, body, .. } = app.as_user(&other).post_json("/api/blade-user/submit", json!({"account": "x1", "password": "p-12345", "password2": "p-12345", "realName": "x", "roleId": own_role, "deptId": dept})).await;
+    let Reply { status, body, .. } = other.post_json("/api/blade-user/submit", json!({"account": "x1", "password": "p-12345", "password2": "p-12345", "realName": "x", "roleId": own_role, "deptId": dept})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "部门不存在");
     // The platform admin is untouched.
