@@ -304,7 +304,7 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
         .await;
     app.create_tenant_user("520002", "adm_b", "b-pass", &perms, None)
         .await;
-    let a = app.token_of("520001", "adm_a", "a-pass").await;
+    let a = app.as_user(&app.token_of("520001", "adm_a", "a-pass").await);
     let b = app.as_user(&app.token_of("520002", "adm_b", "b-pass").await);
 
     // The platform creates a role inside tenant A; an unknown tenant is refused.
@@ -325,22 +325,15 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
     )
     .await;
     let post = app.menu_id("post").await;
-    let Reply { status, body, .. } = app
-        .as_user(&a)
+    let Reply { status, body, .. } = a
         .post_json(
             &format!("{ROLE}/grant"),
             json!({"roleIds": [role_a], "menuIds": [post], "dataScopeIds": [], "apiScopeIds": []}),
         )
         .await;
     assert_eq!(status, 200, "A grants its own role: {body}");
-    let top_a = created(
-        &app.as_user(&a),
-        TOPMENU,
-        json!({"code": "a_top", "name": "A 顶部", "sort": 1}),
-    )
-    .await;
-    let Reply { status, body, .. } = app
-        .as_user(&a)
+    let top_a = created(&a, TOPMENU, json!({"code": "a_top", "name": "A 顶部", "sort": 1})).await;
+    let Reply { status, body, .. } = a
         .post_json(
             &format!("{TOPMENU}/grant"),
             json!({"topMenuIds": [top_a], "menuIds": [post]}),
@@ -418,18 +411,13 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
     assert_eq!(body["data"], 0);
 
     // A's data is untouched.
-    let role = app
-        .as_user(&a)
-        .get_data(&format!("{ROLE}/detail?id={role_a}"))
-        .await;
+    let role = a.get_data(&format!("{ROLE}/detail?id={role_a}")).await;
     assert_eq!(role["roleName"], "A 的角色");
-    let keys = app
-        .as_user(&a)
+    let keys = a
         .get_data(&format!("{MENU}/role-tree-keys?roleIds={role_a}"))
         .await;
     assert_eq!(keys["menu"], json!([post]));
-    let keys = app
-        .as_user(&a)
+    let keys = a
         .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"))
         .await;
     assert_eq!(keys, json!([post]));
@@ -530,7 +518,7 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
 #[tokio::test]
 async fn packages_limit_grant_trees_and_grants() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let package = [
         "role",
         "role_add",
@@ -558,7 +546,7 @@ async fn packages_limit_grant_trees_and_grants() {
             "{code} not in the grant tree"
         );
     }
-    let full = app.as_user(&admin).get_data(&format!("{MENU}/grant-tree")).await;
+    let full = admin.get_data(&format!("{MENU}/grant-tree")).await;
     assert!(ids_in(&full["menu"]).contains(&app.menu_id("user").await));
 
     let role = created(
@@ -604,8 +592,7 @@ async fn packages_limit_grant_trees_and_grants() {
     assert_eq!(status, 400);
 
     // The platform is bound by the tenant's package, not by its own holdings.
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             &web,
             json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
@@ -613,8 +600,7 @@ async fn packages_limit_grant_trees_and_grants() {
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
-    let Reply { status, body, .. } = app
-        .as_user(&admin)
+    let Reply { status, body, .. } = admin
         .post_json(
             &web,
             json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await}),
@@ -974,15 +960,9 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
     let perms = ["topmenu", "topmenu_add", "topmenu_setting", "post"];
     app.create_tenant_user("550001", "top_adm", "top-pass", &perms, Some(&perms))
         .await;
-    let tenant = app.token_of("550001", "top_adm", "top-pass").await;
-    let theirs = created(
-        &app.as_user(&tenant),
-        TOPMENU,
-        json!({"code": "ops", "name": "运维"}),
-    )
-    .await;
-    let Reply { status, body, .. } = app
-        .as_user(&tenant)
+    let tenant = app.as_user(&app.token_of("550001", "top_adm", "top-pass").await);
+    let theirs = created(&tenant, TOPMENU, json!({"code": "ops", "name": "运维"})).await;
+    let Reply { status, body, .. } = tenant
         .post_json(
             &format!("{TOPMENU}/grant"),
             json!({"topMenuIds": [theirs], "menuIds": [station]}),
@@ -991,18 +971,14 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
     let post = app.menu_id("post").await;
-    let Reply { status, .. } = app
-        .as_user(&tenant)
+    let Reply { status, .. } = tenant
         .post_json(
             &format!("{TOPMENU}/grant"),
             json!({"topMenuIds": [theirs], "menuIds": [post]}),
         )
         .await;
     assert_eq!(status, 200);
-    let offered = app
-        .as_user(&tenant)
-        .get_data("/api/blade-system/menu/top-menu")
-        .await;
+    let offered = tenant.get_data("/api/blade-system/menu/top-menu").await;
     assert_eq!(offered.as_array().unwrap().len(), 1, "{offered}");
     assert_eq!(offered[0]["id"], theirs.as_str());
 
@@ -1360,10 +1336,10 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
         let token = app.token_of(tenant, account, "pass-1234").await;
         new_post(&app.as_user(&token), &format!("p_{account}")).await;
     }
-    let viewer = app.token_of(tenant, "viewer", "pass-1234").await;
+    let viewer = app.as_user(&app.token_of(tenant, "viewer", "pass-1234").await);
     let everything = vec!["p_u_east", "p_u_team", "p_u_west", "p_viewer"];
     assert_eq!(
-        visible_posts(&app.as_user(&viewer)).await,
+        visible_posts(&viewer).await,
         everything,
         "no scope granted: no narrowing"
     );
@@ -1417,11 +1393,7 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
     };
 
     apply(vec![own.clone()], viewer_role).await;
-    assert_eq!(
-        visible_posts(&app.as_user(&viewer)).await,
-        vec!["p_viewer"],
-        "own rows"
-    );
+    assert_eq!(visible_posts(&viewer).await, vec!["p_viewer"], "own rows");
     // Details and changes follow the same narrowing.
     let west_post = app
         .scalar_int(
@@ -1431,47 +1403,40 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
         .await
         .unwrap();
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&viewer)
-                .request(Method::GET, &format!("{POST}/detail?id={west_post}")),
-        )
+        .send(viewer.request(Method::GET, &format!("{POST}/detail?id={west_post}")))
         .await;
     assert_failure(status, &body, 404);
-    let Reply { body, .. } = app.as_user(&viewer).remove(POST, &west_post.to_string()).await;
+    let Reply { body, .. } = viewer.remove(POST, &west_post.to_string()).await;
     assert_eq!(body["data"], 0);
 
     apply(vec![own_dept.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app.as_user(&viewer)).await,
+        visible_posts(&viewer).await,
         vec!["p_u_east", "p_viewer"],
         "own dept"
     );
     apply(vec![below.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app.as_user(&viewer)).await,
+        visible_posts(&viewer).await,
         vec!["p_u_east", "p_u_team", "p_viewer"],
         "own dept and below"
     );
     apply(vec![custom.clone()], viewer_role).await;
-    assert_eq!(
-        visible_posts(&app.as_user(&viewer)).await,
-        vec!["p_u_west"],
-        "custom depts"
-    );
+    assert_eq!(visible_posts(&viewer).await, vec!["p_u_west"], "custom depts");
     apply(vec![own.clone(), custom.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app.as_user(&viewer)).await,
+        visible_posts(&viewer).await,
         vec!["p_u_west", "p_viewer"],
         "union"
     );
     apply(vec![own.clone(), all.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app.as_user(&viewer)).await,
+        visible_posts(&viewer).await,
         everything,
         "all lifts the narrowing"
     );
     apply(vec![], viewer_role).await;
-    assert_eq!(visible_posts(&app.as_user(&viewer)).await, everything);
+    assert_eq!(visible_posts(&viewer).await, everything);
 
     // A caller whose dept is unknown sees nothing through dept scopes, never everything.
     apply(vec![own_dept.clone()], no_dept_role).await;
@@ -1493,7 +1458,7 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
 #[tokio::test]
 async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let perms = ["post", "post_add"];
     let (role, _) = app
         .create_tenant_user("580001", "clerk", "clerk-pass", &perms, None)
@@ -1503,7 +1468,7 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
     assert_eq!(app.send(clerk.request(Method::GET, &list)).await.status, 200);
 
     let post = app.menu_id("post").await;
-    let scope = created(&app.as_user(&admin), API_SCOPE, json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2}))
+    let scope = created(&admin, API_SCOPE, json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2}))
     .await;
     let Reply { status, body, .. } = app.send(clerk.request(Method::GET, &list)).await;
     assert_failure(status, &body, 403);
@@ -1520,32 +1485,26 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(
-        app.send(app.as_user(&admin).request(Method::GET, &list))
-            .await
-            .status,
-        200
-    );
+    assert_eq!(app.send(admin.request(Method::GET, &list)).await.status, 200);
     // Without a valid token the route answers for itself.
     let Reply { status, .. } = app.get(&list).await;
     assert_eq!(status, 401);
 
     let menus: Vec<String> = app.menu_ids(&perms).await.iter().map(i64::to_string).collect();
-    let Reply { status, body, .. } = app.as_user(&admin).post_json(&format!("{ROLE}/grant"), json!({"roleIds": [role.to_string()], "menuIds": menus, "dataScopeIds": [], "apiScopeIds": [scope]})).await;
+    let Reply { status, body, .. } = admin.post_json(&format!("{ROLE}/grant"), json!({"roleIds": [role.to_string()], "menuIds": menus, "dataScopeIds": [], "apiScopeIds": [scope]})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         app.send(clerk.request(Method::GET, &list)).await.status,
         200,
         "granted"
     );
-    let keys = app
-        .as_user(&admin)
+    let keys = admin
         .get_data(&format!("{MENU}/role-tree-keys?roleIds={role}"))
         .await;
     assert_eq!(keys["apiScope"], json!([scope]));
 
     // A prefix scope on any method now guards submit too.
-    let prefix = created(&app.as_user(&admin), API_SCOPE, json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位全部", "scopePath": "/api/blade-system/post/**", "scopeType": 1}))
+    let prefix = created(&admin, API_SCOPE, json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位全部", "scopePath": "/api/blade-system/post/**", "scopeType": 1}))
     .await;
     let Reply { status, body, .. } = clerk
         .submit(
@@ -1560,7 +1519,7 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
         "the list scope still matches"
     );
     // Removing the scope lifts the guard at once on this replica.
-    let Reply { status, .. } = app.as_user(&admin).remove(API_SCOPE, &prefix).await;
+    let Reply { status, .. } = admin.remove(API_SCOPE, &prefix).await;
     assert_eq!(status, 200);
     let Reply { status, body, .. } = clerk
         .submit(

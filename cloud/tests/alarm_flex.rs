@@ -303,11 +303,8 @@ async fn readers_owners_and_other_tenants_cannot_see_or_change_bracket_rules() {
     // Buttons: a reader without them may read but not change.
     app.create_tenant_user("100001", "reader", "secret1", &["alarmSettingFlex"], None)
         .await;
-    let reader = app.token_of("100001", "reader", "secret1").await;
-    assert_eq!(
-        app.as_user(&reader).get_data("/api/alarmSettingFlex/page").await["total"],
-        2
-    );
+    let reader = app.as_user(&app.token_of("100001", "reader", "secret1").await);
+    assert_eq!(reader.get_data("/api/alarmSettingFlex/page").await["total"], 2);
     for (method, path, body) in [
         (
             Method::POST,
@@ -323,26 +320,17 @@ async fn readers_owners_and_other_tenants_cannot_see_or_change_bracket_rules() {
     ] {
         let Reply {
             status, body: res, ..
-        } = app.as_user(&reader).send(method.clone(), &path, body).await;
+        } = reader.send(method.clone(), &path, body).await;
         assert_failure(status, &res, 403);
     }
 
     // An owner sees only the stations assigned to them: none yet.
     app.user_with_alias("100001", "owner1", "owner", FLEX_MENUS).await;
-    let owner = app.token_of("100001", "owner1", "secret1").await;
-    assert_eq!(
-        app.as_user(&owner).get_data("/api/alarmSettingFlex/page").await["total"],
-        0
-    );
-    let Reply { status, .. } = app
-        .as_user(&owner)
-        .get(&format!("/api/alarmSettingFlex/{id}"))
-        .await;
+    let owner = app.as_user(&app.token_of("100001", "owner1", "secret1").await);
+    assert_eq!(owner.get_data("/api/alarmSettingFlex/page").await["total"], 0);
+    let Reply { status, .. } = owner.get(&format!("/api/alarmSettingFlex/{id}")).await;
     assert_eq!(status, 404);
-    let Reply { status, body, .. } = app
-        .as_user(&owner)
-        .post_json("/api/alarmSettingFlex", good.clone())
-        .await;
+    let Reply { status, body, .. } = owner.post_json("/api/alarmSettingFlex", good.clone()).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站不存在");
 

@@ -443,27 +443,22 @@ async fn tenants_never_see_each_other() {
     // The other tenant's user even holds user_view there.
     app.create_tenant_user("300001", "admin", "other-pass", &["user", "user_view"], None)
         .await;
-    let other = app.token_of("300001", "admin", "other-pass").await;
-    let Reply { body: info, .. } = app
-        .send(app.as_user(&other).request(Method::GET, "/api/blade-user/info"))
-        .await;
+    let other = app.as_user(&app.token_of("300001", "admin", "other-pass").await);
+    let Reply { body: info, .. } = app.send(other.request(Method::GET, "/api/blade-user/info")).await;
     assert_eq!(
         info["data"]["tenantId"], "300001",
         "same account name, different tenant"
     );
     assert_ne!(info["data"]["id"].as_str().unwrap(), admin_id);
     let Reply { status, body, .. } = app
-        .send(app.as_user(&other).request(
+        .send(other.request(
             Method::GET,
             &format!("/api/blade-system/role/select?userId={admin_id}"),
         ))
         .await;
     assert_failure(status, &body, 404);
     let Reply { body: routes, .. } = app
-        .send(
-            app.as_user(&other)
-                .request(Method::GET, "/api/blade-system/menu/routes"),
-        )
+        .send(other.request(Method::GET, "/api/blade-system/menu/routes"))
         .await;
     assert_eq!(codes_in(&routes["data"]), ["system", "user"]);
 
@@ -482,16 +477,11 @@ async fn tenants_never_see_each_other() {
     assert_eq!(status, 200, "{up}");
     let link = up["data"]["link"].as_str().unwrap().to_owned();
     let path_only = link.split('?').next().unwrap().to_owned();
-    let res = app
-        .as_user(&other)
-        .request(Method::GET, &path_only)
-        .send()
-        .await
-        .unwrap();
+    let res = other.request(Method::GET, &path_only).send().await.unwrap();
     assert_eq!(res.status(), 403);
     let name = up["data"]["name"].as_str().unwrap();
     let Reply { status, body, .. } = app
-        .send(app.as_user(&other).request(
+        .send(other.request(
             Method::POST,
             &format!("/api/blade-resource/oss/endpoint/remove-file?fileName={name}"),
         ))

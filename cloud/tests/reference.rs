@@ -230,15 +230,15 @@ async fn departments_stay_inside_their_tenant() {
 // ---- dictionaries ----
 
 /// Platform dictionary `t1` "测试" with entry 1 "一" / "One"; returns (dictionary id, entry id).
-async fn dictionary_t1(app: &TestApp, admin: &str) -> (String, String) {
+async fn dictionary_t1(caller: &Client<'_>) -> (String, String) {
     let root = create(
-        &app.as_user(admin),
+        &caller,
         DICT,
         json!({"code": "t1", "dictValue": "测试", "sort": 1, "isSealed": 0}),
     )
     .await;
     let child = create(
-        &app.as_user(admin),
+        &caller,
         DICT,
         json!({"parentId": root, "code": "ignored", "dictKey": "1", "dictValue": "一", "dictValueEn": "One",
             "sort": 1, "isSealed": 0}),
@@ -341,34 +341,28 @@ async fn dictionary_forms_are_validated_and_entries_take_their_dictionarys_code_
 #[tokio::test]
 async fn dictionaries_read_as_lists_entries_and_trees_and_a_renamed_code_carries_its_entries() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
     let submit = format!("{DICT}/submit");
-    let (root, child) = dictionary_t1(&app, &admin).await;
+    let (root, child) = dictionary_t1(&admin).await;
 
     // Reads.
-    let Reply { body: page, .. } = app.as_user(&admin).get(&format!("{DICT}/list?code=t1")).await;
+    let Reply { body: page, .. } = admin.get(&format!("{DICT}/list?code=t1")).await;
     assert_eq!(page["data"]["total"], 1, "list shows dictionaries only: {page}");
     assert_eq!(page["data"]["records"][0]["id"], root.as_str());
-    let Reply { body: page, .. } = app
-        .as_user(&admin)
-        .get(&format!("{DICT}/child-list?parentId={root}"))
-        .await;
+    let Reply { body: page, .. } = admin.get(&format!("{DICT}/child-list?parentId={root}")).await;
     assert_eq!(page["data"]["total"], 1);
     assert_eq!(page["data"]["records"][0]["dictValueEn"], "One");
-    let Reply { body: entries, .. } = app
-        .as_user(&admin)
-        .get(&format!("{DICT}/dictionary?code=t1"))
-        .await;
+    let Reply { body: entries, .. } = admin.get(&format!("{DICT}/dictionary?code=t1")).await;
     assert_eq!(row_ids(&entries["data"]), [child.as_str()]);
     assert_eq!(entries["data"][0]["dictKey"], "1");
     assert_eq!(entries["data"][0]["dictValue"], "一");
-    let Reply { body: tree, .. } = app.as_user(&admin).get(&format!("{DICT}/tree?code=DICT")).await;
+    let Reply { body: tree, .. } = admin.get(&format!("{DICT}/tree?code=DICT")).await;
     let node = find_in(&tree["data"], &root).expect("dictionary node");
     assert_eq!(node["title"], "测试");
-    let Reply { body: tree, .. } = app.as_user(&admin).get(&format!("{DICT}/tree?code=t1")).await;
+    let Reply { body: tree, .. } = admin.get(&format!("{DICT}/tree?code=t1")).await;
     assert_eq!(row_ids(&tree["data"]), [child.as_str()]);
     assert_eq!(tree["data"][0]["parentId"], root.as_str());
-    let Reply { body: all, .. } = app.as_user(&admin).get(&format!("{DICT}/listDict")).await;
+    let Reply { body: all, .. } = admin.get(&format!("{DICT}/listDict")).await;
     let listed = all["data"]
         .as_array()
         .unwrap()
@@ -381,15 +375,9 @@ async fn dictionaries_read_as_lists_entries_and_trees_and_a_renamed_code_carries
     );
 
     // Renaming a dictionary's code carries its entries along.
-    let Reply { status, .. } = app
-        .as_user(&admin)
-        .post_json(&submit, json!({"id": root, "code": "t2"}))
-        .await;
+    let Reply { status, .. } = admin.post_json(&submit, json!({"id": root, "code": "t2"})).await;
     assert_eq!(status, 200);
-    let Reply { body: entries, .. } = app
-        .as_user(&admin)
-        .get(&format!("{DICT}/dictionary?code=t2"))
-        .await;
+    let Reply { body: entries, .. } = admin.get(&format!("{DICT}/dictionary?code=t2")).await;
     assert_eq!(row_ids(&entries["data"]), [child.as_str()]);
 
     app.stop().await;
@@ -398,25 +386,22 @@ async fn dictionaries_read_as_lists_entries_and_trees_and_a_renamed_code_carries
 #[tokio::test]
 async fn a_dictionary_is_removed_only_after_its_entries() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
-    let (root, child) = dictionary_t1(&app, &admin).await;
+    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let (root, child) = dictionary_t1(&admin).await;
 
     // Removal: the dictionary is refused while it has entries.
     let Reply {
         status, body: res, ..
-    } = app
-        .as_user(&admin)
+    } = admin
         .post_json(&format!("{DICT}/remove?ids={root}"), json!({}))
         .await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "请先删除子节点");
-    let Reply { body: res, .. } = app
-        .as_user(&admin)
+    let Reply { body: res, .. } = admin
         .post_json(&format!("{DICT}/remove?ids={child}"), json!({}))
         .await;
     assert_eq!(res["data"], 1);
-    let Reply { body: res, .. } = app
-        .as_user(&admin)
+    let Reply { body: res, .. } = admin
         .post_json(&format!("{DICT}/remove?ids={root}"), json!({}))
         .await;
     assert_eq!(res["data"], 1);

@@ -5,14 +5,17 @@ mod support;
 
 use pv_cloud::kernel::sql::Value;
 use serde_json::{Value as Json, json};
-use support::{Device, Reply, TestApp, assert_failure, row_ids};
+use support::{Client, Device, Reply, TestApp, assert_failure, row_ids};
 
 /// "Sunny Roof": the whole form of a commercial station in Dongcheng, Beijing, owned by
 /// `owner1`, with two images; returns its id.
-async fn sunny_roof(app: &TestApp, t: &str) -> String {
-    let owner = app.user_with_alias("100001", "owner1", "owner", &[]).await;
-    let images = [app.upload(t, "p0.jpg").await, app.upload(t, "p1.jpg").await];
-    app.as_user(t)
+async fn sunny_roof(caller: &Client<'_>) -> String {
+    let owner = caller
+        .app()
+        .user_with_alias("100001", "owner1", "owner", &[])
+        .await;
+    let images = [caller.upload("p0.jpg").await, caller.upload("p1.jpg").await];
+    caller
         .station_with(json!({
             "name": "Sunny Roof", "address": "1 Road", "contact": "Li", "contactPhone": "13900000000",
             "azimuth": 180, "inclination": 25.5, "componentCount": 120, "componentCapacity": 66.0,
@@ -30,20 +33,13 @@ async fn sunny_roof(app: &TestApp, t: &str) -> String {
 #[tokio::test]
 async fn station_forms_are_validated_in_the_callers_language_and_nothing_is_half_saved() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
 
     // Validation in the caller's language.
-    let Reply { status, body, .. } = app
-        .as_user(&t)
-        .post_json("/api/station", json!({"address": "x"}))
-        .await;
+    let Reply { status, body, .. } = t.post_json("/api/station", json!({"address": "x"})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入电站名称");
-    let Reply { status, body, .. } = app
-        .as_user(&t)
-        .en()
-        .post_json("/api/station", json!({"address": "x"}))
-        .await;
+    let Reply { status, body, .. } = t.en().post_json("/api/station", json!({"address": "x"})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "Please enter the station name");
     for (bad, zh) in [
@@ -66,7 +62,7 @@ async fn station_forms_are_validated_in_the_callers_language_and_nothing_is_half
         (json!({"name": "s".repeat(101)}), "电站名称长度不能超过100个字符"),
         (json!({"name": "s", "ownerId": "12345"}), "业主不存在"),
     ] {
-        let Reply { status, body, .. } = app.as_user(&t).post_json("/api/station", bad.clone()).await;
+        let Reply { status, body, .. } = t.post_json("/api/station", bad.clone()).await;
         assert_failure(status, &body, 400);
         assert_eq!(body["msg"], zh, "{bad}");
     }
@@ -74,16 +70,14 @@ async fn station_forms_are_validated_in_the_callers_language_and_nothing_is_half
     // Images: at most 5, jpg/png only, uploaded to this tenant.
     let mut images = Vec::new();
     for i in 0..6 {
-        images.push(app.upload(&t, &format!("p{i}.jpg")).await);
+        images.push(t.upload(&format!("p{i}.jpg")).await);
     }
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .post_json("/api/station", json!({"name": "s", "images": images}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站图片最多5张");
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .en()
         .post_json("/api/station", json!({"name": "s", "images": images}))
         .await;
@@ -91,9 +85,8 @@ async fn station_forms_are_validated_in_the_callers_language_and_nothing_is_half
         (status, body["msg"].as_str()),
         (400, Some("A station can have at most 5 images"))
     );
-    let text = app.upload(&t, "notes.txt").await;
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let text = t.upload("notes.txt").await;
+    let Reply { status, body, .. } = t
         .post_json("/api/station", json!({"name": "s", "images": [text]}))
         .await;
     assert_failure(status, &body, 400);
@@ -142,11 +135,11 @@ async fn a_blank_state_takes_the_default_and_an_edit_sending_it_blank_keeps_the_
 #[tokio::test]
 async fn a_full_station_is_created_commissioning_with_its_owner_and_updated_field_by_field() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
 
     let mut images = Vec::new();
     for i in 0..6 {
-        images.push(app.upload(&t, &format!("p{i}.jpg")).await);
+        images.push(t.upload(&format!("p{i}.jpg")).await);
     }
     // A full station.
     let owner = app.user_with_alias("100001", "owner1", "owner", &[]).await;
@@ -155,8 +148,7 @@ async fn a_full_station_is_created_commissioning_with_its_owner_and_updated_fiel
         vec!["13800000001".into(), Value::Int(owner)],
     )
     .await;
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .post_json(
             "/api/station",
             json!({
@@ -174,7 +166,7 @@ async fn a_full_station_is_created_commissioning_with_its_owner_and_updated_fiel
         .await;
     assert_eq!(status, 200, "{body}");
     let id = body["data"].as_str().unwrap().to_owned();
-    let d = app.as_user(&t).get_data(&format!("/api/station/{id}")).await;
+    let d = t.get_data(&format!("/api/station/{id}")).await;
     assert_eq!(
         d["installationStatus"], "1",
         "created commissioning whatever the form says"
@@ -203,20 +195,18 @@ async fn a_full_station_is_created_commissioning_with_its_owner_and_updated_fiel
     );
 
     // Update: only named fields change; images replaced when sent.
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .put_json(
             "/api/station",
             json!({"id": id, "name": "Sunny Roof 2", "images": [images[2]]}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let d = app.as_user(&t).get_data(&format!("/api/station/{id}")).await;
+    let d = t.get_data(&format!("/api/station/{id}")).await;
     assert_eq!(d["name"], "Sunny Roof 2");
     assert_eq!(d["address"], "1 Road");
     assert_eq!(d["images"].as_array().unwrap().len(), 1);
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .put_json("/api/station", json!({"id": id, "latitude": -91}))
         .await;
     assert_failure(status, &body, 400);
@@ -225,30 +215,23 @@ async fn a_full_station_is_created_commissioning_with_its_owner_and_updated_fiel
 #[tokio::test]
 async fn station_lists_filter_and_page_and_the_form_lists_come_from_the_dictionaries() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
 
-    let id = sunny_roof(&app, &t).await;
+    let id = sunny_roof(&t).await;
     // Lists.
-    app.as_user(&t).station("Other").await;
-    let page = app
-        .as_user(&t)
+    t.station("Other").await;
+    let page = t
         .get_data("/api/station/page?name=sunny&stationType=2&regionCode=110000")
         .await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["id"], id.as_str());
-    let page = app
-        .as_user(&t)
-        .get_data("/api/station/page?installationStatus=1")
-        .await;
+    let page = t.get_data("/api/station/page?installationStatus=1").await;
     assert_eq!(page["total"], 2);
-    let Reply { status, body, .. } = app.as_user(&t).get("/api/station/page?password=1").await;
+    let Reply { status, body, .. } = t.get("/api/station/page?password=1").await;
     assert_failure(status, &body, 400);
-    let list = app.as_user(&t).get_data("/api/station/list").await;
+    let list = t.get_data("/api/station/list").await;
     assert_eq!(row_ids(&list).len(), 2);
-    let names = app
-        .as_user(&t)
-        .get_data("/api/station/listStationNameAndId")
-        .await;
+    let names = t.get_data("/api/station/listStationNameAndId").await;
     assert_eq!(names[0]["name"], "Other");
     assert_eq!(names[1]["id"], id.as_str());
     for (path, first) in [
@@ -258,42 +241,34 @@ async fn station_lists_filter_and_page_and_the_form_lists_come_from_the_dictiona
         ("listContributionWay", "自投"),
         ("listConnectedType", "全额上网"),
     ] {
-        let l = app.as_user(&t).get_data(&format!("/api/station/{path}")).await;
+        let l = t.get_data(&format!("/api/station/{path}")).await;
         assert_eq!(l[0]["dictValue"], first, "{path}");
         assert_eq!(l[0]["dictKey"], "1");
     }
-    let maps = app
-        .as_user(&t)
-        .get_data("/api/station/listMapModel?kind=meter")
-        .await;
+    let maps = t.get_data("/api/station/listMapModel?kind=meter").await;
     assert!(row_ids(&maps).contains(&"eastron-sdm630".to_owned()), "{maps}");
 }
 
 #[tokio::test]
 async fn a_station_switches_from_commissioning_to_running_once() {
     let app = TestApp::start().await;
-    let t = app.station_manager("100001", "mgr").await;
+    let t = app.as_user(&app.station_manager("100001", "mgr").await);
 
-    let id = sunny_roof(&app, &t).await;
+    let id = sunny_roof(&t).await;
     // Lifecycle: commissioning → running, once.
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .put_json(&format!("/api/station/switchStation/{id}"), json!({}))
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["msg"], "调试完成后电站变为运行状态");
-    let d = app.as_user(&t).get_data(&format!("/api/station/{id}")).await;
+    let d = t.get_data(&format!("/api/station/{id}")).await;
     assert_eq!(d["installationStatus"], "2");
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .put_json(&format!("/api/station/switchStation/{id}"), json!({}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站已是运行状态");
-    let page = app
-        .as_user(&t)
-        .get_data("/api/station/page?installationStatus=2")
-        .await;
+    let page = t.get_data("/api/station/page?installationStatus=2").await;
     assert_eq!(row_ids(&page["records"]), vec![id.clone()]);
 }
 
@@ -315,7 +290,7 @@ async fn a_user_without_the_station_buttons_can_neither_create_nor_switch_nor_de
     let app = TestApp::start().await;
     let t = app.station_manager("100001", "mgr").await;
 
-    let id = sunny_roof(&app, &t).await;
+    let id = sunny_roof(&app.as_user(&t)).await;
     // Permissions: a user without the buttons can read but not change.
     app.create_tenant_user("100001", "reader", "secret1", &[], None)
         .await;

@@ -9,7 +9,7 @@ use pv_cloud::kernel::sql::Value;
 use pv_cloud::station::gateway::verify_gateway;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{Device, Reply, TestApp, assert_failure};
+use support::{Client, Device, Reply, TestApp, assert_failure};
 
 fn repo_maps_dir() -> String {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -395,8 +395,8 @@ fn cells(bytes: Vec<u8>) -> Vec<Vec<String>> {
         .collect()
 }
 
-async fn download(app: &TestApp, token: &str, path: &str) -> Vec<Vec<String>> {
-    let (status, headers, bytes) = app.as_user(token).raw(Method::GET, path).await;
+async fn download(caller: &Client<'_>, path: &str) -> Vec<Vec<String>> {
+    let (status, headers, bytes) = caller.raw(Method::GET, path).await;
     assert_eq!(status, 200, "{path}: {}", String::from_utf8_lossy(&bytes));
     assert_eq!(
         headers.get("content-type").and_then(|v| v.to_str().ok()),
@@ -428,7 +428,7 @@ const INVERTER_HEADER: [&str; 7] = [
 
 /// Imports stations S-A and S-C, then inverters SN-1 (on S-A) and SN-2 (on S-C), as the good
 /// files of the import test do.
-async fn imported(app: &TestApp, t: &str) {
+async fn imported(caller: &Client<'_>) {
     let good = xlsx(
         &STATION_HEADER,
         &[
@@ -436,7 +436,7 @@ async fn imported(app: &TestApp, t: &str) {
             vec!["S-C", "Road 3", "31", "121", "", ""],
         ],
     );
-    app.as_user(t)
+    caller
         .upload_file("/api/station/import", "stations.xlsx", good)
         .await
         .ok();
@@ -447,7 +447,7 @@ async fn imported(app: &TestApp, t: &str) {
             vec!["S-C", "INV-2", "SN-2", "1", "", "sungrow-sg-cx", "2"],
         ],
     );
-    app.as_user(t)
+    caller
         .upload_file("/api/inverter/import", "inv.xlsx", good)
         .await
         .ok();
@@ -456,10 +456,10 @@ async fn imported(app: &TestApp, t: &str) {
 #[tokio::test]
 async fn import_templates_carry_the_form_labels_and_only_excel_files_are_taken() {
     let app = TestApp::start().await;
-    let t = app.gateway_manager("100001", "mgr").await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
 
     // Templates parse back with calamine and carry the forms' labels.
-    let st = download(&app, &t, "/api/station/import-template").await;
+    let st = download(&t, "/api/station/import-template").await;
     assert_eq!(st.len(), 1, "header only");
     assert_eq!(st[0][0], "电站名称*");
     assert!(
@@ -468,7 +468,7 @@ async fn import_templates_carry_the_form_labels_and_only_excel_files_are_taken()
         st[0]
     );
     assert!(!st[0].contains(&"业主".to_owned()), "ids do not travel in sheets");
-    let it = download(&app, &t, "/api/inverter/import-template").await;
+    let it = download(&t, "/api/inverter/import-template").await;
     for h in [
         "电站名称*",
         "逆变器名称*",
@@ -481,20 +481,17 @@ async fn import_templates_carry_the_form_labels_and_only_excel_files_are_taken()
     }
 
     // Only .xls/.xlsx.
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .upload_file("/api/station/import", "stations.txt", b"name\nS".to_vec())
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请上传 .xls 或 .xlsx 格式的文件");
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .upload_file("/api/inverter/import", "x.csv", b"a,b".to_vec())
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请上传 .xls 或 .xlsx 格式的文件");
-    let Reply { status, body, .. } = app
-        .as_user(&t)
+    let Reply { status, body, .. } = t
         .upload_file("/api/station/import", "fake.xlsx", b"not a workbook".to_vec())
         .await;
     assert_failure(status, &body, 400);
@@ -657,20 +654,20 @@ async fn inverter_imports_find_stations_by_name_check_the_form_and_keep_sns_uniq
 #[tokio::test]
 async fn exports_list_the_filtered_rows_in_the_template_layout() {
     let app = TestApp::start().await;
-    let t = app.gateway_manager("100001", "mgr").await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
 
-    imported(&app, &t).await;
+    imported(&t).await;
 
     // Exports: the filtered list in the template's layout.
-    let rows = download(&app, &t, "/api/station/export").await;
+    let rows = download(&t, "/api/station/export").await;
     assert_eq!(rows[0][0], "电站名称*");
     let mut names: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
     names.sort();
     assert_eq!(names, vec!["S-A", "S-C"]);
-    let rows = download(&app, &t, "/api/station/export?name=S-C").await;
+    let rows = download(&t, "/api/station/export?name=S-C").await;
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[1][0], "S-C");
-    let rows = download(&app, &t, "/api/inverter/export").await;
+    let rows = download(&t, "/api/inverter/export").await;
     let sn_col = rows[0].iter().position(|h| h == "逆变器SN*").expect("SN column");
     let mut sns: Vec<&str> = rows[1..].iter().map(|r| r[sn_col].as_str()).collect();
     sns.sort();
@@ -687,19 +684,16 @@ async fn another_tenant_exports_nothing_and_cannot_import_onto_these_stations() 
     let app = TestApp::start().await;
     let t = app.gateway_manager("100001", "mgr").await;
 
-    imported(&app, &t).await;
+    imported(&app.as_user(&t)).await;
 
     // Another tenant: sees none of it, cannot import onto these stations.
-    let b = app.gateway_manager("100002", "mgr_b").await;
-    let rows = download(&app, &b, "/api/station/export").await;
+    let b = app.as_user(&app.gateway_manager("100002", "mgr_b").await);
+    let rows = download(&b, "/api/station/export").await;
     assert_eq!(rows.len(), 1, "header only");
-    let rows = download(&app, &b, "/api/inverter/export").await;
+    let rows = download(&b, "/api/inverter/export").await;
     assert_eq!(rows.len(), 1, "header only");
     let onto_a = xlsx(&INVERTER_HEADER, &[vec!["S-A", "INV-X", "SN-X", "1", "", "", ""]]);
-    let Reply { status, body, .. } = app
-        .as_user(&b)
-        .upload_file("/api/inverter/import", "inv.xlsx", onto_a)
-        .await;
+    let Reply { status, body, .. } = b.upload_file("/api/inverter/import", "inv.xlsx", onto_a).await;
     assert_report(status, &body);
     assert_eq!(body["data"]["errors"][0]["message"], "电站不存在：S-A");
     assert_eq!(

@@ -172,15 +172,14 @@ async fn posts_stay_inside_their_tenant_and_need_permissions() {
     // A viewer without the buttons can list but not change.
     app.create_tenant_user("400001", "viewer", "viewer-pass", &["post"], None)
         .await;
-    let viewer = app.token_of("400001", "viewer", "viewer-pass").await;
+    let viewer = app.as_user(&app.token_of("400001", "viewer", "viewer-pass").await);
     assert_eq!(
-        app.send(app.as_user(&viewer).request(Method::GET, &format!("{base}/list")))
+        app.send(viewer.request(Method::GET, &format!("{base}/list")))
             .await
             .status,
         200
     );
-    let Reply { status, body, .. } = app
-        .as_user(&viewer)
+    let Reply { status, body, .. } = viewer
         .submit(
             base,
             json!({"category": 1, "postCode": "v", "postName": "v", "sort": 1}),
@@ -188,10 +187,7 @@ async fn posts_stay_inside_their_tenant_and_need_permissions() {
         .await;
     assert_failure(status, &body, 403);
     let Reply { status, body, .. } = app
-        .send(
-            app.as_user(&viewer)
-                .request(Method::POST, &format!("{base}/remove?ids=1")),
-        )
+        .send(viewer.request(Method::POST, &format!("{base}/remove?ids=1")))
         .await;
     assert_failure(status, &body, 403);
     // And someone without the menu cannot even list.

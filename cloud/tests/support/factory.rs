@@ -242,23 +242,6 @@ impl TestApp {
             .await;
         self.token_of(tenant, account, "secret1").await
     }
-
-    /// Uploads a small fake PNG named `file_name` through the file storage; returns its attach id.
-    pub async fn upload(&self, token: &str, file_name: &str) -> String {
-        let reply = self
-            .as_user(token)
-            .upload_file(
-                "/api/blade-resource/oss/endpoint/put-file",
-                file_name,
-                b"\x89PNG fake image".to_vec(),
-            )
-            .await;
-        assert_eq!(reply.status, 200, "upload: {}", reply.body);
-        reply.body["data"]["attachId"]
-            .as_str()
-            .expect("attachId")
-            .to_owned()
-    }
 }
 
 /// The device registries of a station, each at `/api/<path>`.
@@ -288,6 +271,22 @@ impl Device {
 }
 
 impl Client<'_> {
+    /// Uploads a small fake PNG named `file_name` through the file storage; returns its attach id.
+    pub async fn upload(&self, file_name: &str) -> String {
+        let reply = self
+            .upload_file(
+                "/api/blade-resource/oss/endpoint/put-file",
+                file_name,
+                b"\x89PNG fake image".to_vec(),
+            )
+            .await;
+        assert_eq!(reply.status, 200, "upload: {}", reply.body);
+        reply.body["data"]["attachId"]
+            .as_str()
+            .expect("attachId")
+            .to_owned()
+    }
+
     /// A commercial station (`stationType` 2) named `name`; returns its id.
     pub async fn station(&self, name: &str) -> String {
         self.station_with(json!({"name": name, "stationType": "2"})).await
