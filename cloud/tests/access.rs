@@ -79,7 +79,7 @@ async fn role_tree() -> (TestApp, String, String, String) {
 #[tokio::test]
 async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     refused(
         &admin,
         ROLE,
@@ -286,7 +286,7 @@ async fn reading_the_role_list_needs_the_role_menu() {
 #[tokio::test]
 async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let perms = [
         "role",
         "role_add",
@@ -427,7 +427,7 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
 #[tokio::test]
 async fn grants_replace_and_app_grants_are_a_separate_set() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let role = created(
         &admin,
         ROLE,
@@ -518,7 +518,7 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
 #[tokio::test]
 async fn packages_limit_grant_trees_and_grants() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let package = [
         "role",
         "role_add",
@@ -620,7 +620,7 @@ async fn packages_limit_grant_trees_and_grants() {
 #[tokio::test]
 async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let post = app.menu_id("post").await;
     let system = app.menu_id("system").await;
 
@@ -705,7 +705,7 @@ async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
 #[tokio::test]
 async fn menu_forms_are_validated_in_both_languages() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
 
     refused(
         &admin,
@@ -770,7 +770,7 @@ async fn menu_forms_are_validated_in_both_languages() {
 #[tokio::test]
 async fn new_menus_nest_reach_the_platform_administrators_and_leave_as_a_whole_subtree() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let post = app.menu_id("post").await;
 
     let demo = created(&admin, MENU, json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}))
@@ -831,7 +831,7 @@ async fn new_menus_nest_reach_the_platform_administrators_and_leave_as_a_whole_s
 #[tokio::test]
 async fn other_tenants_read_their_packages_menus_but_never_change_them() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let post = app.menu_id("post").await;
     let system = app.menu_id("system").await;
 
@@ -869,7 +869,7 @@ async fn other_tenants_read_their_packages_menus_but_never_change_them() {
 #[tokio::test]
 async fn top_menus_hold_menu_settings_that_routes_follow() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     refused(
         &admin,
         TOPMENU,
@@ -991,7 +991,7 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
 #[tokio::test]
 async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_the_stored_row() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let post = app.menu_id("post").await;
     let user_menu = app.menu_id("user").await;
     let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
@@ -1100,7 +1100,7 @@ async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_th
 #[tokio::test]
 async fn api_scope_forms_are_validated_and_listed_by_menu() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let post = app.menu_id("post").await;
     let user_menu = app.menu_id("user").await;
     let api = json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2});
@@ -1179,7 +1179,7 @@ async fn api_scope_forms_are_validated_and_listed_by_menu() {
 #[tokio::test]
 async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let post = app.menu_id("post").await;
     let user_menu = app.menu_id("user").await;
     let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
@@ -1227,7 +1227,7 @@ async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
 #[tokio::test]
 async fn other_tenants_read_the_scopes_but_never_change_them() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let post = app.menu_id("post").await;
     let user_menu = app.menu_id("user").await;
     let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
@@ -1458,7 +1458,7 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
 #[tokio::test]
 async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let perms = ["post", "post_add"];
     let (role, _) = app
         .create_tenant_user("580001", "clerk", "clerk-pass", &perms, None)

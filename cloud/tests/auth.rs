@@ -347,7 +347,7 @@ async fn logout_and_tampering_end_access() {
 #[tokio::test]
 async fn menus_follow_roles_packages_and_language() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let Reply { body: routes, .. } = app
         .send(admin.request(Method::GET, "/api/blade-system/menu/routes"))
         .await;
@@ -432,7 +432,7 @@ async fn menus_follow_roles_packages_and_language() {
 #[tokio::test]
 async fn tenants_never_see_each_other() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let admin_id = app
         .scalar_text(
             "SELECT CAST(id AS VARCHAR(30)) FROM blade_user WHERE account = 'admin'",
@@ -549,7 +549,7 @@ async fn uploads_are_served_by_signed_link_and_never_run_inline() {
 #[tokio::test]
 async fn profile_and_password_changes_validate_and_save_nothing_half() {
     let app = TestApp::start().await;
-    let token = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let token = app.as_admin().await;
     let second = app.token_of("000000", "admin", "admin").await;
     let post = |body: Json| {
         token

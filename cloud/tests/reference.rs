@@ -34,7 +34,7 @@ fn dept(name: &str, parent: &str) -> Json {
 #[tokio::test]
 async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removals() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
 
     let Reply { status, body, .. } = admin
         .post_json(&format!("{DEPT}/submit"), json!({"fullName": "x"}))
@@ -171,7 +171,7 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
 #[tokio::test]
 async fn departments_stay_inside_their_tenant() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let ours = create(&admin, DEPT, dept("Platform dept", "0")).await;
     app.create_tenant_user(
         "500001",
@@ -232,13 +232,13 @@ async fn departments_stay_inside_their_tenant() {
 /// Platform dictionary `t1` "测试" with entry 1 "一" / "One"; returns (dictionary id, entry id).
 async fn dictionary_t1(caller: &Client<'_>) -> (String, String) {
     let root = create(
-        &caller,
+        caller,
         DICT,
         json!({"code": "t1", "dictValue": "测试", "sort": 1, "isSealed": 0}),
     )
     .await;
     let child = create(
-        &caller,
+        caller,
         DICT,
         json!({"parentId": root, "code": "ignored", "dictKey": "1", "dictValue": "一", "dictValueEn": "One",
             "sort": 1, "isSealed": 0}),
@@ -250,7 +250,7 @@ async fn dictionary_t1(caller: &Client<'_>) -> (String, String) {
 #[tokio::test]
 async fn dictionary_forms_are_validated_and_entries_take_their_dictionarys_code_and_unique_keys() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let submit = format!("{DICT}/submit");
     // The spec's messages, in order of the form.
     let mut body = json!({});
@@ -341,7 +341,7 @@ async fn dictionary_forms_are_validated_and_entries_take_their_dictionarys_code_
 #[tokio::test]
 async fn dictionaries_read_as_lists_entries_and_trees_and_a_renamed_code_carries_its_entries() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let submit = format!("{DICT}/submit");
     let (root, child) = dictionary_t1(&admin).await;
 
@@ -386,7 +386,7 @@ async fn dictionaries_read_as_lists_entries_and_trees_and_a_renamed_code_carries
 #[tokio::test]
 async fn a_dictionary_is_removed_only_after_its_entries() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let (root, child) = dictionary_t1(&admin).await;
 
     // Removal: the dictionary is refused while it has entries.
@@ -568,7 +568,7 @@ async fn seeded_dictionaries_cover_the_product_and_survive_edits() {
 #[tokio::test]
 async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_tenant() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let platform_root = create(
         &admin,
         BIZ,
@@ -690,7 +690,7 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
 #[tokio::test]
 async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let total = app.scalar_i64("SELECT COUNT(*) FROM blade_region", vec![]).await;
     assert_eq!(total, 3221);
 
@@ -803,7 +803,7 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
 #[tokio::test]
 async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     // A JSON body carrying secrets (ignored by the handler, but logged masked)...
     let Reply { status, .. } = admin
         .post_json(
@@ -895,7 +895,7 @@ async fn sign_in_and_sign_out_reach_the_usual_log() {
     let app = TestApp::start().await;
     let Reply { status, .. } = app.sign_in("000000", "admin", "not-the-password").await;
     assert_eq!(status, 400);
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let other = app.token_of("000000", "admin", "admin").await;
     let Reply { status, .. } = app.as_user(&other).get("/api/blade-auth/oauth/logout").await;
     assert_eq!(status, 200);
@@ -937,7 +937,7 @@ fn boom_routes() -> OpenApiRouter<AppState> {
 #[tokio::test]
 async fn server_errors_reach_the_error_log() {
     let app = TestApp::start_with(boom_routes()).await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let Reply { status, body, .. } = admin
         .post_json("/api/test/boom?x=1", json!({"password": "p4ss", "n": 1}))
         .await;
@@ -980,7 +980,7 @@ async fn server_errors_reach_the_error_log() {
 #[tokio::test]
 async fn logs_are_read_per_tenant_and_whole_by_the_platform() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     app.create_tenant_user(
         "500006",
         "ops",

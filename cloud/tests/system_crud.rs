@@ -9,7 +9,7 @@ use support::{Reply, TestApp, assert_failure};
 #[tokio::test]
 async fn parameters_full_cycle_with_validation_and_unique_keys() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let base = "/api/blade-system/param";
     let Reply { status, body, .. } = admin
         .submit(base, json!({"paramName": "初始密码", "paramValue": "123456"}))
@@ -101,7 +101,7 @@ async fn parameters_full_cycle_with_validation_and_unique_keys() {
 #[tokio::test]
 async fn posts_stay_inside_their_tenant_and_need_permissions() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let base = "/api/blade-system/post";
     let Reply { status, body, .. } = admin
         .submit(

@@ -26,7 +26,7 @@ const SUNNY_FARMS_MENUS: [&str; 8] = [
 #[tokio::test]
 async fn package_and_tenant_forms_are_validated() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
 
     // Package validation, in the spec's words.
     let Reply { status, body, .. } = admin
@@ -62,7 +62,7 @@ async fn package_and_tenant_forms_are_validated() {
 #[tokio::test]
 async fn a_new_tenant_gets_an_id_and_is_listed_by_name_with_its_package() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
 
     let (package, tenant) = admin.tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS).await;
     assert!(
@@ -224,7 +224,7 @@ async fn tenant_ids_stay_unique_and_unchanged_the_platform_tenant_and_used_packa
 #[tokio::test]
 async fn removing_a_tenant_ends_its_sessions_at_once() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
 
     let (_package, tenant) = admin.tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS).await;
     let t_admin = app.token_of(&tenant, "admin", "123456").await;
@@ -250,7 +250,7 @@ async fn removing_a_tenant_ends_its_sessions_at_once() {
 #[tokio::test]
 async fn tenant_settings_limit_accounts_expiry_and_package() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let (_, tenant) = admin
         .tenant_on_package("Quota Co", &["system", "user", "user_add"])
         .await;
@@ -376,7 +376,7 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
 #[tokio::test]
 async fn client_secrets_are_write_only_and_work_for_sign_in() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let base = "/api/blade-system/client";
     let Reply { status, body, .. } = admin.post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,teleport",
                "accessTokenValidity": 600, "refreshTokenValidity": 3600})).await;
@@ -463,7 +463,7 @@ async fn platform_refs(app: &TestApp) -> (String, String) {
 #[tokio::test]
 async fn users_are_created_validated_granted_reset_and_removed() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let (role, dept) = platform_refs(&app).await;
     let submit = async |body: Json| admin.post_json("/api/blade-user/submit", body).await;
     let base = json!({"account": "zhang_san", "password": "pw-123456", "password2": "pw-123456",
@@ -606,7 +606,7 @@ async fn users_are_created_validated_granted_reset_and_removed() {
 #[tokio::test]
 async fn owners_staff_and_guest_approval() {
     let app = TestApp::start().await;
-    let admin = app.as_user(&app.token_of("000000", "admin", "admin").await);
+    let admin = app.as_admin().await;
     let owner = json!({"companyName": "阳光投资", "account": "owner_1", "realName": "王总", "phone": "13900139000", "password": "123456"});
     let Reply { status, body, .. } = admin.post_json("/api/blade-user/saveOwner", owner.clone()).await;
     assert_failure(status, &body, 400);
