@@ -55,19 +55,14 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
     let station = crate::station::StationServices::load(&config).map_err(StartError::DeviceMaps)?;
     let credential_key =
         secret::load_or_create_named(&config.station.credential_key, &config.data_dir, "credential_key")?;
-    let station = Arc::new(station.with_credential_key(credential_key));
-    Ok(AppState {
+    let core = crate::kernel::Core {
         db,
-        station,
-        realtime: Default::default(),
-        alarms: Default::default(),
         ids,
-        alarm_changes: tokio::sync::broadcast::channel(64).0,
-        api_scopes: Default::default(),
         token_secret: token_secret.into(),
         config: Arc::new(config),
         started: Instant::now(),
-    })
+    };
+    Ok(AppState::new(core, station.with_credential_key(credential_key)))
 }
 
 /// Serves until `shutdown` resolves, then lets in-flight requests finish and closes the pool.
@@ -88,17 +83,18 @@ pub async fn serve(
 pub async fn run(config: Config) -> Result<(), StartError> {
     let addr = config.listen;
     let state = prepare(config).await?;
-    crate::demo::start(&state)
+    crate::demo::start(&state.station_ctx())
         .await
         .map_err(|e| StartError::Seed(e.to_string()))?;
     // The broker and ingest run beside the HTTP server for the life of the process.
     let _telemetry = if state.config.telemetry.enabled {
-        Some(crate::telemetry::start(&state).await?)
+        Some(start_data_path(&state).await?)
     } else {
         None
     };
     // Smart warnings (dispersion, full-load hours) from the rollups, every 10 minutes.
-    let _analytics = crate::analytics::job::spawn(state.clone(), crate::analytics::job::JobConfig::default());
+    let _analytics =
+        crate::analytics::job::spawn(state.alarm_ctx(), crate::analytics::job::JobConfig::default());
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {
@@ -109,6 +105,13 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     serve(state, listener, shutdown_signal()).await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Starts the data path: the alarm engine first, so the first batch ingest stores is evaluated,
+/// then the broker, ingest, presence, counters and rollups.
+pub async fn start_data_path(state: &AppState) -> Result<crate::telemetry::Telemetry, StartError> {
+    crate::alarm::engine::start(&state.alarm_ctx()).await;
+    Ok(crate::telemetry::start(&state.telemetry_ctx()).await?)
 }
 
 /// Ctrl-C or SIGTERM (what `docker stop` and systemd send).

@@ -1,28 +1,128 @@
-//! What handlers share: the database, the configuration and process-wide services.
+//! The composition root of what handlers share: the kernel's `Core` and each domain's
+//! process-wide services. Domains never name this type: a handler asks for `State<Core>` or for
+//! the service it needs (`State<Arc<RealtimeView>>`...), which axum takes from here through the
+//! `FromRef` impls below, so the dependency runs one way, from the top down to the domains.
 
+use std::ops::Deref;
 use std::sync::Arc;
-use std::time::Instant;
 
-use crate::config::Config;
-use crate::kernel::db::Db;
-use crate::kernel::id::IdGenerator;
+use axum::extract::FromRef;
+
+use crate::alarm::AlarmServices;
+use crate::auth::api_scope::ApiScopeCache;
+use crate::kernel::Core;
+use crate::station::StationServices;
+use crate::telemetry::events::Evaluation;
+use crate::telemetry::realtime::RealtimeView;
 
 #[derive(Clone)]
 pub struct AppState {
-    pub db: Db,
-    pub config: Arc<Config>,
-    pub ids: Arc<IdGenerator>,
-    /// Signs access tokens (sign-in arrives with the auth domain).
-    pub token_secret: Arc<str>,
-    pub started: Instant,
-    /// Fires with a tenant id when that tenant's alarms change (the bell's websocket listens).
-    pub alarm_changes: tokio::sync::broadcast::Sender<String>,
+    pub core: Core,
     /// The live API scopes, kept a few seconds (see `auth::api_scope`).
-    pub api_scopes: Arc<crate::auth::api_scope::ApiScopeCache>,
+    pub api_scopes: Arc<ApiScopeCache>,
     /// Device register maps and the vendor-credential key of the station domain.
-    pub station: Arc<crate::station::StationServices>,
+    pub station: Arc<StationServices>,
     /// The newest values of every device and the state of every gateway (see `telemetry::realtime`).
-    pub realtime: Arc<crate::telemetry::realtime::RealtimeView>,
-    /// The alarm engine's inbox, fault tables and rule settings (see `alarm`).
-    pub alarms: Arc<crate::alarm::AlarmServices>,
+    pub realtime: Arc<RealtimeView>,
+    /// Where the data path hands samples and presence changes for evaluation (the alarm engine).
+    pub evaluation: Arc<Evaluation>,
+    /// The alarm domain's fault tables, rule settings and change notifications (see `alarm`).
+    pub alarms: Arc<AlarmServices>,
 }
+
+impl AppState {
+    /// What the alarm domain works with.
+    pub fn alarm_ctx(&self) -> crate::alarm::AlarmCtx {
+        crate::alarm::AlarmCtx {
+            core: self.core.clone(),
+            alarms: self.alarms.clone(),
+            realtime: self.realtime.clone(),
+            evaluation: self.evaluation.clone(),
+        }
+    }
+
+    /// What the telemetry domain works with.
+    pub fn telemetry_ctx(&self) -> crate::telemetry::TelemetryCtx {
+        crate::telemetry::TelemetryCtx {
+            core: self.core.clone(),
+            realtime: self.realtime.clone(),
+            evaluation: self.evaluation.clone(),
+        }
+    }
+
+    /// What the station domain works with.
+    pub fn station_ctx(&self) -> crate::station::StationCtx {
+        crate::station::StationCtx {
+            core: self.core.clone(),
+            services: self.station.clone(),
+            alarm: self.alarm_ctx(),
+        }
+    }
+
+    /// What system administration's declared entities work with.
+    pub fn system_ctx(&self) -> crate::system::SystemCtx {
+        crate::system::SystemCtx {
+            core: self.core.clone(),
+            api_scopes: self.api_scopes.clone(),
+        }
+    }
+
+    pub fn new(core: Core, station: StationServices) -> AppState {
+        AppState {
+            core,
+            api_scopes: Default::default(),
+            station: Arc::new(station),
+            realtime: Default::default(),
+            evaluation: Default::default(),
+            alarms: Default::default(),
+        }
+    }
+}
+
+/// The kernel's part is what most code reads (`state.db`, `state.config`).
+impl Deref for AppState {
+    type Target = Core;
+    fn deref(&self) -> &Core {
+        &self.core
+    }
+}
+
+impl FromRef<AppState> for crate::alarm::AlarmCtx {
+    fn from_ref(s: &AppState) -> Self {
+        s.alarm_ctx()
+    }
+}
+
+impl FromRef<AppState> for crate::telemetry::TelemetryCtx {
+    fn from_ref(s: &AppState) -> Self {
+        s.telemetry_ctx()
+    }
+}
+
+impl FromRef<AppState> for crate::station::StationCtx {
+    fn from_ref(s: &AppState) -> Self {
+        s.station_ctx()
+    }
+}
+
+impl FromRef<AppState> for crate::system::SystemCtx {
+    fn from_ref(s: &AppState) -> Self {
+        s.system_ctx()
+    }
+}
+
+macro_rules! part {
+    ($t:ty, $field:ident) => {
+        impl FromRef<AppState> for $t {
+            fn from_ref(state: &AppState) -> $t {
+                state.$field.clone()
+            }
+        }
+    };
+}
+part!(Core, core);
+part!(Arc<ApiScopeCache>, api_scopes);
+part!(Arc<StationServices>, station);
+part!(Arc<RealtimeView>, realtime);
+part!(Arc<Evaluation>, evaluation);
+part!(Arc<AlarmServices>, alarms);

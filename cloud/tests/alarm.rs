@@ -587,10 +587,10 @@ async fn owners_see_their_stations_alarms_and_other_tenants_nothing() {
         threshold: None,
         at: now_ms(),
     };
-    pv_cloud::alarm::store::raise(&app.state, &raise(second, "warn:dispersion", 2))
+    pv_cloud::alarm::store::raise(&app.state.alarm_ctx(), &raise(second, "warn:dispersion", 2))
         .await
         .expect("raise");
-    pv_cloud::alarm::store::raise(&app.state, &raise(second, "fault:x:1", 1))
+    pv_cloud::alarm::store::raise(&app.state.alarm_ctx(), &raise(second, "fault:x:1", 1))
         .await
         .expect("raise");
     // A fault on the first station, through ingest.

@@ -480,14 +480,14 @@ async fn alarms() -> Alarms {
 
     let t0 = pv_cloud::kernel::time::parse_ms("2026-05-01 10:00:00").expect("time");
     let cleared = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100001", station_id, device, &format!("flex:{rule}"), t0),
     )
     .await
     .expect("raise")
     .id();
     store::clear_auto(
-        &app.state,
+        &app.state.alarm_ctx(),
         "100001",
         station_id,
         device,
@@ -497,7 +497,7 @@ async fn alarms() -> Alarms {
     .await
     .expect("clear");
     let open = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of(
             "100001",
             station_id,
@@ -512,14 +512,14 @@ async fn alarms() -> Alarms {
     // Another station's alarm from a rule that no longer exists, and alarms that are not the
     // brackets': neither a fault of the same device nor another tenant's show.
     let orphan = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100001", station2, device2, "flex:123", t0 + 7_200_000),
     )
     .await
     .expect("raise")
     .id();
     store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &Raise {
             kind: "fault:fault_word1:0".into(),
             category: "fault".into(),
@@ -529,7 +529,7 @@ async fn alarms() -> Alarms {
     .await
     .expect("raise fault");
     store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100002", 777, 778, &format!("flex:{rule}"), t0),
     )
     .await
@@ -766,7 +766,7 @@ async fn only_cleared_bracket_alarms_are_deleted_and_only_with_the_button() {
     assert_eq!(status, 404);
     // Once cleared, the other can go too.
     store::clear_auto(
-        &app.state,
+        &app.state.alarm_ctx(),
         "100001",
         station_id,
         device,
@@ -874,7 +874,7 @@ async fn the_evaluator_applies_the_enabled_rules_of_the_brackets_own_station_onl
         ..
     } = evaluator().await;
     let calm = flex::conditions(
-        &app.state,
+        &app.state.alarm_ctx(),
         &device,
         ts,
         &values(&[("wind_speed", 12.0), ("motor_current", 3.0)]),
@@ -882,7 +882,7 @@ async fn the_evaluator_applies_the_enabled_rules_of_the_brackets_own_station_onl
     .await;
     assert!(calm.is_empty(), "{calm:?}");
     let mut seen = flex::conditions(
-        &app.state,
+        &app.state.alarm_ctx(),
         &device,
         ts,
         &values(&[
@@ -924,18 +924,28 @@ async fn the_evaluator_applies_the_enabled_rules_of_the_brackets_own_station_onl
         ..device.clone()
     };
     assert!(
-        flex::conditions(&app.state, &inverter, ts, &values(&[("wind_speed", 30.0)]))
-            .await
-            .is_empty()
+        flex::conditions(
+            &app.state.alarm_ctx(),
+            &inverter,
+            ts,
+            &values(&[("wind_speed", 30.0)])
+        )
+        .await
+        .is_empty()
     );
     let stranger = DeviceRef {
         tenant_id: "100002".into(),
         ..device.clone()
     };
     assert!(
-        flex::conditions(&app.state, &stranger, ts, &values(&[("wind_speed", 30.0)]))
-            .await
-            .is_empty()
+        flex::conditions(
+            &app.state.alarm_ctx(),
+            &stranger,
+            ts,
+            &values(&[("wind_speed", 30.0)])
+        )
+        .await
+        .is_empty()
     );
 
     app.stop().await;
@@ -971,7 +981,7 @@ async fn rule_edits_reach_the_evaluator_at_the_next_sample() {
     assert_eq!(
         kinds(
             flex::conditions(
-                &app.state,
+                &app.state.alarm_ctx(),
                 &device,
                 ts,
                 &values(&[("wind_speed", 14.5), ("motor_current", 3.0)]),
@@ -1006,14 +1016,14 @@ async fn disabling_or_removing_a_rule_clears_its_open_alarm_at_once() {
     }
     // Disabling or removing a rule clears its open alarm at once.
     let open = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100001", station_id, device.device_id, &format!("flex:{off}"), ts),
     )
     .await
     .expect("raise")
     .id();
     let lag_open = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &raise_of("100001", station_id, device.device_id, &format!("flex:{lag}"), ts),
     )
     .await
@@ -1039,7 +1049,7 @@ async fn disabling_or_removing_a_rule_clears_its_open_alarm_at_once() {
     }
     assert!(
         flex::conditions(
-            &app.state,
+            &app.state.alarm_ctx(),
             &device,
             ts,
             &values(&[

@@ -32,8 +32,10 @@ fn fault(at: i64) -> Raise {
 #[tokio::test]
 async fn one_open_alarm_per_device_and_kind_retrigger_updates_clear_reopens() {
     let app = TestApp::start().await;
-    let mut changes = app.state.alarm_changes.subscribe();
-    let first = store::raise(&app.state, &fault(1_000)).await.expect("raise");
+    let mut changes = app.state.alarms.changes.subscribe();
+    let first = store::raise(&app.state.alarm_ctx(), &fault(1_000))
+        .await
+        .expect("raise");
     let Raised::New(id) = first else {
         panic!("new alarm expected, got {first:?}")
     };
@@ -43,7 +45,7 @@ async fn one_open_alarm_per_device_and_kind_retrigger_updates_clear_reopens() {
         "the tenant's feeds are woken"
     );
     let again = store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &Raise {
             value: Some(2002.0),
             ..fault(2_000)
@@ -66,7 +68,9 @@ async fn one_open_alarm_per_device_and_kind_retrigger_updates_clear_reopens() {
     );
     assert_eq!((occ, last), (Some(2), Some(2_000)));
     // An older re-trigger (a replay) does not move last_time back.
-    store::raise(&app.state, &fault(1_500)).await.expect("replayed");
+    store::raise(&app.state.alarm_ctx(), &fault(1_500))
+        .await
+        .expect("replayed");
     assert_eq!(
         app.scalar_int(
             "SELECT last_time FROM pv_alarm WHERE id = ?",
@@ -92,14 +96,28 @@ async fn one_open_alarm_per_device_and_kind_retrigger_updates_clear_reopens() {
         store::open_kinds(&app.state.db, 11, 22).await.expect("open"),
         vec!["fault:fault_code:2001".to_owned()]
     );
-    let cleared = store::clear_auto(&app.state, "000000", 11, 22, "fault:fault_code:2001", 3_000)
-        .await
-        .expect("clear");
+    let cleared = store::clear_auto(
+        &app.state.alarm_ctx(),
+        "000000",
+        11,
+        22,
+        "fault:fault_code:2001",
+        3_000,
+    )
+    .await
+    .expect("clear");
     assert_eq!(cleared, Some(id));
     assert_eq!(
-        store::clear_auto(&app.state, "000000", 11, 22, "fault:fault_code:2001", 3_500)
-            .await
-            .expect("clear twice"),
+        store::clear_auto(
+            &app.state.alarm_ctx(),
+            "000000",
+            11,
+            22,
+            "fault:fault_code:2001",
+            3_500
+        )
+        .await
+        .expect("clear twice"),
         None
     );
     assert!(
@@ -108,7 +126,9 @@ async fn one_open_alarm_per_device_and_kind_retrigger_updates_clear_reopens() {
             .expect("open")
             .is_empty()
     );
-    let reopened = store::raise(&app.state, &fault(4_000)).await.expect("reopen");
+    let reopened = store::raise(&app.state.alarm_ctx(), &fault(4_000))
+        .await
+        .expect("reopen");
     assert!(matches!(reopened, Raised::New(n) if n != id), "{reopened:?}");
     assert_eq!(
         app.scalar_int("SELECT COUNT(*) FROM pv_alarm WHERE station_id = 11", vec![])
@@ -152,7 +172,7 @@ async fn removing_a_device_or_its_station_clears_its_open_alarms() {
             ..fault(1_000)
         };
         assert!(matches!(
-            store::raise(&app.state, &r).await.expect("raise"),
+            store::raise(&app.state.alarm_ctx(), &r).await.expect("raise"),
             Raised::New(_)
         ));
     }

@@ -443,7 +443,9 @@ async fn the_job_warns_about_the_poor_inverter_only_and_clears_when_it_recovers(
         min_instants: 6,
     };
     let now = chrono::Utc::now().timestamp_millis();
-    let first = job::run_once(&p.app.state, &config, now).await.expect("pass");
+    let first = job::run_once(&p.app.state.alarm_ctx(), &config, now)
+        .await
+        .expect("pass");
     assert_eq!(first.raised, 1, "{first:?}");
     assert_eq!(p.open_dispersion().await, vec![(p.weak, 1)]);
     let row = p
@@ -467,7 +469,7 @@ async fn the_job_warns_about_the_poor_inverter_only_and_clears_when_it_recovers(
         2
     );
     // Later passes the same day touch nothing: still one row, seen once.
-    let again = job::run_once(&p.app.state, &config, now + 600_000)
+    let again = job::run_once(&p.app.state.alarm_ctx(), &config, now + 600_000)
         .await
         .expect("pass");
     assert_eq!(again, job::Outcome::default());
@@ -487,7 +489,9 @@ async fn the_job_warns_about_the_poor_inverter_only_and_clears_when_it_recovers(
         .as_user(&p.analyst)
         .post_data("/api/discreteRate/updateSetting", json!({"poorDays": 2}))
         .await;
-    let kept = job::run_once(&p.app.state, &config, now).await.expect("pass");
+    let kept = job::run_once(&p.app.state.alarm_ctx(), &config, now)
+        .await
+        .expect("pass");
     assert_eq!(kept, job::Outcome::default());
     assert_eq!(p.open_dispersion().await, vec![(p.weak, 1)]);
     p.app
@@ -497,7 +501,7 @@ async fn the_job_warns_about_the_poor_inverter_only_and_clears_when_it_recovers(
 
     // The string is repaired: the running job, woken, clears the warning (by the system).
     p.write_s1(&HEALTHY).await;
-    let wake = job::spawn(p.app.state.clone(), config);
+    let wake = job::spawn(p.app.state.alarm_ctx().clone(), config);
     let cleared = support::eventually(std::time::Duration::from_secs(10), || async {
         p.app
             .scalar_i64(
@@ -1022,7 +1026,9 @@ async fn the_job_warns_about_the_poor_station_and_inverter_only_and_a_looser_thr
     // The job warns about Gamma (station) and A2 (inverter), and only them.
     let now = chrono::Utc::now().timestamp_millis();
     let config = JobConfig::default();
-    let o = job::run_once(&h.app.state, &config, now).await.expect("pass");
+    let o = job::run_once(&h.app.state.alarm_ctx(), &config, now)
+        .await
+        .expect("pass");
     assert_eq!(o.raised, 2, "{o:?}");
     let open = |station: i64, device: i64| {
         h.app.scalar_i64(
@@ -1045,7 +1051,9 @@ async fn the_job_warns_about_the_poor_station_and_inverter_only_and_a_looser_thr
         .put_json("/api/hdayRate/setting", json!({"thresholdPct": -30}))
         .await;
     assert_eq!(status, 200);
-    let o = job::run_once(&h.app.state, &config, now).await.expect("pass");
+    let o = job::run_once(&h.app.state.alarm_ctx(), &config, now)
+        .await
+        .expect("pass");
     assert_eq!(o.cleared, 2, "{o:?}");
     assert_eq!(
         h.app
@@ -1066,7 +1074,9 @@ async fn the_demo_sites_keep_the_simulated_sun_and_only_the_weak_inverter_disper
     use pv_cloud::demo::{self, sites};
     let app = TestApp::start_configured(|c| c.demo.clock_offset_h = Some(5.0)).await;
     let now = chrono::Utc::now().timestamp_millis();
-    demo::provision(&app.state, now).await.expect("demo");
+    demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("demo");
     let stations = data::tenant_stations(&app.state, demo::TENANT)
         .await
         .expect("stations");
@@ -1078,8 +1088,10 @@ async fn the_demo_sites_keep_the_simulated_sun_and_only_the_weak_inverter_disper
     let mut moved = app.state.clone();
     let mut config = (*moved.config).clone();
     config.demo.clock_offset_h = Some(-3.0);
-    moved.config = std::sync::Arc::new(config);
-    demo::provision(&moved, now).await.expect("demo again");
+    moved.core.config = std::sync::Arc::new(config);
+    demo::provision(&moved.station_ctx(), now)
+        .await
+        .expect("demo again");
     let stations = data::tenant_stations(&app.state, demo::TENANT)
         .await
         .expect("stations");
@@ -1169,7 +1181,9 @@ async fn a_warning_waits_for_poor_days_in_a_row() {
     let config = JobConfig::default();
     let now = chrono::Utc::now().timestamp_millis();
     // Poor today, no data yesterday: not yet.
-    let o = job::run_once(&p.app.state, &config, now).await.expect("pass");
+    let o = job::run_once(&p.app.state.alarm_ctx(), &config, now)
+        .await
+        .expect("pass");
     assert_eq!(o, job::Outcome::default());
     assert_eq!(p.open_dispersion().await, vec![]);
     // Yesterday poor too (8 instants at 800 W/m² with the weak string): warned.
@@ -1182,7 +1196,9 @@ async fn a_warning_waits_for_poor_days_in_a_row() {
         p.rollup(p.s1, p.good, "inverter", t, currents(&WEAK, 40_000.0))
             .await;
     }
-    let o = job::run_once(&p.app.state, &config, now).await.expect("pass");
+    let o = job::run_once(&p.app.state.alarm_ctx(), &config, now)
+        .await
+        .expect("pass");
     assert_eq!(o.raised, 1, "GOOD was poor yesterday but is not today");
     assert_eq!(p.open_dispersion().await, vec![(p.weak, 1)]);
     let detail = p

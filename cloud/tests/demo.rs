@@ -95,10 +95,14 @@ async fn demo_app() -> (TestApp, u16, i64) {
 #[tokio::test]
 async fn the_demo_is_provisioned_once_with_its_tenant_stations_devices_and_prices() {
     let (app, _base, now) = demo_app().await;
-    let first = demo::provision(&app.state, now).await.expect("first run");
+    let first = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("first run");
     assert!(first.tenant_created);
     assert!(first.changes > 20, "{first:?}");
-    let second = demo::provision(&app.state, now).await.expect("second run");
+    let second = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("second run");
     assert!(!second.tenant_created);
     assert_eq!(second.changes, 0, "a second start changes nothing: {second:?}");
     assert_eq!(second.stations, first.stations);
@@ -190,7 +194,9 @@ async fn the_demo_is_provisioned_once_with_its_tenant_stations_devices_and_price
 #[tokio::test]
 async fn each_demo_gateway_gets_a_config_the_edge_accepts_and_a_private_password() {
     let (app, _base, now) = demo_app().await;
-    let first = demo::provision(&app.state, now).await.expect("first run");
+    let first = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("first run");
 
     // Files: a config that the real edge agent accepts, a private password that signs in.
     for s in &first.stations {
@@ -230,7 +236,9 @@ async fn each_demo_gateway_gets_a_config_the_edge_accepts_and_a_private_password
 #[tokio::test]
 async fn the_demo_simulators_serve_daylight_on_the_shifted_clock_with_the_jiangsu_troubles() {
     let (app, _base, now) = demo_app().await;
-    let first = demo::provision(&app.state, now).await.expect("first run");
+    let first = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("first run");
 
     // The simulators serve daylight on the shifted clock, with the Jiangsu troubles.
     let js: &DemoStation = &first.stations[1];
@@ -258,13 +266,17 @@ async fn the_demo_simulators_serve_daylight_on_the_shifted_clock_with_the_jiangs
 #[tokio::test]
 async fn a_lost_demo_password_is_reissued_and_moved_ports_follow() {
     let (app, base, now) = demo_app().await;
-    let first = demo::provision(&app.state, now).await.expect("first run");
+    let first = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("first run");
 
     // A lost password file is re-issued (the old password stops working); moved ports follow.
     let gd = &first.stations[2];
     let old = std::fs::read_to_string(gd.dir.join("mqtt-password")).expect("password");
     std::fs::remove_file(gd.dir.join("mqtt-password")).expect("remove");
-    let third = demo::provision(&app.state, now).await.expect("third run");
+    let third = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("third run");
     assert_eq!(third.changes, 1, "{third:?}");
     let new = std::fs::read_to_string(gd.dir.join("mqtt-password")).expect("password");
     assert_ne!(old, new);
@@ -276,8 +288,10 @@ async fn a_lost_demo_password_is_reissued_and_moved_ports_follow() {
     let mut moved = app.state.clone();
     let mut config = (*moved.config).clone();
     config.demo.modbus_base_port = base + 100;
-    moved.config = std::sync::Arc::new(config);
-    let fourth = demo::provision(&moved, now).await.expect("fourth run");
+    moved.core.config = std::sync::Arc::new(config);
+    let fourth = demo::provision(&moved.station_ctx(), now)
+        .await
+        .expect("fourth run");
     assert_eq!(fourth.stations[0].ports, vec![base + 100, base + 101]);
     assert_eq!(
         app.scalar_i64(
@@ -294,7 +308,7 @@ async fn a_lost_demo_password_is_reissued_and_moved_ports_follow() {
 async fn off_by_default() {
     let app = TestApp::start().await;
     assert!(!app.state.config.demo.enabled);
-    demo::start(&app.state).await.expect("start");
+    demo::start(&app.state.station_ctx()).await.expect("start");
     assert_eq!(
         app.scalar_i64(
             "SELECT COUNT(*) FROM blade_tenant WHERE tenant_id = 'demo'",

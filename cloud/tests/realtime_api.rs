@@ -184,7 +184,7 @@ async fn fleet() -> Fleet {
     // The alarm engine's verdict on I3's fault code 3 (this suite writes telemetry directly,
     // without ingest and the engine): an open station-fault alarm makes S2 a faulty station.
     pv_cloud::alarm::store::raise(
-        &app.state,
+        &app.state.alarm_ctx(),
         &pv_cloud::alarm::store::Raise {
             tenant_id: T1.into(),
             station_id: s2,

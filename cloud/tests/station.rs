@@ -1224,7 +1224,7 @@ async fn ten_dates_of_five_segments_are_saved_and_the_schedule_in_force_follows_
     // The schedule in force on a day.
     let sid = pv_cloud::kernel::Id(s.parse().unwrap());
     let on = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap();
-    let v = pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2026-06-30"))
+    let v = pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2026-06-30"))
         .await
         .unwrap()
         .unwrap();
@@ -1232,7 +1232,7 @@ async fn ten_dates_of_five_segments_are_saved_and_the_schedule_in_force_follows_
         (v.effective_date.as_str(), v.segments[2].price),
         ("2025-09-01", 1.2)
     );
-    let v = pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2026-07-01"))
+    let v = pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2026-07-01"))
         .await
         .unwrap()
         .unwrap();
@@ -1240,13 +1240,13 @@ async fn ten_dates_of_five_segments_are_saved_and_the_schedule_in_force_follows_
         (v.effective_date.as_str(), v.segments[2].price),
         ("2026-07-01", 1.5)
     );
-    let v = pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2025-01-15"))
+    let v = pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2025-01-15"))
         .await
         .unwrap()
         .unwrap();
     assert_eq!(v.effective_date, "2025-01-01");
     assert!(
-        pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2024-12-31"))
+        pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2024-12-31"))
             .await
             .unwrap()
             .is_none()
@@ -1298,7 +1298,7 @@ async fn a_fixed_price_replaces_the_schedule_keeping_the_old_versions_and_needs_
         (got["priceType"].as_str(), got["fixedPrice"].as_f64()),
         (Some("1"), Some(0.55))
     );
-    let v = pv_cloud::station::electric_price::schedule_on(&app.state, sid, on("2026-07-01"))
+    let v = pv_cloud::station::electric_price::schedule_on(&app.state.station_ctx(), sid, on("2026-07-01"))
         .await
         .unwrap()
         .unwrap();

@@ -2,7 +2,6 @@
 //! device's map, running device commands on their bus, and answering each command id once.
 
 use std::collections::{HashMap, VecDeque};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use pv_shared::decode::{self, Raw};
 use pv_shared::regmap::Location;
@@ -10,15 +9,9 @@ use pv_shared::topics::WIRE_VERSION;
 use pv_shared::wire::{Action, CommandAck};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::clock::now_ms;
 use crate::device::DeviceSpec;
 use crate::scheduler::BusCommand;
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 /// An answer to command `id`.
 pub fn answer(gateway: &str, id: &str, result: Result<String, String>) -> CommandAck {

@@ -3,6 +3,7 @@
 //! device simulator.
 
 pub mod agent;
+pub mod clock;
 pub mod command;
 pub mod config;
 pub mod device;

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use pv_shared::regmap::Function;
 use pv_shared::wire::Value;
@@ -21,6 +21,7 @@ use tokio::time::Instant;
 use tokio_modbus::client::{Context, Reader, Writer};
 use tokio_modbus::slave::{Slave, SlaveContext};
 
+use crate::clock::now_ms;
 use crate::device::{DeviceSpec, Layout, SUNS, SUNS_BASES, SunSpecChain};
 use crate::plan::Block;
 use crate::transport::Transport;
@@ -487,13 +488,6 @@ impl Session {
     pub fn stats(&self) -> &BusStats {
         &self.bus.stats
     }
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 /// Runs a bus until `stop` turns true (or its receiver is dropped). Events go to `events`; if

@@ -3,22 +3,15 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use pv_shared::topics::WIRE_VERSION;
 use pv_shared::wire::{BusStatus, DeviceStatus, GatewayStatus, QueueStatus, StatusKind};
 
+use crate::clock::now_ms;
 use crate::queue::Queue;
 use crate::scheduler::BusStats;
 
 pub const AGENT_VERSION: &str = env!("CARGO_PKG_VERSION");
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 /// Where the counters are; the buses change when the configuration is reloaded.
 pub struct StatusBoard {

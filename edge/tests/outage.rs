@@ -13,18 +13,12 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use common::*;
+use pv_edge::clock::now_ms;
 use pv_edge::queue::Queue;
 use pv_edge::testkit::{Consumer, Relay, start_broker};
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 fn outage() -> Duration {
     let secs = std::env::var("PV_OUTAGE_SECS")

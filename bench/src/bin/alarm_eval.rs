@@ -214,7 +214,7 @@ async fn bell_latency() -> anyhow::Result<()> {
     // One fresh inverter per injection, so each fault is a new alarm (a re-trigger of an open
     // alarm changes nothing the bell shows).
     provision(&state, "PROBE", injections, &hash).await?;
-    let telemetry = pv_cloud::telemetry::start(&state).await?;
+    let telemetry = pv_cloud::server::start_data_path(&state).await?;
     let broker = telemetry
         .gateway_addr
         .ok_or_else(|| anyhow::anyhow!("no embedded broker"))?;

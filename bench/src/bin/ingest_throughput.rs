@@ -124,7 +124,7 @@ async fn main() -> anyhow::Result<()> {
         vec![Value::Int(state.ids.next().0), Value::Int(probe_station), Value::Text(hash.clone()), Value::Int(now)]).await?;
     exec(&state, "INSERT INTO pv_inverter (id, tenant_id, station_id, name, sn, create_time) VALUES (?, '000000', ?, 'probe', 'PROBE-INV', ?)",
         vec![Value::Int(probe_device), Value::Int(probe_station), Value::Int(now)]).await?;
-    let telemetry = pv_cloud::telemetry::start(&state).await?;
+    let telemetry = pv_cloud::server::start_data_path(&state).await?;
     let addr = telemetry
         .gateway_addr
         .ok_or_else(|| anyhow::anyhow!("no embedded broker"))?;

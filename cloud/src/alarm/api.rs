@@ -11,16 +11,18 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use utoipa::{IntoParams, ToSchema};
 
+use super::settings::{RULE_KEY, Settings, load};
 use super::store::{self, STATUS_ACKNOWLEDGED, STATUS_ACTIVE, STATUS_CLEARED};
+use crate::alarm::context::AlarmCtx;
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::{Json, Path, Query};
 use crate::kernel::lang::{Lang, Text};
 use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::{Sql, Value, like_contains};
 use crate::kernel::time::{self, Timestamp};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
-use crate::state::AppState;
-use crate::station::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
 
 /// The button that acknowledges and clears alarms (and edits the tenant's alarm rules).
 pub const HANDLE_BUTTON: &str = "alarmData_handle";
@@ -195,12 +197,7 @@ fn time_param(name: &str, v: &Option<String>) -> Result<Option<i64>, ApiError> {
 }
 
 /// Type 1 alarms (`fault == true`) or smart warnings, filtered, newest `last_time` first.
-async fn page(
-    state: &AppState,
-    caller: &Caller,
-    f: AlarmFilter,
-    fault: bool,
-) -> ApiResult<Page<AlarmRecord>> {
+async fn page(state: &Core, caller: &Caller, f: AlarmFilter, fault: bool) -> ApiResult<Page<AlarmRecord>> {
     let (current, size) = paging(f.current, f.size)?;
     let scope = scope::visible_stations(state, caller).await?;
     let mut filter = visible(&scope);
@@ -272,7 +269,7 @@ async fn page(
 }
 
 /// One alarm the caller may see (any type), or 404.
-pub async fn find(state: &AppState, scope: &StationScope, id: Id) -> ApiResult<AlarmRecord> {
+pub async fn find(state: &Core, scope: &StationScope, id: Id) -> ApiResult<AlarmRecord> {
     let mut sql = Sql::new(SELECT);
     sql.push(FROM);
     sql.append(&visible(scope));
@@ -289,7 +286,7 @@ pub async fn find(state: &AppState, scope: &StationScope, id: Id) -> ApiResult<A
 #[utoipa::path(get, path = "/api/alarmData/page", tag = "alarm", params(AlarmFilter),
     responses((status = 200, body = Envelope<Page<AlarmRecord>>), (status = 400), (status = 401)))]
 pub async fn alarm_page(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     caller: Caller,
     Query(f): Query<AlarmFilter>,
 ) -> ApiResult<Data<Page<AlarmRecord>>> {
@@ -300,7 +297,7 @@ pub async fn alarm_page(
 #[utoipa::path(get, path = "/api/warnData/page", tag = "alarm", params(AlarmFilter),
     responses((status = 200, body = Envelope<Page<AlarmRecord>>), (status = 400), (status = 401)))]
 pub async fn warn_page(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     caller: Caller,
     Query(f): Query<AlarmFilter>,
 ) -> ApiResult<Data<Page<AlarmRecord>>> {
@@ -311,7 +308,7 @@ pub async fn warn_page(
 #[utoipa::path(get, path = "/api/alarmData/{id}", tag = "alarm", params(("id" = String, Path)),
     responses((status = 200, body = Envelope<AlarmRecord>), (status = 401), (status = 404)))]
 pub async fn detail(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     caller: Caller,
     Path(id): Path<Id>,
 ) -> ApiResult<Data<AlarmRecord>> {
@@ -358,7 +355,7 @@ pub struct HandleBody {
 #[utoipa::path(put, path = "/api/alarmData", tag = "alarm", request_body = HandleBody,
     responses((status = 200, body = Envelope<AlarmRecord>), (status = 400), (status = 401), (status = 403), (status = 404)))]
 pub async fn handle(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     caller: Caller,
     Json(body): Json<HandleBody>,
 ) -> ApiResult<Data<AlarmRecord>> {
@@ -434,4 +431,54 @@ pub async fn handle(
     }
     store::notify(&state, &caller.tenant_id);
     Ok(Data(find(&state, &scope, body.id).await?))
+}
+
+/// The caller's tenant's alarm rule settings (defaults where never set).
+#[utoipa::path(get, path = "/api/alarmRule", tag = "alarm",
+    responses((status = 200, body = Envelope<Settings>), (status = 401)))]
+pub async fn get_rule(State(state): State<AlarmCtx>, caller: Caller) -> ApiResult<Data<Settings>> {
+    Ok(Data(load(&state, &caller.tenant_id).await?))
+}
+
+const TENANT_WIDE: Text = Text::new(
+    "告警规则对整个租户生效，仅限未限定电站的用户修改",
+    "Alarm rules apply to the whole tenant: only users not limited to assigned stations may change them",
+);
+
+/// Saves the tenant's alarm rule settings (button `alarmData_handle`; a user limited to assigned
+/// stations may not change what applies to every station). Refused with a message when a bound
+/// is out of range or a minimum is not below its maximum.
+#[utoipa::path(put, path = "/api/alarmRule", tag = "alarm", request_body = Settings,
+    responses((status = 200, body = Envelope<Settings>), (status = 400), (status = 401), (status = 403)))]
+pub async fn put_rule(
+    State(state): State<AlarmCtx>,
+    caller: Caller,
+    Json(body): Json<Settings>,
+) -> ApiResult<Data<Settings>> {
+    caller.require(&state, crate::alarm::codes::HANDLE_BUTTON).await?;
+    if scope::visible_stations(&state, &caller).await?.is_restricted() {
+        return Err(ApiError::Forbidden(TENANT_WIDE));
+    }
+    body.validate().map_err(ApiError::BadRequest)?;
+    let value = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let now = time::now_ms();
+    let mut sql =
+        Sql::new("INSERT INTO pv_alarm_rule (tenant_id, rule_key, value, update_user, update_time) VALUES ");
+    sql.push_bind(
+        "(?, ?, ?, ?, ?) ON CONFLICT (tenant_id, rule_key) DO UPDATE SET value = excluded.value, \
+         update_user = excluded.update_user, update_time = excluded.update_time",
+        [
+            Value::from(caller.tenant_id.as_str()),
+            Value::from(RULE_KEY),
+            Value::from(value),
+            Value::Int(caller.user_id.0),
+            Value::Int(now),
+        ],
+    );
+    let (text, args) = sql.build()?;
+    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(state.db.pool())
+        .await?;
+    state.alarms.settings.put(&caller.tenant_id, body);
+    Ok(Data(body))
 }

@@ -2,7 +2,7 @@
 //! turns conditions into alarms (debounce, hold, raise, re-trigger, clear); evaluators (fault
 //! tables, thresholds, bracket rules) only say what they see.
 
-use crate::alarm::store;
+use crate::alarm::codes;
 
 /// One condition present in a sample of a device.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,7 +11,7 @@ pub struct Condition {
     pub kind: String,
     /// `fault`, `threshold` or `flex` (`comm`, `dispersion`, `hday` are raised elsewhere).
     pub category: &'static str,
-    /// `store::TYPE_FAULT` or `store::TYPE_WARNING`.
+    /// `codes::TYPE_FAULT` or `codes::TYPE_WARNING`.
     pub r#type: i64,
     /// Dictionary `alarm_level` (1 notice .. 4 critical).
     pub level: i64,
@@ -41,7 +41,7 @@ impl Condition {
         Condition {
             kind,
             category,
-            r#type: store::TYPE_FAULT,
+            r#type: codes::TYPE_FAULT,
             level,
             code: String::new(),
             name: String::new(),

@@ -37,9 +37,10 @@ use tokio::sync::mpsc;
 use super::condition::{Condition, sample_kind};
 use super::settings::Settings;
 use super::store::{self, Raise, Raised};
+use crate::alarm::context::AlarmCtx;
 use crate::kernel::sql::{Sql, Value as SqlValue};
 use crate::kernel::time;
-use crate::state::AppState;
+use crate::telemetry::events::{Event, SampleIn};
 use crate::telemetry::realtime::{KIND_FLEX, KIND_INVERTER, KIND_METER, KIND_WEATHER};
 
 /// Kinds of communication alarms.
@@ -54,40 +55,6 @@ const META_TTL: Duration = Duration::from_secs(60);
 const SILENCE_CHECK: Duration = Duration::from_millis(500);
 /// A weather reading older than this (sample time) says nothing about the sun now.
 const IRRADIANCE_MAX_AGE_MS: i64 = 15 * 60 * 1000;
-
-/// One stored sample, as ingest hands it over.
-#[derive(Debug, Clone)]
-pub struct SampleIn {
-    pub device_id: i64,
-    pub kind: &'static str,
-    pub tenant_id: Arc<str>,
-    pub station_id: i64,
-    pub ts: i64,
-    pub values: BTreeMap<String, Value>,
-}
-
-/// What the engine is told.
-#[derive(Debug)]
-pub enum Input {
-    /// Samples just stored (any devices, any order: the engine sorts).
-    Samples(Vec<SampleIn>),
-    /// The gateway's status reports these devices offline.
-    DevicesOffline {
-        tenant_id: String,
-        station_id: i64,
-        device_ids: Vec<i64>,
-    },
-    GatewayOffline {
-        tenant_id: String,
-        station_id: i64,
-        gateway_id: String,
-    },
-    GatewayOnline {
-        tenant_id: String,
-        station_id: i64,
-        gateway_id: String,
-    },
-}
 
 // ---- the debounce state machine (no I/O) ----
 
@@ -275,7 +242,7 @@ struct Slot {
 }
 
 pub struct Engine {
-    state: AppState,
+    state: AlarmCtx,
     slots: HashMap<i64, Slot>,
     meta: HashMap<i64, (Option<DeviceMeta>, Instant)>,
     /// Stations whose gateway is offline (their devices' silence is the gateway's alarm).
@@ -288,10 +255,10 @@ pub struct Engine {
     pub eval_nanos: u128,
 }
 
-/// Starts the engine (once per `AppState`): loads the open alarms, then consumes ingest's hand-overs.
-pub async fn start(state: &AppState) {
+/// Starts the engine (once per `Core`): loads the open alarms, then consumes ingest's hand-overs.
+pub async fn start(state: &AlarmCtx) {
     let (tx, rx) = mpsc::channel(CHANNEL);
-    if !state.alarms.set_engine(tx) {
+    if !state.evaluation.install(tx) {
         return;
     }
     let mut engine = Engine::new(state.clone());
@@ -300,7 +267,7 @@ pub async fn start(state: &AppState) {
 }
 
 impl Engine {
-    pub fn new(state: AppState) -> Engine {
+    pub fn new(state: AlarmCtx) -> Engine {
         Engine {
             state,
             slots: HashMap::new(),
@@ -357,7 +324,7 @@ impl Engine {
         }
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<Input>) {
+    async fn run(mut self, mut rx: mpsc::Receiver<Event>) {
         let mut check = tokio::time::interval(SILENCE_CHECK);
         check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -371,9 +338,9 @@ impl Engine {
         }
     }
 
-    pub async fn handle(&mut self, input: Input) {
+    pub async fn handle(&mut self, input: Event) {
         match input {
-            Input::Samples(mut samples) => {
+            Event::Samples(mut samples) => {
                 // Time order per device (a stable sort keeps a device's equal times in order).
                 samples.sort_by_key(|s| s.ts);
                 let now = time::now_ms();
@@ -381,7 +348,7 @@ impl Engine {
                     self.sample(s, now).await;
                 }
             }
-            Input::DevicesOffline {
+            Event::DevicesOffline {
                 tenant_id,
                 station_id,
                 device_ids,
@@ -393,7 +360,7 @@ impl Engine {
                     self.comm_device(&tenant_id, station_id, id).await;
                 }
             }
-            Input::GatewayOffline {
+            Event::GatewayOffline {
                 tenant_id,
                 station_id,
                 gateway_id,
@@ -425,7 +392,7 @@ impl Engine {
                     self.gateway_down.remove(&station_id);
                 }
             }
-            Input::GatewayOnline {
+            Event::GatewayOnline {
                 tenant_id,
                 station_id,
                 ..

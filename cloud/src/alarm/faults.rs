@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, HashMap};
 use pv_shared::regmap::{FaultEntry, FaultMatch, RegisterMap, Severity};
 use pv_shared::wire::Value;
 
+use super::codes;
 use super::condition::Condition;
-use super::store;
 
 /// The fault tables of every register map, by map id.
 #[derive(Debug, Default)]
@@ -26,10 +26,10 @@ pub struct FaultIndex {
 /// Alarm level of a table severity (dictionary `alarm_level`).
 pub fn level_of(severity: Severity) -> i64 {
     match severity {
-        Severity::Critical => store::LEVEL_CRITICAL,
-        Severity::Major => store::LEVEL_MAJOR,
-        Severity::Minor => store::LEVEL_MINOR,
-        Severity::Warning | Severity::Info => store::LEVEL_NOTICE,
+        Severity::Critical => codes::LEVEL_CRITICAL,
+        Severity::Major => codes::LEVEL_MAJOR,
+        Severity::Minor => codes::LEVEL_MINOR,
+        Severity::Warning | Severity::Info => codes::LEVEL_NOTICE,
     }
 }
 
@@ -59,7 +59,7 @@ impl FaultIndex {
     /// Builds the index from the register map files the hub loads (built in, or
     /// `station.device_maps_dir`); a file that does not parse was refused at start already.
     pub fn load(config: &crate::config::Config) -> FaultIndex {
-        let files = crate::station::StationServices::map_files(config).unwrap_or_default();
+        let files = crate::station::services::StationServices::map_files(config).unwrap_or_default();
         let maps: Vec<RegisterMap> = files
             .iter()
             .filter_map(|(name, data)| {
@@ -146,9 +146,9 @@ fn entry_condition(metric: &str, key: &str, e: &FaultEntry, raw: u64) -> Conditi
 fn unknown_code(metric: &str, raw: u64) -> Condition {
     let warning = metric == "warning_code";
     let level = if warning {
-        store::LEVEL_NOTICE
+        codes::LEVEL_NOTICE
     } else {
-        store::LEVEL_MAJOR
+        codes::LEVEL_MAJOR
     };
     let mut c = base(metric, &raw.to_string(), level);
     c.code = raw.to_string();
@@ -164,7 +164,7 @@ fn unknown_code(metric: &str, raw: u64) -> Condition {
 }
 
 fn unknown_bit(metric: &str, bit: u32, raw: u64) -> Condition {
-    let mut c = base(metric, &format!("bit{bit}"), store::LEVEL_MAJOR);
+    let mut c = base(metric, &format!("bit{bit}"), codes::LEVEL_MAJOR);
     c.code = format!("{metric}.{bit}");
     c.name = format!("未知故障位 {metric}.{bit}");
     c.name_en = format!("Unknown fault bit {metric}.{bit}");

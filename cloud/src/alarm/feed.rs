@@ -17,10 +17,11 @@ use axum::response::Response;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::alarm::context::AlarmCtx;
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::{ApiError, Id};
-use crate::state::AppState;
 
 /// How long a connection lets alarm changes gather before it re-reads the list once.
 const COALESCE: Duration = Duration::from_millis(100);
@@ -52,13 +53,13 @@ pub const FEED_LIMIT: i64 = 50;
 
 /// The user's current active alarms, newest first, as the bell shows them (names in the
 /// request's language).
-pub async fn current(state: &AppState, caller: &Caller) -> Result<FeedMessage, ApiError> {
+pub async fn current(state: &Core, caller: &Caller) -> Result<FeedMessage, ApiError> {
     current_in(state, caller, crate::kernel::lang::Lang::current()).await
 }
 
 /// [`current`] with names in `lang`.
 pub async fn current_in(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     lang: crate::kernel::lang::Lang,
 ) -> Result<FeedMessage, ApiError> {
@@ -66,7 +67,7 @@ pub async fn current_in(
     use crate::kernel::sql::{Sql, Value};
     use sqlx::Row;
 
-    let scope = crate::station::scope::visible_stations(state, caller).await?;
+    let scope = crate::auth::scope::visible_stations(state, caller).await?;
     let mut filter = Sql::new(" FROM pv_alarm a JOIN pv_station s ON s.id = a.station_id WHERE ");
     filter.push_bind(
         "a.tenant_id = ? AND a.status = ?",
@@ -124,7 +125,7 @@ const WRONG_USER: Text = Text::new("无权订阅该用户的告警", "You may no
     params(("userId" = String, Path), ("token" = String, Query, description = "The access token (browsers cannot set headers on a websocket)")),
     responses((status = 101, description = "Websocket: server sends {data: [alarm], count}"), (status = 401), (status = 403)))]
 pub async fn connect(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     Path(user_id): Path<String>,
     RawQuery(query): RawQuery,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -155,7 +156,7 @@ pub async fn connect(
 
 async fn send(
     socket: &mut WebSocket,
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     lang: crate::kernel::lang::Lang,
 ) -> bool {
@@ -168,11 +169,11 @@ async fn send(
     socket.send(Message::Text(text.into())).await.is_ok()
 }
 
-async fn serve(state: AppState, caller: Caller, lang: crate::kernel::lang::Lang, mut socket: WebSocket) {
+async fn serve(state: AlarmCtx, caller: Caller, lang: crate::kernel::lang::Lang, mut socket: WebSocket) {
     if !send(&mut socket, &state, &caller, lang).await {
         return;
     }
-    let mut changed = state.alarm_changes.subscribe();
+    let mut changed = state.alarms.changes.subscribe();
     let mut check = tokio::time::interval(SESSION_CHECK);
     check.tick().await;
     loop {

@@ -11,14 +11,15 @@ use sqlx::Row;
 use utoipa::{IntoParams, ToSchema};
 
 use super::store::Raise;
+use crate::alarm::context::AlarmCtx;
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::{Json, Query};
 use crate::kernel::lang::Lang;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time::{self, Timestamp};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
-use crate::state::AppState;
-use crate::station::scope::ADMIN_ROLE;
+use crate::auth::scope::ADMIN_ROLE;
 use crate::user::admin::{MAINTENANCE_ROLE, OWNER_ROLE};
 
 fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
@@ -26,7 +27,7 @@ fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
 }
 
 /// The users of `tenant` who can see `station` (see the module note).
-pub async fn recipients(state: &AppState, tenant: &str, station: i64) -> Result<Vec<i64>, sqlx::Error> {
+pub async fn recipients(state: &Core, tenant: &str, station: i64) -> Result<Vec<i64>, sqlx::Error> {
     let mut sql = Sql::new(
         "SELECT u.id, r.role_alias FROM blade_user u LEFT JOIN blade_user_role ur ON ur.user_id = u.id \
          LEFT JOIN blade_role r ON r.id = ur.role_id AND r.is_deleted = 0 WHERE ",
@@ -75,7 +76,7 @@ pub async fn recipients(state: &AppState, tenant: &str, station: i64) -> Result<
 }
 
 /// One message per recipient of a new alarm.
-pub async fn create_for_alarm(state: &AppState, alarm: Id, r: &Raise) -> Result<usize, sqlx::Error> {
+pub async fn create_for_alarm(state: &Core, alarm: Id, r: &Raise) -> Result<usize, sqlx::Error> {
     let users = recipients(state, &r.tenant_id, r.station_id).await?;
     if users.is_empty() {
         return Ok(0);
@@ -142,7 +143,7 @@ pub struct MessageItem {
 #[utoipa::path(get, path = "/api/message/list", tag = "alarm", params(ListParams),
     responses((status = 200, body = Envelope<Page<MessageItem>>), (status = 400), (status = 401)))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     caller: Caller,
     Query(p): Query<ListParams>,
 ) -> ApiResult<Data<Page<MessageItem>>> {
@@ -210,7 +211,7 @@ pub struct ReadBody {
 #[utoipa::path(post, path = "/api/message/read", tag = "alarm", request_body = ReadBody,
     responses((status = 200, body = Envelope<i64>), (status = 400), (status = 401)))]
 pub async fn read(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     caller: Caller,
     Json(body): Json<ReadBody>,
 ) -> ApiResult<Data<i64>> {
@@ -230,7 +231,7 @@ pub async fn read(
     );
     if !body.ids.is_empty() {
         sql.push(" AND id IN (");
-        crate::auth::caller::push_id_list(&mut sql, &body.ids);
+        sql.push_ids(&body.ids);
         sql.push(")");
     }
     let (text, args) = sql.build()?;

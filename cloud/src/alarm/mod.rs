@@ -5,7 +5,9 @@
 //! listens to (`feed`).
 
 pub mod api;
+pub mod codes;
 pub mod condition;
+pub mod context;
 pub mod engine;
 pub mod faults;
 pub mod feed;
@@ -15,45 +17,27 @@ pub mod rules;
 pub mod settings;
 pub mod store;
 
-use std::sync::{Arc, OnceLock};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use tokio::sync::mpsc;
+pub use context::{AlarmCtx, AlarmServices};
 
-use crate::config::Config;
-
-/// The alarm domain's process-wide services, one per `AppState`.
-#[derive(Default)]
-pub struct AlarmServices {
-    /// Per-tenant rule settings as the engine reads them.
-    pub settings: settings::Cache,
-    faults: OnceLock<Arc<faults::FaultIndex>>,
-    engine: OnceLock<mpsc::Sender<engine::Input>>,
-}
-
-impl AlarmServices {
-    /// The fault tables of the register maps (built on first use from the maps the hub loads).
-    pub fn faults(&self, config: &Config) -> &faults::FaultIndex {
-        self.faults
-            .get_or_init(|| Arc::new(faults::FaultIndex::load(config)))
-    }
-
-    /// Installs the engine's inbox; false when an engine already runs.
-    pub fn set_engine(&self, tx: mpsc::Sender<engine::Input>) -> bool {
-        self.engine.set(tx).is_ok()
-    }
-
-    /// Whether an engine consumes hand-overs (ingest skips building them otherwise).
-    pub fn engine_running(&self) -> bool {
-        self.engine.get().is_some_and(|tx| !tx.is_closed())
-    }
-
-    /// Hands something to the engine, waiting while its inbox is full (back-pressure on ingest:
-    /// nothing is skipped). Without an engine, nothing happens.
-    pub async fn submit(&self, input: engine::Input) {
-        if let Some(tx) = self.engine.get()
-            && tx.send(input).await.is_err()
-        {
-            tracing::error!("the alarm engine has stopped; alarms are not evaluated");
-        }
-    }
+/// The alarm (feed, alarm data, smart warnings, rules, messages, bracket rules) routes, mounted by `app` on the hub's state.
+pub fn routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    crate::kernel::Core: axum::extract::FromRef<S>,
+    AlarmCtx: axum::extract::FromRef<S>,
+{
+    OpenApiRouter::new()
+        .routes(routes!(feed::connect))
+        .routes(routes!(api::alarm_page))
+        .routes(routes!(api::list_alarm_status))
+        .routes(routes!(api::detail))
+        .routes(routes!(api::handle))
+        .routes(routes!(api::warn_page))
+        .routes(routes!(api::get_rule, api::put_rule))
+        .routes(routes!(message::list))
+        .routes(routes!(message::read))
+        .merge(flex::routes())
 }

@@ -7,18 +7,14 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use sqlx::Any;
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
-use crate::kernel::extract::Json;
+use crate::kernel::ApiError;
+use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::{ApiError, ApiResult, Data, Envelope, time};
-use crate::state::AppState;
-use crate::station::scope;
 
 /// The `pv_alarm_rule.rule_key` of these settings.
 pub const RULE_KEY: &str = "alarmRule";
@@ -184,7 +180,7 @@ pub struct Cache {
 impl Cache {
     /// The tenant's settings, from the cache when fresh. A database failure falls back to the
     /// defaults for this sample (logged) rather than stopping evaluation.
-    pub async fn get(&self, state: &AppState, tenant: &str) -> Settings {
+    pub async fn get(&self, state: &Core, tenant: &str) -> Settings {
         if let Some((s, at)) = self.entries.lock().unwrap_or_else(|p| p.into_inner()).get(tenant)
             && at.elapsed() < CACHE_TTL
         {
@@ -219,7 +215,7 @@ impl Cache {
 }
 
 /// The stored settings of a tenant; missing fields (an older save) take their defaults.
-pub async fn load(state: &AppState, tenant: &str) -> Result<Settings, ApiError> {
+pub async fn load(state: &Core, tenant: &str) -> Result<Settings, ApiError> {
     let mut sql = Sql::new("SELECT value FROM pv_alarm_rule WHERE ");
     sql.push_bind(
         "tenant_id = ? AND rule_key = ?",
@@ -243,56 +239,6 @@ pub async fn load(state: &AppState, tenant: &str) -> Result<Settings, ApiError> 
         }
     }
     Ok(serde_json::from_value(merged).unwrap_or_default())
-}
-
-/// The caller's tenant's alarm rule settings (defaults where never set).
-#[utoipa::path(get, path = "/api/alarmRule", tag = "alarm",
-    responses((status = 200, body = Envelope<Settings>), (status = 401)))]
-pub async fn get_rule(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Settings>> {
-    Ok(Data(load(&state, &caller.tenant_id).await?))
-}
-
-const TENANT_WIDE: Text = Text::new(
-    "告警规则对整个租户生效，仅限未限定电站的用户修改",
-    "Alarm rules apply to the whole tenant: only users not limited to assigned stations may change them",
-);
-
-/// Saves the tenant's alarm rule settings (button `alarmData_handle`; a user limited to assigned
-/// stations may not change what applies to every station). Refused with a message when a bound
-/// is out of range or a minimum is not below its maximum.
-#[utoipa::path(put, path = "/api/alarmRule", tag = "alarm", request_body = Settings,
-    responses((status = 200, body = Envelope<Settings>), (status = 400), (status = 401), (status = 403)))]
-pub async fn put_rule(
-    State(state): State<AppState>,
-    caller: Caller,
-    Json(body): Json<Settings>,
-) -> ApiResult<Data<Settings>> {
-    caller.require(&state, super::api::HANDLE_BUTTON).await?;
-    if scope::visible_stations(&state, &caller).await?.is_restricted() {
-        return Err(ApiError::Forbidden(TENANT_WIDE));
-    }
-    body.validate().map_err(ApiError::BadRequest)?;
-    let value = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let now = time::now_ms();
-    let mut sql =
-        Sql::new("INSERT INTO pv_alarm_rule (tenant_id, rule_key, value, update_user, update_time) VALUES ");
-    sql.push_bind(
-        "(?, ?, ?, ?, ?) ON CONFLICT (tenant_id, rule_key) DO UPDATE SET value = excluded.value, \
-         update_user = excluded.update_user, update_time = excluded.update_time",
-        [
-            Value::from(caller.tenant_id.as_str()),
-            Value::from(RULE_KEY),
-            Value::from(value),
-            Value::Int(caller.user_id.0),
-            Value::Int(now),
-        ],
-    );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
-    state.alarms.settings.put(&caller.tenant_id, body);
-    Ok(Data(body))
 }
 
 #[cfg(test)]

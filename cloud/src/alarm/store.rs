@@ -7,26 +7,12 @@
 
 use sqlx::Row;
 
+use crate::alarm::context::AlarmCtx;
 use crate::kernel::Id;
 use crate::kernel::db::Db;
 use crate::kernel::sql::{Sql, Value};
-use crate::state::AppState;
 
-/// Alarm `type`: a station fault (the bell opens the alarm data page).
-pub const TYPE_FAULT: i64 = 1;
-/// Alarm `type`: a smart warning from analytics (the bell opens the smart warning page).
-pub const TYPE_WARNING: i64 = 2;
-
-/// Alarm statuses.
-pub const STATUS_ACTIVE: i64 = 0;
-pub const STATUS_ACKNOWLEDGED: i64 = 1;
-pub const STATUS_CLEARED: i64 = 2;
-
-/// Alarm levels (dictionary `alarm_level`).
-pub const LEVEL_NOTICE: i64 = 1;
-pub const LEVEL_MINOR: i64 = 2;
-pub const LEVEL_MAJOR: i64 = 3;
-pub const LEVEL_CRITICAL: i64 = 4;
+pub use crate::alarm::codes::*;
 
 /// A condition seen now, to be raised (or to re-trigger the open alarm of the same kind).
 #[derive(Debug, Clone, PartialEq)]
@@ -97,7 +83,7 @@ async fn open_id(db: &Db, station_id: i64, device_id: i64, kind: &str) -> Result
 }
 
 /// Re-triggers the open alarm of the condition's kind, or opens a new one.
-pub async fn raise(state: &AppState, r: &Raise) -> Result<Raised, sqlx::Error> {
+pub async fn raise(state: &AlarmCtx, r: &Raise) -> Result<Raised, sqlx::Error> {
     // Stored at most 96 characters long: every statement must use the same key.
     let kind = truncate(&r.kind, 96);
     // Twice at most: if the open row is cleared between the failed insert and the update,
@@ -172,7 +158,7 @@ pub async fn raise(state: &AppState, r: &Raise) -> Result<Raised, sqlx::Error> {
 /// Clears the open alarm of a condition that has ended (by the system: `clear_user` 0).
 /// Returns its id, or `None` when no alarm of that kind was open.
 pub async fn clear_auto(
-    state: &AppState,
+    state: &AlarmCtx,
     tenant_id: &str,
     station_id: i64,
     device_id: i64,
@@ -205,7 +191,7 @@ pub enum Removed<'a> {
 /// Clears the open alarms of removed devices or stations, as done by `user` with a note saying
 /// why (a removed device sends no sample that could end its condition). Returns how many.
 pub async fn clear_removed(
-    state: &AppState,
+    state: &AlarmCtx,
     tenant_id: &str,
     removed: Removed<'_>,
     user: i64,
@@ -276,9 +262,9 @@ pub async fn open_all(db: &Db) -> Result<Vec<(String, i64, i64, String)>, sqlx::
 }
 
 /// Wakes the bell feeds of a tenant (each connection re-reads its own, scoped list).
-pub fn notify(state: &AppState, tenant_id: &str) {
+pub fn notify(state: &AlarmCtx, tenant_id: &str) {
     // No receiver (nobody signed in) is not an error.
-    let _ = state.alarm_changes.send(tenant_id.to_owned());
+    let _ = state.alarms.changes.send(tenant_id.to_owned());
 }
 
 fn truncate(s: &str, max_chars: usize) -> String {

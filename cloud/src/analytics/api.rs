@@ -15,12 +15,12 @@ use super::dispersion::{self, StringFigure};
 use super::hours;
 use super::settings::{self, DISPERSION_KEY, HDAY_KEY};
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::Json as JsonBody;
 use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::Value;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::state::AppState;
-use crate::station::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
 use crate::telemetry::api::{Params, round};
 
 /// Analytics settings hold for the whole tenant.
@@ -55,7 +55,7 @@ fn parse_date(p: &Params, key: &str) -> Result<Option<NaiveDate>, ApiError> {
 
 /// The caller's visible stations, or the one asked for (404 when it is not visible).
 async fn scoped_stations(
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
     station: Option<Id>,
 ) -> Result<Vec<StationRow>, ApiError> {
@@ -120,7 +120,7 @@ fn rounded_strings(strings: Vec<StringFigure>) -> Vec<StringFigure> {
            ("date" = Option<String>, Query, description = "yyyy-MM-dd, default today")),
     responses((status = 200, body = Envelope<DispersionList>), (status = 400), (status = 404)))]
 pub async fn dispersion_list(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<DispersionList>> {
@@ -170,7 +170,7 @@ pub async fn dispersion_list(
 #[utoipa::path(get, path = "/api/discreteRate/setting", tag = "analytics",
     responses((status = 200, body = Envelope<dispersion::Setting>)))]
 pub async fn dispersion_setting(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
 ) -> ApiResult<Data<dispersion::Setting>> {
     Ok(Data(
@@ -185,7 +185,7 @@ pub async fn dispersion_setting(
     request_body = dispersion::Setting,
     responses((status = 200, body = Envelope<dispersion::Setting>), (status = 400), (status = 403)))]
 pub async fn dispersion_update_setting(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     JsonBody(body): JsonBody<Json>,
 ) -> ApiResult<Data<dispersion::Setting>> {
@@ -299,7 +299,7 @@ fn r2(v: Option<f64>) -> Option<f64> {
            ("endDate" = Option<String>, Query, description = "yyyy-MM-dd, default yesterday")),
     responses((status = 200, body = Envelope<Page<StationHours>>), (status = 400)))]
 pub async fn hday_page_station(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<Page<StationHours>>> {
@@ -339,7 +339,7 @@ pub async fn hday_page_station(
            ("endDate" = Option<String>, Query, description = "yyyy-MM-dd, default yesterday")),
     responses((status = 200, body = Envelope<Page<InverterHours>>), (status = 400), (status = 404)))]
 pub async fn hday_page_inverter(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<Page<InverterHours>>> {
@@ -380,7 +380,7 @@ pub async fn hday_page_inverter(
 /// The tenant's hours setting `{thresholdPct, minDays}` (defaults −10 and 3).
 #[utoipa::path(get, path = "/api/hdayRate/setting", tag = "analytics",
     responses((status = 200, body = Envelope<hours::Setting>)))]
-pub async fn hday_setting(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<hours::Setting>> {
+pub async fn hday_setting(State(state): State<Core>, caller: Caller) -> ApiResult<Data<hours::Setting>> {
     Ok(Data(settings::load(&state, &caller.tenant_id, HDAY_KEY).await?))
 }
 
@@ -390,7 +390,7 @@ pub async fn hday_setting(State(state): State<AppState>, caller: Caller) -> ApiR
     request_body = hours::Setting,
     responses((status = 200, body = Envelope<hours::Setting>), (status = 400), (status = 403)))]
 pub async fn hday_update_setting(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     JsonBody(body): JsonBody<Json>,
 ) -> ApiResult<Data<hours::Setting>> {

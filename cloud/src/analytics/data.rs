@@ -16,9 +16,9 @@ use sqlx::Row;
 use super::dispersion::{self, Figure, Instant};
 use super::hours;
 use crate::kernel::ApiError;
+use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
-use crate::state::AppState;
 
 pub const MINUTE_MS: i64 = 60_000;
 pub const HOUR_MS: i64 = 3_600_000;
@@ -109,7 +109,7 @@ impl InverterRow {
     }
 }
 
-async fn fetch(state: &AppState, sql: &Sql) -> Result<Vec<sqlx::any::AnyRow>, ApiError> {
+async fn fetch(state: &Core, sql: &Sql) -> Result<Vec<sqlx::any::AnyRow>, ApiError> {
     let (text, args) = sql.build()?;
     Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
         .fetch_all(state.db.pool())
@@ -117,7 +117,7 @@ async fn fetch(state: &AppState, sql: &Sql) -> Result<Vec<sqlx::any::AnyRow>, Ap
 }
 
 /// Live stations matching `condition` (on alias `s`), by name.
-pub async fn stations(state: &AppState, condition: &Sql) -> Result<Vec<StationRow>, ApiError> {
+pub async fn stations(state: &Core, condition: &Sql) -> Result<Vec<StationRow>, ApiError> {
     let mut sql = Sql::new(
         "SELECT s.id, s.tenant_id, s.name, s.component_capacity, s.component_count, s.utc_offset_minutes \
          FROM pv_station s WHERE ",
@@ -142,7 +142,7 @@ pub async fn stations(state: &AppState, condition: &Sql) -> Result<Vec<StationRo
 }
 
 /// Live stations of a tenant (the warning job's view: no caller scope).
-pub async fn tenant_stations(state: &AppState, tenant: &str) -> Result<Vec<StationRow>, ApiError> {
+pub async fn tenant_stations(state: &Core, tenant: &str) -> Result<Vec<StationRow>, ApiError> {
     let mut cond = Sql::default();
     cond.push_bind("s.tenant_id = ? AND s.is_deleted = 0", [Value::from(tenant)]);
     stations(state, &cond).await
@@ -150,7 +150,7 @@ pub async fn tenant_stations(state: &AppState, tenant: &str) -> Result<Vec<Stati
 
 /// Live inverters of `stations` with at least `min_strings` strings, by name.
 pub async fn inverters(
-    state: &AppState,
+    state: &Core,
     stations: &[i64],
     min_strings: i64,
 ) -> Result<Vec<InverterRow>, ApiError> {
@@ -193,7 +193,7 @@ fn avg_of(metrics: &Json, metric: &str) -> Option<f64> {
 /// 5-minute rollups starting within 10:00-14:00 local time. Irradiance comes from the station's
 /// weather station (`irradiance_avg`, else the `irradiance_poa` / `irradiance_ghi` averages).
 pub async fn dispersion_of_day(
-    state: &AppState,
+    state: &Core,
     station: &StationRow,
     inverters: &[&InverterRow],
     date: NaiveDate,
@@ -285,7 +285,7 @@ pub fn energy_period(station: &StationRow) -> &'static str {
 /// Counter energy (Wh) per inverter of `station` over its local days `from..=to`; inverters
 /// without any rollup row with energy are absent (no data, as opposed to 0 Wh).
 pub async fn energy_wh(
-    state: &AppState,
+    state: &Core,
     station: &StationRow,
     from: NaiveDate,
     to: NaiveDate,
@@ -335,7 +335,7 @@ pub struct HoursReport {
 }
 
 pub async fn hours_report(
-    state: &AppState,
+    state: &Core,
     stations: &[StationRow],
     from: NaiveDate,
     to: NaiveDate,

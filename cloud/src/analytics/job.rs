@@ -26,10 +26,11 @@ use super::data::{self, InverterRow, MIN_STRINGS, StationRow};
 use super::dispersion::{self, Figure, Level};
 use super::hours;
 use super::settings::{self, DISPERSION_KEY, HDAY_KEY};
+use crate::alarm::context::AlarmCtx;
 use crate::alarm::store::{self, LEVEL_MINOR, Raise, TYPE_WARNING};
 use crate::kernel::ApiError;
+use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
-use crate::state::AppState;
 
 pub const KIND_DISPERSION: &str = "warn:dispersion";
 pub const KIND_HDAY: &str = "warn:hday";
@@ -64,7 +65,7 @@ const JOB: &str = "analytics.warnings";
 
 /// Starts the job; the returned `Notify` wakes it for an immediate pass (tests, or after a
 /// setting changed).
-pub fn spawn(state: AppState, config: JobConfig) -> Arc<tokio::sync::Notify> {
+pub fn spawn(state: AlarmCtx, config: JobConfig) -> Arc<tokio::sync::Notify> {
     let wake = Arc::new(tokio::sync::Notify::new());
     let woken = wake.clone();
     tokio::spawn(async move {
@@ -93,7 +94,7 @@ pub fn spawn(state: AppState, config: JobConfig) -> Arc<tokio::sync::Notify> {
 /// An open warning: when it was last seen.
 type OpenKey = (i64, i64, String);
 
-async fn open_warnings(state: &AppState, tenant: &str) -> Result<HashMap<OpenKey, i64>, ApiError> {
+async fn open_warnings(state: &Core, tenant: &str) -> Result<HashMap<OpenKey, i64>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT station_id, device_id, kind, last_time FROM pv_alarm WHERE tenant_id = ? AND status < 2 \
@@ -122,7 +123,7 @@ async fn open_warnings(state: &AppState, tenant: &str) -> Result<HashMap<OpenKey
     Ok(out)
 }
 
-async fn tenants(state: &AppState) -> Result<Vec<String>, ApiError> {
+async fn tenants(state: &Core) -> Result<Vec<String>, ApiError> {
     Ok(sqlx::query_scalar::<sqlx::Any, String>(
         "SELECT DISTINCT tenant_id FROM pv_station WHERE is_deleted = 0 ORDER BY tenant_id",
     )
@@ -131,7 +132,7 @@ async fn tenants(state: &AppState) -> Result<Vec<String>, ApiError> {
 }
 
 /// One pass over every tenant at `now_ms`.
-pub async fn run_once(state: &AppState, config: &JobConfig, now_ms: i64) -> Result<Outcome, ApiError> {
+pub async fn run_once(state: &AlarmCtx, config: &JobConfig, now_ms: i64) -> Result<Outcome, ApiError> {
     let mut total = Outcome::default();
     for tenant in tenants(state).await? {
         // One tenant's bad data must not keep the others' warnings from being raised.
@@ -153,7 +154,7 @@ struct Decisions {
 }
 
 async fn run_tenant(
-    state: &AppState,
+    state: &AlarmCtx,
     config: &JobConfig,
     tenant: &str,
     now_ms: i64,
@@ -205,7 +206,7 @@ fn weakest(f: &Figure) -> Option<(usize, f64)> {
 
 #[allow(clippy::too_many_arguments)]
 async fn dispersion_decisions(
-    state: &AppState,
+    state: &Core,
     config: &JobConfig,
     tenant: &str,
     stations: &[StationRow],
@@ -305,7 +306,7 @@ async fn dispersion_decisions(
 }
 
 async fn hday_decisions(
-    state: &AppState,
+    state: &Core,
     tenant: &str,
     stations: &[StationRow],
     now_ms: i64,

@@ -14,10 +14,15 @@ pub mod settings;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::state::AppState;
+use crate::kernel::Core;
 
 /// The analytics routes (`/api/discreteRate/...`, `/api/hdayRate/...`).
-pub fn routes() -> OpenApiRouter<AppState> {
+pub fn routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Core: axum::extract::FromRef<S>,
+    crate::alarm::context::AlarmCtx: axum::extract::FromRef<S>,
+{
     OpenApiRouter::new()
         .routes(routes!(api::dispersion_list))
         .routes(routes!(api::dispersion_setting))

@@ -6,9 +6,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value as Json};
 
 use super::dispersion::Invalid;
+use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, time};
-use crate::state::AppState;
 
 pub const DISPERSION_KEY: &str = "dispersion";
 pub const HDAY_KEY: &str = "hday";
@@ -17,7 +17,7 @@ pub const HDAY_KEY: &str = "hday";
 /// (written by an older version, or by hand) is logged and replaced by the default rather than
 /// failing every page and the warning job.
 pub async fn load<T: DeserializeOwned + Default>(
-    state: &AppState,
+    state: &Core,
     tenant: &str,
     key: &str,
 ) -> Result<T, ApiError> {
@@ -71,7 +71,7 @@ pub fn merge<T: Serialize + DeserializeOwned>(
 
 /// Stores the tenant's setting under `key`.
 pub async fn save<T: Serialize>(
-    state: &AppState,
+    state: &Core,
     tenant: &str,
     key: &str,
     value: &T,

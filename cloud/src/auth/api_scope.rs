@@ -20,12 +20,12 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sqlx::Any;
 
-use super::caller::{Caller, bearer, push_id_list};
+use super::caller::{Caller, bearer};
+use crate::kernel::Core;
 use crate::kernel::db::Db;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Id};
-use crate::state::AppState;
 
 pub const NO_API_PERMISSION: Text = Text::new("缺少接口权限", "You do not have permission for this API");
 
@@ -132,15 +132,21 @@ async fn load(db: &Db) -> Result<Vec<ApiScope>, ApiError> {
 }
 
 /// Middleware on the whole application (only `/api/` paths are considered).
-pub async fn enforce(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    match check(&state, req.method(), req.uri().path(), req.headers()).await {
+pub async fn enforce(
+    State(state): State<Core>,
+    State(scopes): State<Arc<ApiScopeCache>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    match check(&state, &scopes, req.method(), req.uri().path(), req.headers()).await {
         Ok(()) => next.run(req).await,
         Err(e) => e.into_response(),
     }
 }
 
 async fn check(
-    state: &AppState,
+    state: &Core,
+    scopes: &ApiScopeCache,
     method: &Method,
     path: &str,
     headers: &axum::http::HeaderMap,
@@ -148,7 +154,7 @@ async fn check(
     if !path.starts_with("/api/") {
         return Ok(());
     }
-    let scopes = state.api_scopes.get(&state.db).await?;
+    let scopes = scopes.get(&state.db).await?;
     let matching: Vec<Id> = scopes
         .iter()
         .filter(|s| s.matches(method, path))
@@ -174,20 +180,20 @@ async fn check(
 }
 
 /// Whether one of the caller's live roles is an administrator or granted one of `scopes`.
-async fn may_call(state: &AppState, caller: &Caller, scopes: &[Id]) -> Result<bool, ApiError> {
+async fn may_call(state: &Core, caller: &Caller, scopes: &[Id]) -> Result<bool, ApiError> {
     if caller.role_ids.is_empty() {
         return Ok(false);
     }
     let mut sql = Sql::new("SELECT r.id FROM blade_role r WHERE r.is_deleted = 0 AND ");
     sql.append(&caller.tenant_filter("r.tenant_id"));
     sql.push(" AND r.id IN (");
-    push_id_list(&mut sql, &caller.role_ids);
+    sql.push_ids(&caller.role_ids);
     sql.push_bind(
         ") AND (r.role_alias = ? OR EXISTS (SELECT 1 FROM blade_role_scope s \
          WHERE s.role_id = r.id AND s.scope_category = 2 AND s.scope_id IN (",
         [Value::from(crate::system::seed::ADMIN_ROLE_ALIAS)],
     );
-    push_id_list(&mut sql, scopes);
+    sql.push_ids(scopes);
     sql.push("))) LIMIT 1");
     let (text, args) = sql.build()?;
     let found: Option<i64> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)

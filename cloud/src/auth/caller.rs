@@ -2,17 +2,17 @@
 //! must still be live, and the caller's tenant then scopes every query the route makes. Routes
 //! that change data name the permission (button code) they need with `Caller::require`.
 
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRef, FromRequestParts};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use sqlx::Any;
 
 use super::session;
 use super::token::{self, Kind, TokenError};
+use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Id};
-use crate::state::AppState;
 
 pub const TOKEN_HEADER: &str = "blade-auth";
 
@@ -43,7 +43,7 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 
 impl Caller {
     /// Checks an access token and its session.
-    pub async fn from_token(state: &AppState, token: &str) -> Result<Caller, ApiError> {
+    pub async fn from_token(state: &Core, token: &str) -> Result<Caller, ApiError> {
         let claims = token::verify(&state.token_secret, token, Kind::Access).map_err(|e| match e {
             TokenError::Expired => ApiError::Unauthorized(EXPIRED),
             _ => ApiError::Unauthorized(NOT_SIGNED_IN),
@@ -73,7 +73,7 @@ impl Caller {
 
     /// Fails with 403 unless one of the caller's roles is granted the button or menu `code`
     /// and the tenant's package includes it.
-    pub async fn require(&self, state: &AppState, code: &str) -> Result<(), ApiError> {
+    pub async fn require(&self, state: &Core, code: &str) -> Result<(), ApiError> {
         if self.has_permission(state, code).await? {
             Ok(())
         } else {
@@ -81,7 +81,7 @@ impl Caller {
         }
     }
 
-    pub async fn has_permission(&self, state: &AppState, code: &str) -> Result<bool, ApiError> {
+    pub async fn has_permission(&self, state: &Core, code: &str) -> Result<bool, ApiError> {
         if self.role_ids.is_empty() {
             return Ok(false);
         }
@@ -91,14 +91,14 @@ impl Caller {
             [Value::from(code)],
         );
         sql.push(" AND rm.role_id IN (");
-        push_id_list(&mut sql, &self.role_ids);
+        sql.push_ids(&self.role_ids);
         sql.push(") LIMIT 1");
         let (text, args) = sql.build()?;
         let menu: Option<i64> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
             .fetch_optional(state.db.pool())
             .await?;
         let Some(menu) = menu else { return Ok(false) };
-        crate::system::tenant::package_allows(state, &self.tenant_id, Id(menu)).await
+        crate::auth::package::package_allows(state, &self.tenant_id, Id(menu)).await
     }
 
     /// `tenant_id = ?` for the caller's tenant, to start every tenant-owned query with.
@@ -109,18 +109,16 @@ impl Caller {
     }
 }
 
-/// Appends `?, ?, ?` bound to `ids` (callers guarantee at least one).
-pub fn push_id_list(sql: &mut Sql, ids: &[Id]) {
-    let marks = vec!["?"; ids.len()].join(", ");
-    sql.push_bind(&marks, ids.iter().map(|i| Value::Int(i.0)));
-}
-
-impl FromRequestParts<AppState> for Caller {
+impl<S> FromRequestParts<S> for Caller
+where
+    Core: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let token = bearer(&parts.headers).ok_or(ApiError::Unauthorized(NOT_SIGNED_IN))?;
-        Caller::from_token(state, token).await
+        Caller::from_token(&Core::from_ref(state), token).await
     }
 }
 

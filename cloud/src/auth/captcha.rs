@@ -4,10 +4,10 @@
 use base64::Engine;
 use sqlx::Any;
 
+use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, time};
-use crate::state::AppState;
 
 const WIDTH: u32 = 120;
 const HEIGHT: u32 = 40;
@@ -143,7 +143,7 @@ pub struct Issued {
 }
 
 /// Makes a captcha, stores its answer and returns the key and the image as a data URL.
-pub async fn issue(state: &AppState) -> Result<Issued, ApiError> {
+pub async fn issue(state: &Core) -> Result<Issued, ApiError> {
     let digits = random_bytes::<DIGITS>()?;
     let answer: String = digits.iter().map(|b| char::from(b'0' + b % 10)).collect();
     let key = hex::encode(random_bytes::<16>()?);
@@ -180,7 +180,7 @@ pub async fn issue(state: &AppState) -> Result<Issued, ApiError> {
 }
 
 /// Checks an answer and uses the key up, right or wrong.
-pub async fn check(state: &AppState, key: Option<&str>, code: Option<&str>) -> Result<(), ApiError> {
+pub async fn check(state: &Core, key: Option<&str>, code: Option<&str>) -> Result<(), ApiError> {
     let (Some(key), Some(code)) = (
         key.filter(|k| !k.is_empty()),
         code.filter(|c| !c.trim().is_empty()),

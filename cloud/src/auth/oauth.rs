@@ -16,9 +16,9 @@ use super::caller::{self, Caller};
 use super::client::{self, Client};
 use super::token::{self, Claims, Kind};
 use super::{captcha, password, session};
+use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
 use crate::system::tenant::{self, DEFAULT_TENANT};
 use crate::user::store::{self, STATUS_ACTIVE, STATUS_PENDING};
 
@@ -146,7 +146,7 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     )
 )]
 pub async fn token(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     headers: HeaderMap,
     RawQuery(query): RawQuery,
     body: Bytes,
@@ -196,7 +196,7 @@ pub async fn token(
     Ok(axum::Json(issued))
 }
 
-async fn usable_tenant(state: &AppState, tenant_id: &str) -> Result<(), ApiError> {
+async fn usable_tenant(state: &Core, tenant_id: &str) -> Result<(), ApiError> {
     match tenant::find(state, tenant_id).await? {
         Some(t) if t.usable() => Ok(()),
         _ => Err(ApiError::BadRequest(BAD_TENANT)),
@@ -204,7 +204,7 @@ async fn usable_tenant(state: &AppState, tenant_id: &str) -> Result<(), ApiError
 }
 
 async fn password_grant(
-    state: &AppState,
+    state: &Core,
     client: &Client,
     tenant_id: &str,
     p: &HashMap<String, String>,
@@ -278,7 +278,7 @@ async fn password_grant(
 }
 
 async fn refresh_grant(
-    state: &AppState,
+    state: &Core,
     client: &Client,
     headers: &HeaderMap,
     p: &HashMap<String, String>,
@@ -330,7 +330,7 @@ async fn refresh_grant(
 /// Signs the tokens; `roles` are the user's roles already loaded by the grant.
 #[allow(clippy::too_many_arguments)]
 fn respond(
-    state: &AppState,
+    state: &Core,
     client: &Client,
     user: &store::UserRow,
     roles: &[store::RoleRef],
@@ -392,7 +392,7 @@ fn respond(
     request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "Optional form body"),
     responses((status = 200, description = "As /api/blade-auth/oauth/token", body = TokenResponse)))]
 pub async fn token_refresh(
-    state: State<AppState>,
+    state: State<Core>,
     headers: HeaderMap,
     query: RawQuery,
     body: Bytes,
@@ -412,7 +412,7 @@ pub struct CaptchaResponse {
 
 #[utoipa::path(get, path = "/api/blade-auth/oauth/captcha", tag = "auth",
     responses((status = 200, description = "Flat {key, image}", body = CaptchaResponse)))]
-pub async fn captcha(State(state): State<AppState>) -> Result<Response, OAuthError> {
+pub async fn captcha(State(state): State<Core>) -> Result<Response, OAuthError> {
     let issued = captcha::issue(&state).await?;
     let body = CaptchaResponse {
         key: issued.key,
@@ -426,7 +426,7 @@ pub async fn captcha(State(state): State<AppState>) -> Result<Response, OAuthErr
 /// nothing to end, and the answer is the same.
 #[utoipa::path(get, path = "/api/blade-auth/oauth/logout", tag = "auth",
     responses((status = 200, body = Envelope<bool>)))]
-pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Data<bool>> {
+pub async fn logout(State(state): State<Core>, headers: HeaderMap) -> ApiResult<Data<bool>> {
     if let Some(token) = caller::bearer(&headers)
         && let Ok(c) = Caller::from_token(&state, token).await
     {
@@ -455,7 +455,7 @@ pub struct UserInfo {
 
 #[utoipa::path(get, path = "/api/blade-auth/oauth/user-info", tag = "auth",
     responses((status = 200, body = Envelope<UserInfo>), (status = 401)))]
-pub async fn user_info(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<UserInfo>> {
+pub async fn user_info(State(state): State<Core>, caller: Caller) -> ApiResult<Data<UserInfo>> {
     let user = store::find(&state.db, &caller.tenant_id, caller.user_id)
         .await?
         .ok_or_else(ApiError::not_found)?;

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::error::DemoError;
 use super::sites::Site;
-use super::{DemoError, gateway_paths};
 use crate::auth::Caller;
 use crate::config::Config;
+use crate::kernel::Core;
 use crate::kernel::Id;
-use crate::state::AppState;
 use crate::station::{StationServices, gateway};
 
 pub const PASSWORD_FILE: &str = "mqtt-password";
@@ -90,7 +90,7 @@ pub fn write_maps(config: &Config) -> Result<usize, DemoError> {
 /// The gateway's folder: generated config, password (re-issued when the file is missing or no
 /// longer signs in), simulator spec. Answers the folder and how many files changed.
 pub async fn write_gateway(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     station: Id,
     site: &Site,
@@ -216,7 +216,7 @@ pub fn simulator_spec(site: &Site, ports: &[u16], offset_h: f64) -> String {
          # The site's clock reads real time {}, so it is daylight there now.\n",
         site.name,
         site.gateway_id,
-        super::offset_text(offset_h)
+        super::clock::offset_text(offset_h)
     );
     for (b, port) in site.buses.iter().zip(ports) {
         for d in &b.devices {
@@ -230,6 +230,15 @@ pub fn simulator_spec(site: &Site, ports: &[u16], offset_h: f64) -> String {
     // Serialising plain structs of numbers and strings cannot fail.
     out.push_str(&toml::to_string(&spec).unwrap_or_default());
     out
+}
+
+/// The generated-config paths of a demo gateway: everything inside its own demo folder.
+pub fn gateway_paths() -> gateway::GatewayPaths {
+    gateway::GatewayPaths {
+        data_dir: "state".into(),
+        maps_dir: "../maps".into(),
+        password_file: PASSWORD_FILE.into(),
+    }
 }
 
 #[cfg(test)]

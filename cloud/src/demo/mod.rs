@@ -15,6 +15,8 @@
 //! unless `demo.clock_offset_h` fixes it, each start picks for each site the whole number of
 //! hours that puts it in mid-morning, and the station's second remark says so.
 
+pub mod clock;
+pub mod error;
 pub mod files;
 pub mod sites;
 
@@ -24,37 +26,21 @@ use serde_json::{Map, Value as Json, json};
 use sqlx::{Any, Row};
 
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path};
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::{ApiError, Id, time};
-use crate::state::AppState;
+use crate::kernel::{Id, time};
+use crate::station::context::StationCtx;
 use crate::station::device::{self, DeviceDef, IdPath};
-use crate::station::{electric_price, flex, gateway, price};
+use crate::station::{electric_price, flex, price};
+use clock::{clock_offset_h, clock_remark, offset_text, site_offset_minutes};
+pub use error::DemoError;
+pub use files::gateway_paths;
 use sites::{Kind, Site, Tariff};
 
 /// The demo tenant's id (letters and digits, at most 12, as tenant ids are).
 pub const TENANT: &str = "demo";
 pub const TENANT_NAME: &str = "演示电站";
-/// Site solar time the shifted clocks aim at when the demo starts.
-const TARGET_SOLAR_HOUR: f64 = 10.5;
-
-#[derive(Debug, thiserror::Error)]
-pub enum DemoError {
-    #[error("demo: {0}")]
-    Api(#[from] ApiError),
-    #[error("demo: {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error("demo: {0}")]
-    Invalid(String),
-}
-
-impl From<sqlx::Error> for DemoError {
-    fn from(e: sqlx::Error) -> Self {
-        DemoError::Api(e.into())
-    }
-}
-
-/// What a provisioning run found or made, per station.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DemoStation {
     pub gateway_id: String,
@@ -77,7 +63,7 @@ pub struct Provisioned {
 }
 
 /// Provisions the demo when the configuration turns it on (the one call at start).
-pub async fn start(state: &AppState) -> Result<(), DemoError> {
+pub async fn start(state: &StationCtx) -> Result<(), DemoError> {
     if !state.config.demo.enabled {
         return Ok(());
     }
@@ -102,7 +88,7 @@ pub async fn start(state: &AppState) -> Result<(), DemoError> {
 
 /// Makes sure the demo tenant, its stations and the gateway files exist; `now_ms` picks the
 /// simulated clocks (unless the configuration fixes them).
-pub async fn provision(state: &AppState, now_ms: i64) -> Result<Provisioned, DemoError> {
+pub async fn provision(state: &StationCtx, now_ms: i64) -> Result<Provisioned, DemoError> {
     let sites = sites::sites();
     let buses: usize = sites.iter().map(|s| s.buses.len()).sum();
     let base = state.config.demo.modbus_base_port;
@@ -149,41 +135,7 @@ pub async fn provision(state: &AppState, now_ms: i64) -> Result<Provisioned, Dem
     })
 }
 
-/// Whole hours to add to the real clock so that a site at `longitude` reads about
-/// [`TARGET_SOLAR_HOUR`] solar time at `now_ms`, in (-12, 12].
-pub fn clock_offset_h(longitude: f64, now_ms: i64) -> f64 {
-    let utc_h = now_ms.rem_euclid(86_400_000) as f64 / 3_600_000.0;
-    let solar_h = (utc_h + longitude / 15.0).rem_euclid(24.0);
-    let mut offset = (TARGET_SOLAR_HOUR - solar_h).round();
-    if offset <= -12.0 {
-        offset += 24.0;
-    } else if offset > 12.0 {
-        offset -= 24.0;
-    }
-    offset
-}
-
-/// `+5 h`, `-3 h`, `+0 h`.
-pub fn offset_text(h: f64) -> String {
-    if h < 0.0 {
-        format!("-{} h", -h)
-    } else {
-        format!("+{h} h")
-    }
-}
-
-/// What the station's second remark says about its clock, in both languages. It opens with
-/// "时钟偏移 {offset}", the form the console looks for to show its shifted-clock notice.
-pub fn clock_remark(h: f64) -> String {
-    let t = offset_text(h);
-    format!(
-        "时钟偏移 {t}：模拟现场时间 = 实际时间 {t}（每次启动重新选择，使现场处于上午，任何时刻都能看到白天发电）。\
-         Clock offset {t}: simulated site time = real time {t} (chosen at each start so the site is in \
-         mid-morning and produces at any hour)."
-    )
-}
-
-async fn scalar_id(state: &AppState, sql: Sql) -> Result<Option<i64>, DemoError> {
+async fn scalar_id(state: &Core, sql: Sql) -> Result<Option<i64>, DemoError> {
     let (text, args) = sql.build()?;
     Ok(
         sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -194,7 +146,7 @@ async fn scalar_id(state: &AppState, sql: Sql) -> Result<Option<i64>, DemoError>
 
 /// Creates the tenant (with its root department, default roles and `admin`, as the tenant
 /// form does) unless it exists; answers whether it was created.
-async fn ensure_tenant(state: &AppState) -> Result<bool, DemoError> {
+async fn ensure_tenant(state: &Core) -> Result<bool, DemoError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT id FROM blade_tenant WHERE tenant_id = ? AND is_deleted = 0",
@@ -227,7 +179,7 @@ async fn ensure_tenant(state: &AppState) -> Result<bool, DemoError> {
 }
 
 /// The demo tenant's administrator, as the domain functions see a signed-in caller.
-async fn admin_caller(state: &AppState) -> Result<Caller, DemoError> {
+async fn admin_caller(state: &Core) -> Result<Caller, DemoError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT id FROM blade_role WHERE tenant_id = ? AND role_alias = ? AND is_deleted = 0",
@@ -278,7 +230,7 @@ fn object(v: Json) -> Map<String, Json> {
 /// The station of `site` (found by its gateway id), created and switched to running when
 /// missing; its clock remark kept current. Answers (station, changes).
 async fn ensure_station(
-    state: &AppState,
+    state: &StationCtx,
     caller: &Caller,
     site: &Site,
     offset: f64,
@@ -355,7 +307,7 @@ async fn ensure_station(
 
 /// The station's site clock (`utc_offset_minutes`): +08:00 plus the simulated clock's shift,
 /// so "10:00 local" at the station is 10:00 of the simulated sun. Answers the changes (0 or 1).
-async fn ensure_clock(state: &AppState, station: Id, offset_h: f64) -> Result<usize, DemoError> {
+async fn ensure_clock(state: &Core, station: Id, offset_h: f64) -> Result<usize, DemoError> {
     let minutes = site_offset_minutes(offset_h);
     let mut sql = Sql::new("UPDATE pv_station SET ");
     sql.push_bind(
@@ -368,13 +320,6 @@ async fn ensure_clock(state: &AppState, station: Id, offset_h: f64) -> Result<us
         .await?
         .rows_affected();
     Ok(usize::from(changed > 0))
-}
-
-/// Minutes east of UTC of a site whose clock runs `offset_h` hours ahead of China's.
-pub fn site_offset_minutes(offset_h: f64) -> i64 {
-    let m = sites::SITE_UTC_OFFSET_MINUTES + (offset_h * 60.0).round() as i64;
-    // The same time of day within the range a station's offset may take (-12 h .. +14 h).
-    if m > 840 { m - 1440 } else { m }
 }
 
 /// The third remark: what the simulation makes go wrong at the station, if anything.
@@ -421,7 +366,7 @@ fn def_of(kind: &Kind) -> &'static DeviceDef {
 
 /// Registers the site's devices that are missing and points every one at its simulated bus.
 async fn ensure_devices(
-    state: &AppState,
+    state: &StationCtx,
     caller: &Caller,
     station: Id,
     site: &Site,
@@ -510,7 +455,7 @@ async fn ensure_devices(
     Ok(changes)
 }
 
-async fn has_live(state: &AppState, table: &str, station: Id) -> Result<bool, DemoError> {
+async fn has_live(state: &Core, table: &str, station: Id) -> Result<bool, DemoError> {
     let mut sql = Sql::new(&format!("SELECT id FROM {table} WHERE is_deleted = 0"));
     sql.push_bind(" AND station_id = ?", [Value::Int(station.0)]);
     sql.push(" ORDER BY id");
@@ -519,7 +464,7 @@ async fn has_live(state: &AppState, table: &str, station: Id) -> Result<bool, De
 
 /// The settlement price and the electricity tariff, when the station has none.
 async fn ensure_prices(
-    state: &AppState,
+    state: &StationCtx,
     caller: &Caller,
     station: Id,
     site: &Site,
@@ -573,54 +518,4 @@ async fn ensure_prices(
         changes += 1;
     }
     Ok(changes)
-}
-
-/// The generated-config paths of a demo gateway: everything inside its own demo folder.
-pub fn gateway_paths() -> gateway::GatewayPaths {
-    gateway::GatewayPaths {
-        data_dir: "state".into(),
-        maps_dir: "../maps".into(),
-        password_file: files::PASSWORD_FILE.into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_clock_offset_puts_every_site_in_mid_morning() {
-        // Every quarter hour of a day, at the three demo longitudes.
-        for lon in [100.579, 120.653, 113.25] {
-            for q in 0..96 {
-                let now = 1_718_928_000_000 + q * 900_000;
-                let h = clock_offset_h(lon, now);
-                assert_eq!(h, h.round(), "whole hours");
-                assert!(h > -12.0 && h <= 12.0, "{h}");
-                let utc_h = (now.rem_euclid(86_400_000)) as f64 / 3_600_000.0;
-                let solar = (utc_h + h + lon / 15.0).rem_euclid(24.0);
-                assert!((10.0..=11.0).contains(&solar), "lon {lon}, q {q}: solar {solar}");
-            }
-        }
-    }
-
-    #[test]
-    fn site_clocks_follow_the_shift() {
-        assert_eq!(site_offset_minutes(0.0), 480);
-        assert_eq!(site_offset_minutes(5.0), 780);
-        assert_eq!(site_offset_minutes(-11.0), -180);
-        assert_eq!(site_offset_minutes(6.0), 840);
-        assert_eq!(
-            site_offset_minutes(12.0),
-            -240,
-            "+20 h reads as -4 h: the same clock time"
-        );
-    }
-
-    #[test]
-    fn offsets_read_plainly() {
-        assert_eq!(offset_text(5.0), "+5 h");
-        assert_eq!(offset_text(-3.0), "-3 h");
-        assert!(clock_remark(-3.0).contains("site time = real time -3 h"));
-    }
 }

@@ -12,13 +12,16 @@
 use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
 use crate::telemetry::api::fleet::{self, Fleet, RUNNING, status_key};
 use crate::telemetry::api::{kilo, round};
+use crate::telemetry::context::TelemetryCtx;
 
 pub const COAL_KG_PER_KWH: (&str, f64) = ("energy.coalKgPerKwh", 0.4);
 pub const CO2_KG_PER_KWH: (&str, f64) = ("energy.co2KgPerKwh", 0.997);
@@ -38,7 +41,7 @@ pub struct Factors {
 
 /// The energy conservation coefficients: system parameters over the defaults (one query). A
 /// value that is not a positive number is ignored (and logged), so a typo cannot zero the page.
-pub async fn factors(state: &AppState) -> Result<Factors, ApiError> {
+pub async fn factors(state: &Core) -> Result<Factors, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT param_key, param_value FROM blade_param WHERE is_deleted = 0 AND param_key IN (?, ?, ?)",
@@ -116,7 +119,7 @@ pub struct HomeData {
 /// energy conservation figures.
 #[utoipa::path(get, path = "/api/homePage/data", tag = "home",
     responses((status = 200, body = Envelope<HomeData>), (status = 401)))]
-pub async fn data(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<HomeData>> {
+pub async fn data(State(state): State<TelemetryCtx>, caller: Caller) -> ApiResult<Data<HomeData>> {
     let fleet = Fleet::load(&state, &caller).await?;
     let factors = factors(&state).await?;
     let day = fleet.day;
@@ -237,7 +240,7 @@ pub struct MapStation {
 /// key, current power and capacity.
 #[utoipa::path(get, path = "/api/homePage/map", tag = "home",
     responses((status = 200, body = Envelope<Vec<MapStation>>), (status = 401)))]
-pub async fn map(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<MapStation>>> {
+pub async fn map(State(state): State<TelemetryCtx>, caller: Caller) -> ApiResult<Data<Vec<MapStation>>> {
     let fleet = Fleet::load(&state, &caller).await?;
     let codes: Vec<String> = fleet
         .stations
@@ -274,4 +277,14 @@ pub async fn map(State(state): State<AppState>, caller: Caller) -> ApiResult<Dat
             })
             .collect(),
     ))
+}
+
+/// The home page routes (`/api/homePage/...`).
+pub fn routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Core: axum::extract::FromRef<S>,
+    crate::telemetry::context::TelemetryCtx: axum::extract::FromRef<S>,
+{
+    OpenApiRouter::new().routes(routes!(data)).routes(routes!(map))
 }

@@ -72,6 +72,22 @@ pub fn parse_id_list(s: &str) -> Result<Vec<Id>, InvalidId> {
         .collect()
 }
 
+/// The message when an action on selected rows got none.
+pub const SELECT_ONE: crate::kernel::lang::Text =
+    crate::kernel::lang::Text::new("请选择至少一条数据", "Please select at least one record");
+
+/// The `ids` of a request (`1,2,3`, the console's multi-select form): at least one, each valid,
+/// or the request is refused with a message naming the bad element.
+pub fn ids_param(raw: &str) -> Result<Vec<Id>, crate::kernel::error::ApiError> {
+    let ids = parse_id_list(raw).map_err(|e| {
+        crate::kernel::error::ApiError::bad_request(format!("无效的ID：{}", e.0), e.to_string())
+    })?;
+    if ids.is_empty() {
+        return Err(crate::kernel::error::ApiError::BadRequest(SELECT_ONE));
+    }
+    Ok(ids)
+}
+
 /// Twitter-style snowflake: 41 bits of milliseconds since 2020-01-01, 10 bits of node id,
 /// 12 bits of sequence. The node id comes from configuration (one per replica).
 pub struct IdGenerator {

@@ -41,6 +41,7 @@ macro_rules! bigint_newtype {
     };
 }
 
+pub mod core;
 pub mod db;
 pub mod envelope;
 pub mod error;
@@ -53,6 +54,7 @@ pub mod secret;
 pub mod sql;
 pub mod time;
 
+pub use core::Core;
 pub use envelope::{Data, Envelope, Page};
 pub use error::{ApiError, ApiResult};
 pub use id::Id;

@@ -2,10 +2,12 @@
 //! marks into `$1, $2, ...`, which both PostgreSQL and SQLite (through sqlx) accept, so one
 //! statement text serves both back-ends. No value is ever formatted into the text.
 
-use sqlx::Arguments;
-use sqlx::any::AnyArguments;
+use sqlx::any::{AnyArguments, AnyRow};
+use sqlx::{Any, Arguments, Executor, FromRow};
 
 use super::error::ApiError;
+use super::id::Id;
+use super::lang::Text;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -45,8 +47,8 @@ impl From<Option<String>> for Value {
         v.map(Value::Text).unwrap_or(Value::NullText)
     }
 }
-impl From<crate::kernel::Id> for Value {
-    fn from(v: crate::kernel::Id) -> Self {
+impl From<crate::kernel::id::Id> for Value {
+    fn from(v: crate::kernel::id::Id) -> Self {
         Value::Int(v.0)
     }
 }
@@ -138,6 +140,146 @@ impl Sql {
 
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// Appends `?, ?, ?` bound to `ids` (callers guarantee at least one).
+    pub fn push_ids(&mut self, ids: &[Id]) -> &mut Self {
+        let marks = vec!["?"; ids.len()].join(", ");
+        self.push_bind(&marks, ids.iter().map(|i| Value::Int(i.0)))
+    }
+}
+
+/// Running a statement. Every domain reads and writes through these, on a pool
+/// (`db.pool()`) or inside a transaction (`&mut *tx`), so there is one place where a statement
+/// is built, bound and run.
+impl Sql {
+    /// Runs a statement; answers the number of rows it changed.
+    pub async fn execute<'e, E: Executor<'e, Database = Any>>(&self, ex: E) -> Result<u64, ApiError> {
+        let (text, args) = self.build()?;
+        Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+            .execute(ex)
+            .await?
+            .rows_affected())
+    }
+
+    /// The first column of the one row the statement yields (`COUNT(*)`, `MAX(...)`...).
+    pub async fn scalar<'e, T, E>(&self, ex: E) -> Result<T, ApiError>
+    where
+        T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any> + Send + Unpin,
+        E: Executor<'e, Database = Any>,
+    {
+        let (text, args) = self.build()?;
+        Ok(
+            sqlx::query_scalar_with::<Any, T, _>(sqlx::AssertSqlSafe(text), args)
+                .fetch_one(ex)
+                .await?,
+        )
+    }
+
+    /// The first column of the first row, if there is one.
+    pub async fn scalar_optional<'e, T, E>(&self, ex: E) -> Result<Option<T>, ApiError>
+    where
+        T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any> + Send + Unpin,
+        E: Executor<'e, Database = Any>,
+    {
+        let (text, args) = self.build()?;
+        Ok(
+            sqlx::query_scalar_with::<Any, T, _>(sqlx::AssertSqlSafe(text), args)
+                .fetch_optional(ex)
+                .await?,
+        )
+    }
+
+    /// The first column of every row (ids, names...).
+    pub async fn scalars<'e, T, E>(&self, ex: E) -> Result<Vec<T>, ApiError>
+    where
+        T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any> + Send + Unpin,
+        E: Executor<'e, Database = Any>,
+    {
+        let (text, args) = self.build()?;
+        Ok(
+            sqlx::query_scalar_with::<Any, T, _>(sqlx::AssertSqlSafe(text), args)
+                .fetch_all(ex)
+                .await?,
+        )
+    }
+
+    /// The one row the statement yields, read into a typed record; none is an error.
+    pub async fn fetch_one<'e, T, E>(&self, ex: E) -> Result<T, ApiError>
+    where
+        T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
+        E: Executor<'e, Database = Any>,
+    {
+        let (text, args) = self.build()?;
+        Ok(sqlx::query_as_with::<Any, T, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_one(ex)
+            .await?)
+    }
+
+    /// The first row, read into a typed record, if there is one.
+    pub async fn fetch_optional<'e, T, E>(&self, ex: E) -> Result<Option<T>, ApiError>
+    where
+        T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
+        E: Executor<'e, Database = Any>,
+    {
+        let (text, args) = self.build()?;
+        Ok(sqlx::query_as_with::<Any, T, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_optional(ex)
+            .await?)
+    }
+
+    /// Every row, read into typed records.
+    pub async fn fetch_all<'e, T, E>(&self, ex: E) -> Result<Vec<T>, ApiError>
+    where
+        T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
+        E: Executor<'e, Database = Any>,
+    {
+        let (text, args) = self.build()?;
+        Ok(sqlx::query_as_with::<Any, T, _>(sqlx::AssertSqlSafe(text), args)
+            .fetch_all(ex)
+            .await?)
+    }
+
+    /// Every row as it comes, for readers that pick columns by name (declared entities).
+    pub async fn rows<'e, E: Executor<'e, Database = Any>>(&self, ex: E) -> Result<Vec<AnyRow>, ApiError> {
+        let (text, args) = self.build()?;
+        Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+            .fetch_all(ex)
+            .await?)
+    }
+
+    /// The first row as it comes, if there is one.
+    pub async fn row<'e, E: Executor<'e, Database = Any>>(&self, ex: E) -> Result<Option<AnyRow>, ApiError> {
+        let (text, args) = self.build()?;
+        Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+            .fetch_optional(ex)
+            .await?)
+    }
+}
+
+/// Whether a failure is the database refusing a duplicate under a unique index.
+pub fn is_unique_violation(e: &ApiError) -> bool {
+    matches!(e, ApiError::Database(sqlx::Error::Database(d)) if d.is_unique_violation())
+}
+
+/// Turns a unique-index refusal into the message a user understands ("this code already
+/// exists"); every other failure passes through unchanged. The index is the guard (two requests
+/// racing cannot both pass a check-then-insert); this only words its refusal.
+pub trait UniqueAs<T> {
+    fn unique_as(self, message: Text) -> Result<T, ApiError>;
+    /// As `unique_as`, for messages that are built from the refused row.
+    fn unique_with(self, error: impl FnOnce() -> ApiError) -> Result<T, ApiError>;
+}
+
+impl<T, E: Into<ApiError>> UniqueAs<T> for Result<T, E> {
+    fn unique_as(self, message: Text) -> Result<T, ApiError> {
+        self.unique_with(|| ApiError::BadRequest(message))
+    }
+    fn unique_with(self, error: impl FnOnce() -> ApiError) -> Result<T, ApiError> {
+        self.map_err(|e| {
+            let e = e.into();
+            if is_unique_violation(&e) { error() } else { e }
+        })
     }
 }
 

@@ -19,9 +19,9 @@ use serde_json::Value as Json;
 
 use crate::auth::caller::bearer;
 use crate::auth::token::{self, Kind};
+use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, time};
-use crate::state::AppState;
 
 /// Bodies up to this size are kept (masked) as the call's parameters.
 pub const MAX_LOGGED_BODY: usize = 64 * 1024;
@@ -148,7 +148,7 @@ struct Call {
 }
 
 /// The middleware (installed by `app::assemble` around every route).
-pub async fn layer(State(state): State<AppState>, req: Request, next: Next) -> Response {
+pub async fn layer(State(state): State<Core>, req: Request, next: Next) -> Response {
     let path = req.uri().path().to_owned();
     if !(path == "/api" || path.starts_with("/api/")) {
         return next.run(req).await;
@@ -241,7 +241,7 @@ fn clip(s: &str, max: usize) -> String {
     s.chars().take(max).collect()
 }
 
-async fn execute(state: &AppState, sql: Sql) -> Result<(), ApiError> {
+async fn execute(state: &Core, sql: Sql) -> Result<(), ApiError> {
     let (text, args) = sql.build()?;
     sqlx::query_with(sqlx::AssertSqlSafe(text), args)
         .execute(state.db.pool())
@@ -256,7 +256,7 @@ fn title_of(path: &str) -> String {
     clip(&segments[n.saturating_sub(2)..].join("/"), 255)
 }
 
-async fn insert_api(state: &AppState, c: &Call, status: u16, took: i64) -> Result<(), ApiError> {
+async fn insert_api(state: &Core, c: &Call, status: u16, took: i64) -> Result<(), ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO blade_log_api (id, tenant_id, service_id, type, title, method, request_uri, status, \
@@ -282,7 +282,7 @@ async fn insert_api(state: &AppState, c: &Call, status: u16, took: i64) -> Resul
     execute(state, sql).await
 }
 
-async fn insert_error(state: &AppState, c: &Call, detail: Option<String>) -> Result<(), ApiError> {
+async fn insert_error(state: &Core, c: &Call, detail: Option<String>) -> Result<(), ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO blade_log_error (id, tenant_id, service_id, env, method, request_uri, user_agent, \

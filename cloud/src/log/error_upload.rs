@@ -7,11 +7,11 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::Json;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, time};
-use crate::state::AppState;
 
 const MAX_ENTRIES: usize = 200;
 const TOO_MANY: Text = Text::new("一次最多上传200条日志", "At most 200 log entries per upload");
@@ -39,7 +39,7 @@ fn clip(s: Option<String>, max: usize) -> Option<String> {
 #[utoipa::path(post, path = "/api/blade-auth/oauth/logout", tag = "log", request_body = Vec<ConsoleError>,
     responses((status = 200, description = "Number of entries stored", body = Envelope<usize>), (status = 400), (status = 401)))]
 pub async fn upload(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     headers: HeaderMap,
     Json(entries): Json<Vec<ConsoleError>>,

@@ -9,11 +9,11 @@ use sqlx::any::AnyRow;
 use utoipa::IntoParams;
 
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Id, Page, time};
-use crate::state::AppState;
 use crate::system::crud::PLATFORM_TENANT;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,7 +172,7 @@ impl LogDef {
         Ok(Json::Object(map))
     }
 
-    async fn list(&self, state: AppState, caller: Caller, query: ListQuery) -> ApiResult<Data<Page<Json>>> {
+    async fn list(&self, state: Core, caller: Caller, query: ListQuery) -> ApiResult<Data<Page<Json>>> {
         caller.require(&state, self.menu).await?;
         let page = fetch_page_with(
             &state.db,
@@ -187,7 +187,7 @@ impl LogDef {
         Ok(Data(page))
     }
 
-    async fn detail(&self, state: AppState, caller: Caller, id: Id) -> ApiResult<Data<Json>> {
+    async fn detail(&self, state: Core, caller: Caller, id: Id) -> ApiResult<Data<Json>> {
         caller.require(&state, self.menu).await?;
         let mut sql = Sql::new(&format!("SELECT {}", self.select()));
         sql.append(&self.from(&caller));
@@ -212,7 +212,7 @@ pub struct DetailParams {
     params(("requestUri" = Option<String>, Query), ("method" = Option<String>, Query), ("createBy" = Option<String>, Query),
         ("createTime_datege" = Option<String>, Query), ("createTime_datelt" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
     responses((status = 200, description = "Page of API log rows"), (status = 401), (status = 403)))]
-pub async fn api_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+pub async fn api_list(State(s): State<Core>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
     API.list(s, c, q).await
 }
 
@@ -220,7 +220,7 @@ pub async fn api_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> Api
 #[utoipa::path(get, path = "/api/blade-log/api/detail", tag = "log", params(DetailParams),
     responses((status = 200, description = "One API log row"), (status = 401), (status = 403), (status = 404)))]
 pub async fn api_detail(
-    State(s): State<AppState>,
+    State(s): State<Core>,
     c: Caller,
     Query(p): Query<DetailParams>,
 ) -> ApiResult<Data<Json>> {
@@ -233,7 +233,7 @@ pub async fn api_detail(
     params(("logId" = Option<String>, Query), ("logLevel" = Option<String>, Query), ("createBy" = Option<String>, Query),
         ("createTime_datege" = Option<String>, Query), ("createTime_datelt" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
     responses((status = 200, description = "Page of usual log rows"), (status = 401), (status = 403)))]
-pub async fn usual_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+pub async fn usual_list(State(s): State<Core>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
     USUAL.list(s, c, q).await
 }
 
@@ -241,7 +241,7 @@ pub async fn usual_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> A
 #[utoipa::path(get, path = "/api/blade-log/usual/detail", tag = "log", params(DetailParams),
     responses((status = 200, description = "One usual log row"), (status = 401), (status = 403), (status = 404)))]
 pub async fn usual_detail(
-    State(s): State<AppState>,
+    State(s): State<Core>,
     c: Caller,
     Query(p): Query<DetailParams>,
 ) -> ApiResult<Data<Json>> {
@@ -253,7 +253,7 @@ pub async fn usual_detail(
     params(("requestUri" = Option<String>, Query), ("method" = Option<String>, Query), ("createBy" = Option<String>, Query),
         ("createTime_datege" = Option<String>, Query), ("createTime_datelt" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
     responses((status = 200, description = "Page of error log rows"), (status = 401), (status = 403)))]
-pub async fn error_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+pub async fn error_list(State(s): State<Core>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
     ERROR.list(s, c, q).await
 }
 
@@ -261,7 +261,7 @@ pub async fn error_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> A
 #[utoipa::path(get, path = "/api/blade-log/error/detail", tag = "log", params(DetailParams),
     responses((status = 200, description = "One error log row"), (status = 401), (status = 403), (status = 404)))]
 pub async fn error_detail(
-    State(s): State<AppState>,
+    State(s): State<Core>,
     c: Caller,
     Query(p): Query<DetailParams>,
 ) -> ApiResult<Data<Json>> {

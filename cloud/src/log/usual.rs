@@ -2,9 +2,9 @@
 //! resets, tenant creation...). Recording never fails the caller: a row that cannot be stored is
 //! reported in the server log instead.
 
+use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, time};
-use crate::state::AppState;
 
 pub const INFO: &str = "info";
 pub const WARN: &str = "warn";
@@ -27,7 +27,7 @@ fn clip(s: &str, max: usize) -> String {
 }
 
 /// Records an event with no known account.
-pub async fn record(state: &AppState, tenant: &str, level: &str, id: &str, data: &str) {
+pub async fn record(state: &Core, tenant: &str, level: &str, id: &str, data: &str) {
     record_event(
         state,
         Event {
@@ -42,13 +42,13 @@ pub async fn record(state: &AppState, tenant: &str, level: &str, id: &str, data:
 }
 
 /// Records an event; failures go to the server log.
-pub async fn record_event(state: &AppState, e: Event<'_>) {
+pub async fn record_event(state: &Core, e: Event<'_>) {
     if let Err(err) = insert(state, &e).await {
         tracing::error!(error = %err, log_id = e.id, tenant = e.tenant, "usual log row could not be stored");
     }
 }
 
-async fn insert(state: &AppState, e: &Event<'_>) -> Result<(), ApiError> {
+async fn insert(state: &Core, e: &Event<'_>) -> Result<(), ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO blade_log_usual (id, tenant_id, service_id, log_level, log_id, log_data, request_uri, \
@@ -74,12 +74,7 @@ async fn insert(state: &AppState, e: &Event<'_>) -> Result<(), ApiError> {
 }
 
 /// The outcome of a password or captcha sign-in.
-pub async fn sign_in<T>(
-    state: &AppState,
-    tenant: &str,
-    account: Option<&str>,
-    outcome: &Result<T, ApiError>,
-) {
+pub async fn sign_in<T>(state: &Core, tenant: &str, account: Option<&str>, outcome: &Result<T, ApiError>) {
     let uri = Some("/api/blade-auth/oauth/token");
     match outcome {
         Ok(_) => {
@@ -116,7 +111,7 @@ pub async fn sign_in<T>(
 }
 
 /// A signed-in caller ended their session.
-pub async fn sign_out(state: &AppState, tenant: &str, account: &str) {
+pub async fn sign_out(state: &Core, tenant: &str, account: &str) {
     record_event(
         state,
         Event {

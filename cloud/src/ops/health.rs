@@ -5,8 +5,8 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::kernel::Core;
 use crate::kernel::{ApiResult, Data, Envelope};
-use crate::state::AppState;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -25,7 +25,7 @@ pub struct Health {
     tag = "ops",
     responses((status = 200, description = "The hub and its database answer", body = Envelope<Health>))
 )]
-pub async fn health(State(state): State<AppState>) -> ApiResult<Data<Health>> {
+pub async fn health(State(state): State<Core>) -> ApiResult<Data<Health>> {
     sqlx::query("SELECT 1").execute(state.db.pool()).await?;
     Ok(Data(Health {
         status: "ok",

@@ -18,11 +18,11 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Caller;
 use crate::auth::caller::bearer;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
 
 pub const FILE_ROUTE: &str = "/api/blade-resource/oss/endpoint/file";
 const NO_FILE: Text = Text::new("请选择要上传的文件", "Please choose a file to upload");
@@ -91,7 +91,7 @@ fn extension_of(original: &str) -> String {
 
 const COLUMNS: &str = "id, tenant_id, link, name, original_name, extension, attach_size, content_type";
 
-async fn find_where(state: &AppState, column: &str, value: &str) -> Result<Option<Attach>, ApiError> {
+async fn find_where(state: &Core, column: &str, value: &str) -> Result<Option<Attach>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         &format!("SELECT {COLUMNS} FROM blade_attach WHERE is_deleted = 0 AND {column} = ?"),
@@ -106,7 +106,7 @@ async fn find_where(state: &AppState, column: &str, value: &str) -> Result<Optio
 }
 
 /// The upload of `tenant_id` that `link` points at.
-pub async fn find_by_link(state: &AppState, tenant_id: &str, link: &str) -> Result<Option<Attach>, ApiError> {
+pub async fn find_by_link(state: &Core, tenant_id: &str, link: &str) -> Result<Option<Attach>, ApiError> {
     Ok(find_where(state, "link", link)
         .await?
         .filter(|a| a.tenant_id == tenant_id))
@@ -116,7 +116,7 @@ pub async fn find_by_link(state: &AppState, tenant_id: &str, link: &str) -> Resu
     request_body(content_type = "multipart/form-data", description = "field `file`"),
     responses((status = 200, body = Envelope<Uploaded>), (status = 400), (status = 401)))]
 pub async fn put_file(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     mut form: Multipart,
 ) -> ApiResult<Data<Uploaded>> {
@@ -226,7 +226,7 @@ pub struct RemoveParams {
 #[utoipa::path(post, path = "/api/blade-resource/oss/endpoint/remove-file", tag = "resource", params(RemoveParams),
     responses((status = 200, body = Envelope<bool>), (status = 401), (status = 404)))]
 pub async fn remove_file(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<RemoveParams>,
 ) -> ApiResult<Data<bool>> {
@@ -259,7 +259,7 @@ pub async fn remove_file(
            ("sig" = Option<String>, Query, description = "Signature from the upload's link (not needed with a token of the file's tenant)")),
     responses((status = 200, description = "The file"), (status = 403), (status = 404)))]
 pub async fn serve_file(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     Path((tenant, day, file)): Path<(String, String, String)>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,

@@ -12,9 +12,9 @@ use utoipa::ToSchema;
 use crate::auth::Caller;
 use crate::kernel::lang::Text;
 use crate::kernel::{ApiResult, Data, Envelope, Id};
-use crate::state::AppState;
 use crate::telemetry::api::fleet::{self, Fleet, StationInfo, StationLive, status_key};
 use crate::telemetry::api::{kilo, round};
+use crate::telemetry::context::TelemetryCtx;
 
 /// The group of stations without a province (or city) code.
 const NOT_SET: Text = Text::new("未设置", "Not set");
@@ -95,7 +95,7 @@ fn key(code: &Option<String>) -> AreaKey {
 #[utoipa::path(get, path = "/api/station/listByArea", tag = "station",
     responses((status = 200, body = Envelope<Vec<AreaProvince>>), (status = 401)))]
 pub async fn list_by_area(
-    State(state): State<AppState>,
+    State(state): State<TelemetryCtx>,
     caller: Caller,
 ) -> ApiResult<Data<Vec<AreaProvince>>> {
     let fleet = Fleet::load(&state, &caller).await?;
@@ -177,7 +177,7 @@ pub struct ProvinceStatistics {
 #[utoipa::path(get, path = "/api/station/getStatisticsByProvince", tag = "station",
     responses((status = 200, body = Envelope<Vec<ProvinceStatistics>>), (status = 401)))]
 pub async fn get_statistics_by_province(
-    State(state): State<AppState>,
+    State(state): State<TelemetryCtx>,
     caller: Caller,
 ) -> ApiResult<Data<Vec<ProvinceStatistics>>> {
     let fleet = Fleet::load(&state, &caller).await?;

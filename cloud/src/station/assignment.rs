@@ -1,6 +1,6 @@
 //! Station assignment (`pageAssignment`, `updateUserStation`): which stations each user of the
 //! tenant is given. What an assignment means for visibility is decided in one place,
-//! [`super::scope::visible_stations`].
+//! [`crate::auth::scope::visible_stations`].
 
 use axum::extract::State;
 use serde::Serialize;
@@ -10,12 +10,11 @@ use utoipa::ToSchema;
 
 use super::device::SELECT_ONE;
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
 use crate::kernel::extract::Json as JsonBody;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, id::parse_id_list};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 
 const FIELDS: &[Field] = &[
     Field::new("account", "u.account", Kind::Text),
@@ -50,7 +49,7 @@ pub struct UserStations {
            ("realName" = Option<String>, Query), ("roleAlias" = Option<String>, Query)),
     responses((status = 200, body = Envelope<Json>), (status = 401), (status = 403)))]
 pub async fn page_assignment(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     mut query: ListQuery,
 ) -> ApiResult<Data<Page<UserStations>>> {
@@ -144,7 +143,7 @@ fn ids_of(body: &Map<String, Json>, key: &str) -> Result<Vec<Id>, ApiError> {
 #[utoipa::path(post, path = "/api/station/updateUserStation", tag = "station", request_body = Json,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update_user_station(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<bool>> {
@@ -170,7 +169,7 @@ pub async fn update_user_station(
         let mut sql = Sql::new("SELECT COUNT(*) FROM pv_station WHERE is_deleted = 0 AND ");
         sql.append(&caller.tenant_filter("tenant_id"));
         sql.push(" AND id IN (");
-        push_id_list(&mut sql, &stations);
+        sql.push_ids(&stations);
         sql.push(")");
         let (text, args) = sql.build()?;
         let found: i64 = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)

@@ -16,12 +16,13 @@ use utoipa::ToSchema;
 
 use super::device::{IdPath, NO_STATION};
 use super::fields::{format_day, parse_day};
-use super::scope;
+use crate::auth::scope;
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 
 pub const FIXED: &str = "1";
 pub const PEAK_VALLEY: &str = "2";
@@ -210,7 +211,7 @@ fn gap(day: &str, from: i64, to: i64) -> ApiError {
     )
 }
 
-async fn dict_keys(state: &AppState, code: &str) -> Result<Vec<String>, ApiError> {
+async fn dict_keys(state: &Core, code: &str) -> Result<Vec<String>, ApiError> {
     Ok(crate::system::dict::system_entries(state, code)
         .await?
         .into_iter()
@@ -219,10 +220,7 @@ async fn dict_keys(state: &AppState, code: &str) -> Result<Vec<String>, ApiError
 }
 
 /// Checks a form into (effective day ms, segments) versions.
-async fn versions_of(
-    state: &AppState,
-    form: &ElectricPriceForm,
-) -> Result<Vec<(i64, Vec<Checked>)>, ApiError> {
+async fn versions_of(state: &Core, form: &ElectricPriceForm) -> Result<Vec<(i64, Vec<Checked>)>, ApiError> {
     if !dict_keys(state, "electricity_price_type")
         .await?
         .contains(&form.price_type)
@@ -297,7 +295,7 @@ async fn versions_of(
 #[utoipa::path(put, path = "/api/electricPrice", tag = "electricPrice", request_body = ElectricPriceForm,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403)))]
 pub async fn save(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     JsonBody(form): JsonBody<ElectricPriceForm>,
 ) -> ApiResult<Data<bool>> {
@@ -386,7 +384,7 @@ pub async fn save(
 
 /// The live versions of a station, by effective date: (price type, effective day ms, segments).
 async fn versions(
-    state: &AppState,
+    state: &Core,
     station: Id,
     on_or_before: Option<i64>,
 ) -> Result<Vec<(String, i64, Vec<Segment>)>, ApiError> {
@@ -435,7 +433,7 @@ async fn versions(
 #[utoipa::path(get, path = "/api/electricPrice/getByStationId/{id}", tag = "electricPrice", params(IdPath),
     responses((status = 200, body = Envelope<ElectricPrice>), (status = 404)))]
 pub async fn get_by_station_id(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<ElectricPrice>> {
@@ -470,7 +468,7 @@ pub async fn get_by_station_id(
 /// The schedule in force at a station on `day` (for bills and reports): the version with the
 /// latest effective date not after `day`. The caller has checked the station's tenant/scope.
 pub async fn schedule_on(
-    state: &AppState,
+    state: &Core,
     station: Id,
     day: NaiveDate,
 ) -> Result<Option<DatedSchedule>, ApiError> {

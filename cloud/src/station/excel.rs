@@ -20,14 +20,15 @@ use utoipa::ToSchema;
 
 use super::device::{self, inverter::INVERTER};
 use super::fields::{self, Col, Parsed, Ty, value_of};
-use super::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
 use super::station;
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::list::{ListQuery, MAX_SIZE};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Data, Envelope, Page};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 
 const WRONG_TYPE: Text = Text::new(
     "请上传 .xls 或 .xlsx 格式的文件",
@@ -200,7 +201,7 @@ pub struct RowError {
 }
 
 /// The uploaded file (multipart field `file`): its name and bytes.
-async fn upload(state: &AppState, mut form: Multipart) -> Result<(String, Vec<u8>), ApiError> {
+async fn upload(state: &Core, mut form: Multipart) -> Result<(String, Vec<u8>), ApiError> {
     let bad = |e: axum::extract::multipart::MultipartError| {
         ApiError::bad_request(format!("上传内容有误：{e}"), format!("malformed upload: {e}"))
     };
@@ -334,7 +335,7 @@ fn row_error(sheet: Sheet, row: usize, field: &str, e: ApiError) -> Result<RowEr
 
 /// Parses every field of a row on its own, so one row reports all its bad fields.
 async fn parse_fields(
-    state: &AppState,
+    state: &StationCtx,
     sheet: Sheet,
     row: usize,
     body: &Map<String, Json>,
@@ -352,7 +353,7 @@ async fn parse_fields(
 
 /// Station names the caller may see → ids (a name can be ambiguous).
 async fn station_ids_by_name(
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
 ) -> Result<HashMap<String, Vec<i64>>, ApiError> {
     let mut sql = Sql::new("SELECT s.id, s.name FROM pv_station s WHERE ");
@@ -389,7 +390,7 @@ fn failed(errors: Vec<RowError>) -> Response {
     request_body(content_type = "multipart/form-data", description = "field `file` (.xls/.xlsx)"),
     responses((status = 200, body = Envelope<Json>), (status = 400, description = "`data.errors`: row, field, label, message"), (status = 403)))]
 pub async fn import_stations(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     form: Multipart,
 ) -> Result<Response, ApiError> {
@@ -426,7 +427,7 @@ pub async fn import_stations(
     request_body(content_type = "multipart/form-data", description = "field `file` (.xls/.xlsx)"),
     responses((status = 200, body = Envelope<Json>), (status = 400, description = "`data.errors`: row, field, label, message"), (status = 403)))]
 pub async fn import_inverters(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     form: Multipart,
 ) -> Result<Response, ApiError> {
@@ -574,7 +575,7 @@ fn export_rows(sheet: Sheet, records: &[Json]) -> Vec<Vec<Json>> {
 #[utoipa::path(get, path = "/api/station/export", tag = "station",
     responses((status = 200, description = "xlsx", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), (status = 403)))]
 pub async fn export_stations(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     query: ListQuery,
 ) -> Result<Response, ApiError> {
@@ -595,7 +596,7 @@ pub async fn export_stations(
 #[utoipa::path(get, path = "/api/inverter/export", tag = "inverter",
     responses((status = 200, description = "xlsx", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), (status = 403)))]
 pub async fn export_inverters(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     query: ListQuery,
 ) -> Result<Response, ApiError> {

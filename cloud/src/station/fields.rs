@@ -12,7 +12,7 @@ use sqlx::any::AnyRow;
 use crate::kernel::list::{Field, Kind};
 use crate::kernel::sql::Value;
 use crate::kernel::{ApiError, time};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 
 #[derive(Debug, Clone, Copy)]
 pub enum Ty {
@@ -170,7 +170,7 @@ fn decimals_of(s: &str) -> usize {
 /// on insert: an update that leaves them out keeps the stored value); present-but-blank
 /// optional fields become NULL. Dictionary keys and map models are checked against their lists.
 pub async fn parse(
-    state: &AppState,
+    state: &StationCtx,
     cols: &'static [Col],
     body: &Map<String, Json>,
 ) -> Result<Vec<Parsed>, ApiError> {
@@ -231,7 +231,7 @@ pub async fn parse(
 }
 
 async fn parse_scalar(
-    state: &AppState,
+    state: &StationCtx,
     col: &'static Col,
     text: &str,
     dicts: &mut HashMap<&'static str, Vec<String>>,
@@ -250,7 +250,7 @@ async fn parse_scalar(
             if let Ty::Secret(_) = col.ty {
                 Value::Text(
                     state
-                        .station
+                        .services
                         .seal(text)
                         .map_err(|e| ApiError::Internal(format!("seal: {e}")))?,
                 )
@@ -314,7 +314,7 @@ async fn parse_scalar(
             Value::Text(text.to_owned())
         }
         Ty::MapModel(kind) => {
-            if !state.station.map_model(text).is_some_and(|m| m.kind == kind) {
+            if !state.services.map_model(text).is_some_and(|m| m.kind == kind) {
                 return Err(ApiError::bad_request(
                     format!("{}不存在：{text}", col.zh),
                     format!(

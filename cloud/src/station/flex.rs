@@ -16,13 +16,14 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::device::{self, DeviceDef, NO_STATION, no_check};
 use super::fields::{self, Col, Parsed, Ty};
-use super::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Query};
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 
 pub static COLS: &[Col] = &[
     Col::new("stationId", "station_id", Ty::Id, "电站", "station").required(),
@@ -115,7 +116,7 @@ struct NewSensor {
 }
 
 /// Checks the body's `sensors` (each with the declared fields; names unique; at most 32).
-async fn parse_sensors(state: &AppState, raw: Option<&Json>) -> Result<Vec<NewSensor>, ApiError> {
+async fn parse_sensors(state: &StationCtx, raw: Option<&Json>) -> Result<Vec<NewSensor>, ApiError> {
     let items = match raw {
         None | Some(Json::Null) => return Ok(vec![]),
         Some(Json::Array(a)) => a,
@@ -199,7 +200,7 @@ async fn exec(tx: &mut sqlx::Transaction<'static, sqlx::Any>, sql: Sql) -> Resul
 }
 
 async fn replace_sensors(
-    state: &AppState,
+    state: &Core,
     tx: &mut sqlx::Transaction<'static, sqlx::Any>,
     flex: Id,
     sensors: &[NewSensor],
@@ -231,7 +232,7 @@ async fn replace_sensors(
 }
 
 /// The live bracket of a station the caller may see: (station visible, bracket id).
-async fn bracket_of(state: &AppState, scope: &StationScope, station: Id) -> Result<Option<Id>, ApiError> {
+async fn bracket_of(state: &Core, scope: &StationScope, station: Id) -> Result<Option<Id>, ApiError> {
     if !scope::visible_station(state, scope, station).await? {
         return Err(ApiError::not_found());
     }
@@ -249,7 +250,7 @@ async fn bracket_of(state: &AppState, scope: &StationScope, station: Id) -> Resu
     )
 }
 
-async fn sensors_of(state: &AppState, flex: Id) -> Result<Vec<Sensor>, ApiError> {
+async fn sensors_of(state: &Core, flex: Id) -> Result<Vec<Sensor>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT id, name, sensor_kind, unit_id, point FROM pv_flex_sensor WHERE flex_id = ? ORDER BY sort, id",
@@ -276,7 +277,7 @@ async fn sensors_of(state: &AppState, flex: Id) -> Result<Vec<Sensor>, ApiError>
 #[utoipa::path(get, path = "/api/flex/list", tag = "flex", params(device::StationParam),
     responses((status = 200, body = Envelope<Json>), (status = 401)))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<device::StationParam>,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -301,7 +302,7 @@ pub async fn list(
 #[utoipa::path(get, path = "/api/flex/getEditData", tag = "flex", params(StationQuery),
     responses((status = 200, body = Envelope<Json>), (status = 404)))]
 pub async fn get_edit_data(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<Option<Json>>> {
@@ -332,7 +333,7 @@ pub struct StationName {
 #[utoipa::path(get, path = "/api/flex/listStationName", tag = "flex",
     responses((status = 200, body = Envelope<Vec<StationName>>), (status = 401)))]
 pub async fn list_station_name(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
 ) -> ApiResult<Data<Vec<StationName>>> {
     let scope = scope::visible_stations(&state, &caller).await?;
@@ -363,7 +364,7 @@ pub async fn list_station_name(
 #[utoipa::path(get, path = "/api/flex/sensorList", tag = "flex", params(StationQuery),
     responses((status = 200, body = Envelope<Vec<Sensor>>), (status = 404)))]
 pub async fn sensor_list(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<Vec<Sensor>>> {
@@ -387,7 +388,7 @@ fn station_of(body: &Map<String, Json>) -> Option<Id> {
 #[utoipa::path(post, path = "/api/flex", tag = "flex", request_body = Json,
     responses((status = 200, body = Envelope<Id>), (status = 400), (status = 403)))]
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<Id>> {
@@ -416,7 +417,7 @@ pub async fn create(
 #[utoipa::path(put, path = "/api/flex", tag = "flex", request_body = Json,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<bool>> {
@@ -474,7 +475,7 @@ pub async fn update(
 #[utoipa::path(delete, path = "/api/flex/delete", tag = "flex", params(StationQuery),
     responses((status = 200, body = Envelope<bool>), (status = 403), (status = 404)))]
 pub async fn remove(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<bool>> {
@@ -500,7 +501,7 @@ pub async fn remove(
     tx.commit().await?;
     // The bracket's open alarms can never clear by themselves now.
     crate::alarm::store::clear_removed(
-        &state,
+        &state.alarm,
         &caller.tenant_id,
         crate::alarm::store::Removed::Devices(&[id.0]),
         caller.user_id.0,

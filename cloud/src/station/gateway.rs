@@ -20,14 +20,15 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use utoipa::{IntoParams, ToSchema};
 
-use super::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
 use crate::config::Config;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 
 /// Button of the station menu that guards issuing credentials and downloading configs.
 pub const PERMISSION: &str = "station_gateway";
@@ -103,7 +104,7 @@ struct StationGateway {
 }
 
 async fn station_gateway(
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
     station: Id,
 ) -> Result<StationGateway, ApiError> {
@@ -137,7 +138,7 @@ fn usable_gateway_id(station: &StationGateway) -> Result<String, ApiError> {
 }
 
 /// When the credentials of `gateway_id` were issued for `station`, if they were.
-async fn issued_at(state: &AppState, station: Id, gateway_id: &str) -> Result<Option<i64>, ApiError> {
+async fn issued_at(state: &Core, station: Id, gateway_id: &str) -> Result<Option<i64>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT issued_at FROM pv_gateway_credential WHERE station_id = ? AND gateway_id = ?",
@@ -155,7 +156,7 @@ async fn issued_at(state: &AppState, station: Id, gateway_id: &str) -> Result<Op
 #[utoipa::path(get, path = "/api/station/gateway", tag = "station", params(StationQuery),
     responses((status = 200, body = Envelope<GatewayInfo>), (status = 401), (status = 404)))]
 pub async fn info(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<GatewayInfo>> {
@@ -226,7 +227,7 @@ async fn exec(tx: &mut sqlx::Transaction<'static, sqlx::Any>, sql: Sql) -> Resul
 #[utoipa::path(post, path = "/api/station/gateway/credentials", tag = "station", params(StationQuery),
     responses((status = 200, body = Envelope<IssuedCredentials>), (status = 400), (status = 403), (status = 404)))]
 pub async fn issue_credentials(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<IssuedCredentials>> {
@@ -235,7 +236,7 @@ pub async fn issue_credentials(
 
 /// Issues (or rotates) the credentials of a station the caller may see and manage gateways of:
 /// what the console's button and the demo provisioner both call.
-pub async fn issue(state: &AppState, caller: &Caller, station_id: Id) -> Result<IssuedCredentials, ApiError> {
+pub async fn issue(state: &Core, caller: &Caller, station_id: Id) -> Result<IssuedCredentials, ApiError> {
     caller.require(state, PERMISSION).await?;
     let scope = scope::visible_stations(state, caller).await?;
     let station = station_gateway(state, &scope, station_id).await?;
@@ -307,7 +308,7 @@ pub async fn issue(state: &AppState, caller: &Caller, station_id: Id) -> Result<
 /// Checks a gateway's MQTT sign-in (for the broker's authentication hook): the credentials must
 /// be the current ones of a live station that still names this gateway id.
 pub async fn verify_gateway(
-    state: &AppState,
+    state: &crate::kernel::Core,
     gateway_id: &str,
     password: &str,
 ) -> Result<Option<GatewayIdentity>, ApiError> {
@@ -419,7 +420,7 @@ const POLLED: &[(&str, &str, u32)] = &[
     ("tracker", "pv_flex", 10_000),
 ];
 
-async fn station_devices(state: &AppState, station: &StationGateway) -> Result<Vec<GatewayDevice>, ApiError> {
+async fn station_devices(state: &Core, station: &StationGateway) -> Result<Vec<GatewayDevice>, ApiError> {
     let mut out = Vec::new();
     for (kind, table, _) in POLLED {
         let mut sql = Sql::new(&format!(
@@ -650,7 +651,7 @@ fn render_config(
     responses((status = 200, description = "pv-edge.toml", content_type = "application/toml"),
         (status = 400), (status = 403), (status = 404)))]
 pub async fn download_config(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(q): Query<StationQuery>,
 ) -> Result<Response, ApiError> {
@@ -680,7 +681,7 @@ pub async fn download_config(
 /// The `pv-edge.toml` of a station the caller may see and manage gateways of, with the files
 /// named by `paths`: what the download and the demo provisioner both call.
 pub async fn generate_config(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     station_id: Id,
     paths: &GatewayPaths,

@@ -7,12 +7,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 use crate::system::dict::{self, Entry};
 
-pub async fn dict_list(state: &AppState, code: &str) -> Result<Vec<Entry>, ApiError> {
+pub async fn dict_list(state: &Core, code: &str) -> Result<Vec<Entry>, ApiError> {
     dict::system_entries(state, code).await
 }
 
@@ -22,7 +23,7 @@ macro_rules! dict_route {
         #[utoipa::path(get, path = $path, tag = $tag,
             responses((status = 200, body = crate::kernel::Envelope<Vec<crate::system::dict::Entry>>), (status = 401)))]
         pub async fn $name(
-            axum::extract::State(state): axum::extract::State<crate::state::AppState>,
+            axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
             _caller: crate::auth::Caller,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<Vec<crate::system::dict::Entry>>> {
             Ok(crate::kernel::Data(
@@ -89,7 +90,7 @@ pub struct MapModelItem {
 #[utoipa::path(get, path = "/api/station/listMapModel", tag = "station", params(KindParam),
     responses((status = 200, body = Envelope<Vec<MapModelItem>>), (status = 401)))]
 pub async fn list_map_model(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     _caller: Caller,
     Query(p): Query<KindParam>,
 ) -> ApiResult<Data<Vec<MapModelItem>>> {
@@ -99,7 +100,7 @@ pub async fn list_map_model(
         .filter(|k| !k.is_empty());
     Ok(Data(
         state
-            .station
+            .services
             .maps
             .iter()
             .map(|m| MapModelItem {

@@ -2,11 +2,12 @@
 //! station, the device registries hanging off a station, and prices.
 //!
 //! Every call is tenant-scoped, and every read and write of a station or of something hanging
-//! off one goes through [`scope::visible_stations`], so owners and maintenance staff see only
+//! off one goes through [`crate::auth::scope::visible_stations`], so owners and maintenance staff see only
 //! their stations everywhere.
 
 pub mod area;
 pub mod assignment;
+pub mod context;
 pub mod device;
 pub mod electric_price;
 pub mod excel;
@@ -15,201 +16,91 @@ pub mod flex;
 pub mod gateway;
 pub mod listing;
 pub mod price;
-pub mod scope;
+pub mod services;
 #[allow(clippy::module_inception)]
 pub mod station;
 
-use std::path::{Path, PathBuf};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use pv_shared::regmap::{DeviceKind, RegisterMap};
-use rust_embed::Embed;
-use sha2::Sha256;
+pub use context::StationCtx;
+pub use services::{MapModel, StationServices, open, seal};
 
-use crate::config::Config;
-
-/// The register maps in `firmware-configs`, built in so one binary runs without the folder.
-#[derive(Embed)]
-#[folder = "../firmware-configs"]
-struct BuiltInMaps;
-
-/// A register map a device may name as its `mapModel`.
-#[derive(Debug, Clone)]
-pub struct MapModel {
-    pub id: String,
-    pub kind: DeviceKind,
-    pub manufacturer: String,
-    pub model: String,
-}
-
-/// What the station domain loads once at start.
-pub struct StationServices {
-    pub maps: Vec<MapModel>,
-    credential_key: String,
-    pub camera_live_url: std::collections::BTreeMap<String, String>,
-}
-
-impl StationServices {
-    /// Loads the register maps (from `station.device_maps_dir`, else the built-in copy); a map
-    /// that does not parse stops the start, as any other configuration error does.
-    pub fn load(config: &Config) -> Result<StationServices, String> {
-        let maps = if config.station.device_maps_dir.is_empty() {
-            let mut names: Vec<String> = BuiltInMaps::iter()
-                .map(|n| n.to_string())
-                .filter(|n| n.ends_with(".toml") && !n.contains('/'))
-                .collect();
-            names.sort();
-            let mut maps = Vec::new();
-            for name in names {
-                let Some(file) = BuiltInMaps::get(&name) else {
-                    continue;
-                };
-                let text = String::from_utf8_lossy(&file.data);
-                maps.push(RegisterMap::parse(&PathBuf::from(&name), &text).map_err(|e| e.to_string())?);
-            }
-            maps
-        } else {
-            RegisterMap::load_dir(Path::new(&config.station.device_maps_dir)).map_err(|e| e.to_string())?
-        };
-        Ok(StationServices {
-            maps: maps
-                .into_iter()
-                .map(|m| MapModel {
-                    id: m.id,
-                    kind: m.kind,
-                    manufacturer: m.manufacturer,
-                    model: m.model,
-                })
-                .collect(),
-            credential_key: String::new(),
-            camera_live_url: config.station.camera_live_url.clone(),
-        })
-    }
-
-    /// The register map files themselves, (file name, contents), from where [`Self::load`]
-    /// reads them: so gateways run beside the hub (the demo) decode with the very maps the hub
-    /// checked devices against.
-    pub fn map_files(config: &Config) -> Result<Vec<(String, Vec<u8>)>, String> {
-        let mut out = Vec::new();
-        if config.station.device_maps_dir.is_empty() {
-            for name in BuiltInMaps::iter() {
-                if name.ends_with(".toml")
-                    && !name.contains('/')
-                    && let Some(file) = BuiltInMaps::get(&name)
-                {
-                    out.push((name.to_string(), file.data.into_owned()));
-                }
-            }
-        } else {
-            let dir = Path::new(&config.station.device_maps_dir);
-            let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            for entry in entries {
-                let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-                let (Some(name), Some("toml")) = (
-                    path.file_name().and_then(|n| n.to_str()),
-                    path.extension().and_then(|e| e.to_str()),
-                ) else {
-                    continue;
-                };
-                let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                out.push((name.to_owned(), data));
-            }
-        }
-        out.sort();
-        Ok(out)
-    }
-
-    pub fn with_credential_key(mut self, key: String) -> Self {
-        self.credential_key = key;
-        self
-    }
-
-    pub fn map_model(&self, id: &str) -> Option<&MapModel> {
-        self.maps.iter().find(|m| m.id == id)
-    }
-
-    /// Encrypts a vendor credential for storage (see [`seal`]).
-    pub fn seal(&self, plain: &str) -> Result<String, String> {
-        seal(&self.credential_key, plain)
-    }
-
-    pub fn open(&self, sealed: &str) -> Option<String> {
-        open(&self.credential_key, sealed)
-    }
-}
-
-// ---- vendor credentials at rest ----
-//
-// Vendor passwords and app keys must be sent to the vendor later, so they cannot be hashed; they
-// are encrypted with a key that lives outside the database (configuration or the data folder):
-// XChaCha20-Poly1305 (RustCrypto) under SHA-256 of the master key, a random 24-byte nonce per
-// value. The `v1:` prefix names the scheme so a later one can still read old rows.
-
-fn cipher_of(master: &str) -> chacha20poly1305::XChaCha20Poly1305 {
-    use chacha20poly1305::KeyInit;
-    use sha2::Digest;
-    let key: [u8; 32] = Sha256::digest(master.as_bytes()).into();
-    chacha20poly1305::XChaCha20Poly1305::new(&key.into())
-}
-
-pub fn seal(master: &str, plain: &str) -> Result<String, String> {
-    use base64::Engine;
-    use chacha20poly1305::aead::Aead;
-    let mut nonce = [0u8; 24];
-    getrandom::fill(&mut nonce).map_err(|e| e.to_string())?;
-    let sealed = cipher_of(master)
-        .encrypt(&nonce.into(), plain.as_bytes())
-        .map_err(|e| e.to_string())?;
-    let mut out = nonce.to_vec();
-    out.extend_from_slice(&sealed);
-    Ok(format!(
-        "v1:{}",
-        base64::engine::general_purpose::STANDARD_NO_PAD.encode(out)
-    ))
-}
-
-pub fn open(master: &str, sealed: &str) -> Option<String> {
-    use base64::Engine;
-    use chacha20poly1305::aead::Aead;
-    let raw = base64::engine::general_purpose::STANDARD_NO_PAD
-        .decode(sealed.strip_prefix("v1:")?)
-        .ok()?;
-    if raw.len() < 24 + 16 {
-        return None;
-    }
-    let (nonce, data) = raw.split_at(24);
-    let nonce: [u8; 24] = nonce.try_into().ok()?;
-    let plain = cipher_of(master).decrypt(&nonce.into(), data).ok()?;
-    String::from_utf8(plain).ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn credentials_round_trip_and_resist_tampering() {
-        let sealed = seal("k1", "vendor-pässword-that-is-longer-than-one-block-of-32-bytes").unwrap();
-        assert!(!sealed.contains("vendor"));
-        assert_eq!(
-            open("k1", &sealed).as_deref(),
-            Some("vendor-pässword-that-is-longer-than-one-block-of-32-bytes")
-        );
-        assert_eq!(open("k2", &sealed), None, "another key");
-        assert_ne!(
-            seal("k1", "same").unwrap(),
-            seal("k1", "same").unwrap(),
-            "random nonce"
-        );
-        let mut bytes = sealed.into_bytes();
-        let i = bytes.len() / 2;
-        bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
-        assert_eq!(open("k1", &String::from_utf8(bytes).unwrap()), None, "tampered");
-    }
-
-    #[test]
-    fn built_in_maps_load() {
-        let s = StationServices::load(&Config::default()).unwrap();
-        assert!(s.map_model("sunspec-inverter").is_some());
-        assert!(s.maps.iter().any(|m| m.kind == DeviceKind::Meter));
-    }
+/// The station (stations, gateways, imports, brackets, prices, devices) routes, mounted by `app` on the hub's state.
+pub fn routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    crate::kernel::Core: axum::extract::FromRef<S>,
+    StationCtx: axum::extract::FromRef<S>,
+    crate::telemetry::context::TelemetryCtx: axum::extract::FromRef<S>,
+{
+    OpenApiRouter::new()
+        .routes(routes!(station::page))
+        .routes(routes!(station::list))
+        .routes(routes!(station::list_name_and_id))
+        .routes(routes!(area::list_by_area))
+        .routes(routes!(area::get_statistics_by_province))
+        .routes(routes!(listing::list_station_state))
+        .routes(routes!(listing::list_station_type))
+        .routes(routes!(listing::list_manufacturer_inverter))
+        .routes(routes!(listing::list_contribution_way))
+        .routes(routes!(listing::list_connected_type))
+        .routes(routes!(listing::list_map_model))
+        .routes(routes!(station::create, station::update))
+        .routes(routes!(station::detail, station::remove))
+        .routes(routes!(station::switch_station))
+        .routes(routes!(gateway::info))
+        .routes(routes!(gateway::issue_credentials))
+        .routes(routes!(gateway::download_config))
+        .routes(routes!(excel::station_template))
+        .routes(routes!(excel::export_stations))
+        .routes(routes!(excel::inverter_template))
+        // imports stream under `files.max_upload_bytes`, like uploads
+        .merge(
+            OpenApiRouter::new()
+                .routes(routes!(excel::import_stations))
+                .routes(routes!(excel::import_inverters))
+                .layer(axum::extract::DefaultBodyLimit::disable()),
+        )
+        .routes(routes!(excel::export_inverters))
+        .routes(routes!(flex::list))
+        .routes(routes!(flex::get_edit_data))
+        .routes(routes!(flex::list_station_name))
+        .routes(routes!(flex::sensor_list))
+        .routes(routes!(flex::create, flex::update))
+        .routes(routes!(flex::remove))
+        .routes(routes!(assignment::page_assignment))
+        .routes(routes!(assignment::update_user_station))
+        .routes(routes!(electric_price::save))
+        .routes(routes!(electric_price::get_by_station_id))
+        .routes(routes!(price::page))
+        .routes(routes!(price::get_last_price))
+        .routes(routes!(price::create, price::update))
+        .routes(routes!(price::detail, price::remove))
+        // device registries
+        .routes(routes!(device::inverter::page))
+        .routes(routes!(device::inverter::list_device_type))
+        .routes(routes!(device::inverter::list_manufacturer))
+        .routes(routes!(device::inverter::create, device::inverter::update))
+        .routes(routes!(device::inverter::detail, device::inverter::remove))
+        .routes(routes!(device::inverter_third::page))
+        .routes(routes!(device::inverter_third::list_third_account))
+        .routes(routes!(
+            device::inverter_third::create,
+            device::inverter_third::update
+        ))
+        .routes(routes!(device::inverter_third::remove))
+        .routes(routes!(device::camera::page))
+        .routes(routes!(device::camera::list_camera_type))
+        .routes(routes!(device::camera::list_camera))
+        .routes(routes!(device::camera::live_web_url))
+        .routes(routes!(device::camera::create, device::camera::update))
+        .routes(routes!(device::camera::remove))
+        .routes(routes!(device::weather::page))
+        .routes(routes!(device::weather::list))
+        .routes(routes!(device::weather::create, device::weather::update))
+        .routes(routes!(device::weather::remove))
+        .routes(routes!(device::meter::page))
+        .routes(routes!(device::meter::create, device::meter::update))
+        .routes(routes!(device::meter::detail, device::meter::remove))
 }

@@ -9,13 +9,13 @@ use utoipa::IntoParams;
 
 use super::device::{DeviceDef, device_detail, device_routes, no_check};
 use super::fields::{Col, Ty};
-use super::scope;
+use crate::auth::scope;
 use crate::auth::Caller;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 
 pub static COLS: &[Col] = &[
     Col::new("stationId", "station_id", Ty::Id, "电站", "station").required(),
@@ -76,7 +76,7 @@ pub struct LastPriceParams {
 #[utoipa::path(get, path = "/api/stationPrice/getLastPrice", tag = "stationPrice", params(LastPriceParams),
     responses((status = 200, body = Envelope<Json>), (status = 401), (status = 404)))]
 pub async fn get_last_price(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<LastPriceParams>,
 ) -> ApiResult<Data<Option<Json>>> {

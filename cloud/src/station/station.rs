@@ -12,15 +12,15 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::device::{IdPath, SELECT_ONE, body_id, ids_param};
 use super::fields::{self, Col, Parsed, Ty, value_of};
-use super::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path, Query};
 use crate::kernel::lang::Text;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 
 pub const COMMISSIONING: &str = "1";
 pub const RUNNING: &str = "2";
@@ -261,7 +261,7 @@ pub struct Image {
     pub original_name: String,
 }
 
-async fn images_of(state: &AppState, station: Id) -> Result<Vec<Image>, ApiError> {
+async fn images_of(state: &Core, station: Id) -> Result<Vec<Image>, ApiError> {
     let mut sql = Sql::new(
         "SELECT a.id AS attach_id, a.link, a.original_name FROM pv_station_image i \
          JOIN blade_attach a ON a.id = i.attach_id WHERE a.is_deleted = 0",
@@ -276,7 +276,7 @@ async fn images_of(state: &AppState, station: Id) -> Result<Vec<Image>, ApiError
 }
 
 /// The station as the caller may see it, with its images.
-pub async fn find(state: &AppState, scope: &StationScope, id: Id) -> Result<Option<Json>, ApiError> {
+pub async fn find(state: &Core, scope: &StationScope, id: Id) -> Result<Option<Json>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {} FROM pv_station s WHERE ", columns()));
     sql.append(&scope.stations("s"));
     sql.push_bind(" AND s.id = ?", [Value::Int(id.0)]);
@@ -297,7 +297,7 @@ pub async fn find(state: &AppState, scope: &StationScope, id: Id) -> Result<Opti
 
 /// Attach ids of the submitted images (ids, `{attachId}` objects or links), each an uploaded
 /// jpg/png of the caller's tenant; at most five.
-async fn image_ids(state: &AppState, caller: &Caller, raw: &Json) -> Result<Vec<Id>, ApiError> {
+async fn image_ids(state: &Core, caller: &Caller, raw: &Json) -> Result<Vec<Id>, ApiError> {
     let items: Vec<Json> = match raw {
         Json::Null => vec![],
         Json::Array(a) => a.clone(),
@@ -343,7 +343,7 @@ async fn image_ids(state: &AppState, caller: &Caller, raw: &Json) -> Result<Vec<
 }
 
 async fn find_attach_by_id(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     id: i64,
 ) -> Result<Option<crate::resource::oss::Attach>, ApiError> {
@@ -364,11 +364,7 @@ async fn find_attach_by_id(
 }
 
 /// The owner's (account or name, phone) when `owner` is a live owner of the caller's tenant.
-async fn owner_of(
-    state: &AppState,
-    caller: &Caller,
-    owner: Id,
-) -> Result<(String, Option<String>), ApiError> {
+async fn owner_of(state: &Core, caller: &Caller, owner: Id) -> Result<(String, Option<String>), ApiError> {
     let mut sql =
         Sql::new("SELECT COALESCE(u.real_name, u.account), u.phone FROM blade_user u WHERE u.is_deleted = 0");
     sql.push_bind(
@@ -387,7 +383,7 @@ async fn owner_of(
         .ok_or(ApiError::BadRequest(NO_OWNER))
 }
 
-async fn region_parent(state: &AppState, code: &str, level: i64) -> Result<Option<String>, ApiError> {
+async fn region_parent(state: &Core, code: &str, level: i64) -> Result<Option<String>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT parent_code FROM blade_region WHERE code = ? AND level = ?",
@@ -402,7 +398,7 @@ async fn region_parent(state: &AppState, code: &str, level: i64) -> Result<Optio
 }
 
 /// Province, city and district must exist at their levels and nest (GB/T 2260 codes).
-async fn check_region(state: &AppState, parsed: &[Parsed]) -> Result<(), ApiError> {
+async fn check_region(state: &Core, parsed: &[Parsed]) -> Result<(), ApiError> {
     let text = |name| match value_of(parsed, name) {
         Some(Value::Text(s)) => Some(s.clone()),
         _ => None,
@@ -441,7 +437,7 @@ async fn check_region(state: &AppState, parsed: &[Parsed]) -> Result<(), ApiErro
 }
 
 pub(crate) async fn check(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     parsed: &mut Vec<Parsed>,
 ) -> Result<Option<Id>, ApiError> {
@@ -524,7 +520,7 @@ pub async fn assign(
 /// Inserts a checked station (commissioning) in `tx`, giving it to its owner and, when the
 /// creator is restricted, to the creator; answers its id. Used by the form and the import.
 pub(crate) async fn insert(
-    state: &AppState,
+    state: &Core,
     tx: &mut sqlx::Transaction<'static, Any>,
     caller: &Caller,
     scope: &StationScope,
@@ -618,7 +614,7 @@ fn extra_filters(query: &mut ListQuery) -> Sql {
            ("installationStatus" = Option<String>, Query), ("regionCode" = Option<String>, Query)),
     responses((status = 200, body = Envelope<Json>), (status = 400), (status = 401)))]
 pub async fn page(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     query: ListQuery,
 ) -> ApiResult<Data<Page<Json>>> {
@@ -626,11 +622,7 @@ pub async fn page(
 }
 
 /// A page of the stations the caller may see (the list, and the export page by page).
-pub async fn page_of(
-    state: &AppState,
-    caller: &Caller,
-    mut query: ListQuery,
-) -> Result<Page<Json>, ApiError> {
+pub async fn page_of(state: &Core, caller: &Caller, mut query: ListQuery) -> Result<Page<Json>, ApiError> {
     let scope = scope::visible_stations(state, caller).await?;
     let mut from = Sql::new("FROM pv_station s WHERE ");
     from.append(&scope.stations("s"));
@@ -670,7 +662,7 @@ pub struct StationLight {
 /// Every station the caller may see, light rows by name (selectors, map).
 #[utoipa::path(get, path = "/api/station/list", tag = "station",
     responses((status = 200, body = Envelope<Vec<StationLight>>), (status = 401)))]
-pub async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<StationLight>>> {
+pub async fn list(State(state): State<StationCtx>, caller: Caller) -> ApiResult<Data<Vec<StationLight>>> {
     let scope = scope::visible_stations(&state, &caller).await?;
     let mut sql = Sql::new(
         "SELECT s.id, s.name, s.installation_status, s.state, s.station_type, s.capacity, s.component_capacity, \
@@ -696,7 +688,7 @@ pub struct NameAndId {
 #[utoipa::path(get, path = "/api/station/listStationNameAndId", tag = "station",
     responses((status = 200, body = Envelope<Vec<NameAndId>>), (status = 401)))]
 pub async fn list_name_and_id(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
 ) -> ApiResult<Data<Vec<NameAndId>>> {
     let scope = scope::visible_stations(&state, &caller).await?;
@@ -715,7 +707,7 @@ pub async fn list_name_and_id(
 #[utoipa::path(get, path = "/api/station/{id}", tag = "station", params(IdPath),
     responses((status = 200, body = Envelope<Json>), (status = 404)))]
 pub async fn detail(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<Json>> {
@@ -732,7 +724,7 @@ pub async fn detail(
 #[utoipa::path(post, path = "/api/station", tag = "station", request_body = Json,
     responses((status = 200, body = Envelope<Id>), (status = 400), (status = 403)))]
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<Id>> {
@@ -753,7 +745,7 @@ pub async fn create(
 #[utoipa::path(put, path = "/api/station", tag = "station", request_body = Json,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<bool>> {
@@ -825,7 +817,7 @@ pub async fn update(
 #[utoipa::path(put, path = "/api/station/switchStation/{id}", tag = "station", params(IdPath),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn switch_station(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Response> {
@@ -885,7 +877,7 @@ const DEVICE_TABLES: &[&str] = &[
 #[utoipa::path(delete, path = "/api/station/{id}", tag = "station", params(IdPath, ConfirmParam),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn remove(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Path(p): Path<IdPath>,
     Query(c): Query<ConfirmParam>,
@@ -896,7 +888,7 @@ pub async fn remove(
     let mut sql = Sql::new("SELECT s.id FROM pv_station s WHERE ");
     sql.append(&scope.stations("s"));
     sql.push(" AND s.id IN (");
-    push_id_list(&mut sql, &wanted);
+    sql.push_ids(&wanted);
     sql.push(")");
     let (text, args) = sql.build()?;
     let ids: Vec<Id> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -914,7 +906,7 @@ pub async fn remove(
     }
     let in_ids = |prefix: &str| {
         let mut sql = Sql::new(prefix);
-        push_id_list(&mut sql, &ids);
+        sql.push_ids(&ids);
         sql.push(")");
         sql
     };
@@ -977,7 +969,7 @@ pub async fn remove(
     // Their open alarms (devices, gateway, warnings) can never clear by themselves now.
     let removed: Vec<i64> = ids.iter().map(|i| i.0).collect();
     crate::alarm::store::clear_removed(
-        &state,
+        &state.alarm,
         &caller.tenant_id,
         crate::alarm::store::Removed::Stations(&removed),
         caller.user_id.0,

@@ -8,11 +8,11 @@ use sqlx::Any;
 
 use super::menu::{MenuRow, with_ancestors};
 use crate::auth::Caller;
-use crate::auth::caller::{NO_PERMISSION, push_id_list};
+use crate::auth::caller::{NO_PERMISSION};
+use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, Id};
-use crate::state::AppState;
 use crate::system::crud::PLATFORM_TENANT;
 
 pub const HAS_CHILDREN: Text = Text::new("请先删除子节点", "Delete the child items first");
@@ -39,18 +39,18 @@ pub fn require_platform(caller: &Caller) -> Result<(), ApiError> {
 }
 
 /// Menu ids granted to any of `roles`, web and app sets together (what the caller "holds").
-pub async fn held_menus(state: &AppState, roles: &[Id]) -> Result<HashSet<Id>, ApiError> {
+pub async fn held_menus(state: &Core, roles: &[Id]) -> Result<HashSet<Id>, ApiError> {
     if roles.is_empty() {
         return Ok(HashSet::new());
     }
     let mut sql = Sql::new("SELECT DISTINCT menu_id FROM blade_role_menu WHERE role_id IN (");
-    push_id_list(&mut sql, roles);
+    sql.push_ids(roles);
     sql.push(")");
     Ok(ids_of(state, sql).await?.into_iter().collect())
 }
 
 /// Runs a one-column id query.
-pub async fn ids_of(state: &AppState, sql: Sql) -> Result<Vec<Id>, ApiError> {
+pub async fn ids_of(state: &Core, sql: Sql) -> Result<Vec<Id>, ApiError> {
     let (text, args) = sql.build()?;
     Ok(
         sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -64,13 +64,9 @@ pub async fn ids_of(state: &AppState, sql: Sql) -> Result<Vec<Id>, ApiError> {
 
 /// Live menus `tenant` may use: its package (every menu without one), with the ancestors that
 /// keep the tree connected (a package may list leaves only).
-pub async fn tenant_menus(
-    state: &AppState,
-    tenant: &str,
-    menus: &[MenuRow],
-) -> Result<HashSet<Id>, ApiError> {
+pub async fn tenant_menus(state: &Core, tenant: &str, menus: &[MenuRow]) -> Result<HashSet<Id>, ApiError> {
     let mut ids: HashSet<Id> = menus.iter().map(|m| m.id).collect();
-    if let Some(package) = super::tenant::package_menus(state, tenant).await? {
+    if let Some(package) = crate::auth::package::package_menus(state, tenant).await? {
         ids.retain(|id| package.contains(id));
     }
     Ok(with_ancestors(&ids, &by_id(menus)))
@@ -83,7 +79,7 @@ pub fn by_id(menus: &[MenuRow]) -> std::collections::HashMap<Id, &MenuRow> {
 /// What the caller may grant to roles of `tenant`: `(in_package, grantable)`. The platform may
 /// grant the whole package; anyone else only what their own roles hold, within it.
 pub async fn grantable(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     tenant: &str,
     menus: &[MenuRow],
@@ -106,7 +102,7 @@ pub async fn grantable(
 /// Roles (id, tenant) among `ids` that the caller may manage: any tenant's for the platform,
 /// their own tenant's for others.
 pub async fn manageable_roles(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     ids: &[Id],
 ) -> Result<Vec<(Id, String)>, ApiError> {
@@ -114,7 +110,7 @@ pub async fn manageable_roles(
         return Ok(Vec::new());
     }
     let mut sql = Sql::new("SELECT id, tenant_id FROM blade_role WHERE is_deleted = 0 AND id IN (");
-    push_id_list(&mut sql, ids);
+    sql.push_ids(ids);
     sql.push(")");
     if !is_platform(caller) {
         sql.push(" AND ");
@@ -203,13 +199,13 @@ pub fn is_self_or_below(id: Id, candidate: Id, pairs: &[(Id, Id)]) -> bool {
 }
 
 /// Rows of `table` whose parent is among `ids` but are not themselves being removed.
-pub async fn has_children_outside(state: &AppState, table: &str, ids: &[Id]) -> Result<bool, ApiError> {
+pub async fn has_children_outside(state: &Core, table: &str, ids: &[Id]) -> Result<bool, ApiError> {
     let mut sql = Sql::new(&format!(
         "SELECT id FROM {table} WHERE is_deleted = 0 AND parent_id IN ("
     ));
-    push_id_list(&mut sql, ids);
+    sql.push_ids(ids);
     sql.push(") AND id NOT IN (");
-    push_id_list(&mut sql, ids);
+    sql.push_ids(ids);
     sql.push(") LIMIT 1");
     Ok(!ids_of(state, sql).await?.is_empty())
 }

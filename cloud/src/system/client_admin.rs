@@ -7,7 +7,7 @@ use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks};
 use crate::auth::Caller;
 use crate::auth::client::secret_hash;
 use crate::kernel::{ApiError, Id};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 /// Grant types the token endpoint implements.
 const GRANT_TYPES: &[&str] = &[
@@ -70,7 +70,7 @@ fn positive(body: &Map<String, Json>, key: &str) -> bool {
 impl Hooks for ClientHooks {
     fn before_save<'a>(
         &'a self,
-        _state: &'a AppState,
+        _state: &'a SystemCtx,
         _caller: &'a Caller,
         id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -120,13 +120,13 @@ impl Hooks for ClientHooks {
 
     fn before_remove<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         ids: &'a [Id],
     ) -> HookFuture<'a, ()> {
         Box::pin(async move {
             let mut sql = crate::kernel::sql::Sql::new("SELECT client_id FROM blade_client WHERE id IN (");
-            crate::auth::caller::push_id_list(&mut sql, ids);
+            sql.push_ids(ids);
             sql.push(")");
             let (text, args) = sql.build()?;
             let names: Vec<String> =

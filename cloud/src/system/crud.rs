@@ -19,13 +19,12 @@ use utoipa::openapi::{Content, Required};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
 use crate::kernel::extract::{Json as JsonBody, Query};
 use crate::kernel::lang::Text;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Id, id::parse_id_list, time};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldType {
@@ -105,13 +104,13 @@ impl FieldDef {
 /// writes and read-only fields computed per row. Every method has a do-nothing default.
 pub trait Hooks: Sync + Send {
     /// An extra condition (no leading `AND`) on every list, detail, update and remove.
-    fn scope<'a>(&'a self, _state: &'a AppState, _caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
+    fn scope<'a>(&'a self, _state: &'a SystemCtx, _caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
         Box::pin(async { Ok(None) })
     }
     /// Checks or rewrites a submitted body before the generic validation; `id` is `None` for an insert.
     fn before_save<'a>(
         &'a self,
-        _state: &'a AppState,
+        _state: &'a SystemCtx,
         _caller: &'a Caller,
         _id: Option<Id>,
         _body: &'a mut Map<String, Json>,
@@ -121,7 +120,7 @@ pub trait Hooks: Sync + Send {
     /// Follow-up writes once the row is stored.
     fn after_save<'a>(
         &'a self,
-        _state: &'a AppState,
+        _state: &'a SystemCtx,
         _caller: &'a Caller,
         _id: Id,
         _created: bool,
@@ -132,7 +131,7 @@ pub trait Hooks: Sync + Send {
     /// Refuses a removal (e.g. rows that still have children) or cleans up around it.
     fn before_remove<'a>(
         &'a self,
-        _state: &'a AppState,
+        _state: &'a SystemCtx,
         _caller: &'a Caller,
         _ids: &'a [Id],
     ) -> HookFuture<'a, ()> {
@@ -141,7 +140,7 @@ pub trait Hooks: Sync + Send {
     /// Adds read-only fields (names of referenced rows...) to rows about to be answered.
     fn decorate<'a>(
         &'a self,
-        _state: &'a AppState,
+        _state: &'a SystemCtx,
         _caller: &'a Caller,
         _rows: &'a mut [Json],
     ) -> HookFuture<'a, ()> {
@@ -257,7 +256,7 @@ impl EntityDef {
     }
 
     /// The tenant condition plus data scopes and the entity's own scope hook (leading ` AND`).
-    async fn full_conditions(&self, state: &AppState, caller: &Caller) -> Result<Sql, ApiError> {
+    async fn full_conditions(&self, state: &SystemCtx, caller: &Caller) -> Result<Sql, ApiError> {
         let mut sql = self.conditions(caller);
         if self.data_scoped
             && let Some(narrow) = crate::system::data_scope::narrow(state, caller, self.menu_code).await?
@@ -275,7 +274,7 @@ impl EntityDef {
     }
 
     /// `FROM table WHERE is_deleted = 0` and every condition that applies to the caller.
-    async fn full_scope(&self, state: &AppState, caller: &Caller) -> Result<Sql, ApiError> {
+    async fn full_scope(&self, state: &SystemCtx, caller: &Caller) -> Result<Sql, ApiError> {
         let mut sql = Sql::new(&format!(" FROM {} WHERE is_deleted = 0", self.table));
         sql.append(&self.full_conditions(state, caller).await?);
         Ok(sql)
@@ -351,7 +350,7 @@ fn null_of(f: &FieldDef) -> Value {
 
 async fn list(
     def: &'static EntityDef,
-    state: AppState,
+    state: SystemCtx,
     caller: Caller,
     query: ListQuery,
 ) -> ApiResult<Data<Json>> {
@@ -367,7 +366,7 @@ async fn list(
 /// a leading `AND`), with the request's filters and sort, decorated. Checks no permission.
 pub async fn page(
     def: &EntityDef,
-    state: &AppState,
+    state: &SystemCtx,
     caller: &Caller,
     query: &ListQuery,
     extra: Option<Sql>,
@@ -397,7 +396,7 @@ pub async fn page(
 /// entity's default order. Checks no permission.
 pub async fn rows(
     def: &EntityDef,
-    state: &AppState,
+    state: &SystemCtx,
     caller: &Caller,
     extra: Option<Sql>,
 ) -> Result<Vec<Json>, ApiError> {
@@ -424,7 +423,7 @@ pub async fn rows(
 /// One live row the caller may see, as the wire JSON (decorated).
 pub async fn find(
     def: &EntityDef,
-    state: &AppState,
+    state: &SystemCtx,
     caller: &Caller,
     id: Id,
 ) -> Result<Option<Json>, ApiError> {
@@ -447,7 +446,7 @@ struct DetailParams {
     id: Id,
 }
 
-async fn detail(def: &'static EntityDef, state: AppState, caller: Caller, id: Id) -> ApiResult<Data<Json>> {
+async fn detail(def: &'static EntityDef, state: SystemCtx, caller: Caller, id: Id) -> ApiResult<Data<Json>> {
     def.check_platform(&caller)?;
     caller.require(&state, def.menu_code).await?;
     find(def, &state, &caller, id)
@@ -458,7 +457,7 @@ async fn detail(def: &'static EntityDef, state: AppState, caller: Caller, id: Id
 
 async fn submit(
     def: &'static EntityDef,
-    state: AppState,
+    state: SystemCtx,
     caller: Caller,
     body: Json,
 ) -> ApiResult<Data<Json>> {
@@ -606,7 +605,7 @@ async fn submit(
     }
 }
 
-async fn run(state: &AppState, sql: Sql) -> Result<u64, ApiError> {
+async fn run(state: &SystemCtx, sql: Sql) -> Result<u64, ApiError> {
     let (text, args) = sql.build()?;
     Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
         .execute(state.db.pool())
@@ -621,7 +620,7 @@ struct RemoveParams {
 
 async fn remove(
     def: &'static EntityDef,
-    state: AppState,
+    state: SystemCtx,
     caller: Caller,
     ids: String,
 ) -> ApiResult<Data<u64>> {
@@ -641,7 +640,7 @@ async fn remove(
     let mut visible = Sql::new("SELECT id");
     visible.append(&def.full_scope(&state, &caller).await?);
     visible.push(" AND id IN (");
-    push_id_list(&mut visible, &ids);
+    visible.push_ids(&ids);
     visible.push(")");
     let (text, args) = visible.build()?;
     let ids: Vec<Id> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -667,25 +666,30 @@ async fn remove(
         sql.push(&format!("UPDATE {} SET is_deleted = 1", def.table));
     }
     sql.push(" WHERE is_deleted = 0 AND id IN (");
-    push_id_list(&mut sql, &ids);
+    sql.push_ids(&ids);
     sql.push(")");
     Ok(Data(run(&state, sql).await?))
 }
 
 /// Mounts the four routes of `def` and describes them in the document.
-pub fn mount(mut router: OpenApiRouter<AppState>, def: &'static EntityDef) -> OpenApiRouter<AppState> {
+pub fn mount<S>(mut router: OpenApiRouter<S>, def: &'static EntityDef) -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    crate::kernel::Core: axum::extract::FromRef<S>,
+    SystemCtx: axum::extract::FromRef<S>,
+{
     document(router.get_openapi_mut(), def);
     if !def.own_list {
         router = router.route(
             &format!("{}/list", def.base),
-            get(move |State(s): State<AppState>, c: Caller, q: ListQuery| list(def, s, c, q)),
+            get(move |State(s): State<SystemCtx>, c: Caller, q: ListQuery| list(def, s, c, q)),
         );
     }
     router
         .route(
             &format!("{}/detail", def.base),
             get(
-                move |State(s): State<AppState>, c: Caller, Query(p): Query<DetailParams>| {
+                move |State(s): State<SystemCtx>, c: Caller, Query(p): Query<DetailParams>| {
                     detail(def, s, c, p.id)
                 },
             ),
@@ -693,13 +697,15 @@ pub fn mount(mut router: OpenApiRouter<AppState>, def: &'static EntityDef) -> Op
         .route(
             &format!("{}/submit", def.base),
             post(
-                move |State(s): State<AppState>, c: Caller, JsonBody(b): JsonBody<Json>| submit(def, s, c, b),
+                move |State(s): State<SystemCtx>, c: Caller, JsonBody(b): JsonBody<Json>| {
+                    submit(def, s, c, b)
+                },
             ),
         )
         .route(
             &format!("{}/remove", def.base),
             post(
-                move |State(s): State<AppState>, c: Caller, Query(p): Query<RemoveParams>| {
+                move |State(s): State<SystemCtx>, c: Caller, Query(p): Query<RemoveParams>| {
                     remove(def, s, c, p.ids)
                 },
             ),

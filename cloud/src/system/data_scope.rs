@@ -8,10 +8,9 @@
 use sqlx::Any;
 
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Id, id::parse_id_list};
-use crate::state::AppState;
 
 pub const ALL: i64 = 1;
 pub const OWN: i64 = 2;
@@ -30,7 +29,7 @@ const NOTHING: &str = "1 = 0";
 ///
 /// The condition names the scope's column unqualified (`create_user`, `create_dept`): a list
 /// that joins tables must keep those names unambiguous.
-pub async fn narrow(state: &AppState, caller: &Caller, resource: &str) -> Result<Option<Sql>, ApiError> {
+pub async fn narrow(state: &Core, caller: &Caller, resource: &str) -> Result<Option<Sql>, ApiError> {
     if caller.role_ids.is_empty() {
         return Ok(None);
     }
@@ -45,7 +44,7 @@ pub async fn narrow(state: &AppState, caller: &Caller, resource: &str) -> Result
     );
     sql.append(&caller.tenant_filter("r.tenant_id"));
     sql.push(" AND rs.role_id IN (");
-    push_id_list(&mut sql, &caller.role_ids);
+    sql.push_ids(&caller.role_ids);
     sql.push(") ORDER BY d.id");
     let (text, args) = sql.build()?;
     let scopes: Vec<(String, i64, Option<String>)> =
@@ -99,7 +98,7 @@ fn condition_in(column: &str, ids: &[Id]) -> Sql {
         return Sql::new(NOTHING);
     }
     let mut sql = Sql::new(&format!("{column} IN ("));
-    push_id_list(&mut sql, ids);
+    sql.push_ids(ids);
     sql.push(")");
     sql
 }

@@ -14,13 +14,13 @@ use utoipa::IntoParams;
 use super::crud::{self, EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
 use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::list::{Field, Kind, ListQuery};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 pub const BASE: &str = "/api/blade-system/dept";
 
@@ -75,7 +75,7 @@ const FILTERS: &[Field] = &[
 struct DeptHooks;
 
 /// `(id, ancestors)` of a live department of `tenant`.
-async fn find_in_tenant(state: &AppState, tenant: &str, id: i64) -> Result<Option<String>, ApiError> {
+async fn find_in_tenant(state: &Core, tenant: &str, id: i64) -> Result<Option<String>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT ancestors FROM blade_dept WHERE is_deleted = 0 AND id = ? AND tenant_id = ?",
@@ -101,7 +101,7 @@ fn parent_of(raw: &Json) -> Result<i64, ApiError> {
     }
 }
 
-async fn execute(state: &AppState, sql: Sql) -> Result<u64, ApiError> {
+async fn execute(state: &Core, sql: Sql) -> Result<u64, ApiError> {
     let (text, args) = sql.build()?;
     Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
         .execute(state.db.pool())
@@ -109,7 +109,7 @@ async fn execute(state: &AppState, sql: Sql) -> Result<u64, ApiError> {
         .rows_affected())
 }
 
-async fn count(state: &AppState, sql: Sql) -> Result<i64, ApiError> {
+async fn count(state: &Core, sql: Sql) -> Result<i64, ApiError> {
     let (text, args) = sql.build()?;
     Ok(
         sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -121,7 +121,7 @@ async fn count(state: &AppState, sql: Sql) -> Result<i64, ApiError> {
 impl Hooks for DeptHooks {
     fn before_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -154,7 +154,7 @@ impl Hooks for DeptHooks {
 
     fn after_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         id: Id,
         _created: bool,
@@ -215,16 +215,16 @@ impl Hooks for DeptHooks {
 
     fn before_remove<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         ids: &'a [Id],
     ) -> HookFuture<'a, ()> {
         Box::pin(async move {
             let mut children =
                 Sql::new("SELECT COUNT(*) FROM blade_dept WHERE is_deleted = 0 AND parent_id IN (");
-            push_id_list(&mut children, ids);
+            children.push_ids(ids);
             children.push(") AND id NOT IN (");
-            push_id_list(&mut children, ids);
+            children.push_ids(ids);
             children.push(")");
             if count(state, children).await? > 0 {
                 return Err(ApiError::BadRequest(HAS_CHILDREN));
@@ -233,7 +233,7 @@ impl Hooks for DeptHooks {
                 "SELECT COUNT(*) FROM blade_user_dept ud JOIN blade_user u ON u.id = ud.user_id \
                  WHERE u.is_deleted = 0 AND ud.dept_id IN (",
             );
-            push_id_list(&mut users, ids);
+            users.push_ids(ids);
             users.push(")");
             if count(state, users).await? > 0 {
                 return Err(ApiError::BadRequest(HAS_USERS));
@@ -244,7 +244,7 @@ impl Hooks for DeptHooks {
 
     fn decorate<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         rows: &'a mut [Json],
     ) -> HookFuture<'a, ()> {
@@ -259,7 +259,7 @@ impl Hooks for DeptHooks {
             let mut names: HashMap<String, String> = HashMap::new();
             if !parents.is_empty() {
                 let mut sql = Sql::new("SELECT id, dept_name FROM blade_dept WHERE id IN (");
-                push_id_list(&mut sql, &parents);
+                sql.push_ids(&parents);
                 sql.push(")");
                 let (text, args) = sql.build()?;
                 for (id, name) in
@@ -287,7 +287,7 @@ impl Hooks for DeptHooks {
 }
 
 /// Ids among the live departments of `tenant` that have live children.
-async fn parents_in(state: &AppState, tenant: &str) -> Result<HashSet<i64>, ApiError> {
+async fn parents_in(state: &Core, tenant: &str) -> Result<HashSet<i64>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT DISTINCT parent_id FROM blade_dept WHERE is_deleted = 0 AND tenant_id = ?",
@@ -319,7 +319,7 @@ fn conditions(query: &ListQuery, parent: Option<i64>) -> Result<Sql, ApiError> {
     params(("deptName" = Option<String>, Query), ("fullName" = Option<String>, Query), ("deptCategory" = Option<i64>, Query)),
     responses((status = 200, description = "Tree list: departments with children and hasChildren"), (status = 401), (status = 403)))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     mut query: ListQuery,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -351,7 +351,7 @@ fn tree_tenant(caller: &Caller, asked: Option<&str>) -> String {
     params(("parentId" = Option<String>, Query), ("deptName" = Option<String>, Query)),
     responses((status = 200, description = "Departments of that parent with hasChildren"), (status = 401), (status = 403)))]
 pub async fn lazy_list(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     mut query: ListQuery,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -368,7 +368,7 @@ pub async fn lazy_list(
     params(("parentId" = Option<String>, Query)),
     responses((status = 200, description = "Departments of that parent"), (status = 401), (status = 403)))]
 pub async fn child_list(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     mut query: ListQuery,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -379,7 +379,7 @@ pub async fn child_list(
     Ok(Data(rows))
 }
 
-async fn nodes(state: &AppState, tenant: &str, parent: Option<i64>) -> Result<Vec<Node>, ApiError> {
+async fn nodes(state: &Core, tenant: &str, parent: Option<i64>) -> Result<Vec<Node>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT id, parent_id, dept_name FROM blade_dept WHERE is_deleted = 0 AND tenant_id = ?",
@@ -405,7 +405,7 @@ async fn nodes(state: &AppState, tenant: &str, parent: Option<i64>) -> Result<Ve
 #[utoipa::path(get, path = "/api/blade-system/dept/tree", tag = "system", params(ParentParams),
     responses((status = 200, body = Envelope<Vec<Node>>), (status = 401)))]
 pub async fn tree(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<ParentParams>,
 ) -> ApiResult<Data<Vec<Node>>> {
@@ -417,7 +417,7 @@ pub async fn tree(
 #[utoipa::path(get, path = "/api/blade-system/dept/lazy-tree", tag = "system", params(ParentParams),
     responses((status = 200, body = Envelope<Vec<Node>>), (status = 401)))]
 pub async fn lazy_tree(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<ParentParams>,
 ) -> ApiResult<Data<Vec<Node>>> {

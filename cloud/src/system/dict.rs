@@ -17,13 +17,13 @@ use utoipa::{IntoParams, ToSchema};
 use super::crud::{self, EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
 use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::list::ListQuery;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 /// The key of a dictionary row itself (its entries carry real keys).
 pub const ROOT_KEY: &str = "-1";
@@ -126,7 +126,7 @@ impl DictHooks {
         sql
     }
 
-    async fn load(&self, state: &AppState, caller: &Caller, id: i64) -> Result<Option<Stored>, ApiError> {
+    async fn load(&self, state: &Core, caller: &Caller, id: i64) -> Result<Option<Stored>, ApiError> {
         let mut sql = Sql::new("SELECT id, parent_id, code, dict_key, is_sealed");
         sql.append(&self.scope(caller));
         sql.push_bind(" AND id = ?", [Value::Int(id)]);
@@ -138,7 +138,7 @@ impl DictHooks {
         )
     }
 
-    async fn count(&self, state: &AppState, sql: Sql) -> Result<i64, ApiError> {
+    async fn count(&self, state: &Core, sql: Sql) -> Result<i64, ApiError> {
         let (text, args) = sql.build()?;
         Ok(
             sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -160,7 +160,7 @@ fn text_of(body: &Map<String, Json>, name: &str) -> Option<String> {
 impl Hooks for DictHooks {
     fn before_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -232,7 +232,7 @@ impl Hooks for DictHooks {
 
     fn after_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         id: Id,
         created: bool,
@@ -267,7 +267,7 @@ impl Hooks for DictHooks {
 
     fn before_remove<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         ids: &'a [Id],
     ) -> HookFuture<'a, ()> {
@@ -279,7 +279,7 @@ impl Hooks for DictHooks {
                 let mut sealed = Sql::new("SELECT COUNT(*)");
                 sealed.append(&self.scope(caller));
                 sealed.push(" AND is_sealed = 1 AND id IN (");
-                push_id_list(&mut sealed, ids);
+                sealed.push_ids(ids);
                 sealed.push(")");
                 if self.count(state, sealed).await? > 0 {
                     return Err(ApiError::BadRequest(SEALED));
@@ -291,9 +291,9 @@ impl Hooks for DictHooks {
                 "SELECT COUNT(*) FROM {} WHERE is_deleted = 0 AND parent_id IN (",
                 self.table()
             ));
-            push_id_list(&mut kids, ids);
+            kids.push_ids(ids);
             kids.push(") AND id NOT IN (");
-            push_id_list(&mut kids, ids);
+            kids.push_ids(ids);
             kids.push(")");
             if self.count(state, kids).await? > 0 {
                 return Err(ApiError::BadRequest(HAS_CHILDREN));
@@ -355,7 +355,7 @@ impl Source<'_> {
 /// Rows of `source` for `code`: its entries (`parent_id <> 0`), or the dictionary row and
 /// its entries when `with_root`.
 async fn rows_of(
-    state: &AppState,
+    state: &Core,
     source: Source<'_>,
     code: &str,
     with_root: bool,
@@ -376,7 +376,7 @@ async fn rows_of(
 
 /// The entries of `code`: for business dictionaries the caller's tenant's, or the platform
 /// tenant's when the caller's tenant has no rows for that code at all.
-async fn entries(state: &AppState, caller: &Caller, biz: bool, code: &str) -> Result<Vec<Entry>, ApiError> {
+async fn entries(state: &Core, caller: &Caller, biz: bool, code: &str) -> Result<Vec<Entry>, ApiError> {
     if !biz {
         return rows_of(state, Source::System, code, false).await;
     }
@@ -391,12 +391,12 @@ async fn entries(state: &AppState, caller: &Caller, biz: bool, code: &str) -> Re
 
 /// The entries of the platform dictionary `code`, by sort (other domains' select lists and
 /// key checks read them).
-pub async fn system_entries(state: &AppState, code: &str) -> Result<Vec<Entry>, ApiError> {
+pub async fn system_entries(state: &Core, code: &str) -> Result<Vec<Entry>, ApiError> {
     rows_of(state, Source::System, code, false).await
 }
 
 /// Every dictionary (row with parent 0), read through to the platform's for business ones.
-async fn dictionaries(state: &AppState, caller: &Caller, biz: bool) -> Result<Vec<DictRef>, ApiError> {
+async fn dictionaries(state: &Core, caller: &Caller, biz: bool) -> Result<Vec<DictRef>, ApiError> {
     let fetch = |source: Source<'_>| {
         let mut sql = source.from("id, code, dict_value");
         sql.push(" AND parent_id = 0 ORDER BY sort, id");
@@ -430,7 +430,7 @@ fn def(biz: bool) -> &'static EntityDef {
 }
 
 async fn list_impl(
-    state: AppState,
+    state: SystemCtx,
     caller: Caller,
     query: ListQuery,
     biz: bool,
@@ -442,7 +442,7 @@ async fn list_impl(
 }
 
 async fn child_list_impl(
-    state: AppState,
+    state: SystemCtx,
     caller: Caller,
     mut query: ListQuery,
     biz: bool,
@@ -463,7 +463,7 @@ pub struct CodeParams {
 }
 
 async fn tree_impl(
-    state: AppState,
+    state: SystemCtx,
     caller: Caller,
     code: Option<String>,
     biz: bool,
@@ -485,7 +485,7 @@ async fn tree_impl(
 }
 
 async fn dictionary_impl(
-    state: AppState,
+    state: SystemCtx,
     caller: Caller,
     code: Option<String>,
     biz: bool,
@@ -503,7 +503,7 @@ async fn dictionary_impl(
 #[utoipa::path(get, path = "/api/blade-system/dict/list", tag = "system",
     params(("code" = Option<String>, Query), ("dictValue" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
     responses((status = 200, description = "Page of dictionaries"), (status = 401), (status = 403)))]
-pub async fn dict_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+pub async fn dict_list(State(s): State<SystemCtx>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
     list_impl(s, c, q, false).await
 }
 
@@ -511,7 +511,7 @@ pub async fn dict_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> Ap
 #[utoipa::path(get, path = "/api/blade-system/dict-biz/list", tag = "system",
     params(("code" = Option<String>, Query), ("dictValue" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
     responses((status = 200, description = "Page of dictionaries"), (status = 401), (status = 403)))]
-pub async fn biz_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+pub async fn biz_list(State(s): State<SystemCtx>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
     list_impl(s, c, q, true).await
 }
 
@@ -520,7 +520,7 @@ pub async fn biz_list(State(s): State<AppState>, c: Caller, q: ListQuery) -> Api
     params(("parentId" = String, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
     responses((status = 200, description = "Page of entries"), (status = 400), (status = 401), (status = 403)))]
 pub async fn dict_child_list(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     q: ListQuery,
 ) -> ApiResult<Data<Page<Json>>> {
@@ -532,7 +532,7 @@ pub async fn dict_child_list(
     params(("parentId" = String, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
     responses((status = 200, description = "Page of entries"), (status = 400), (status = 401), (status = 403)))]
 pub async fn biz_child_list(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     q: ListQuery,
 ) -> ApiResult<Data<Page<Json>>> {
@@ -543,7 +543,7 @@ pub async fn biz_child_list(
 #[utoipa::path(get, path = "/api/blade-system/dict/tree", tag = "system", params(CodeParams),
     responses((status = 200, body = Envelope<Vec<Node>>), (status = 401)))]
 pub async fn dict_tree(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<CodeParams>,
 ) -> ApiResult<Data<Vec<Node>>> {
@@ -554,7 +554,7 @@ pub async fn dict_tree(
 #[utoipa::path(get, path = "/api/blade-system/dict-biz/tree", tag = "system", params(CodeParams),
     responses((status = 200, body = Envelope<Vec<Node>>), (status = 401)))]
 pub async fn biz_tree(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<CodeParams>,
 ) -> ApiResult<Data<Vec<Node>>> {
@@ -566,7 +566,7 @@ pub async fn biz_tree(
 #[utoipa::path(get, path = "/api/blade-system/dict/dictionary", tag = "system", params(CodeParams),
     responses((status = 200, body = Envelope<Vec<Entry>>), (status = 400), (status = 401)))]
 pub async fn dict_dictionary(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<CodeParams>,
 ) -> ApiResult<Data<Vec<Entry>>> {
@@ -578,7 +578,7 @@ pub async fn dict_dictionary(
 #[utoipa::path(get, path = "/api/blade-system/dict-biz/dictionary", tag = "system", params(CodeParams),
     responses((status = 200, body = Envelope<Vec<Entry>>), (status = 400), (status = 401)))]
 pub async fn biz_dictionary(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<CodeParams>,
 ) -> ApiResult<Data<Vec<Entry>>> {
@@ -588,7 +588,7 @@ pub async fn biz_dictionary(
 /// `GET dict/listDict`: every dictionary `{id, code, dictValue}`.
 #[utoipa::path(get, path = "/api/blade-system/dict/listDict", tag = "system",
     responses((status = 200, body = Envelope<Vec<DictRef>>), (status = 401)))]
-pub async fn dict_list_dict(State(s): State<AppState>, c: Caller) -> ApiResult<Data<Vec<DictRef>>> {
+pub async fn dict_list_dict(State(s): State<SystemCtx>, c: Caller) -> ApiResult<Data<Vec<DictRef>>> {
     Ok(Data(dictionaries(&s, &c, false).await?))
 }
 
@@ -596,6 +596,6 @@ pub async fn dict_list_dict(State(s): State<AppState>, c: Caller) -> ApiResult<D
 /// the tenant does not have.
 #[utoipa::path(get, path = "/api/blade-system/dict-biz/listDict", tag = "system",
     responses((status = 200, body = Envelope<Vec<DictRef>>), (status = 401)))]
-pub async fn biz_list_dict(State(s): State<AppState>, c: Caller) -> ApiResult<Data<Vec<DictRef>>> {
+pub async fn biz_list_dict(State(s): State<SystemCtx>, c: Caller) -> ApiResult<Data<Vec<DictRef>>> {
     Ok(Data(dictionaries(&s, &c, true).await?))
 }

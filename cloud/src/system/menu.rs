@@ -11,12 +11,12 @@ use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Lang;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 pub const CATEGORY_MENU: i64 = 1;
 pub const CATEGORY_BUTTON: i64 = 2;
@@ -60,7 +60,7 @@ pub struct MenuNode {
     pub children: Vec<MenuNode>,
 }
 
-pub async fn all_menus(state: &AppState) -> Result<Vec<MenuRow>, ApiError> {
+pub async fn all_menus(state: &Core) -> Result<Vec<MenuRow>, ApiError> {
     let rows = sqlx::query_as::<Any, MenuRow>(
         "SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open \
          FROM blade_menu WHERE is_deleted = 0",
@@ -71,12 +71,12 @@ pub async fn all_menus(state: &AppState) -> Result<Vec<MenuRow>, ApiError> {
 }
 
 /// Menu ids granted (web set) to any of `roles`.
-pub async fn granted(state: &AppState, roles: &[Id]) -> Result<HashSet<Id>, ApiError> {
+pub async fn granted(state: &Core, roles: &[Id]) -> Result<HashSet<Id>, ApiError> {
     if roles.is_empty() {
         return Ok(HashSet::new());
     }
     let mut sql = Sql::new("SELECT menu_id FROM blade_role_menu WHERE kind = 'web' AND role_id IN (");
-    push_id_list(&mut sql, roles);
+    sql.push_ids(roles);
     sql.push(")");
     let (text, args) = sql.build()?;
     let ids: Vec<i64> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -164,10 +164,10 @@ pub fn build_tree(menus: &[MenuRow], keep: &HashSet<Id>, lang: Lang) -> Vec<Menu
 }
 
 /// The menu ids the caller may see: granted plus ancestors, within the tenant's package.
-async fn visible(state: &AppState, caller: &Caller, menus: &[MenuRow]) -> Result<HashSet<Id>, ApiError> {
+async fn visible(state: &Core, caller: &Caller, menus: &[MenuRow]) -> Result<HashSet<Id>, ApiError> {
     let by_id: HashMap<Id, &MenuRow> = menus.iter().map(|m| (m.id, m)).collect();
     let mut ids = granted(state, &caller.role_ids).await?;
-    if let Some(package) = super::tenant::package_menus(state, &caller.tenant_id).await? {
+    if let Some(package) = crate::auth::package::package_menus(state, &caller.tenant_id).await? {
         ids.retain(|id| package.contains(id));
     }
     Ok(with_ancestors(&ids, &by_id))
@@ -183,7 +183,7 @@ pub struct RoutesParams {
 #[utoipa::path(get, path = "/api/blade-system/menu/routes", tag = "system", params(RoutesParams),
     responses((status = 200, description = "The caller's menu tree", body = Envelope<Vec<MenuNode>>), (status = 401)))]
 pub async fn routes(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<RoutesParams>,
 ) -> ApiResult<Data<Vec<MenuNode>>> {
@@ -213,12 +213,12 @@ pub async fn routes(
 
 #[utoipa::path(get, path = "/api/blade-system/menu/buttons", tag = "system",
     responses((status = 200, description = "Menus with the caller's button permissions as category-2 children", body = Envelope<Vec<MenuNode>>), (status = 401)))]
-pub async fn buttons(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<MenuNode>>> {
+pub async fn buttons(State(state): State<SystemCtx>, caller: Caller) -> ApiResult<Data<Vec<MenuNode>>> {
     let menus = all_menus(&state).await?;
     let by_id: HashMap<Id, &MenuRow> = menus.iter().map(|m| (m.id, m)).collect();
     let mut granted_buttons = granted(&state, &caller.role_ids).await?;
     granted_buttons.retain(|id| by_id.get(id).is_some_and(|m| m.category == CATEGORY_BUTTON));
-    if let Some(package) = super::tenant::package_menus(&state, &caller.tenant_id).await? {
+    if let Some(package) = crate::auth::package::package_menus(&state, &caller.tenant_id).await? {
         granted_buttons.retain(|id| package.contains(id));
     }
     let keep = with_ancestors(&granted_buttons, &by_id);
@@ -238,7 +238,7 @@ pub struct TopMenu {
 
 #[utoipa::path(get, path = "/api/blade-system/menu/top-menu", tag = "system",
     responses((status = 200, description = "The tenant's top menus that lead to at least one menu the caller sees", body = Envelope<Vec<TopMenu>>), (status = 401)))]
-pub async fn top_menu(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<TopMenu>>> {
+pub async fn top_menu(State(state): State<SystemCtx>, caller: Caller) -> ApiResult<Data<Vec<TopMenu>>> {
     let mut sql = Sql::new("SELECT id, code, name, source, path, sort FROM blade_top_menu WHERE ");
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.push(" AND is_deleted = 0 ORDER BY sort, id");

@@ -18,13 +18,13 @@ use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TE
 use super::menu::{CATEGORY_BUTTON, CATEGORY_MENU, MenuRow, all_menus, with_ancestors};
 use super::tree::{TreeNode, entity_list, nodes};
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::id::parse_id_list;
 use crate::kernel::lang::{Lang, Text};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 const PARENT_MISSING: Text = Text::new("上级菜单不存在", "The parent menu does not exist");
 const PARENT_LOOP: Text = Text::new(
@@ -84,7 +84,7 @@ fn built_in(code: &str) -> bool {
 }
 
 impl Hooks for MenuHooks {
-    fn scope<'a>(&'a self, state: &'a AppState, caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
+    fn scope<'a>(&'a self, state: &'a SystemCtx, caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
         Box::pin(async move {
             let Some(ids) = readable(state, caller, &all_menus(state).await?).await? else {
                 return Ok(None);
@@ -94,7 +94,7 @@ impl Hooks for MenuHooks {
             }
             let ids: Vec<Id> = ids.into_iter().collect();
             let mut sql = Sql::new("id IN (");
-            push_id_list(&mut sql, &ids);
+            sql.push_ids(&ids);
             sql.push(")");
             Ok(Some(sql))
         })
@@ -102,7 +102,7 @@ impl Hooks for MenuHooks {
 
     fn before_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -153,7 +153,7 @@ impl Hooks for MenuHooks {
 
     fn after_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         id: Id,
         created: bool,
@@ -185,7 +185,7 @@ impl Hooks for MenuHooks {
 
     fn before_remove<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         ids: &'a [Id],
     ) -> HookFuture<'a, ()> {
@@ -204,7 +204,7 @@ impl Hooks for MenuHooks {
 
     fn decorate<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         rows: &'a mut [Json],
     ) -> HookFuture<'a, ()> {
@@ -227,15 +227,11 @@ impl Hooks for MenuHooks {
 }
 
 /// The menu ids a non-platform caller may read (their package with ancestors); `None` = all.
-async fn readable(
-    state: &AppState,
-    caller: &Caller,
-    menus: &[MenuRow],
-) -> Result<Option<HashSet<Id>>, ApiError> {
+async fn readable(state: &Core, caller: &Caller, menus: &[MenuRow]) -> Result<Option<HashSet<Id>>, ApiError> {
     if is_platform(caller) {
         return Ok(None);
     }
-    if super::tenant::package_menus(state, &caller.tenant_id)
+    if crate::auth::package::package_menus(state, &caller.tenant_id)
         .await?
         .is_none()
     {
@@ -274,7 +270,7 @@ struct MenuEntityRow {
     remark: Option<String>,
 }
 
-async fn entity_rows(state: &AppState) -> Result<Vec<MenuEntityRow>, ApiError> {
+async fn entity_rows(state: &Core) -> Result<Vec<MenuEntityRow>, ApiError> {
     Ok(sqlx::query_as::<Any, MenuEntityRow>(
         "SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open, remark \
          FROM blade_menu WHERE is_deleted = 0 ORDER BY sort, id",
@@ -330,7 +326,7 @@ impl MenuListParams {
 
 /// The menus the caller may read, as `(rows, localized parent names)`, optionally category 1 only.
 async fn readable_rows(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     menus_only: bool,
 ) -> Result<(Vec<MenuEntityRow>, HashMap<Id, String>), ApiError> {
@@ -348,7 +344,7 @@ async fn readable_rows(
 }
 
 async fn tree_list(
-    state: AppState,
+    state: SystemCtx,
     caller: Caller,
     p: MenuListParams,
     menus_only: bool,
@@ -366,7 +362,7 @@ async fn tree_list(
 }
 
 async fn lazy_list(
-    state: AppState,
+    state: SystemCtx,
     caller: Caller,
     p: MenuListParams,
     menus_only: bool,
@@ -413,7 +409,7 @@ pub struct MenuEntity {
 #[utoipa::path(get, path = "/api/blade-system/menu/list", tag = "system", params(MenuListParams),
     responses((status = 200, body = Envelope<Vec<MenuEntity>>), (status = 401), (status = 403)))]
 pub async fn list(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<MenuListParams>,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -424,7 +420,7 @@ pub async fn list(
 #[utoipa::path(get, path = "/api/blade-system/menu/menu-list", tag = "system", params(MenuListParams),
     responses((status = 200, body = Envelope<Vec<MenuEntity>>), (status = 401), (status = 403)))]
 pub async fn menu_list(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<MenuListParams>,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -435,7 +431,7 @@ pub async fn menu_list(
 #[utoipa::path(get, path = "/api/blade-system/menu/lazy-list", tag = "system", params(MenuListParams),
     responses((status = 200, body = Envelope<Vec<MenuEntity>>), (status = 401), (status = 403)))]
 pub async fn lazy_list_all(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<MenuListParams>,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -446,7 +442,7 @@ pub async fn lazy_list_all(
 #[utoipa::path(get, path = "/api/blade-system/menu/lazy-menu-list", tag = "system", params(MenuListParams),
     responses((status = 200, body = Envelope<Vec<MenuEntity>>), (status = 401), (status = 403)))]
 pub async fn lazy_menu_list(
-    State(s): State<AppState>,
+    State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<MenuListParams>,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -465,7 +461,7 @@ fn menu_nodes(menus: &[MenuRow], keep: &HashSet<Id>, menus_only: bool) -> Vec<Tr
 /// Menus (no buttons) as selector nodes (parent pickers, packages).
 #[utoipa::path(get, path = "/api/blade-system/menu/tree", tag = "system",
     responses((status = 200, body = Envelope<Vec<TreeNode>>), (status = 401), (status = 403)))]
-pub async fn tree(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<TreeNode>>> {
+pub async fn tree(State(state): State<SystemCtx>, caller: Caller) -> ApiResult<Data<Vec<TreeNode>>> {
     caller.require(&state, MENU.menu_code).await?;
     let menus = all_menus(&state).await?;
     let keep = match readable(&state, &caller, &menus).await? {
@@ -489,7 +485,7 @@ pub struct GrantTree {
 
 /// The menus holding live scopes of `table` among `keep`, with the scopes as leaves.
 async fn scope_tree(
-    state: &AppState,
+    state: &Core,
     table: &str,
     menus: &[MenuRow],
     keep: &HashSet<Id>,
@@ -521,7 +517,7 @@ async fn scope_tree(
 /// their data and API scopes.
 #[utoipa::path(get, path = "/api/blade-system/menu/grant-tree", tag = "system",
     responses((status = 200, body = Envelope<GrantTree>), (status = 401), (status = 403)))]
-pub async fn grant_tree(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<GrantTree>> {
+pub async fn grant_tree(State(state): State<SystemCtx>, caller: Caller) -> ApiResult<Data<GrantTree>> {
     caller.require(&state, super::role::ROLE.menu_code).await?;
     let menus = all_menus(&state).await?;
     let (_, keep) = access::grantable(&state, &caller, &caller.tenant_id, &menus).await?;
@@ -535,7 +531,7 @@ pub async fn grant_tree(State(state): State<AppState>, caller: Caller) -> ApiRes
 /// The app-menu grant tree (same menus; app grants are a separate set).
 #[utoipa::path(get, path = "/api/blade-system/menu/grant-tree-app", tag = "system",
     responses((status = 200, body = Envelope<GrantTree>), (status = 401), (status = 403)))]
-pub async fn grant_tree_app(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<GrantTree>> {
+pub async fn grant_tree_app(State(state): State<SystemCtx>, caller: Caller) -> ApiResult<Data<GrantTree>> {
     caller.require(&state, super::role::ROLE.menu_code).await?;
     let menus = all_menus(&state).await?;
     let (_, keep) = access::grantable(&state, &caller, &caller.tenant_id, &menus).await?;
@@ -568,7 +564,7 @@ fn parse_ids(raw: &str) -> Result<Vec<Id>, ApiError> {
 }
 
 /// Ids of `select` (one column) for the roles the caller may manage among `raw`.
-async fn keys_of(state: &AppState, caller: &Caller, raw: &str, select: &str) -> Result<Vec<Id>, ApiError> {
+async fn keys_of(state: &Core, caller: &Caller, raw: &str, select: &str) -> Result<Vec<Id>, ApiError> {
     let wanted = parse_ids(raw)?;
     let roles: Vec<Id> = access::manageable_roles(state, caller, &wanted)
         .await?
@@ -579,7 +575,7 @@ async fn keys_of(state: &AppState, caller: &Caller, raw: &str, select: &str) -> 
         return Ok(Vec::new());
     }
     let mut sql = Sql::new(select);
-    push_id_list(&mut sql, &roles);
+    sql.push_ids(&roles);
     sql.push(") ORDER BY 1");
     let mut ids = access::ids_of(state, sql).await?;
     ids.dedup();
@@ -590,7 +586,7 @@ async fn keys_of(state: &AppState, caller: &Caller, raw: &str, select: &str) -> 
 #[utoipa::path(get, path = "/api/blade-system/menu/role-tree-keys", tag = "system", params(RoleIdsParams),
     responses((status = 200, body = Envelope<TreeKeys>), (status = 401), (status = 403)))]
 pub async fn role_tree_keys(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<RoleIdsParams>,
 ) -> ApiResult<Data<TreeKeys>> {
@@ -630,7 +626,7 @@ pub async fn role_tree_keys(
 #[utoipa::path(get, path = "/api/blade-system/menu/role-tree-keys-app", tag = "system", params(RoleIdsParams),
     responses((status = 200, body = Envelope<TreeKeys>), (status = 401), (status = 403)))]
 pub async fn role_tree_keys_app(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<RoleIdsParams>,
 ) -> ApiResult<Data<TreeKeys>> {
@@ -653,7 +649,10 @@ pub async fn role_tree_keys_app(
 /// Menus (no buttons) the caller's tenant may put under its top menus.
 #[utoipa::path(get, path = "/api/blade-system/menu/grant-top-tree", tag = "system",
     responses((status = 200, body = Envelope<Vec<TreeNode>>), (status = 401), (status = 403)))]
-pub async fn grant_top_tree(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<TreeNode>>> {
+pub async fn grant_top_tree(
+    State(state): State<SystemCtx>,
+    caller: Caller,
+) -> ApiResult<Data<Vec<TreeNode>>> {
     caller.require(&state, super::topmenu::TOPMENU.menu_code).await?;
     let menus = all_menus(&state).await?;
     let keep = access::tenant_menus(&state, &caller.tenant_id, &menus).await?;
@@ -671,7 +670,7 @@ pub struct TopMenuIdsParams {
 #[utoipa::path(get, path = "/api/blade-system/menu/top-tree-keys", tag = "system", params(TopMenuIdsParams),
     responses((status = 200, description = "Menu ids (strings)", body = Envelope<Vec<String>>), (status = 401), (status = 403)))]
 pub async fn top_tree_keys(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<TopMenuIdsParams>,
 ) -> ApiResult<Data<Vec<Id>>> {
@@ -687,7 +686,7 @@ pub async fn top_tree_keys(
     );
     sql.append(&caller.tenant_filter("t.tenant_id"));
     sql.push(" AND s.top_menu_id IN (");
-    push_id_list(&mut sql, &tops);
+    sql.push_ids(&tops);
     sql.push(") ORDER BY 1");
     Ok(Data(access::ids_of(&state, sql).await?))
 }

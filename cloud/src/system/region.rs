@@ -13,12 +13,13 @@ use utoipa::{IntoParams, ToSchema};
 use super::crud::PLATFORM_TENANT;
 use super::tree::{HAS_CHILDREN, Node};
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::db::Db;
 use crate::kernel::extract::{Json, Query};
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 /// The parent code of provinces.
 pub const ROOT: &str = "00";
@@ -121,7 +122,7 @@ pub struct ParentParams {
 #[utoipa::path(get, path = "/api/blade-system/region/lazy-tree", tag = "system", params(ParentParams),
     responses((status = 200, body = Envelope<Vec<Node>>), (status = 401)))]
 pub async fn lazy_tree(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     _caller: Caller,
     Query(p): Query<ParentParams>,
 ) -> ApiResult<Data<Vec<Node>>> {
@@ -141,7 +142,7 @@ pub async fn lazy_tree(
 #[utoipa::path(get, path = "/api/blade-system/region/lazy-list", tag = "system", params(ParentParams),
     responses((status = 200, body = Envelope<Vec<Region>>), (status = 401)))]
 pub async fn lazy_list(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     _caller: Caller,
     Query(p): Query<ParentParams>,
 ) -> ApiResult<Data<Vec<Region>>> {
@@ -159,7 +160,7 @@ pub struct CodeParams {
 #[utoipa::path(get, path = "/api/blade-system/region/detail", tag = "system", params(CodeParams),
     responses((status = 200, body = Envelope<Region>), (status = 401), (status = 404)))]
 pub async fn detail(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     _caller: Caller,
     Query(p): Query<CodeParams>,
 ) -> ApiResult<Data<Region>> {
@@ -169,7 +170,7 @@ pub async fn detail(
         .ok_or_else(ApiError::not_found)
 }
 
-async fn require_change(state: &AppState, caller: &Caller) -> Result<(), ApiError> {
+async fn require_change(state: &Core, caller: &Caller) -> Result<(), ApiError> {
     if caller.tenant_id != PLATFORM_TENANT {
         return Err(ApiError::Forbidden(PLATFORM_ONLY));
     }
@@ -191,7 +192,7 @@ pub struct RegionForm {
 #[utoipa::path(post, path = "/api/blade-system/region/submit", tag = "system", request_body = RegionForm,
     responses((status = 200, description = "The code", body = Envelope<String>), (status = 400), (status = 401), (status = 403)))]
 pub async fn submit(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Json(form): Json<RegionForm>,
 ) -> ApiResult<Data<String>> {
@@ -283,7 +284,7 @@ pub struct RemoveParams {
 #[utoipa::path(post, path = "/api/blade-system/region/remove", tag = "system", params(RemoveParams),
     responses((status = 200, description = "Rows removed", body = Envelope<u64>), (status = 400), (status = 401), (status = 403)))]
 pub async fn remove(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<RemoveParams>,
 ) -> ApiResult<Data<u64>> {

@@ -17,12 +17,12 @@ use super::access::{self, HAS_CHILDREN, NOT_HELD, OUTSIDE_PACKAGE, is_platform};
 use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks};
 use super::tree::{IdList, TreeNode, entity_list, nodes};
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Query};
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value, like_contains};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 const ALIAS_TAKEN: Text = Text::new("角色别名已存在", "This role alias already exists");
 const PARENT_MISSING: Text = Text::new("上级角色不存在", "The parent role does not exist");
@@ -73,13 +73,13 @@ pub static ROLE: EntityDef = EntityDef {
 struct RoleHooks;
 
 impl Hooks for RoleHooks {
-    fn scope<'a>(&'a self, _state: &'a AppState, caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
+    fn scope<'a>(&'a self, _state: &'a SystemCtx, caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
         Box::pin(async move { Ok((!is_platform(caller)).then(|| caller.tenant_filter("tenant_id"))) })
     }
 
     fn before_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -142,7 +142,7 @@ impl Hooks for RoleHooks {
 
     fn before_remove<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         ids: &'a [Id],
     ) -> HookFuture<'a, ()> {
@@ -154,7 +154,7 @@ impl Hooks for RoleHooks {
                 "SELECT u.id FROM blade_user_role ur JOIN blade_user u ON u.id = ur.user_id AND u.is_deleted = 0 \
                  WHERE ur.role_id IN (",
             );
-            push_id_list(&mut sql, ids);
+            sql.push_ids(ids);
             sql.push(") LIMIT 1");
             if !access::ids_of(state, sql).await?.is_empty() {
                 return Err(ApiError::BadRequest(IN_USE));
@@ -165,7 +165,7 @@ impl Hooks for RoleHooks {
 
     fn decorate<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         rows: &'a mut [Json],
     ) -> HookFuture<'a, ()> {
@@ -188,7 +188,7 @@ impl Hooks for RoleHooks {
     }
 }
 
-async fn text_of(state: &AppState, sql: Sql) -> Result<Option<String>, ApiError> {
+async fn text_of(state: &Core, sql: Sql) -> Result<Option<String>, ApiError> {
     let (text, args) = sql.build()?;
     Ok(
         sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
@@ -198,7 +198,7 @@ async fn text_of(state: &AppState, sql: Sql) -> Result<Option<String>, ApiError>
 }
 
 /// (id, parent) of every live role of a tenant.
-async fn tenant_pairs(state: &AppState, tenant: &str) -> Result<Vec<(Id, Id)>, ApiError> {
+async fn tenant_pairs(state: &Core, tenant: &str) -> Result<Vec<(Id, Id)>, ApiError> {
     Ok(load(state, Some(tenant), &Filters::default())
         .await?
         .iter()
@@ -206,12 +206,12 @@ async fn tenant_pairs(state: &AppState, tenant: &str) -> Result<Vec<(Id, Id)>, A
         .collect())
 }
 
-async fn role_names(state: &AppState, ids: &[Id]) -> Result<HashMap<Id, String>, ApiError> {
+async fn role_names(state: &Core, ids: &[Id]) -> Result<HashMap<Id, String>, ApiError> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
     let mut sql = Sql::new("SELECT id, role_name FROM blade_role WHERE id IN (");
-    push_id_list(&mut sql, ids);
+    sql.push_ids(ids);
     sql.push(")");
     let (text, args) = sql.build()?;
     let rows: Vec<(i64, String)> =
@@ -238,7 +238,7 @@ struct Filters {
 }
 
 /// Live roles of one tenant (every tenant with `None`), in display order.
-async fn load(state: &AppState, tenant: Option<&str>, f: &Filters) -> Result<Vec<RoleRow>, ApiError> {
+async fn load(state: &Core, tenant: Option<&str>, f: &Filters) -> Result<Vec<RoleRow>, ApiError> {
     let mut sql = Sql::new(
         "SELECT id, tenant_id, parent_id, role_name, role_alias, sort FROM blade_role WHERE is_deleted = 0",
     );
@@ -299,7 +299,7 @@ pub struct RoleEntity {
 #[utoipa::path(get, path = "/api/blade-system/role/list", tag = "system", params(RoleListParams),
     responses((status = 200, body = Envelope<Vec<RoleEntity>>), (status = 401), (status = 403)))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<RoleListParams>,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -348,7 +348,7 @@ pub struct TenantParams {
 #[utoipa::path(get, path = "/api/blade-system/role/tree", tag = "system", params(TenantParams),
     responses((status = 200, body = Envelope<Vec<TreeNode>>), (status = 401)))]
 pub async fn tree(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<TenantParams>,
 ) -> ApiResult<Data<Vec<TreeNode>>> {
@@ -371,7 +371,7 @@ pub struct RoleIdParams {
 #[utoipa::path(get, path = "/api/blade-system/role/tree-by-id", tag = "system", params(RoleIdParams),
     responses((status = 200, body = Envelope<Vec<TreeNode>>), (status = 401)))]
 pub async fn tree_by_id(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<RoleIdParams>,
 ) -> ApiResult<Data<Vec<TreeNode>>> {
@@ -404,7 +404,7 @@ pub struct RoleOption {
 #[utoipa::path(get, path = "/api/blade-system/role/rolelist", tag = "system", params(TenantParams),
     responses((status = 200, body = Envelope<Vec<RoleOption>>), (status = 401)))]
 pub async fn rolelist(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<TenantParams>,
 ) -> ApiResult<Data<Vec<RoleOption>>> {
@@ -453,7 +453,7 @@ impl Kind {
 #[utoipa::path(post, path = "/api/blade-system/role/grant", tag = "system", request_body = GrantBody,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn grant(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<GrantBody>,
 ) -> ApiResult<Data<bool>> {
@@ -464,19 +464,14 @@ pub async fn grant(
 #[utoipa::path(post, path = "/api/blade-system/role/grant-app", tag = "system", request_body = GrantBody,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn grant_app(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<GrantBody>,
 ) -> ApiResult<Data<bool>> {
     apply_grant(&state, &caller, body, Kind::App).await
 }
 
-async fn apply_grant(
-    state: &AppState,
-    caller: &Caller,
-    body: GrantBody,
-    kind: Kind,
-) -> ApiResult<Data<bool>> {
+async fn apply_grant(state: &Core, caller: &Caller, body: GrantBody, kind: Kind) -> ApiResult<Data<bool>> {
     caller.require(state, "role_grant").await?;
     let role_ids = body.role_ids.0;
     if role_ids.is_empty() {
@@ -570,7 +565,7 @@ async fn apply_grant(
 /// from callers outside the platform: their own roles must hold the scope (or be administrators),
 /// since an API scope opens calls rather than narrowing them.
 async fn check_scopes(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     table: &str,
     category: i64,
@@ -583,7 +578,7 @@ async fn check_scopes(
     let mut sql = Sql::new(&format!(
         "SELECT id, menu_id FROM {table} WHERE is_deleted = 0 AND id IN ("
     ));
-    push_id_list(&mut sql, ids);
+    sql.push_ids(ids);
     sql.push(")");
     let (text, args) = sql.build()?;
     let rows: Vec<(i64, i64)> = sqlx::query_as_with::<Any, (i64, i64), _>(sqlx::AssertSqlSafe(text), args)
@@ -598,14 +593,14 @@ async fn check_scopes(
             " AND role_alias = ? AND id IN (",
             [Value::from(super::seed::ADMIN_ROLE_ALIAS)],
         );
-        push_id_list(&mut sql, &caller.role_ids);
+        sql.push_ids(&caller.role_ids);
         sql.push(")");
         let administrator = !access::ids_of(state, sql).await?.is_empty();
         if !administrator {
             let mut sql = Sql::new(
                 "SELECT DISTINCT scope_id FROM blade_role_scope WHERE scope_category = 2 AND role_id IN (",
             );
-            push_id_list(&mut sql, &caller.role_ids);
+            sql.push_ids(&caller.role_ids);
             sql.push(")");
             let held: HashSet<Id> = access::ids_of(state, sql).await?.into_iter().collect();
             if ids.iter().any(|id| !held.contains(id)) {

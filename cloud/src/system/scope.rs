@@ -8,11 +8,12 @@ use super::access::{self, require_platform};
 use super::crud::{self, EntityDef, FieldDef, FieldType, HookFuture, Hooks};
 use super::data_scope::{ALL, COLUMNS, CUSTOM, OWN};
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::id::parse_id_list;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, Id};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 const MENU_MISSING: Text = Text::new("菜单不存在", "The menu does not exist");
 const BAD_COLUMN: Text = Text::new(
@@ -107,7 +108,7 @@ pub static API_SCOPE: EntityDef = EntityDef {
 /// checks below see the values the row will have.
 async fn merged(
     def: &EntityDef,
-    state: &AppState,
+    state: &SystemCtx,
     caller: &Caller,
     id: Option<Id>,
     body: &Map<String, Json>,
@@ -125,7 +126,7 @@ async fn merged(
     Ok(out)
 }
 
-async fn check_menu(state: &AppState, body: &Map<String, Json>) -> Result<(), ApiError> {
+async fn check_menu(state: &Core, body: &Map<String, Json>) -> Result<(), ApiError> {
     let Some(menu) = access::int(body, "menuId")? else {
         // Missing: the generic validation reports it as required.
         return Ok(());
@@ -143,7 +144,7 @@ struct DataScopeHooks;
 impl Hooks for DataScopeHooks {
     fn before_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -190,7 +191,7 @@ impl Hooks for DataScopeHooks {
 
     fn before_remove<'a>(
         &'a self,
-        _state: &'a AppState,
+        _state: &'a SystemCtx,
         caller: &'a Caller,
         _ids: &'a [Id],
     ) -> HookFuture<'a, ()> {
@@ -203,7 +204,7 @@ struct ApiScopeHooks;
 impl Hooks for ApiScopeHooks {
     fn before_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -231,7 +232,7 @@ impl Hooks for ApiScopeHooks {
 
     fn after_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         _id: Id,
         _created: bool,
@@ -245,7 +246,7 @@ impl Hooks for ApiScopeHooks {
 
     fn before_remove<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         _ids: &'a [Id],
     ) -> HookFuture<'a, ()> {

@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 use crate::user::store;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -18,7 +19,7 @@ pub struct SelectParams {
     pub user_id: Option<Id>,
 }
 
-async fn subject(state: &AppState, caller: &Caller, p: &SelectParams) -> Result<Id, ApiError> {
+async fn subject(state: &Core, caller: &Caller, p: &SelectParams) -> Result<Id, ApiError> {
     let user = p.user_id.unwrap_or(caller.user_id);
     if user != caller.user_id {
         caller.require(state, "user_view").await?;
@@ -39,7 +40,7 @@ pub struct DeptOption {
 #[utoipa::path(get, path = "/api/blade-system/dept/select", tag = "system", params(SelectParams),
     responses((status = 200, body = Envelope<Vec<DeptOption>>), (status = 401), (status = 403)))]
 pub async fn dept_select(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<SelectParams>,
 ) -> ApiResult<Data<Vec<DeptOption>>> {
@@ -67,7 +68,7 @@ pub struct RoleOption {
 #[utoipa::path(get, path = "/api/blade-system/role/select", tag = "system", params(SelectParams),
     responses((status = 200, body = Envelope<Vec<RoleOption>>), (status = 401), (status = 403)))]
 pub async fn role_select(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<SelectParams>,
 ) -> ApiResult<Data<Vec<RoleOption>>> {

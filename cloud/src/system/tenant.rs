@@ -1,17 +1,16 @@
-//! Tenants: whether one may sign in, which menus its package allows, and finding a tenant by the
-//! site address it is served under.
-
-use std::collections::HashSet;
+//! Tenants: whether one may sign in and finding a tenant by the site address it is served
+//! under. Which menus a tenant's package allows is `auth::package` (every permission check asks).
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 pub const DEFAULT_TENANT: &str = "000000";
 
@@ -35,7 +34,7 @@ impl TenantRow {
 
 const COLUMNS: &str = "tenant_id, tenant_name, domain, background_url, expire_time, package_id, status";
 
-pub async fn find(state: &AppState, tenant_id: &str) -> Result<Option<TenantRow>, ApiError> {
+pub async fn find(state: &Core, tenant_id: &str) -> Result<Option<TenantRow>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} FROM blade_tenant"));
     sql.push_bind(" WHERE tenant_id = ? AND is_deleted = 0", [tenant_id.into()]);
     let (text, args) = sql.build()?;
@@ -44,60 +43,6 @@ pub async fn find(state: &AppState, tenant_id: &str) -> Result<Option<TenantRow>
             .fetch_optional(state.db.pool())
             .await?,
     )
-}
-
-/// The menu ids a tenant's package lists, or `None` when the tenant has no package.
-async fn package_list(state: &AppState, tenant_id: &str) -> Result<Option<HashSet<Id>>, ApiError> {
-    let mut sql = Sql::new(
-        "SELECT p.menu_id FROM blade_tenant t JOIN blade_tenant_package p ON p.id = t.package_id AND p.is_deleted = 0",
-    );
-    sql.push_bind(" WHERE t.tenant_id = ? AND t.is_deleted = 0", [tenant_id.into()]);
-    let (text, args) = sql.build()?;
-    let ids: Option<String> = sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?;
-    Ok(ids.map(|ids| ids.split(',').filter_map(|p| p.trim().parse().ok()).collect()))
-}
-
-/// The menu ids a tenant's package allows, or `None` when the tenant has no package (all menus).
-/// A package lists pages; the buttons of a page it includes come with it.
-pub async fn package_menus(state: &AppState, tenant_id: &str) -> Result<Option<HashSet<Id>>, ApiError> {
-    let Some(mut set) = package_list(state, tenant_id).await? else {
-        return Ok(None);
-    };
-    let buttons: Vec<(i64, i64)> = sqlx::query_as::<Any, (i64, i64)>(
-        "SELECT id, parent_id FROM blade_menu WHERE is_deleted = 0 AND category = 2",
-    )
-    .fetch_all(state.db.pool())
-    .await?;
-    let extra: Vec<Id> = buttons
-        .into_iter()
-        .filter(|(_, parent)| set.contains(&Id(*parent)))
-        .map(|(id, _)| Id(id))
-        .collect();
-    set.extend(extra);
-    Ok(Some(set))
-}
-
-/// Whether a tenant's package allows one menu or button. Runs on every permission check, so it
-/// looks up only that menu's parent instead of expanding every button of the package.
-pub async fn package_allows(state: &AppState, tenant_id: &str, menu: Id) -> Result<bool, ApiError> {
-    let Some(set) = package_list(state, tenant_id).await? else {
-        return Ok(true);
-    };
-    if set.contains(&menu) {
-        return Ok(true);
-    }
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "SELECT parent_id FROM blade_menu WHERE is_deleted = 0 AND category = 2 AND id = ?",
-        [menu.into()],
-    );
-    let (text, args) = sql.build()?;
-    let parent: Option<i64> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?;
-    Ok(parent.is_some_and(|p| set.contains(&Id(p))))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -123,7 +68,7 @@ pub struct TenantInfo {
     responses((status = 200, description = "The tenant, or data null when the address names none", body = Envelope<TenantInfo>))
 )]
 pub async fn info(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     Query(p): Query<InfoParams>,
 ) -> ApiResult<Data<Option<TenantInfo>>> {
     let Some(domain) = p

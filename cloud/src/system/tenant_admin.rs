@@ -10,12 +10,12 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, id::parse_id_list, time};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 pub static TENANT: EntityDef = EntityDef {
     base: "/api/blade-system/tenant",
@@ -91,7 +91,7 @@ pub struct TenantHooks;
 impl Hooks for TenantHooks {
     fn before_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -143,7 +143,7 @@ impl Hooks for TenantHooks {
 
     fn after_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         caller: &'a Caller,
         id: Id,
         created: bool,
@@ -172,13 +172,13 @@ impl Hooks for TenantHooks {
 
     fn before_remove<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         ids: &'a [Id],
     ) -> HookFuture<'a, ()> {
         Box::pin(async move {
             let mut sql = Sql::new("SELECT tenant_id FROM blade_tenant WHERE id IN (");
-            push_id_list(&mut sql, ids);
+            sql.push_ids(ids);
             sql.push(")");
             let tenants = text_list(state, sql).await?;
             if tenants.iter().any(|t| t == PLATFORM_TENANT) {
@@ -199,7 +199,7 @@ impl Hooks for TenantHooks {
 
     fn decorate<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         rows: &'a mut [Json],
     ) -> HookFuture<'a, ()> {
@@ -248,7 +248,7 @@ pub struct PackageHooks;
 impl Hooks for PackageHooks {
     fn before_save<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         _id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -275,7 +275,7 @@ impl Hooks for PackageHooks {
                 return Ok(()); // the required-field check answers this
             }
             let mut sql = Sql::new("SELECT COUNT(*) FROM blade_menu WHERE is_deleted = 0 AND id IN (");
-            push_id_list(&mut sql, &ids);
+            sql.push_ids(&ids);
             sql.push(")");
             let mut unique = ids.clone();
             unique.sort_by_key(|i| i.0);
@@ -299,14 +299,14 @@ impl Hooks for PackageHooks {
 
     fn before_remove<'a>(
         &'a self,
-        state: &'a AppState,
+        state: &'a SystemCtx,
         _caller: &'a Caller,
         ids: &'a [Id],
     ) -> HookFuture<'a, ()> {
         Box::pin(async move {
             let mut sql =
                 Sql::new("SELECT COUNT(*) FROM blade_tenant WHERE is_deleted = 0 AND package_id IN (");
-            push_id_list(&mut sql, ids);
+            sql.push_ids(ids);
             sql.push(")");
             if count(state, sql).await? > 0 {
                 return Err(ApiError::bad_request(
@@ -327,7 +327,7 @@ fn json_id(v: &Json) -> Option<Id> {
     }
 }
 
-async fn exec(state: &AppState, sql: Sql) -> Result<u64, ApiError> {
+async fn exec(state: &Core, sql: Sql) -> Result<u64, ApiError> {
     let (text, args) = sql.build()?;
     Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
         .execute(state.db.pool())
@@ -335,7 +335,7 @@ async fn exec(state: &AppState, sql: Sql) -> Result<u64, ApiError> {
         .rows_affected())
 }
 
-async fn count(state: &AppState, sql: Sql) -> Result<i64, ApiError> {
+async fn count(state: &Core, sql: Sql) -> Result<i64, ApiError> {
     let (text, args) = sql.build()?;
     Ok(
         sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -344,7 +344,7 @@ async fn count(state: &AppState, sql: Sql) -> Result<i64, ApiError> {
     )
 }
 
-async fn text_list(state: &AppState, sql: Sql) -> Result<Vec<String>, ApiError> {
+async fn text_list(state: &Core, sql: Sql) -> Result<Vec<String>, ApiError> {
     let (text, args) = sql.build()?;
     Ok(
         sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
@@ -353,7 +353,7 @@ async fn text_list(state: &AppState, sql: Sql) -> Result<Vec<String>, ApiError> 
     )
 }
 
-async fn package_exists(state: &AppState, id: Id) -> Result<bool, ApiError> {
+async fn package_exists(state: &Core, id: Id) -> Result<bool, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT COUNT(*) FROM blade_tenant_package WHERE is_deleted = 0 AND id = ?",
@@ -362,7 +362,7 @@ async fn package_exists(state: &AppState, id: Id) -> Result<bool, ApiError> {
     Ok(count(state, sql).await? > 0)
 }
 
-async fn tenant_id_of(state: &AppState, id: Id) -> Result<Option<String>, ApiError> {
+async fn tenant_id_of(state: &Core, id: Id) -> Result<Option<String>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT tenant_id FROM blade_tenant WHERE is_deleted = 0 AND id = ?",
@@ -372,7 +372,7 @@ async fn tenant_id_of(state: &AppState, id: Id) -> Result<Option<String>, ApiErr
 }
 
 /// A random six-digit tenant id no live tenant uses.
-async fn fresh_tenant_id(state: &AppState) -> Result<String, ApiError> {
+async fn fresh_tenant_id(state: &Core) -> Result<String, ApiError> {
     for _ in 0..20 {
         let mut bytes = [0u8; 4];
         getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("random: {e}")))?;
@@ -391,7 +391,7 @@ async fn fresh_tenant_id(state: &AppState) -> Result<String, ApiError> {
 
 /// The initial password of accounts an administrator creates: parameter `account.initPassword`
 /// when set, else the configuration.
-pub async fn initial_password(state: &AppState) -> Result<String, ApiError> {
+pub async fn initial_password(state: &Core) -> Result<String, ApiError> {
     let param: Option<String> = sqlx::query_scalar::<Any, String>(
         "SELECT param_value FROM blade_param WHERE param_key = 'account.initPassword' AND is_deleted = 0",
     )
@@ -411,7 +411,7 @@ pub fn client_hash(password: &str) -> String {
 
 /// Gives a freshly created tenant its root department, default roles (granted menus within its
 /// package) and an `admin` account holding the administrator role, all in one transaction.
-pub async fn provision(state: &AppState, id: Id) -> Result<(), ApiError> {
+pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT tenant_id, tenant_name FROM blade_tenant WHERE id = ? AND is_deleted = 0",
@@ -423,7 +423,7 @@ pub async fn provision(state: &AppState, id: Id) -> Result<(), ApiError> {
             .fetch_optional(state.db.pool())
             .await?
             .ok_or(ApiError::BadRequest(NO_SUCH_TENANT))?;
-    let package = super::tenant::package_menus(state, &tenant_id).await?;
+    let package = crate::auth::package::package_menus(state, &tenant_id).await?;
     let menus: Vec<(i64, i64, String)> = sqlx::query_as::<Any, (i64, i64, String)>(
         "SELECT id, parent_id, code FROM blade_menu WHERE is_deleted = 0",
     )
@@ -542,7 +542,7 @@ pub struct TenantOption {
 /// Every live tenant, for the platform administrator's tenant pickers.
 #[utoipa::path(get, path = "/api/blade-system/tenant/select", tag = "system",
     responses((status = 200, body = Envelope<Vec<TenantOption>>), (status = 403)))]
-pub async fn select(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<TenantOption>>> {
+pub async fn select(State(state): State<SystemCtx>, caller: Caller) -> ApiResult<Data<Vec<TenantOption>>> {
     TENANT.check_platform(&caller)?;
     let rows: Vec<(String, String)> = sqlx::query_as::<Any, (String, String)>(
         "SELECT tenant_id, tenant_name FROM blade_tenant WHERE is_deleted = 0 ORDER BY create_time, id",
@@ -574,7 +574,7 @@ pub struct SettingParams {
 #[utoipa::path(post, path = "/api/blade-system/tenant/setting", tag = "system", params(SettingParams),
     responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
 pub async fn setting(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<SettingParams>,
 ) -> ApiResult<Data<u64>> {
@@ -610,7 +610,7 @@ pub async fn setting(
             Value::Int(time::now_ms()),
         ],
     );
-    push_id_list(&mut sql, &ids);
+    sql.push_ids(&ids);
     sql.push(")");
     Ok(Data(exec(&state, sql).await?))
 }
@@ -627,7 +627,7 @@ pub struct DatasourceParams {
 #[utoipa::path(post, path = "/api/blade-system/tenant/datasource", tag = "system", params(DatasourceParams),
     responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
 pub async fn datasource(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<DatasourceParams>,
 ) -> ApiResult<Data<u64>> {
@@ -675,7 +675,7 @@ pub struct PackageView {
 #[utoipa::path(get, path = "/api/blade-system/tenant/package-detail", tag = "system", params(PackageDetailParams),
     responses((status = 200, body = Envelope<PackageView>), (status = 403)))]
 pub async fn package_detail(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<PackageDetailParams>,
 ) -> ApiResult<Data<Option<PackageView>>> {
@@ -715,7 +715,7 @@ pub struct PackageSettingParams {
 #[utoipa::path(post, path = "/api/blade-system/tenant/package-setting", tag = "system", params(PackageSettingParams),
     responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
 pub async fn package_setting(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<PackageSettingParams>,
 ) -> ApiResult<Data<u64>> {

@@ -13,12 +13,11 @@ use super::access::{self, OUTSIDE_PACKAGE};
 use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks};
 use super::tree::IdList;
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
 use crate::kernel::extract::Json as JsonBody;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
-use crate::state::AppState;
+use crate::system::context::SystemCtx;
 
 const NO_TOP_MENU: Text = Text::new("请选择顶部菜单", "Please select a top menu");
 
@@ -55,7 +54,7 @@ struct TopMenuHooks;
 impl Hooks for TopMenuHooks {
     fn before_save<'a>(
         &'a self,
-        _state: &'a AppState,
+        _state: &'a SystemCtx,
         _caller: &'a Caller,
         _id: Option<Id>,
         body: &'a mut Map<String, Json>,
@@ -81,7 +80,7 @@ pub struct TopMenuGrant {
 #[utoipa::path(post, path = "/api/blade-system/topmenu/grant", tag = "system", request_body = TopMenuGrant,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn grant(
-    State(state): State<AppState>,
+    State(state): State<SystemCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<TopMenuGrant>,
 ) -> ApiResult<Data<bool>> {
@@ -93,7 +92,7 @@ pub async fn grant(
     let mut sql = Sql::new("SELECT id FROM blade_top_menu WHERE is_deleted = 0 AND ");
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.push(" AND id IN (");
-    push_id_list(&mut sql, &tops);
+    sql.push_ids(&tops);
     sql.push(")");
     if access::ids_of(&state, sql).await?.len() != tops.len() {
         return Err(ApiError::not_found());

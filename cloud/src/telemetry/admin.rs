@@ -13,8 +13,8 @@ use utoipa::ToSchema;
 use crate::auth::Caller;
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
-use crate::station::scope;
+use crate::auth::scope;
+use crate::telemetry::context::TelemetryCtx;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -35,7 +35,10 @@ pub struct GatewayIngest {
 /// Ingest state of the gateways of the stations the caller can see.
 #[utoipa::path(get, path = "/api/telemetry/gateways", tag = "telemetry",
     responses((status = 200, body = Envelope<Vec<GatewayIngest>>), (status = 401)))]
-pub async fn gateways(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<Vec<GatewayIngest>>> {
+pub async fn gateways(
+    State(state): State<TelemetryCtx>,
+    caller: Caller,
+) -> ApiResult<Data<Vec<GatewayIngest>>> {
     let scope = scope::visible_stations(&state, &caller).await?;
     let mut sql = Sql::new(
         "SELECT g.gateway_id, g.station_id, s.name, g.online, g.last_seen, g.accepted, g.rejected \

@@ -27,8 +27,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use super::stats::{Reason, Stats};
-use crate::state::AppState;
 use crate::station::gateway::{GatewayIdentity, verify_gateway};
+use crate::telemetry::context::TelemetryCtx;
 
 /// Largest packet accepted from a gateway (the wire's payload limit plus headers).
 const MAX_PACKET: usize = MAX_PAYLOAD_BYTES + 1024;
@@ -43,14 +43,14 @@ const VERIFY_CONCURRENCY: usize = 4;
 /// SHA-256 of (gateway id, password), so the cache never holds a password; a rotated password
 /// stops working when its entry expires (at most `auth_cache_seconds`).
 pub struct GatewayAuth {
-    state: AppState,
+    state: TelemetryCtx,
     ttl: Duration,
     cache: Mutex<HashMap<[u8; 32], (GatewayIdentity, Instant)>>,
     permits: tokio::sync::Semaphore,
 }
 
 impl GatewayAuth {
-    pub fn new(state: AppState, ttl: Duration) -> GatewayAuth {
+    pub fn new(state: TelemetryCtx, ttl: Duration) -> GatewayAuth {
         GatewayAuth {
             state,
             ttl,

@@ -28,11 +28,11 @@ use super::realtime::DeviceLive;
 use super::registry::{GatewayEntry, Registry};
 use super::stats::{Reason, Stats};
 use super::store::{self, LatestRow, RawRow};
-use crate::alarm::engine::{Input, SampleIn};
 use crate::config::TelemetryConfig;
 use crate::kernel::db::Backend;
 use crate::kernel::time;
-use crate::state::AppState;
+use crate::telemetry::context::TelemetryCtx;
+use crate::telemetry::events::{Event, SampleIn};
 
 /// Rollup buckets are 5 minutes.
 pub const BUCKET_MS: i64 = 5 * 60 * 1000;
@@ -56,7 +56,7 @@ struct Accepted {
 }
 
 pub struct Ingest {
-    state: AppState,
+    state: TelemetryCtx,
     cfg: TelemetryConfig,
     pub registry: Arc<Registry>,
     pub stats: Arc<Stats>,
@@ -67,7 +67,7 @@ pub struct Ingest {
 impl Ingest {
     /// Starts the writers; messages are then handed to `handle` (see `run`).
     pub fn start(
-        state: AppState,
+        state: TelemetryCtx,
         registry: Arc<Registry>,
         stats: Arc<Stats>,
         presence: Arc<Presence>,
@@ -288,13 +288,13 @@ impl Ingest {
             .await;
     }
 
-    pub fn state(&self) -> &AppState {
+    pub fn state(&self) -> &TelemetryCtx {
         &self.state
     }
 }
 
 struct Writer {
-    state: AppState,
+    state: TelemetryCtx,
     cfg: TelemetryConfig,
     stats: Arc<Stats>,
     downlink: Downlink,
@@ -410,7 +410,7 @@ impl Writer {
         }
         // Stored: now the acknowledgements (the view was updated when the batches were accepted),
         // and the stored samples for the alarm engine, handed over after the acks.
-        let engine = self.state.alarms.engine_running();
+        let engine = self.state.evaluation.running();
         let mut handover = Vec::new();
         for p in group {
             self.stats.accept(&p.gateway.gateway_id, p.samples.len() as u64);
@@ -441,7 +441,7 @@ impl Writer {
         // After the acks, so the gateways are not kept waiting; when the engine is behind this
         // waits (and so does the queue behind it): alarms are never evaluated on a subset.
         if !handover.is_empty() {
-            self.state.alarms.submit(Input::Samples(handover)).await;
+            self.state.evaluation.submit(Event::Samples(handover)).await;
         }
         true
     }

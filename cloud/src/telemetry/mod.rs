@@ -10,6 +10,8 @@
 pub mod admin;
 pub mod api;
 pub mod broker;
+pub mod context;
+pub mod events;
 pub mod gatekeeper;
 pub mod ingest;
 pub mod presence;
@@ -20,17 +22,21 @@ pub mod rollup;
 pub mod stats;
 pub mod store;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::kernel::time;
-use crate::state::AppState;
 use broker::BrokerError;
 use ingest::Ingest;
 use presence::Presence;
 use registry::Registry;
 use stats::Stats;
+
+pub use context::TelemetryCtx;
 
 /// The running data path.
 pub struct Telemetry {
@@ -42,7 +48,7 @@ pub struct Telemetry {
 }
 
 /// Starts the broker (embedded or external), ingest, presence, counters and rollups.
-pub async fn start(state: &AppState) -> Result<Telemetry, BrokerError> {
+pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
     let cfg = state.config.telemetry.clone();
     let stats = Arc::new(Stats::default());
     let registry = Arc::new(Registry::new(
@@ -95,8 +101,8 @@ pub async fn start(state: &AppState) -> Result<Telemetry, BrokerError> {
         )
     };
 
-    // The alarm engine before ingest, so the first stored batch is evaluated.
-    crate::alarm::engine::start(state).await;
+    // Whoever evaluates samples (the alarm engine) is started before this by the caller
+    // (`server::start_data_path`), so the first stored batch is evaluated.
     let ingest = Ingest::start(
         state.clone(),
         registry.clone(),
@@ -117,7 +123,7 @@ pub async fn start(state: &AppState) -> Result<Telemetry, BrokerError> {
 
 /// Adds what was counted since the last flush to `pv_gateway_state` every `period` seconds
 /// (deltas, so replicas sum: see `stats`).
-fn spawn_counter_flush(state: AppState, stats: Arc<Stats>, registry: Arc<Registry>, period: u64) {
+fn spawn_counter_flush(state: TelemetryCtx, stats: Arc<Stats>, registry: Arc<Registry>, period: u64) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(period.max(1)));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -130,7 +136,7 @@ fn spawn_counter_flush(state: AppState, stats: Arc<Stats>, registry: Arc<Registr
 
 /// One flush: every gateway's pending delta is added to its stored totals, or given back to be
 /// added next time when the registry or the database fails (counts are not lost to a blip).
-pub async fn flush_counters(state: &AppState, stats: &Stats, registry: &Registry) {
+pub async fn flush_counters(state: &crate::kernel::Core, stats: &Stats, registry: &Registry) {
     for (gw, delta) in stats.take_pending() {
         let entry = match registry.gateway(&gw).await {
             Ok(Some(e)) => e,
@@ -160,4 +166,20 @@ pub async fn flush_counters(state: &AppState, stats: &Stats, registry: &Registry
             stats.restore(&gw, delta);
         }
     }
+}
+
+/// The telemetry (the operator's view of ingest, realtime pages) routes, mounted by `app` on the hub's state.
+pub fn routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    crate::kernel::Core: axum::extract::FromRef<S>,
+    TelemetryCtx: axum::extract::FromRef<S>,
+{
+    OpenApiRouter::new()
+        .routes(routes!(admin::gateways))
+        .routes(routes!(api::inverter_real::list))
+        .routes(routes!(api::inverter_real::list_wave_name))
+        .routes(routes!(api::inverter_real::list_wave_tag))
+        .routes(routes!(api::flex_real::real_time_data))
+        .routes(routes!(api::flex_real::data_by_sensor))
 }

@@ -18,7 +18,7 @@ use super::realtime::GatewayLive;
 use super::registry::GatewayEntry;
 use super::store::{self, GatewayKey};
 use crate::kernel::time;
-use crate::state::AppState;
+use crate::telemetry::context::TelemetryCtx;
 
 /// How often the realtime view's `last_seen` of a gateway is refreshed by ordinary traffic
 /// (each refresh notifies listeners, so not on every message).
@@ -36,14 +36,14 @@ struct Gw {
 }
 
 pub struct Presence {
-    state: AppState,
+    state: TelemetryCtx,
     gateways: Mutex<HashMap<String, Gw>>,
     /// Last sample receipt per device (server ms), with its gateway.
     devices: Mutex<HashMap<i64, i64>>,
 }
 
 impl Presence {
-    pub fn new(state: AppState) -> Presence {
+    pub fn new(state: TelemetryCtx) -> Presence {
         Presence {
             state,
             gateways: Mutex::new(HashMap::new()),
@@ -162,8 +162,8 @@ impl Presence {
         self.alarm_gateway(&entry.gateway_id, &g).await;
         if online && !down.is_empty() {
             self.state
-                .alarms
-                .submit(crate::alarm::engine::Input::DevicesOffline {
+                .evaluation
+                .submit(crate::telemetry::events::Event::DevicesOffline {
                     tenant_id: g.tenant_id.clone(),
                     station_id: g.station_id,
                     device_ids: down.clone(),
@@ -194,22 +194,22 @@ impl Presence {
 
     /// Tells the alarm engine the gateway's state (it raises or clears `comm:gateway` on a change).
     async fn alarm_gateway(&self, id: &str, g: &Gw) {
-        use crate::alarm::engine::Input;
+        use crate::telemetry::events::Event;
         let (tenant_id, station_id, gateway_id) = (g.tenant_id.clone(), g.station_id, id.to_owned());
         let input = if g.online {
-            Input::GatewayOnline {
+            Event::GatewayOnline {
                 tenant_id,
                 station_id,
                 gateway_id,
             }
         } else {
-            Input::GatewayOffline {
+            Event::GatewayOffline {
                 tenant_id,
                 station_id,
                 gateway_id,
             }
         };
-        self.state.alarms.submit(input).await;
+        self.state.evaluation.submit(input).await;
     }
 
     /// Marks silent gateways and devices offline.

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use sqlx::Row;
 
+use crate::kernel::Core;
 use crate::kernel::db::Db;
 use crate::kernel::leader::{self, LeaderError};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
-use crate::state::AppState;
 
 /// Lock name of the job (`kernel::leader`).
 pub const JOB: &str = "telemetry.retention";
@@ -23,7 +23,7 @@ const DAY_MS: i64 = 86_400_000;
 /// One run as the worker makes it: if no replica ran it within `EVERY` and none is running it,
 /// deletes raw samples older than `raw_retention_days`. `Ok(None)` when skipped; otherwise how
 /// many rows were deleted (or why not).
-pub async fn run_due(state: &AppState) -> Result<Option<Result<u64, sqlx::Error>>, LeaderError> {
+pub async fn run_due(state: &Core) -> Result<Option<Result<u64, sqlx::Error>>, LeaderError> {
     let cutoff = time::now_ms() - state.config.telemetry.raw_retention_days * DAY_MS;
     leader::run_exclusive_due(&state.db, JOB, EVERY, delete_raw_before(&state.db, cutoff)).await
 }

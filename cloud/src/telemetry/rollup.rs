@@ -25,11 +25,12 @@ use pv_shared::wire;
 use sqlx::Row;
 
 use super::ingest::BUCKET_MS;
+use crate::kernel::Core;
 use crate::kernel::db::Db;
 use crate::kernel::leader;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
-use crate::state::AppState;
+use crate::telemetry::context::TelemetryCtx;
 
 const HOUR_MS: i64 = 3_600_000;
 const DAY_MS: i64 = 86_400_000;
@@ -474,7 +475,7 @@ pub fn offset_ms() -> i64 {
 pub const ROLLUP_JOB: &str = "telemetry.rollup";
 
 /// Rolls up every marked bucket that is due, in passes of `limit` marks.
-pub async fn run_all(state: &AppState, limit: i64) -> Result<usize, sqlx::Error> {
+pub async fn run_all(state: &Core, limit: i64) -> Result<usize, sqlx::Error> {
     let cfg = &state.config.telemetry;
     let mut total = 0;
     loop {
@@ -497,7 +498,7 @@ pub async fn run_all(state: &AppState, limit: i64) -> Result<usize, sqlx::Error>
 /// lock: with several replicas, one rolls up while the others skip the pass (rollups recompute
 /// from raw, so whichever replica runs a pass writes the same rows), and retention runs once an
 /// hour across all of them.
-pub fn spawn_worker(state: AppState) -> Arc<tokio::sync::Notify> {
+pub fn spawn_worker(state: TelemetryCtx) -> Arc<tokio::sync::Notify> {
     let kick = Arc::new(tokio::sync::Notify::new());
     let k = kick.clone();
     tokio::spawn(async move {

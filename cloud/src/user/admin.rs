@@ -17,14 +17,13 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::routes::{valid_account, valid_email, valid_phone};
 use super::store::{STATUS_ACTIVE, STATUS_PENDING};
-use crate::auth::caller::push_id_list;
 use crate::auth::{Caller, session};
+use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Query};
 use crate::kernel::lang::Text;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, id::parse_id_list, time};
-use crate::state::AppState;
 use crate::system::tenant_admin::{initial_password, password_hash_of};
 
 const COLUMNS: &str = "id, tenant_id, account, name, real_name, email, phone, birthday, sex, post_id, \
@@ -42,8 +41,7 @@ const FIELDS: &[Field] = &[
     Field::new("createTime", "create_time", Kind::Time),
 ];
 
-pub const OWNER_ROLE: &str = "owner";
-pub const MAINTENANCE_ROLE: &str = "maintenance";
+pub use crate::auth::scope::{MAINTENANCE_ROLE, OWNER_ROLE};
 const DEFAULT_ROLE: &str = "user";
 
 const ACCOUNT_EMPTY: Text = Text::new("请输入账号", "Please enter the account");
@@ -76,7 +74,7 @@ const QUOTA: Text = Text::new(
 const SELECT_ONE: Text = Text::new("请选择至少一条数据", "Please select at least one record");
 
 /// Fails with 403 unless the caller holds one of `codes`.
-async fn require_any(state: &AppState, caller: &Caller, codes: &[&str]) -> Result<(), ApiError> {
+async fn require_any(state: &Core, caller: &Caller, codes: &[&str]) -> Result<(), ApiError> {
     for code in codes {
         if caller.has_permission(state, code).await? {
             return Ok(());
@@ -155,7 +153,7 @@ async fn exec_on(conn: &mut sqlx::AnyConnection, sql: Sql) -> Result<u64, ApiErr
         .rows_affected())
 }
 
-async fn exec(state: &AppState, sql: Sql) -> Result<u64, ApiError> {
+async fn exec(state: &Core, sql: Sql) -> Result<u64, ApiError> {
     let (text, args) = sql.build()?;
     Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
         .execute(state.db.pool())
@@ -163,7 +161,7 @@ async fn exec(state: &AppState, sql: Sql) -> Result<u64, ApiError> {
         .rows_affected())
 }
 
-async fn scalar(state: &AppState, sql: Sql) -> Result<i64, ApiError> {
+async fn scalar(state: &Core, sql: Sql) -> Result<i64, ApiError> {
     let (text, args) = sql.build()?;
     Ok(
         sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -172,7 +170,7 @@ async fn scalar(state: &AppState, sql: Sql) -> Result<i64, ApiError> {
     )
 }
 
-async fn id_list(state: &AppState, sql: Sql) -> Result<Vec<Id>, ApiError> {
+async fn id_list(state: &Core, sql: Sql) -> Result<Vec<Id>, ApiError> {
     let (text, args) = sql.build()?;
     Ok(
         sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -185,7 +183,7 @@ async fn id_list(state: &AppState, sql: Sql) -> Result<Vec<Id>, ApiError> {
 }
 
 /// `FROM blade_user WHERE` live, in the caller's tenant, within the caller's data scopes.
-async fn visible_users(state: &AppState, caller: &Caller) -> Result<Sql, ApiError> {
+async fn visible_users(state: &Core, caller: &Caller) -> Result<Sql, ApiError> {
     let mut sql = Sql::new(" FROM blade_user WHERE is_deleted = 0 AND ");
     sql.append(&caller.tenant_filter("tenant_id"));
     if let Some(narrow) = crate::system::data_scope::narrow(state, caller, "user").await? {
@@ -197,11 +195,11 @@ async fn visible_users(state: &AppState, caller: &Caller) -> Result<Sql, ApiErro
 }
 
 /// Which of `ids` the caller may act on.
-async fn visible_ids(state: &AppState, caller: &Caller, ids: &[Id]) -> Result<Vec<Id>, ApiError> {
+async fn visible_ids(state: &Core, caller: &Caller, ids: &[Id]) -> Result<Vec<Id>, ApiError> {
     let mut sql = Sql::new("SELECT id");
     sql.append(&visible_users(state, caller).await?);
     sql.push(" AND id IN (");
-    push_id_list(&mut sql, ids);
+    sql.push_ids(ids);
     sql.push(")");
     id_list(state, sql).await
 }
@@ -263,7 +261,7 @@ fn row_json(row: &AnyRow) -> Result<Json, ApiError> {
 }
 
 /// Adds roleId/roleName/deptId/deptName/postName (comma-joined) to user rows, three queries in all.
-async fn decorate(state: &AppState, rows: &mut [Json]) -> Result<(), ApiError> {
+async fn decorate(state: &Core, rows: &mut [Json]) -> Result<(), ApiError> {
     let ids: Vec<Id> = rows
         .iter()
         .filter_map(|r| {
@@ -278,7 +276,7 @@ async fn decorate(state: &AppState, rows: &mut [Json]) -> Result<(), ApiError> {
     }
     let joined = async |head: &str, tail: &str| -> Result<HashMap<i64, Vec<(i64, String)>>, ApiError> {
         let mut sql = Sql::new(head);
-        push_id_list(&mut sql, &ids);
+        sql.push_ids(&ids);
         sql.push(tail);
         let (text, args) = sql.build()?;
         let rows = sqlx::query_as_with::<Any, (i64, i64, String), _>(sqlx::AssertSqlSafe(text), args)
@@ -312,7 +310,7 @@ async fn decorate(state: &AppState, rows: &mut [Json]) -> Result<(), ApiError> {
             HashMap::new()
         } else {
             let mut sql = Sql::new("SELECT id, post_name FROM blade_post WHERE is_deleted = 0 AND id IN (");
-            push_id_list(&mut sql, &wanted);
+            sql.push_ids(&wanted);
             sql.push(")");
             let (text, args) = sql.build()?;
             sqlx::query_as_with::<Any, (i64, String), _>(sqlx::AssertSqlSafe(text), args)
@@ -360,7 +358,7 @@ async fn decorate(state: &AppState, rows: &mut [Json]) -> Result<(), ApiError> {
 }
 
 async fn page_of(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     mut query: ListQuery,
     alias: Option<&str>,
@@ -418,7 +416,7 @@ async fn page_of(
            ("realName" = Option<String>, Query), ("deptId" = Option<String>, Query), ("roleId" = Option<String>, Query),
            ("roleAlias" = Option<String>, Query), ("status" = Option<i64>, Query)),
     responses((status = 200, body = Envelope<Json>), (status = 403)))]
-pub async fn page(State(state): State<AppState>, caller: Caller, query: ListQuery) -> ApiResult<Data<Json>> {
+pub async fn page(State(state): State<Core>, caller: Caller, query: ListQuery) -> ApiResult<Data<Json>> {
     require_any(&state, &caller, &["user", "personnel"]).await?;
     page_of(&state, &caller, query, None).await
 }
@@ -429,7 +427,7 @@ pub async fn page(State(state): State<AppState>, caller: Caller, query: ListQuer
            ("realName" = Option<String>, Query), ("companyName" = Option<String>, Query)),
     responses((status = 200, body = Envelope<Json>), (status = 403)))]
 pub async fn page_owner(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     query: ListQuery,
 ) -> ApiResult<Data<Json>> {
@@ -452,7 +450,7 @@ pub struct StaffMember {
 #[utoipa::path(get, path = "/api/blade-user/listMaintenance", tag = "user",
     responses((status = 200, body = Envelope<Vec<StaffMember>>), (status = 401)))]
 pub async fn list_maintenance(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
 ) -> ApiResult<Data<Vec<StaffMember>>> {
     let mut sql = Sql::new(
@@ -492,7 +490,7 @@ pub struct IdParam {
     pub id: Id,
 }
 
-async fn find_json(state: &AppState, caller: &Caller, id: Id) -> Result<Option<Json>, ApiError> {
+async fn find_json(state: &Core, caller: &Caller, id: Id) -> Result<Option<Json>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS}"));
     sql.append(&visible_users(state, caller).await?);
     sql.push_bind(" AND id = ?", [id.into()]);
@@ -511,7 +509,7 @@ async fn find_json(state: &AppState, caller: &Caller, id: Id) -> Result<Option<J
 #[utoipa::path(get, path = "/api/blade-user/detail", tag = "user", params(IdParam),
     responses((status = 200, body = Envelope<Json>), (status = 404)))]
 pub async fn detail(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<IdParam>,
 ) -> ApiResult<Data<Json>> {
@@ -534,7 +532,7 @@ pub struct PlatformDetail {
 #[utoipa::path(get, path = "/api/blade-user/platform-detail", tag = "user", params(IdParam),
     responses((status = 200, body = Envelope<PlatformDetail>), (status = 404)))]
 pub async fn platform_detail(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<IdParam>,
 ) -> ApiResult<Data<PlatformDetail>> {
@@ -564,7 +562,7 @@ pub async fn platform_detail(
 #[utoipa::path(post, path = "/api/blade-user/update-platform", tag = "user", request_body = PlatformDetail,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 404)))]
 pub async fn update_platform(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     JsonBody(p): JsonBody<PlatformDetail>,
 ) -> ApiResult<Data<bool>> {
@@ -608,7 +606,7 @@ pub async fn update_platform(
 
 /// Checks that every id names a live row of `table` in the caller's tenant.
 async fn check_owned(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     table: &str,
     ids: &[Id],
@@ -623,7 +621,7 @@ async fn check_owned(
     let mut sql = Sql::new(&format!("SELECT COUNT(*) FROM {table} WHERE is_deleted = 0 AND "));
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.push(" AND id IN (");
-    push_id_list(&mut sql, &unique);
+    sql.push_ids(&unique);
     sql.push(")");
     if scalar(state, sql).await? != unique.len() as i64 {
         return Err(ApiError::BadRequest(missing));
@@ -699,7 +697,7 @@ fn read_profile(body: &Map<String, Json>) -> Result<Profile, ApiError> {
     })
 }
 
-async fn check_refs(state: &AppState, caller: &Caller, p: &Profile) -> Result<(), ApiError> {
+async fn check_refs(state: &Core, caller: &Caller, p: &Profile) -> Result<(), ApiError> {
     check_owned(
         state,
         caller,
@@ -726,7 +724,7 @@ async fn check_refs(state: &AppState, caller: &Caller, p: &Profile) -> Result<()
     .await
 }
 
-async fn check_quota(state: &AppState, caller: &Caller) -> Result<(), ApiError> {
+async fn check_quota(state: &Core, caller: &Caller) -> Result<(), ApiError> {
     let mut sql = Sql::new("SELECT account_number FROM blade_tenant WHERE is_deleted = 0 AND ");
     sql.append(&caller.tenant_filter("tenant_id"));
     let limit = scalar(state, sql).await.unwrap_or(-1);
@@ -742,7 +740,7 @@ async fn check_quota(state: &AppState, caller: &Caller) -> Result<(), ApiError> 
 }
 
 async fn account_taken(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     account: &str,
     except: Option<Id>,
@@ -762,7 +760,7 @@ fn unique_violation(e: &ApiError) -> bool {
 
 /// Inserts a user with its links in one transaction.
 async fn insert_user(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     p: &Profile,
     phc: String,
@@ -844,7 +842,7 @@ async fn link(
 
 /// Updates the profile fields present in the body; roles/depts replaced when given.
 async fn update_user(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     id: Id,
     body: &Map<String, Json>,
@@ -924,7 +922,7 @@ fn body_id(body: &Map<String, Json>) -> Result<Option<Id>, ApiError> {
 #[utoipa::path(post, path = "/api/blade-user/submit", tag = "user", request_body = Json,
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 403)))]
 pub async fn submit(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     JsonBody(body): JsonBody<Json>,
 ) -> ApiResult<Data<String>> {
@@ -967,7 +965,7 @@ pub async fn submit(
 }
 
 async fn save_update(
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     id: Id,
     body: &Map<String, Json>,
@@ -1002,7 +1000,7 @@ async fn save_update(
 #[utoipa::path(post, path = "/api/blade-user/update", tag = "user", request_body = Json,
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 404)))]
 pub async fn update(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     JsonBody(body): JsonBody<Json>,
 ) -> ApiResult<Data<String>> {
@@ -1013,7 +1011,7 @@ pub async fn update(
 }
 
 /// The tenant's role with `alias`, created when missing (owners need one to exist).
-async fn ensure_role(state: &AppState, caller: &Caller, alias: &str, zh_name: &str) -> Result<Id, ApiError> {
+async fn ensure_role(state: &Core, caller: &Caller, alias: &str, zh_name: &str) -> Result<Id, ApiError> {
     let mut sql = Sql::new("SELECT id FROM blade_role WHERE is_deleted = 0 AND ");
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.push_bind(" AND role_alias = ? ORDER BY sort, id", [alias.into()]);
@@ -1031,7 +1029,7 @@ async fn ensure_role(state: &AppState, caller: &Caller, alias: &str, zh_name: &s
 }
 
 /// The department new owners join: the caller's own, else the tenant's first root department.
-async fn default_dept(state: &AppState, caller: &Caller) -> Result<Option<Id>, ApiError> {
+async fn default_dept(state: &Core, caller: &Caller) -> Result<Option<Id>, ApiError> {
     if let Some(d) = caller.dept_id {
         return Ok(Some(d));
     }
@@ -1046,7 +1044,7 @@ async fn default_dept(state: &AppState, caller: &Caller) -> Result<Option<Id>, A
 #[utoipa::path(post, path = "/api/blade-user/saveOwner", tag = "user", request_body = Json,
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 403)))]
 pub async fn save_owner(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     JsonBody(body): JsonBody<Json>,
 ) -> ApiResult<Data<String>> {
@@ -1125,7 +1123,7 @@ pub struct IdsParam {
 #[utoipa::path(post, path = "/api/blade-user/remove", tag = "user", params(IdsParam),
     responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
 pub async fn remove(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<IdsParam>,
 ) -> ApiResult<Data<u64>> {
@@ -1148,7 +1146,7 @@ pub async fn remove(
         "UPDATE blade_user SET is_deleted = 1, update_user = ?, update_time = ? WHERE id IN (",
         [caller.user_id.into(), Value::Int(time::now_ms())],
     );
-    push_id_list(&mut sql, &ids);
+    sql.push_ids(&ids);
     sql.push(")");
     let n = exec(&state, sql).await?;
     for id in ids {
@@ -1171,7 +1169,7 @@ const RESET_DONE: Text = Text::new("重置密码成功", "Password reset");
 #[utoipa::path(post, path = "/api/blade-user/reset-password", tag = "user", params(UserIdsParam),
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 403)))]
 pub async fn reset_password(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<UserIdsParam>,
 ) -> ApiResult<Data<String>> {
@@ -1201,7 +1199,7 @@ pub struct GrantParams {
 #[utoipa::path(post, path = "/api/blade-user/grant", tag = "user", params(GrantParams),
     responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
 pub async fn grant(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<GrantParams>,
 ) -> ApiResult<Data<u64>> {
@@ -1237,7 +1235,7 @@ pub async fn grant(
 #[utoipa::path(post, path = "/api/blade-user/audit-pass", tag = "user", params(UserIdsParam),
     responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
 pub async fn audit_pass(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<UserIdsParam>,
 ) -> ApiResult<Data<u64>> {
@@ -1288,7 +1286,7 @@ pub async fn audit_pass(
 #[utoipa::path(post, path = "/api/blade-user/audit-refuse", tag = "user", params(UserIdsParam),
     responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
 pub async fn audit_refuse(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<UserIdsParam>,
 ) -> ApiResult<Data<u64>> {
@@ -1302,22 +1300,22 @@ pub async fn audit_refuse(
         "UPDATE blade_user SET is_deleted = 1, update_user = ?, update_time = ? WHERE id IN (",
         [caller.user_id.into(), Value::Int(time::now_ms())],
     );
-    push_id_list(&mut sql, &ids);
+    sql.push_ids(&ids);
     sql.push(")");
     Ok(Data(exec(&state, sql).await?))
 }
 
-async fn pending(state: &AppState, caller: &Caller, ids: &[Id]) -> Result<Vec<Id>, ApiError> {
+async fn pending(state: &Core, caller: &Caller, ids: &[Id]) -> Result<Vec<Id>, ApiError> {
     let mut sql = Sql::new("SELECT id");
     sql.append(&visible_users(state, caller).await?);
     sql.push_bind(" AND status = ? AND id IN (", [Value::Int(STATUS_PENDING)]);
-    push_id_list(&mut sql, ids);
+    sql.push_ids(ids);
     sql.push(")");
     id_list(state, sql).await
 }
 
 /// A usual-log line for an administrative act on accounts.
-async fn audit(state: &AppState, caller: &Caller, id: &str, data: &str) {
+async fn audit(state: &Core, caller: &Caller, id: &str, data: &str) {
     crate::log::usual::record_event(
         state,
         crate::log::usual::Event {

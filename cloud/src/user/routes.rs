@@ -6,11 +6,11 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::store::{self, NewUser, Profile, STATUS_PENDING};
 use crate::auth::{Caller, password, session};
+use crate::kernel::Core;
 use crate::kernel::extract::{Json, Query};
 use crate::kernel::lang::Text;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, id::parse_id_list};
 use crate::resource::oss;
-use crate::state::AppState;
 use crate::system::tenant;
 
 pub const PASSWORDS_DIFFER: Text = Text::new("两次输入的密码不一致", "The two passwords do not match");
@@ -73,7 +73,7 @@ pub struct RegisterParams {
 #[utoipa::path(post, path = "/api/blade-user/register-guest", tag = "user", params(RegisterParams),
     responses((status = 200, body = Envelope<String>), (status = 400)))]
 pub async fn register_guest(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     Query(p): Query<RegisterParams>,
 ) -> ApiResult<Data<String>> {
     let tenant_id = p
@@ -153,7 +153,7 @@ pub struct UserDetail {
 
 #[utoipa::path(get, path = "/api/blade-user/info", tag = "user",
     responses((status = 200, description = "The caller's own profile", body = Envelope<UserDetail>), (status = 401)))]
-pub async fn info(State(state): State<AppState>, caller: Caller) -> ApiResult<Data<UserDetail>> {
+pub async fn info(State(state): State<Core>, caller: Caller) -> ApiResult<Data<UserDetail>> {
     let u = store::find(&state.db, &caller.tenant_id, caller.user_id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -190,7 +190,7 @@ pub struct ProfileForm {
 #[utoipa::path(post, path = "/api/blade-user/update-info", tag = "user", request_body = ProfileForm,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 401)))]
 pub async fn update_info(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Json(f): Json<ProfileForm>,
 ) -> ApiResult<Data<bool>> {
@@ -248,7 +248,7 @@ pub struct PasswordParams {
 #[utoipa::path(post, path = "/api/blade-user/update-password", tag = "user", params(PasswordParams),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 401)))]
 pub async fn update_password(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<PasswordParams>,
 ) -> ApiResult<Data<bool>> {
@@ -286,7 +286,7 @@ pub struct UnlockParams {
 #[utoipa::path(post, path = "/api/blade-user/unlock", tag = "user", params(UnlockParams),
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 403)))]
 pub async fn unlock(
-    State(state): State<AppState>,
+    State(state): State<Core>,
     caller: Caller,
     Query(p): Query<UnlockParams>,
 ) -> ApiResult<Data<String>> {

@@ -175,7 +175,7 @@ pub async fn unlock(db: &Db, tenant_id: &str, ids: &[Id]) -> Result<u64, ApiErro
         [tenant_id.into()],
     );
     sql.push(" AND id IN (");
-    crate::auth::caller::push_id_list(&mut sql, ids);
+    sql.push_ids(ids);
     sql.push(")");
     exec(db, sql).await
 }

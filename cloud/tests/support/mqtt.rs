@@ -26,7 +26,7 @@ impl IngestApp {
             tweak(c);
         })
         .await;
-        let telemetry = pv_cloud::telemetry::start(&app.state)
+        let telemetry = pv_cloud::server::start_data_path(&app.state)
             .await
             .expect("telemetry starts");
         let gateway_addr = telemetry.gateway_addr.expect("embedded broker");

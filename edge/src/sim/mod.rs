@@ -31,6 +31,7 @@ use pv_shared::wire::Value;
 use tokio_modbus::server::Service;
 use tokio_modbus::{ExceptionCode, Request, Response, SlaveRequest};
 
+use crate::clock::now_ms;
 use crate::device::SUNS;
 
 /// Where the simulator lays out a SunSpec chain.
@@ -74,13 +75,6 @@ struct Physics {
     plant: plant::Plant,
     /// Holding registers written over Modbus (set-points): the model leaves them alone.
     written: HashSet<u16>,
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 /// The raw integer nearest to `x` that type `t` carries and that is not a "not implemented"

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use pv_shared::wire::Sample;
 
+use crate::clock::now_ms;
 use crate::queue::{Queue, QueueError};
 use crate::uplink::batch::{self, Outgoing};
 
@@ -53,13 +54,6 @@ pub struct Session {
     /// When unsent live samples were first seen (they wait up to `batch_linger` for company).
     live_waiting_since: Option<Instant>,
     pub started: Instant,
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 impl Session {

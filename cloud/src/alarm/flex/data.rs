@@ -15,17 +15,17 @@ use sqlx::any::AnyRow;
 use utoipa::ToSchema;
 
 use super::rule;
+use crate::alarm::context::AlarmCtx;
 use crate::alarm::store;
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::extract::Path;
 use crate::kernel::lang::Text;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::state::AppState;
 use crate::station::device::{IdPath, ids_param};
-use crate::station::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
 
 pub const MENU: &str = "alarmDataFlex";
 
@@ -134,7 +134,7 @@ fn to_record(r: &AnyRow) -> Result<AlarmFlex, ApiError> {
 
 /// Fills `variable`, `variableName` and `comparison` from the rules the alarms name (removed
 /// rules included: they still describe their alarms). One query for the whole page.
-async fn resolve_rules(state: &AppState, tenant: &str, records: &mut [AlarmFlex]) -> Result<(), ApiError> {
+async fn resolve_rules(state: &Core, tenant: &str, records: &mut [AlarmFlex]) -> Result<(), ApiError> {
     let ids: Vec<Id> = records.iter().filter_map(|r| r.setting_id).collect();
     if ids.is_empty() {
         return Ok(());
@@ -144,7 +144,7 @@ async fn resolve_rules(state: &AppState, tenant: &str, records: &mut [AlarmFlex]
         "SELECT id, variable, comparison FROM pv_alarm_setting_flex WHERE tenant_id = ? AND id IN (",
         [Value::Text(tenant.to_owned())],
     );
-    push_id_list(&mut sql, &ids);
+    sql.push_ids(&ids);
     sql.push(")");
     let (text, args) = sql.build()?;
     let mut rules: HashMap<i64, (String, String)> = HashMap::new();
@@ -210,7 +210,7 @@ fn time_param(query: &mut ListQuery, name: &str) -> Result<Option<i64>, ApiError
         ("status" = Option<i64>, Query), ("startTime" = Option<String>, Query), ("endTime" = Option<String>, Query)),
     responses((status = 200, body = Envelope<Page<AlarmFlex>>), (status = 400), (status = 401)))]
 pub async fn page(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     caller: Caller,
     mut query: ListQuery,
 ) -> ApiResult<Data<Page<AlarmFlex>>> {
@@ -236,7 +236,7 @@ pub async fn page(
     Ok(Data(page))
 }
 
-async fn find(state: &AppState, scope: &StationScope, id: Id) -> Result<Option<AlarmFlex>, ApiError> {
+async fn find(state: &Core, scope: &StationScope, id: Id) -> Result<Option<AlarmFlex>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} "));
     sql.append(&scoped(scope));
     sql.push_bind(" AND a.id = ?", [Value::Int(id.0)]);
@@ -257,7 +257,7 @@ async fn find(state: &AppState, scope: &StationScope, id: Id) -> Result<Option<A
 #[utoipa::path(get, path = "/api/alarmDataFlex/{id}", tag = "alarm", params(IdPath),
     responses((status = 200, body = Envelope<AlarmFlex>), (status = 404)))]
 pub async fn detail(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     caller: Caller,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<AlarmFlex>> {
@@ -276,7 +276,7 @@ pub const CLEAR_FIRST: Text = Text::new("请先清除告警", "Clear the alarm f
 #[utoipa::path(delete, path = "/api/alarmDataFlex/{id}", tag = "alarm", params(IdPath),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn remove(
-    State(state): State<AppState>,
+    State(state): State<AlarmCtx>,
     caller: Caller,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<bool>> {
@@ -286,7 +286,7 @@ pub async fn remove(
     let mut sel = Sql::new("SELECT a.id, a.status ");
     sel.append(&scoped(&scope));
     sel.push(" AND a.id IN (");
-    push_id_list(&mut sel, &ids);
+    sel.push_ids(&ids);
     sel.push(")");
     let (text, args) = sel.build()?;
     let found = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
@@ -309,7 +309,7 @@ pub async fn remove(
         "DELETE FROM pv_alarm WHERE tenant_id = ? AND category = 'flex' AND status = 2 AND id IN (",
         [Value::Text(scope.tenant_id.clone())],
     );
-    push_id_list(&mut sql, &ids);
+    sql.push_ids(&ids);
     sql.push(")");
     let (text, args) = sql.build()?;
     sqlx::query_with(sqlx::AssertSqlSafe(text), args)

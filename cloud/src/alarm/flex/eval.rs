@@ -11,13 +11,23 @@ use std::time::{Duration, Instant};
 use pv_shared::wire::Value as WireValue;
 use sqlx::Row;
 
-use super::DeviceRef;
 use super::rule::{Comparison, Rule};
 use crate::alarm::condition::Condition;
+use crate::kernel::Core;
 use crate::kernel::id::IdGenerator;
 use crate::kernel::sql::{Sql, Value};
-use crate::state::AppState;
 use crate::telemetry::realtime::KIND_FLEX;
+
+/// The device a sample came from, as evaluators need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceRef {
+    pub device_id: i64,
+    pub tenant_id: String,
+    pub station_id: i64,
+    /// One of `telemetry::realtime::KIND_*`; bracket rules watch `flex` devices only.
+    pub kind: &'static str,
+    pub name: String,
+}
 
 /// How long a station's rules are reused before being read again.
 pub const TTL: Duration = Duration::from_secs(10);
@@ -27,9 +37,9 @@ struct Entry {
     rules: Arc<Vec<Rule>>,
 }
 
-/// The cache of one hub (one `AppState` and its clones).
+/// The cache of one hub (one `Core` and its clones).
 struct HubCache {
-    /// `AppState` has no slot for this module, so hubs are told apart by their shared id
+    /// `Core` has no slot for this module, so hubs are told apart by their shared id
     /// generator. Holding a `Weak` keeps that allocation, so its address cannot be reused by a
     /// later hub (tests start many in one process) while this entry exists.
     owner: Weak<IdGenerator>,
@@ -38,7 +48,7 @@ struct HubCache {
 
 static CACHE: LazyLock<Mutex<Vec<HubCache>>> = LazyLock::new(|| Mutex::new(Vec::new()));
 
-fn with_hub<T>(state: &AppState, f: impl FnOnce(&mut HashMap<i64, Entry>) -> T) -> T {
+fn with_hub<T>(state: &Core, f: impl FnOnce(&mut HashMap<i64, Entry>) -> T) -> T {
     // A panic while holding the lock cannot leave the map half-changed in a way that matters
     // (entries are replaced whole), so a poisoned lock is used as is.
     let mut hubs = CACHE.lock().unwrap_or_else(|p| p.into_inner());
@@ -58,12 +68,12 @@ fn with_hub<T>(state: &AppState, f: impl FnOnce(&mut HashMap<i64, Entry>) -> T) 
 }
 
 /// Forgets every cached rule of this hub (after a setting is added, changed or removed).
-pub fn invalidate(state: &AppState) {
+pub fn invalidate(state: &Core) {
     with_hub(state, HashMap::clear);
 }
 
 /// The enabled, live rules of a station (all tenants' rows are filtered by the caller).
-async fn load(state: &AppState, station_id: i64) -> Result<Vec<Rule>, sqlx::Error> {
+async fn load(state: &Core, station_id: i64) -> Result<Vec<Rule>, sqlx::Error> {
     let mut sql = Sql::new(
         "SELECT id, tenant_id, station_id, variable, comparison, threshold, threshold_high, \
          duration_seconds, level, remark FROM pv_alarm_setting_flex WHERE ",
@@ -104,7 +114,7 @@ async fn load(state: &AppState, station_id: i64) -> Result<Vec<Rule>, sqlx::Erro
 /// The station's rules, from the cache when fresh. When the database cannot be read, the last
 /// rules known are used however old: answering "no rule" would make the engine clear every open
 /// bracket alarm of the station on a passing database fault.
-async fn rules_of(state: &AppState, station_id: i64) -> Arc<Vec<Rule>> {
+async fn rules_of(state: &Core, station_id: i64) -> Arc<Vec<Rule>> {
     let cached = with_hub(state, |m| {
         m.get(&station_id)
             .map(|e| (e.read.elapsed() < TTL, e.rules.clone()))
@@ -139,7 +149,7 @@ async fn rules_of(state: &AppState, station_id: i64) -> Arc<Vec<Rule>> {
 /// give nothing for that rule. `ts` is the sample's time; rules do not depend on it (the engine
 /// applies the hold), it is taken so evaluators share one shape.
 pub async fn conditions(
-    state: &AppState,
+    state: &Core,
     device: &DeviceRef,
     ts: i64,
     values: &BTreeMap<String, WireValue>,

@@ -12,23 +12,17 @@ pub mod setting;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-pub use eval::conditions;
+pub use eval::{DeviceRef, conditions};
 
-use crate::state::AppState;
-
-/// The device a sample came from, as evaluators need it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeviceRef {
-    pub device_id: i64,
-    pub tenant_id: String,
-    pub station_id: i64,
-    /// One of `telemetry::realtime::KIND_*`; bracket rules watch `flex` devices only.
-    pub kind: &'static str,
-    pub name: String,
-}
+use crate::kernel::Core;
 
 /// `/api/alarmSettingFlex` and `/api/alarmDataFlex`.
-pub fn routes() -> OpenApiRouter<AppState> {
+pub fn routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Core: axum::extract::FromRef<S>,
+    crate::alarm::context::AlarmCtx: axum::extract::FromRef<S>,
+{
     OpenApiRouter::new()
         .routes(routes!(setting::list_variable))
         .routes(routes!(setting::page))

@@ -13,17 +13,17 @@ use utoipa::ToSchema;
 
 use super::eval;
 use super::rule::{self, Comparison};
+use crate::alarm::context::AlarmCtx;
 use crate::alarm::store;
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path};
 use crate::kernel::lang::Text;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::state::AppState;
 use crate::station::device::{IdPath, NO_STATION, body_id, ids_param};
-use crate::station::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
 
 pub const MENU: &str = "alarmSettingFlex";
 /// Rules per station: each is checked on every tracker sample.
@@ -144,7 +144,7 @@ fn scoped(scope: &StationScope) -> Sql {
     sql
 }
 
-async fn find(state: &AppState, scope: &StationScope, id: Id) -> Result<Option<Setting>, ApiError> {
+async fn find(state: &Core, scope: &StationScope, id: Id) -> Result<Option<Setting>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} "));
     sql.append(&scoped(scope));
     sql.push_bind(" AND a.id = ?", [Value::Int(id.0)]);
@@ -171,7 +171,7 @@ const FIELDS: &[Field] = &[
     params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("stationId" = Option<String>, Query)),
     responses((status = 200, body = Envelope<Page<Setting>>), (status = 400), (status = 401)))]
 pub async fn page(
-    axum::extract::State(state): axum::extract::State<AppState>,
+    axum::extract::State(state): axum::extract::State<AlarmCtx>,
     caller: Caller,
     mut query: ListQuery,
 ) -> ApiResult<Data<Page<Setting>>> {
@@ -197,7 +197,7 @@ pub async fn page(
     Ok(Data(run_page(&state, from_where, &query).await?))
 }
 
-async fn run_page(state: &AppState, from_where: Sql, query: &ListQuery) -> Result<Page<Setting>, ApiError> {
+async fn run_page(state: &Core, from_where: Sql, query: &ListQuery) -> Result<Page<Setting>, ApiError> {
     fetch_page_with(
         &state.db,
         COLUMNS,
@@ -214,7 +214,7 @@ async fn run_page(state: &AppState, from_where: Sql, query: &ListQuery) -> Resul
 #[utoipa::path(get, path = "/api/alarmSettingFlex/{id}", tag = "alarm", params(IdPath),
     responses((status = 200, body = Envelope<Setting>), (status = 404)))]
 pub async fn detail(
-    axum::extract::State(state): axum::extract::State<AppState>,
+    axum::extract::State(state): axum::extract::State<AlarmCtx>,
     caller: Caller,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<Setting>> {
@@ -436,7 +436,7 @@ pub fn parse_draft(body: &Map<String, Json>) -> Result<Draft, ApiError> {
     })
 }
 
-async fn count(state: &AppState, sql: Sql) -> Result<i64, ApiError> {
+async fn count(state: &Core, sql: Sql) -> Result<i64, ApiError> {
     let (text, args) = sql.build()?;
     Ok(
         sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -448,7 +448,7 @@ async fn count(state: &AppState, sql: Sql) -> Result<i64, ApiError> {
 /// The station must be one the caller may see and have a live bracket; it may hold at most
 /// [`MAX_PER_STATION`] rules (`own`: the rule being changed, not counted).
 async fn check_station(
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
     station: i64,
     own: Option<Id>,
@@ -490,7 +490,7 @@ fn opt_float(v: Option<f64>) -> Value {
 #[utoipa::path(post, path = "/api/alarmSettingFlex", tag = "alarm", request_body = Json,
     responses((status = 200, body = Envelope<Id>), (status = 400), (status = 403)))]
 pub async fn create(
-    axum::extract::State(state): axum::extract::State<AppState>,
+    axum::extract::State(state): axum::extract::State<AlarmCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<Id>> {
@@ -551,7 +551,7 @@ fn as_body(s: &Setting) -> Map<String, Json> {
 #[utoipa::path(put, path = "/api/alarmSettingFlex", tag = "alarm", request_body = Json,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update(
-    axum::extract::State(state): axum::extract::State<AppState>,
+    axum::extract::State(state): axum::extract::State<AlarmCtx>,
     caller: Caller,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<bool>> {
@@ -605,7 +605,7 @@ pub async fn update(
 #[utoipa::path(delete, path = "/api/alarmSettingFlex/{id}", tag = "alarm", params(IdPath),
     responses((status = 200, body = Envelope<bool>), (status = 403), (status = 404)))]
 pub async fn remove(
-    axum::extract::State(state): axum::extract::State<AppState>,
+    axum::extract::State(state): axum::extract::State<AlarmCtx>,
     caller: Caller,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<bool>> {
@@ -616,7 +616,7 @@ pub async fn remove(
     let mut sel = Sql::new("SELECT a.id ");
     sel.append(&scoped(&scope));
     sel.push(" AND a.id IN (");
-    push_id_list(&mut sel, &ids);
+    sel.push_ids(&ids);
     sel.push(")");
     let (text, args) = sel.build()?;
     let found: Vec<Id> = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
@@ -638,7 +638,7 @@ pub async fn remove(
             Value::Text(caller.tenant_id.clone()),
         ],
     );
-    push_id_list(&mut sql, &found);
+    sql.push_ids(&found);
     sql.push(")");
     let (text, args) = sql.build()?;
     sqlx::query_with(sqlx::AssertSqlSafe(text), args)
@@ -651,7 +651,7 @@ pub async fn remove(
 
 /// Clears (as the system) the open alarms of rules that stopped watching: otherwise they would
 /// stay open until the bracket's next sample, or for ever if it never reports again.
-async fn clear_open(state: &AppState, tenant: &str, settings: &[Id]) -> Result<(), ApiError> {
+async fn clear_open(state: &AlarmCtx, tenant: &str, settings: &[Id]) -> Result<(), ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT station_id, device_id, kind FROM pv_alarm WHERE tenant_id = ? AND category = 'flex' \

@@ -13,10 +13,10 @@ use crate::auth::Caller;
 use crate::kernel::extract::Query;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 use crate::station::listing::dict_route;
-use crate::station::scope;
+use crate::auth::scope;
 
 pub static COLS: &[Col] = &[
     Col::new("stationId", "station_id", Ty::Id, "电站", "station").required(),
@@ -90,7 +90,7 @@ dict_route!(
 #[utoipa::path(get, path = "/api/camera/listCamera", tag = "camera", params(StationParam),
     responses((status = 200, body = Envelope<Json>), (status = 401)))]
 pub async fn list_camera(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<StationParam>,
 ) -> ApiResult<Data<Vec<Json>>> {
@@ -146,7 +146,7 @@ pub fn live_url(
 #[utoipa::path(get, path = "/api/camera/live/web/url", tag = "camera", params(CameraParam),
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 404)))]
 pub async fn live_web_url(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<CameraParam>,
 ) -> ApiResult<Data<String>> {
@@ -168,7 +168,7 @@ pub async fn live_web_url(
     .await?
     .ok_or_else(ApiError::not_found)?;
     let (brand, serial, channel, verification, application_key) = row;
-    let template = state.station.camera_live_url.get(&brand).ok_or_else(|| {
+    let template = state.services.camera_live_url.get(&brand).ok_or_else(|| {
         ApiError::bad_request(
             "该品牌摄像头未配置直播地址",
             "No live-view address is configured for this camera brand",

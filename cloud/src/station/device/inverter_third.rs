@@ -10,7 +10,7 @@ use super::{DeviceDef, StationParam, device_routes, no_check, pick};
 use crate::auth::Caller;
 use crate::kernel::extract::Query;
 use crate::kernel::{ApiResult, Data, Envelope};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 
 pub static COLS: &[Col] = &[
@@ -55,7 +55,7 @@ device_routes!(
 #[utoipa::path(get, path = "/api/inverterThird/listThirdAccount", tag = "inverterThird", params(StationParam),
     responses((status = 200, body = Envelope<Json>), (status = 401)))]
 pub async fn list_third_account(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<StationParam>,
 ) -> ApiResult<Data<Vec<Json>>> {

@@ -18,14 +18,14 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::fields::{self, Col, Parsed, value_of};
-use super::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
-use crate::auth::caller::push_id_list;
+use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Id, Page, id::parse_id_list, time};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 
 pub const NO_STATION: Text = Text::new("电站不存在", "No such station");
 pub const SELECT_ONE: Text = Text::new("请选择至少一条数据", "Please select at least one record");
@@ -109,7 +109,7 @@ fn to_json(def: &DeviceDef, row: &AnyRow) -> Result<Json, ApiError> {
 /// A page of the caller's devices; filters are the declared ones plus `stationId`.
 pub async fn page(
     def: &'static DeviceDef,
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     mut query: ListQuery,
 ) -> Result<Page<Json>, ApiError> {
@@ -141,7 +141,7 @@ pub async fn page(
 /// Every device of the caller's scope, optionally of one station (for select boxes).
 pub async fn list(
     def: &'static DeviceDef,
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     station: Option<Id>,
 ) -> Result<Vec<Json>, ApiError> {
@@ -161,7 +161,7 @@ pub async fn list(
 
 pub async fn find(
     def: &'static DeviceDef,
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
     id: Id,
 ) -> Result<Option<Json>, ApiError> {
@@ -177,7 +177,7 @@ pub async fn find(
 
 pub async fn detail(
     def: &'static DeviceDef,
-    state: &AppState,
+    state: &Core,
     caller: &Caller,
     id: Id,
 ) -> Result<Json, ApiError> {
@@ -189,7 +189,7 @@ pub async fn detail(
 
 /// Whether `sn` is taken by a live device of the tenant other than (`own_table`, `own_id`).
 pub async fn sn_taken(
-    state: &AppState,
+    state: &Core,
     tenant: &str,
     sn: &str,
     own_table: &str,
@@ -222,7 +222,7 @@ pub fn sn_duplicate(sn: &str) -> ApiError {
 /// Checks shared by create and update: station visible, SN free, one per station.
 pub(crate) async fn check_record(
     def: &'static DeviceDef,
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
     parsed: &[Parsed],
     own: Option<Id>,
@@ -273,7 +273,7 @@ fn unique_to(e: sqlx::Error, msg: impl FnOnce() -> ApiError) -> ApiError {
 
 pub async fn create(
     def: &'static DeviceDef,
-    state: &AppState,
+    state: &StationCtx,
     caller: &Caller,
     body: Map<String, Json>,
 ) -> Result<Id, ApiError> {
@@ -350,7 +350,7 @@ pub fn body_id(body: &Map<String, Json>) -> Result<Id, ApiError> {
 /// merged under the body and the whole is checked again).
 pub async fn update(
     def: &'static DeviceDef,
-    state: &AppState,
+    state: &StationCtx,
     caller: &Caller,
     body: Map<String, Json>,
 ) -> Result<(), ApiError> {
@@ -399,7 +399,7 @@ pub fn ids_param(raw: &str) -> Result<Vec<Id>, ApiError> {
 /// Removes (logically) every listed device the caller may see; none → 404.
 pub async fn remove(
     def: &'static DeviceDef,
-    state: &AppState,
+    state: &StationCtx,
     caller: &Caller,
     raw_ids: &str,
 ) -> Result<(), ApiError> {
@@ -413,7 +413,7 @@ pub async fn remove(
     );
     sql.append(&def.scoped(&scope));
     sql.push(" AND id IN (");
-    push_id_list(&mut sql, &ids);
+    sql.push_ids(&ids);
     sql.push(")");
     let (text, args) = sql.build()?;
     let done = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
@@ -427,14 +427,14 @@ pub async fn remove(
     let mut gone = Sql::new(&format!("SELECT id FROM {} WHERE is_deleted = 1", def.table));
     gone.push_bind(" AND tenant_id = ?", [Value::Text(scope.tenant_id.clone())]);
     gone.push(" AND id IN (");
-    push_id_list(&mut gone, &ids);
+    gone.push_ids(&ids);
     gone.push(")");
     let (text, args) = gone.build()?;
     let removed: Vec<i64> = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
         .fetch_all(state.db.pool())
         .await?;
     crate::alarm::store::clear_removed(
-        state,
+        &state.alarm,
         &scope.tenant_id,
         crate::alarm::store::Removed::Devices(&removed),
         caller.user_id.0,
@@ -491,7 +491,7 @@ macro_rules! device_routes {
             params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("stationId" = Option<String>, Query)),
             responses((status = 200, body = crate::kernel::Envelope<serde_json::Value>), (status = 400), (status = 401)))]
         pub async fn page(
-            axum::extract::State(state): axum::extract::State<crate::state::AppState>,
+            axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
             caller: crate::auth::Caller,
             query: crate::kernel::list::ListQuery,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<crate::kernel::Page<serde_json::Value>>> {
@@ -502,7 +502,7 @@ macro_rules! device_routes {
         #[utoipa::path(post, path = $base, tag = $tag, request_body = serde_json::Value,
             responses((status = 200, body = crate::kernel::Envelope<crate::kernel::Id>), (status = 400), (status = 403)))]
         pub async fn create(
-            axum::extract::State(state): axum::extract::State<crate::state::AppState>,
+            axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
             caller: crate::auth::Caller,
             crate::kernel::extract::Json(body): crate::kernel::extract::Json<serde_json::Map<String, serde_json::Value>>,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<crate::kernel::Id>> {
@@ -513,7 +513,7 @@ macro_rules! device_routes {
         #[utoipa::path(put, path = $base, tag = $tag, request_body = serde_json::Value,
             responses((status = 200, body = crate::kernel::Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
         pub async fn update(
-            axum::extract::State(state): axum::extract::State<crate::state::AppState>,
+            axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
             caller: crate::auth::Caller,
             crate::kernel::extract::Json(body): crate::kernel::extract::Json<serde_json::Map<String, serde_json::Value>>,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<bool>> {
@@ -525,7 +525,7 @@ macro_rules! device_routes {
         #[utoipa::path(delete, path = $item, tag = $tag, params(crate::station::device::IdPath),
             responses((status = 200, body = crate::kernel::Envelope<bool>), (status = 403), (status = 404)))]
         pub async fn remove(
-            axum::extract::State(state): axum::extract::State<crate::state::AppState>,
+            axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
             caller: crate::auth::Caller,
             crate::kernel::extract::Path(p): crate::kernel::extract::Path<crate::station::device::IdPath>,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<bool>> {
@@ -543,7 +543,7 @@ macro_rules! device_detail {
         #[utoipa::path(get, path = $item, tag = $tag, params(crate::station::device::IdPath),
             responses((status = 200, body = crate::kernel::Envelope<serde_json::Value>), (status = 404)))]
         pub async fn detail(
-            axum::extract::State(state): axum::extract::State<crate::state::AppState>,
+            axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
             caller: crate::auth::Caller,
             crate::kernel::extract::Path(p): crate::kernel::extract::Path<crate::station::device::IdPath>,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<serde_json::Value>> {

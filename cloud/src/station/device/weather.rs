@@ -10,7 +10,7 @@ use crate::auth::Caller;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::{ApiResult, Data, Envelope};
-use crate::state::AppState;
+use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 
 pub static COLS: &[Col] = &[
@@ -80,7 +80,7 @@ device_routes!(
 #[utoipa::path(get, path = "/api/weather/list", tag = "weather", params(StationParam),
     responses((status = 200, body = Envelope<Json>), (status = 401)))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<StationParam>,
 ) -> ApiResult<Data<Vec<Json>>> {

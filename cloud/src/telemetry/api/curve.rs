@@ -17,9 +17,9 @@ use sqlx::Row;
 
 use super::Day;
 use crate::kernel::ApiError;
+use crate::kernel::Core;
 use crate::kernel::db::Backend;
 use crate::kernel::sql::{Sql, Value};
-use crate::state::AppState;
 
 pub const BUCKET_MS: i64 = 300_000;
 
@@ -36,7 +36,7 @@ fn plain(name: &str) -> bool {
 
 /// Reads the curves of `metrics` for `devices` (already checked to be the caller's) on `day`.
 pub async fn day_curves(
-    state: &AppState,
+    state: &Core,
     tenant: &str,
     devices: &[i64],
     metrics: &[String],

@@ -22,9 +22,10 @@ use sqlx::Row;
 use super::Day;
 use crate::auth::Caller;
 use crate::kernel::ApiError;
+use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
-use crate::state::AppState;
-use crate::station::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
+use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_INVERTER};
 
 /// Installation status of a station (`pv_station.installation_status`).
@@ -137,7 +138,7 @@ pub fn status_key(info: &StationInfo, live: &StationLive) -> &'static str {
 
 /// The live devices of `station` the caller may count: same tenant, still registered.
 pub fn live_devices(
-    state: &AppState,
+    state: &TelemetryCtx,
     tenant: &str,
     station: i64,
     registered: &HashSet<i64>,
@@ -151,7 +152,7 @@ pub fn live_devices(
 }
 
 impl Fleet {
-    pub async fn load(state: &AppState, caller: &Caller) -> Result<Fleet, ApiError> {
+    pub async fn load(state: &TelemetryCtx, caller: &Caller) -> Result<Fleet, ApiError> {
         let scope = scope::visible_stations(state, caller).await?;
         let day = Day::today();
         let stations = stations(state, &scope).await?;
@@ -220,7 +221,7 @@ impl Fleet {
 }
 
 /// The caller's stations with an open station-fault alarm (type 1, active or acknowledged).
-async fn stations_with_open_faults(state: &AppState, scope: &StationScope) -> Result<HashSet<i64>, ApiError> {
+async fn stations_with_open_faults(state: &Core, scope: &StationScope) -> Result<HashSet<i64>, ApiError> {
     let mut sql = Sql::new("SELECT DISTINCT a.station_id FROM pv_alarm a WHERE ");
     sql.push_bind(
         "a.tenant_id = ? AND a.type = ? AND a.status < ?",
@@ -241,7 +242,7 @@ async fn stations_with_open_faults(state: &AppState, scope: &StationScope) -> Re
     )
 }
 
-async fn stations(state: &AppState, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
+async fn stations(state: &Core, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
     let mut sql = Sql::new(
         "SELECT s.id, s.name, s.installation_status, s.capacity, s.component_capacity, s.latitude, \
          s.longitude, s.province_code, s.city_code, s.gateway_id FROM pv_station s WHERE ",
@@ -272,7 +273,7 @@ async fn stations(state: &AppState, scope: &StationScope) -> Result<Vec<StationI
 
 /// Ids of the live registry rows (all device kinds) of the stations in scope: a device the view
 /// still holds after its removal must not count.
-pub async fn registered_devices(state: &AppState, scope: &StationScope) -> Result<HashSet<i64>, ApiError> {
+pub async fn registered_devices(state: &Core, scope: &StationScope) -> Result<HashSet<i64>, ApiError> {
     let mut sql = Sql::default();
     for (i, table) in DEVICE_TABLES.iter().enumerate() {
         if i > 0 {
@@ -295,7 +296,7 @@ pub async fn registered_devices(state: &AppState, scope: &StationScope) -> Resul
 
 /// The inverters' day rollups of `day` in scope: device → (station, rollup).
 pub async fn day_rollups(
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
     day: &Day,
 ) -> Result<HashMap<i64, (i64, DayRollup)>, ApiError> {
@@ -332,7 +333,7 @@ pub async fn day_rollups(
 
 /// Generation per station over `[from, to)` from the inverters' day rollups (whole past days).
 pub async fn rollup_energy_by_station(
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
     from: i64,
     to: i64,
@@ -367,7 +368,7 @@ pub async fn rollup_energy_by_station(
 }
 
 /// Names of region codes (`blade_region`), one query.
-pub async fn region_names(state: &AppState, codes: &[String]) -> Result<HashMap<String, String>, ApiError> {
+pub async fn region_names(state: &Core, codes: &[String]) -> Result<HashMap<String, String>, ApiError> {
     let mut wanted: Vec<&String> = codes.iter().filter(|c| !c.is_empty()).collect();
     wanted.sort();
     wanted.dedup();

@@ -27,11 +27,12 @@ use super::curve::{self, BUCKET_MS};
 use super::inverter_real::display_unit;
 use super::{Day, Params, round};
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::state::AppState;
-use crate::station::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
+use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_FLEX};
 
 /// The metric a sensor shows (see the module comment).
@@ -151,11 +152,7 @@ struct SensorRow {
     point: Option<String>,
 }
 
-async fn brackets(
-    state: &AppState,
-    scope: &StationScope,
-    station: Option<Id>,
-) -> Result<Vec<Bracket>, ApiError> {
+async fn brackets(state: &Core, scope: &StationScope, station: Option<Id>) -> Result<Vec<Bracket>, ApiError> {
     let mut sql = Sql::new(
         "SELECT f.id, f.station_id, s.name AS station_name, f.name, f.sn FROM pv_flex f \
          JOIN pv_station s ON s.id = f.station_id WHERE f.is_deleted = 0 AND ",
@@ -194,7 +191,7 @@ fn sensor_of(r: &sqlx::any::AnyRow) -> Result<SensorRow, ApiError> {
 }
 
 /// The view's sample of a bracket's controller (same tenant and station, flex kind).
-fn live_of(state: &AppState, tenant: &str, b: &Bracket) -> Option<DeviceLive> {
+fn live_of(state: &TelemetryCtx, tenant: &str, b: &Bracket) -> Option<DeviceLive> {
     state
         .realtime
         .device(b.id)
@@ -214,7 +211,7 @@ fn scaled(metric: &str, v: f64) -> (Option<String>, f64) {
     params(("stationId" = Option<String>, Query, description = "only this station's bracket")),
     responses((status = 200, body = Envelope<Vec<FlexReal>>), (status = 400), (status = 401)))]
 pub async fn real_time_data(
-    State(state): State<AppState>,
+    State(state): State<TelemetryCtx>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<Vec<FlexReal>>> {
@@ -333,7 +330,7 @@ pub struct SensorDay {
     params(("sensorId" = String, Query), ("date" = Option<String>, Query, description = "yyyy-MM-dd, default today")),
     responses((status = 200, body = Envelope<SensorDay>), (status = 400), (status = 401), (status = 404)))]
 pub async fn data_by_sensor(
-    State(state): State<AppState>,
+    State(state): State<TelemetryCtx>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<SensorDay>> {

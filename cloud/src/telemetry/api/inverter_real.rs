@@ -15,12 +15,13 @@ use super::curve::{self, BUCKET_MS};
 use super::fleet::{self, DayRollup};
 use super::{Day, Params, kilo, round};
 use crate::auth::Caller;
+use crate::kernel::Core;
 use crate::kernel::lang::{Lang, Text};
 use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::{Sql, Value, like_contains};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::state::AppState;
-use crate::station::scope::{self, StationScope};
+use crate::auth::scope::{self, StationScope};
+use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_INVERTER};
 
 /// Most inverters and metrics one curve request may ask for (20 × 10 series of ≤ 288 points).
@@ -149,7 +150,7 @@ fn row_of(r: &Registered, live: Option<&DeviceLive>, today_wh: f64) -> InverterR
 
 /// The registered inverters in scope matching the filters, by station then name.
 async fn registered(
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
     station: Option<Id>,
     keyword: Option<&str>,
@@ -172,7 +173,7 @@ async fn registered(
     }
     if let Some(ids) = ids {
         sql.push(" AND i.id IN (");
-        crate::auth::caller::push_id_list(&mut sql, ids);
+        sql.push_ids(ids);
         sql.push(")");
     }
     sql.push(" ORDER BY s.name, s.id, i.name, i.id");
@@ -196,7 +197,7 @@ async fn registered(
 }
 
 /// The view's sample of a registered inverter (same tenant and station, inverter kind).
-fn live_of(state: &AppState, tenant: &str, r: &Registered) -> Option<DeviceLive> {
+fn live_of(state: &TelemetryCtx, tenant: &str, r: &Registered) -> Option<DeviceLive> {
     state
         .realtime
         .device(r.id)
@@ -211,7 +212,7 @@ fn live_of(state: &AppState, tenant: &str, r: &Registered) -> Option<DeviceLive>
            ("keyword" = Option<String>, Query), ("online" = Option<bool>, Query)),
     responses((status = 200, body = Envelope<Page<InverterReal>>), (status = 400), (status = 401)))]
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<TelemetryCtx>,
     caller: Caller,
     RawQuery(query): RawQuery,
     body: Bytes,
@@ -268,7 +269,7 @@ pub async fn list(
 
 /// Today's day rollups of the listed inverters (one query).
 async fn page_rollups(
-    state: &AppState,
+    state: &Core,
     scope: &StationScope,
     day: &Day,
     ids: &[i64],
@@ -398,7 +399,7 @@ fn wave_name(name: &str, label: &Text) -> Option<WaveName> {
            ("stationId" = Option<String>, Query)),
     responses((status = 200, body = Envelope<Vec<WaveName>>), (status = 400), (status = 401)))]
 pub async fn list_wave_name(
-    State(state): State<AppState>,
+    State(state): State<TelemetryCtx>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<Vec<WaveName>>> {
@@ -475,7 +476,7 @@ pub struct WaveDay {
            ("date" = Option<String>, Query, description = "yyyy-MM-dd, default today")),
     responses((status = 200, body = Envelope<WaveDay>), (status = 400), (status = 401), (status = 404)))]
 pub async fn list_wave_tag(
-    State(state): State<AppState>,
+    State(state): State<TelemetryCtx>,
     caller: Caller,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<WaveDay>> {

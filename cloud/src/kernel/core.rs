@@ -1,0 +1,22 @@
+//! What every domain's handlers and workers share: the database, the configuration, the id
+//! generator, the token secret and the process start. Domain services (the realtime view, the
+//! alarm engine's inbox, register maps...) live in their own domains and are composed beside this
+//! at the top (`crate::state::AppState`); a handler asks for `State<Core>` or for the one
+//! service it needs, through axum's `FromRef`, so no domain depends on the composition.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::config::Config;
+use crate::kernel::db::Db;
+use crate::kernel::id::IdGenerator;
+
+#[derive(Clone)]
+pub struct Core {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub ids: Arc<IdGenerator>,
+    /// Signs access tokens.
+    pub token_secret: Arc<str>,
+    pub started: Instant,
+}

@@ -1,0 +1,71 @@
+//! What the data path tells whoever evaluates it (the alarm engine): samples once stored, and
+//! presence changes. The data path only hands over; it does not know who listens, so evaluation
+//! can depend on telemetry and never the other way round.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use pv_shared::wire::Value;
+use tokio::sync::mpsc;
+
+/// One stored sample, as ingest hands it over.
+#[derive(Debug, Clone)]
+pub struct SampleIn {
+    pub device_id: i64,
+    pub kind: &'static str,
+    pub tenant_id: Arc<str>,
+    pub station_id: i64,
+    pub ts: i64,
+    pub values: BTreeMap<String, Value>,
+}
+
+/// What the evaluator is told.
+#[derive(Debug)]
+pub enum Event {
+    /// Samples just stored (any devices, any order: the evaluator sorts).
+    Samples(Vec<SampleIn>),
+    /// The gateway's status reports these devices offline.
+    DevicesOffline {
+        tenant_id: String,
+        station_id: i64,
+        device_ids: Vec<i64>,
+    },
+    GatewayOffline {
+        tenant_id: String,
+        station_id: i64,
+        gateway_id: String,
+    },
+    GatewayOnline {
+        tenant_id: String,
+        station_id: i64,
+        gateway_id: String,
+    },
+}
+
+/// The evaluator's inbox, installed once by the evaluator when it starts.
+#[derive(Default)]
+pub struct Evaluation {
+    inbox: OnceLock<mpsc::Sender<Event>>,
+}
+
+impl Evaluation {
+    /// Installs the evaluator's inbox; false when one already runs.
+    pub fn install(&self, tx: mpsc::Sender<Event>) -> bool {
+        self.inbox.set(tx).is_ok()
+    }
+
+    /// Whether an evaluator consumes hand-overs (ingest skips building them otherwise).
+    pub fn running(&self) -> bool {
+        self.inbox.get().is_some_and(|tx| !tx.is_closed())
+    }
+
+    /// Hands an event over, waiting while the inbox is full (back-pressure on ingest: nothing is
+    /// skipped). Without an evaluator, nothing happens.
+    pub async fn submit(&self, event: Event) {
+        if let Some(tx) = self.inbox.get()
+            && tx.send(event).await.is_err()
+        {
+            tracing::error!("the alarm engine has stopped; alarms are not evaluated");
+        }
+    }
+}
