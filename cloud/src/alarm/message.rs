@@ -20,7 +20,7 @@ use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time::{self, Timestamp};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
 use crate::auth::scope::ADMIN_ROLE;
-use crate::user::admin::{MAINTENANCE_ROLE, OWNER_ROLE};
+use crate::auth::scope::{MAINTENANCE_ROLE, OWNER_ROLE};
 
 fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
     sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))

@@ -373,7 +373,7 @@ async fn owner_of(state: &Core, caller: &Caller, owner: Id) -> Result<(String, O
         [
             Value::Int(owner.0),
             Value::Text(caller.tenant_id.clone()),
-            crate::user::admin::OWNER_ROLE.into(),
+            crate::auth::scope::OWNER_ROLE.into(),
         ],
     );
     let (text, args) = sql.build()?;

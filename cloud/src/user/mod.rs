@@ -1,9 +1,24 @@
 //! People: accounts, their roles and departments, self-service profile and password, guest
 //! registration (`/api/blade-user`).
+//!
+//! Handlers by screen: `accounts` (tenant users), `owners`, `maintenance`, `grants` (roles,
+//! password resets, unlocking), `audit` (approving guests), `platform`, `profile` (the caller's
+//! own account), `registration` (guests). Rules live in `validate`, records in `model`, the
+//! administrators' view of users in `listing`, SQL in `store`.
 
-pub mod admin;
-pub mod routes;
+pub mod accounts;
+pub mod audit;
+pub mod grants;
+pub mod listing;
+pub mod maintenance;
+pub mod model;
+pub mod owners;
+pub mod permit;
+pub mod platform;
+pub mod profile;
+pub mod registration;
 pub mod store;
+pub mod validate;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -15,23 +30,23 @@ where
     crate::kernel::Core: axum::extract::FromRef<S>,
 {
     OpenApiRouter::new()
-        .routes(routes!(routes::register_guest))
-        .routes(routes!(routes::info))
-        .routes(routes!(routes::update_info))
-        .routes(routes!(routes::update_password))
-        .routes(routes!(routes::unlock))
-        .routes(routes!(admin::page))
-        .routes(routes!(admin::page_owner))
-        .routes(routes!(admin::list_maintenance))
-        .routes(routes!(admin::detail))
-        .routes(routes!(admin::platform_detail))
-        .routes(routes!(admin::update_platform))
-        .routes(routes!(admin::submit))
-        .routes(routes!(admin::update))
-        .routes(routes!(admin::save_owner))
-        .routes(routes!(admin::remove))
-        .routes(routes!(admin::reset_password))
-        .routes(routes!(admin::grant))
-        .routes(routes!(admin::audit_pass))
-        .routes(routes!(admin::audit_refuse))
+        .routes(routes!(registration::register_guest))
+        .routes(routes!(profile::info))
+        .routes(routes!(profile::update_info))
+        .routes(routes!(profile::update_password))
+        .routes(routes!(grants::unlock))
+        .routes(routes!(accounts::page))
+        .routes(routes!(owners::page_owner))
+        .routes(routes!(maintenance::list_maintenance))
+        .routes(routes!(accounts::detail))
+        .routes(routes!(platform::platform_detail))
+        .routes(routes!(platform::update_platform))
+        .routes(routes!(accounts::submit))
+        .routes(routes!(accounts::update))
+        .routes(routes!(owners::save_owner))
+        .routes(routes!(accounts::remove))
+        .routes(routes!(grants::reset_password))
+        .routes(routes!(grants::grant))
+        .routes(routes!(audit::audit_pass))
+        .routes(routes!(audit::audit_refuse))
 }
