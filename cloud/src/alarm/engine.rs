@@ -16,17 +16,17 @@
 //! At start the open alarms are loaded (`store::open_all`), so conditions that ended while the hub
 //! was down still clear on the next sample.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pv_shared::wire::Value;
 use sqlx::Row;
 use tokio::sync::mpsc;
 
 use super::comm::{self, COMM_DEVICE, COMM_GATEWAY};
 use super::condition::{Condition, sample_kind};
 use super::debounce::{Action, Debounce};
+use super::irradiance::Irradiance;
 use super::store::{self, Raise, Raised};
 use crate::alarm::context::AlarmCtx;
 use crate::kernel::sql::{Sql, Value as SqlValue};
@@ -40,8 +40,6 @@ pub const CHANNEL: usize = 256;
 const META_TTL: Duration = Duration::from_secs(60);
 /// How often silent devices are looked for.
 const SILENCE_CHECK: Duration = Duration::from_millis(500);
-/// A weather reading older than this (sample time) says nothing about the sun now.
-const IRRADIANCE_MAX_AGE_MS: i64 = 15 * 60 * 1000;
 
 /// Alarm messages being written at once (each reads the station's users and inserts theirs).
 static MESSAGE_WRITERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
@@ -72,8 +70,7 @@ pub struct Engine {
     meta: HashMap<i64, (Option<DeviceMeta>, Instant)>,
     /// Stations whose gateway is offline (their devices' silence is the gateway's alarm).
     gateway_down: HashSet<i64>,
-    /// Newest irradiance per station: (sample time, W/m²).
-    irradiance: HashMap<i64, (i64, f64)>,
+    irradiance: Irradiance,
     actions: Vec<Action>,
     /// Samples evaluated and the time spent on them (evaluators + debounce, not the database).
     pub evaluated: u64,
@@ -98,7 +95,7 @@ impl Engine {
             slots: HashMap::new(),
             meta: HashMap::new(),
             gateway_down: HashSet::new(),
-            irradiance: HashMap::new(),
+            irradiance: Irradiance::default(),
             actions: Vec::new(),
             evaluated: 0,
             eval_nanos: 0,
@@ -253,35 +250,9 @@ impl Engine {
         Ok(m)
     }
 
-    fn station_irradiance(&mut self, station_id: i64, ts: i64) -> Option<f64> {
-        if !self.irradiance.contains_key(&station_id) {
-            // Not seen since start: what the realtime view holds.
-            let seen = self
-                .state
-                .realtime
-                .station(station_id)
-                .into_iter()
-                .filter(|d| d.kind == KIND_WEATHER && d.online)
-                .find_map(|d| Some((d.ts, irradiance_of(&d.values)?)));
-            self.irradiance
-                .insert(station_id, seen.unwrap_or((i64::MIN / 2, 0.0)));
-        }
-        let (at, g) = *self.irradiance.get(&station_id)?;
-        ((ts - at).abs() <= IRRADIANCE_MAX_AGE_MS).then_some(g)
-    }
-
     async fn sample(&mut self, s: SampleIn, now: i64) {
-        if s.kind == KIND_WEATHER
-            && let Some(g) = irradiance_of(&s.values)
-        {
-            self.irradiance
-                .entry(s.station_id)
-                .and_modify(|e| {
-                    if e.0 <= s.ts {
-                        *e = (s.ts, g)
-                    }
-                })
-                .or_insert((s.ts, g));
+        if s.kind == KIND_WEATHER {
+            self.irradiance.observe(s.station_id, s.ts, &s.values);
         }
         let meta = match self.meta(s.device_id, s.kind).await {
             Ok(Some(m)) => m,
@@ -328,7 +299,7 @@ impl Engine {
             &mut present,
         );
         if s.kind == KIND_INVERTER {
-            let irradiance = self.station_irradiance(s.station_id, s.ts);
+            let irradiance = self.irradiance.at(&self.state.realtime, s.station_id, s.ts);
             super::thresholds::conditions(&settings, &s.values, irradiance, &mut present);
         }
         if s.kind == KIND_FLEX {
@@ -513,15 +484,6 @@ fn kind_const(kind: &str) -> &'static str {
         KIND_FLEX => KIND_FLEX,
         _ => KIND_INVERTER,
     }
-}
-
-fn irradiance_of(values: &BTreeMap<String, Value>) -> Option<f64> {
-    ["irradiance_poa", "irradiance_ghi"]
-        .iter()
-        .find_map(|k| match values.get(*k) {
-            Some(Value::Number(n)) if n.is_finite() => Some(*n),
-            _ => None,
-        })
 }
 
 fn raise_of(s: &SampleIn, meta: &DeviceMeta, c: Condition) -> Raise {

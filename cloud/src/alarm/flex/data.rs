@@ -201,7 +201,8 @@ fn time_param(query: &mut ListQuery, name: &str) -> Result<Option<i64>, ApiError
 /// window (first seen before its end, last seen after its start).
 #[utoipa::path(get, path = "/api/alarmDataFlex/page", tag = "alarm",
     params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("stationId" = Option<String>, Query),
-        ("status" = Option<i64>, Query), ("startTime" = Option<String>, Query), ("endTime" = Option<String>, Query)),
+        ("deviceId" = Option<String>, Query), ("status" = Option<i64>, Query), ("level" = Option<i64>, Query),
+        ("startTime" = Option<String>, Query), ("endTime" = Option<String>, Query)),
     responses((status = 200, body = Envelope<Page<AlarmFlex>>), (status = 400), (status = 401)))]
 pub async fn page(
     State(state): State<AlarmCtx>,
