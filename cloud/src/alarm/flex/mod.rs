@@ -3,10 +3,11 @@
 //! rule is and how it judges a value in `bracket_rule`, free of the database; a submitted rule
 //! checked in `rule_input`; kept in `rule_store`; called through `rule_api`), the evaluator the
 //! alarm engine calls for each tracker sample (`eval`, re-exported as [`conditions`]), and the
-//! alarms those rules raised (`data`, the `pv_alarm` rows of category `flex`).
+//! alarms those rules raised (`alarm_api`, `/api/alarmDataFlex`: the `pv_alarm` rows of category
+//! `flex`).
 
+pub mod alarm_api;
 pub mod bracket_rule;
-pub mod data;
 pub mod eval;
 pub mod rule_api;
 pub mod rule_input;
@@ -31,6 +32,6 @@ where
         .routes(routes!(rule_api::page))
         .routes(routes!(rule_api::create, rule_api::update))
         .routes(routes!(rule_api::detail, rule_api::remove))
-        .routes(routes!(data::page))
-        .routes(routes!(data::detail, data::remove))
+        .routes(routes!(alarm_api::page))
+        .routes(routes!(alarm_api::detail, alarm_api::remove))
 }
