@@ -24,7 +24,7 @@ use futures_util::StreamExt;
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use pv_bench::{figure, knob, percentile_ms};
-use pv_cloud::alarm::engine::Bench;
+use pv_cloud::alarm::bench::Bench;
 use pv_cloud::alarm::faults::FaultIndex;
 use pv_cloud::config::Config;
 use pv_cloud::kernel::sql::{Sql, Value};

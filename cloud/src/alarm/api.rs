@@ -1,7 +1,7 @@
 //! Alarm calls: station-fault alarms (`/api/alarmData/...`, type 1) and smart warnings
 //! (`/api/warnData/page`, type ≠ 1), their statuses, and acknowledging / clearing by hand.
 //!
-//! Every read and write is station-scoped (`station::scope`): owners and maintenance staff see
+//! Every read and write is station-scoped (`auth::scope`): owners and maintenance staff see
 //! the alarms of their assigned stations only, others their tenant's; an id outside the
 //! caller's scope answers 404 as if it did not exist.
 
@@ -11,10 +11,12 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use utoipa::{IntoParams, ToSchema};
 
-use super::settings::{RULE_KEY, Settings, load};
+use super::codes::HANDLE_BUTTON;
 use super::store::{self, STATUS_ACKNOWLEDGED, STATUS_ACTIVE, STATUS_CLEARED};
+use super::threshold_settings::{self, Settings};
 use crate::alarm::context::AlarmCtx;
 use crate::auth::Caller;
+use crate::auth::scope::Scoped;
 use crate::kernel::Core;
 use crate::kernel::extract::{Json, Path, Query};
 use crate::kernel::lang::{Lang, Text};
@@ -22,10 +24,6 @@ use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::{Sql, Value, like_contains};
 use crate::kernel::time::{self, Timestamp};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
-use crate::auth::scope::{self, StationScope};
-
-/// The button that acknowledges and clears alarms (and edits the tenant's alarm rules).
-pub const HANDLE_BUTTON: &str = "alarmData_handle";
 const NOTE_MAX: usize = 500;
 
 pub fn paging(current: Option<i64>, size: Option<i64>) -> Result<(i64, i64), ApiError> {
@@ -176,11 +174,11 @@ fn record(r: &AnyRow, lang: Lang) -> Result<AlarmRecord, sqlx::Error> {
 }
 
 /// `WHERE` of the caller's visible alarms: own tenant, live stations in scope.
-fn visible(scope: &StationScope) -> Sql {
+fn visible(scope: &Scoped) -> Sql {
     let mut sql = Sql::new(" WHERE ");
-    sql.push_bind("a.tenant_id = ?", [Value::from(scope.tenant_id.as_str())]);
+    sql.append(&scope.caller.tenant_filter("a.tenant_id"));
     sql.push(" AND ");
-    sql.append(&scope.stations("s"));
+    sql.append(&scope.stations.stations("s"));
     sql
 }
 
@@ -197,10 +195,9 @@ fn time_param(name: &str, v: &Option<String>) -> Result<Option<i64>, ApiError> {
 }
 
 /// Type 1 alarms (`fault == true`) or smart warnings, filtered, newest `last_time` first.
-async fn page(state: &Core, caller: &Caller, f: AlarmFilter, fault: bool) -> ApiResult<Page<AlarmRecord>> {
+async fn page(state: &Core, scope: &Scoped, f: AlarmFilter, fault: bool) -> ApiResult<Page<AlarmRecord>> {
     let (current, size) = paging(f.current, f.size)?;
-    let scope = scope::visible_stations(state, caller).await?;
-    let mut filter = visible(&scope);
+    let mut filter = visible(scope);
     filter.push(if fault {
         " AND a.type = 1"
     } else {
@@ -246,10 +243,7 @@ async fn page(state: &Core, caller: &Caller, f: AlarmFilter, fault: bool) -> Api
     }
     let mut count = Sql::new("SELECT COUNT(*) FROM pv_alarm a JOIN pv_station s ON s.id = a.station_id");
     count.append(&filter);
-    let (text, args) = count.build()?;
-    let total: i64 = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_one(state.db.pool())
-        .await?;
+    let total: i64 = count.scalar(state.db.pool()).await?;
     let mut sql = Sql::new(SELECT);
     sql.push(FROM);
     sql.append(&filter);
@@ -257,10 +251,9 @@ async fn page(state: &Core, caller: &Caller, f: AlarmFilter, fault: bool) -> Api
         " ORDER BY a.last_time DESC, a.id DESC LIMIT ? OFFSET ?",
         [Value::Int(size), Value::Int((current - 1) * size)],
     );
-    let (text, args) = sql.build()?;
     let lang = Lang::current();
-    let records = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    let records = sql
+        .rows(state.db.pool())
         .await?
         .iter()
         .map(|r| record(r, lang))
@@ -269,16 +262,12 @@ async fn page(state: &Core, caller: &Caller, f: AlarmFilter, fault: bool) -> Api
 }
 
 /// One alarm the caller may see (any type), or 404.
-pub async fn find(state: &Core, scope: &StationScope, id: Id) -> ApiResult<AlarmRecord> {
+pub async fn find(state: &Core, scope: &Scoped, id: Id) -> ApiResult<AlarmRecord> {
     let mut sql = Sql::new(SELECT);
     sql.push(FROM);
     sql.append(&visible(scope));
     sql.push_bind(" AND a.id = ?", [Value::from(id)]);
-    let (text, args) = sql.build()?;
-    let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?
-        .ok_or_else(ApiError::not_found)?;
+    let row = sql.row(state.db.pool()).await?.ok_or_else(ApiError::not_found)?;
     Ok(record(&row, Lang::current())?)
 }
 
@@ -287,10 +276,10 @@ pub async fn find(state: &Core, scope: &StationScope, id: Id) -> ApiResult<Alarm
     responses((status = 200, body = Envelope<Page<AlarmRecord>>), (status = 400), (status = 401)))]
 pub async fn alarm_page(
     State(state): State<AlarmCtx>,
-    caller: Caller,
+    scope: Scoped,
     Query(f): Query<AlarmFilter>,
 ) -> ApiResult<Data<Page<AlarmRecord>>> {
-    Ok(Data(page(&state, &caller, f, true).await?))
+    Ok(Data(page(&state, &scope, f, true).await?))
 }
 
 /// Smart warnings (type ≠ 1) of the caller's stations, newest first; same filters and record.
@@ -298,10 +287,10 @@ pub async fn alarm_page(
     responses((status = 200, body = Envelope<Page<AlarmRecord>>), (status = 400), (status = 401)))]
 pub async fn warn_page(
     State(state): State<AlarmCtx>,
-    caller: Caller,
+    scope: Scoped,
     Query(f): Query<AlarmFilter>,
 ) -> ApiResult<Data<Page<AlarmRecord>>> {
-    Ok(Data(page(&state, &caller, f, false).await?))
+    Ok(Data(page(&state, &scope, f, false).await?))
 }
 
 /// One alarm (404 outside the caller's stations).
@@ -309,10 +298,9 @@ pub async fn warn_page(
     responses((status = 200, body = Envelope<AlarmRecord>), (status = 401), (status = 404)))]
 pub async fn detail(
     State(state): State<AlarmCtx>,
-    caller: Caller,
+    scope: Scoped,
     Path(id): Path<Id>,
 ) -> ApiResult<Data<AlarmRecord>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     Ok(Data(find(&state, &scope, id).await?))
 }
 
@@ -356,9 +344,10 @@ pub struct HandleBody {
     responses((status = 200, body = Envelope<AlarmRecord>), (status = 400), (status = 401), (status = 403), (status = 404)))]
 pub async fn handle(
     State(state): State<AlarmCtx>,
-    caller: Caller,
+    scope: Scoped,
     Json(body): Json<HandleBody>,
 ) -> ApiResult<Data<AlarmRecord>> {
+    let caller = &scope.caller;
     caller.require(&state, HANDLE_BUTTON).await?;
     let note = body.note.as_deref().map(str::trim).filter(|n| !n.is_empty());
     if note.is_some_and(|n| n.chars().count() > NOTE_MAX) {
@@ -367,7 +356,6 @@ pub async fn handle(
             format!("The note must not exceed {NOTE_MAX} characters"),
         ));
     }
-    let scope = scope::visible_stations(&state, &caller).await?;
     let current = find(&state, &scope, body.id).await?;
     let now = time::now_ms();
     let mut sql = Sql::new("UPDATE pv_alarm SET ");
@@ -417,11 +405,7 @@ pub async fn handle(
             ));
         }
     }
-    let (text, args) = sql.build()?;
-    let changed = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?
-        .rows_affected();
+    let changed = sql.execute(state.db.pool()).await?;
     if changed == 0 {
         // The engine cleared it (or another user acted) between the read and the update.
         return Err(ApiError::bad_request(
@@ -437,7 +421,7 @@ pub async fn handle(
 #[utoipa::path(get, path = "/api/alarmRule", tag = "alarm",
     responses((status = 200, body = Envelope<Settings>), (status = 401)))]
 pub async fn get_rule(State(state): State<AlarmCtx>, caller: Caller) -> ApiResult<Data<Settings>> {
-    Ok(Data(load(&state, &caller.tenant_id).await?))
+    Ok(Data(threshold_settings::load(&state, &caller.tenant_id).await?))
 }
 
 const TENANT_WIDE: Text = Text::new(
@@ -452,33 +436,15 @@ const TENANT_WIDE: Text = Text::new(
     responses((status = 200, body = Envelope<Settings>), (status = 400), (status = 401), (status = 403)))]
 pub async fn put_rule(
     State(state): State<AlarmCtx>,
-    caller: Caller,
+    Scoped { caller, stations }: Scoped,
     Json(body): Json<Settings>,
 ) -> ApiResult<Data<Settings>> {
-    caller.require(&state, crate::alarm::codes::HANDLE_BUTTON).await?;
-    if scope::visible_stations(&state, &caller).await?.is_restricted() {
+    caller.require(&state, HANDLE_BUTTON).await?;
+    if stations.is_restricted() {
         return Err(ApiError::Forbidden(TENANT_WIDE));
     }
     body.validate().map_err(ApiError::BadRequest)?;
-    let value = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let now = time::now_ms();
-    let mut sql =
-        Sql::new("INSERT INTO pv_alarm_rule (tenant_id, rule_key, value, update_user, update_time) VALUES ");
-    sql.push_bind(
-        "(?, ?, ?, ?, ?) ON CONFLICT (tenant_id, rule_key) DO UPDATE SET value = excluded.value, \
-         update_user = excluded.update_user, update_time = excluded.update_time",
-        [
-            Value::from(caller.tenant_id.as_str()),
-            Value::from(RULE_KEY),
-            Value::from(value),
-            Value::Int(caller.user_id.0),
-            Value::Int(now),
-        ],
-    );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
+    threshold_settings::save(&state, &caller, &body).await?;
     state.alarms.settings.put(&caller.tenant_id, body);
     Ok(Data(body))
 }

@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use tokio::sync::broadcast;
 
-use crate::alarm::{faults, settings};
+use crate::alarm::{faults, threshold_settings as settings};
 use crate::config::Config;
 use crate::kernel::Core;
 use crate::telemetry::events::Evaluation;

@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 
 use crate::alarm::context::AlarmCtx;
 use crate::auth::Caller;
+use crate::auth::scope::{Scoped, visible_stations};
 use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::{ApiError, Id};
@@ -53,37 +54,31 @@ pub const FEED_LIMIT: i64 = 50;
 
 /// The user's current active alarms, newest first, as the bell shows them (names in the
 /// request's language).
-pub async fn current(state: &Core, caller: &Caller) -> Result<FeedMessage, ApiError> {
-    current_in(state, caller, crate::kernel::lang::Lang::current()).await
+pub async fn current(state: &Core, scope: &Scoped) -> Result<FeedMessage, ApiError> {
+    current_in(state, scope, crate::kernel::lang::Lang::current()).await
 }
 
 /// [`current`] with names in `lang`.
 pub async fn current_in(
     state: &Core,
-    caller: &Caller,
+    scope: &Scoped,
     lang: crate::kernel::lang::Lang,
 ) -> Result<FeedMessage, ApiError> {
     use crate::kernel::lang::Lang;
     use crate::kernel::sql::{Sql, Value};
     use sqlx::Row;
 
-    let scope = crate::auth::scope::visible_stations(state, caller).await?;
     let mut filter = Sql::new(" FROM pv_alarm a JOIN pv_station s ON s.id = a.station_id WHERE ");
+    filter.append(&scope.caller.tenant_filter("a.tenant_id"));
     filter.push_bind(
-        "a.tenant_id = ? AND a.status = ?",
-        [
-            Value::from(caller.tenant_id.as_str()),
-            Value::Int(crate::alarm::store::STATUS_ACTIVE),
-        ],
+        " AND a.status = ?",
+        [Value::Int(crate::alarm::store::STATUS_ACTIVE)],
     );
     filter.push(" AND ");
-    filter.append(&scope.stations("s"));
+    filter.append(&scope.stations.stations("s"));
     let mut count = Sql::new("SELECT COUNT(*)");
     count.append(&filter);
-    let (text, args) = count.build()?;
-    let total: i64 = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_one(state.db.pool())
-        .await?;
+    let total: i64 = count.scalar(state.db.pool()).await?;
     let mut sql = Sql::new(
         "SELECT a.id, s.name AS station_name, a.device_name, a.name, a.name_en, a.last_time, a.type",
     );
@@ -92,10 +87,9 @@ pub async fn current_in(
         " ORDER BY a.last_time DESC, a.id DESC LIMIT ?",
         [Value::Int(FEED_LIMIT)],
     );
-    let (text, args) = sql.build()?;
     let en = lang == Lang::En;
-    let data = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    let data = sql
+        .rows(state.db.pool())
         .await?
         .iter()
         .map(|r| {
@@ -114,7 +108,7 @@ pub async fn current_in(
     Ok(FeedMessage { data, count: total })
 }
 
-/// `yyyy-MM-ddTHH:mm:ss` in the hub's timezone (the spec's alarm item date).
+/// `yyyy-MM-ddTHH:mm:ss` in the hub's timezone (the date format of the bell's alarm items).
 fn iso(ms: i64) -> String {
     crate::kernel::time::format_ms(ms).replacen(' ', "T", 1)
 }
@@ -160,7 +154,16 @@ async fn send(
     caller: &Caller,
     lang: crate::kernel::lang::Lang,
 ) -> bool {
-    let Ok(message) = current_in(state, caller, lang).await else {
+    // The scope is resolved again for every re-read, not once per connection: a connection
+    // lives for hours, and stations assigned or taken away meanwhile must show in the bell.
+    let Ok(stations) = visible_stations(state, caller).await else {
+        return false;
+    };
+    let scope = Scoped {
+        caller: caller.clone(),
+        stations,
+    };
+    let Ok(message) = current_in(state, &scope, lang).await else {
         return false;
     };
     let Ok(text) = serde_json::to_string(&message) else {

@@ -1,6 +1,6 @@
 //! Messages (`/api/message/list`, `/api/message/read`): one notification per recipient when an
 //! alarm is raised. Recipients are the tenant's users who can see the alarm's station under the
-//! station scope rule (`station::scope`): unrestricted users all, restricted users (owners,
+//! station scope rule (`auth::scope`): unrestricted users all, restricted users (owners,
 //! maintenance staff, anyone with assignments) only when the station is assigned to them.
 
 use std::collections::{HashMap, HashSet};
@@ -13,48 +13,38 @@ use utoipa::{IntoParams, ToSchema};
 use super::store::Raise;
 use crate::alarm::context::AlarmCtx;
 use crate::auth::Caller;
+use crate::auth::scope::ADMIN_ROLE;
 use crate::kernel::Core;
 use crate::kernel::extract::{Json, Query};
 use crate::kernel::lang::Lang;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time::{self, Timestamp};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
-use crate::auth::scope::ADMIN_ROLE;
 use crate::auth::scope::{MAINTENANCE_ROLE, OWNER_ROLE};
 
-fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
-    sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))
-}
-
 /// The users of `tenant` who can see `station` (see the module note).
-pub async fn recipients(state: &Core, tenant: &str, station: i64) -> Result<Vec<i64>, sqlx::Error> {
+pub async fn recipients(state: &Core, tenant: &str, station: i64) -> Result<Vec<i64>, ApiError> {
     let mut sql = Sql::new(
         "SELECT u.id, r.role_alias FROM blade_user u LEFT JOIN blade_user_role ur ON ur.user_id = u.id \
          LEFT JOIN blade_role r ON r.id = ur.role_id AND r.is_deleted = 0 WHERE ",
     );
+    // By tenant: messages are written for the alarm's tenant by the engine, with no caller.
     sql.push_bind(
         "u.tenant_id = ? AND u.is_deleted = 0 AND u.status = 1",
         [Value::from(tenant)],
     );
-    let (text, args) = built(&sql)?;
     let mut aliases: HashMap<i64, Vec<String>> = HashMap::new();
-    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?
-    {
+    for r in sql.rows(state.db.pool()).await? {
         let entry = aliases.entry(r.try_get("id")?).or_default();
         if let Some(a) = r.try_get::<Option<String>, _>("role_alias")? {
             entry.push(a);
         }
     }
     let mut sql = Sql::new("SELECT user_id, station_id FROM pv_user_station WHERE ");
+    // By tenant, as above.
     sql.push_bind("tenant_id = ?", [Value::from(tenant)]);
-    let (text, args) = built(&sql)?;
     let mut assigned: HashMap<i64, HashSet<i64>> = HashMap::new();
-    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?
-    {
+    for r in sql.rows(state.db.pool()).await? {
         assigned
             .entry(r.try_get("user_id")?)
             .or_default()
@@ -76,7 +66,7 @@ pub async fn recipients(state: &Core, tenant: &str, station: i64) -> Result<Vec<
 }
 
 /// One message per recipient of a new alarm.
-pub async fn create_for_alarm(state: &Core, alarm: Id, r: &Raise) -> Result<usize, sqlx::Error> {
+pub async fn create_for_alarm(state: &Core, alarm: Id, r: &Raise) -> Result<usize, ApiError> {
     let users = recipients(state, &r.tenant_id, r.station_id).await?;
     if users.is_empty() {
         return Ok(0);
@@ -109,10 +99,7 @@ pub async fn create_for_alarm(state: &Core, alarm: Id, r: &Raise) -> Result<usiz
                 ],
             );
         }
-        let (text, args) = built(&sql)?;
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(state.db.pool())
-            .await?;
+        sql.execute(state.db.pool()).await?;
     }
     Ok(users.len())
 }
@@ -149,22 +136,14 @@ pub async fn list(
 ) -> ApiResult<Data<Page<MessageItem>>> {
     let (current, size) = super::api::paging(p.current, p.size)?;
     let mut filter = Sql::new(" FROM pv_message WHERE ");
-    filter.push_bind(
-        "tenant_id = ? AND user_id = ?",
-        [
-            Value::from(caller.tenant_id.as_str()),
-            Value::from(caller.user_id),
-        ],
-    );
+    filter.append(&caller.tenant_filter("tenant_id"));
+    filter.push_bind(" AND user_id = ?", [Value::from(caller.user_id)]);
     if let Some(r) = p.is_read {
         filter.push_bind(" AND is_read = ?", [Value::Int(i64::from(r != 0))]);
     }
     let mut count = Sql::new("SELECT COUNT(*)");
     count.append(&filter);
-    let (text, args) = count.build()?;
-    let total: i64 = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_one(state.db.pool())
-        .await?;
+    let total: i64 = count.scalar(state.db.pool()).await?;
     let mut sql =
         Sql::new("SELECT id, alarm_id, type, title, title_en, content, content_en, is_read, create_time");
     sql.append(&filter);
@@ -172,10 +151,9 @@ pub async fn list(
         " ORDER BY create_time DESC, id DESC LIMIT ? OFFSET ?",
         [Value::Int(size), Value::Int((current - 1) * size)],
     );
-    let (text, args) = sql.build()?;
     let en = Lang::current() == Lang::En;
-    let records = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    let records = sql
+        .rows(state.db.pool())
         .await?
         .iter()
         .map(|r| {
@@ -222,22 +200,13 @@ pub async fn read(
         ));
     }
     let mut sql = Sql::new("UPDATE pv_message SET is_read = 1 WHERE ");
-    sql.push_bind(
-        "tenant_id = ? AND user_id = ? AND is_read = 0",
-        [
-            Value::from(caller.tenant_id.as_str()),
-            Value::from(caller.user_id),
-        ],
-    );
+    sql.append(&caller.tenant_filter("tenant_id"));
+    sql.push_bind(" AND user_id = ? AND is_read = 0", [Value::from(caller.user_id)]);
     if !body.ids.is_empty() {
         sql.push(" AND id IN (");
         sql.push_ids(&body.ids);
         sql.push(")");
     }
-    let (text, args) = sql.build()?;
-    let n = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?
-        .rows_affected();
+    let n = sql.execute(state.db.pool()).await?;
     Ok(Data(n as i64))
 }

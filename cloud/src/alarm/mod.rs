@@ -1,21 +1,29 @@
-//! Alarms and smart warnings: where they are kept (`store`), what evaluators report
-//! (`condition`), the evaluators (`faults` tables, threshold `rules` with per-tenant
-//! `settings`), the `engine` that debounces conditions into alarms and raises communication
-//! loss, bracket (tracker) rules (`flex`, S-flex), the calls (`api`, `message`, `settings`), and the live feed that the console's bell
-//! listens to (`feed`).
+//! Alarms and smart warnings: where they are kept (`store`, with the numbers of `codes`), what
+//! evaluators report (`condition`), the evaluators (`faults` tables, `thresholds` on inverter
+//! samples with the tenant's `threshold_settings` and each site's `irradiance`), the `engine`
+//! task that runs them on every stored sample, the `debounce` that turns conditions into
+//! alarms, communication loss (`comm`), the solar tracker's bracket rules (`flex`: "flex", for
+//! flexible PV bracket, is the legacy word for a solar tracker, kept in its URLs
+//! `/api/alarmSettingFlex` and `/api/alarmDataFlex`), the calls (`api`, `message`), the live
+//! feed that the console's bell listens to (`feed`), and the evaluation benchmark's entry
+//! (`bench`).
 
 pub mod api;
+pub mod bench;
 pub mod codes;
+pub mod comm;
 pub mod condition;
 pub mod context;
+pub mod debounce;
 pub mod engine;
 pub mod faults;
 pub mod feed;
 pub mod flex;
+pub mod irradiance;
 pub mod message;
-pub mod rules;
-pub mod settings;
 pub mod store;
+pub mod threshold_settings;
+pub mod thresholds;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;

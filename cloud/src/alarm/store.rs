@@ -8,9 +8,9 @@
 use sqlx::Row;
 
 use crate::alarm::context::AlarmCtx;
-use crate::kernel::Id;
 use crate::kernel::db::Db;
 use crate::kernel::sql::{Sql, Value};
+use crate::kernel::{ApiError, Id};
 
 pub use crate::alarm::codes::*;
 
@@ -57,33 +57,17 @@ impl Raised {
     }
 }
 
-fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
-    sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))
-}
-
-async fn execute(db: &Db, sql: &Sql) -> Result<u64, sqlx::Error> {
-    let (text, args) = built(sql)?;
-    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(db.pool())
-        .await?
-        .rows_affected())
-}
-
-async fn open_id(db: &Db, station_id: i64, device_id: i64, kind: &str) -> Result<Option<Id>, sqlx::Error> {
+async fn open_id(db: &Db, station_id: i64, device_id: i64, kind: &str) -> Result<Option<Id>, ApiError> {
     let mut sql = Sql::new("SELECT id FROM pv_alarm WHERE ");
     sql.push_bind(
         "station_id = ? AND device_id = ? AND kind = ? AND status < 2",
         [Value::Int(station_id), Value::Int(device_id), Value::from(kind)],
     );
-    let (text, args) = built(&sql)?;
-    let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(db.pool())
-        .await?;
-    row.map(|r| r.try_get::<i64, _>("id").map(Id)).transpose()
+    Ok(sql.scalar_optional::<i64, _>(db.pool()).await?.map(Id))
 }
 
 /// Re-triggers the open alarm of the condition's kind, or opens a new one.
-pub async fn raise(state: &AlarmCtx, r: &Raise) -> Result<Raised, sqlx::Error> {
+pub async fn raise(state: &AlarmCtx, r: &Raise) -> Result<Raised, ApiError> {
     // Stored at most 96 characters long: every statement must use the same key.
     let kind = truncate(&r.kind, 96);
     // Twice at most: if the open row is cleared between the failed insert and the update,
@@ -121,7 +105,7 @@ pub async fn raise(state: &AlarmCtx, r: &Raise) -> Result<Raised, sqlx::Error> {
             ],
         );
         ins.push(" ON CONFLICT DO NOTHING");
-        if execute(&state.db, &ins).await? == 1 {
+        if ins.execute(state.db.pool()).await? == 1 {
             notify(state, &r.tenant_id);
             return Ok(Raised::New(id));
         }
@@ -143,13 +127,13 @@ pub async fn raise(state: &AlarmCtx, r: &Raise) -> Result<Raised, sqlx::Error> {
                 Value::from(kind.as_str()),
             ],
         );
-        if execute(&state.db, &up).await? > 0
+        if up.execute(state.db.pool()).await? > 0
             && let Some(id) = open_id(&state.db, r.station_id, r.device_id, &kind).await?
         {
             return Ok(Raised::Updated(id));
         }
     }
-    Err(sqlx::Error::Protocol(format!(
+    Err(ApiError::Internal(format!(
         "alarm {} of device {} could be neither opened nor updated",
         r.kind, r.device_id
     )))
@@ -164,7 +148,7 @@ pub async fn clear_auto(
     device_id: i64,
     kind: &str,
     at: i64,
-) -> Result<Option<Id>, sqlx::Error> {
+) -> Result<Option<Id>, ApiError> {
     let kind = truncate(kind, 96);
     let Some(id) = open_id(&state.db, station_id, device_id, &kind).await? else {
         return Ok(None);
@@ -174,7 +158,7 @@ pub async fn clear_auto(
         "status = 2, clear_user = 0, clear_time = ? WHERE id = ? AND status < 2",
         [Value::Int(at), Value::from(id)],
     );
-    if execute(&state.db, &sql).await? == 0 {
+    if sql.execute(state.db.pool()).await? == 0 {
         return Ok(None);
     }
     notify(state, tenant_id);
@@ -196,7 +180,7 @@ pub async fn clear_removed(
     removed: Removed<'_>,
     user: i64,
     at: i64,
-) -> Result<u64, sqlx::Error> {
+) -> Result<u64, ApiError> {
     let (column, ids) = match removed {
         Removed::Devices(ids) => ("device_id", ids),
         Removed::Stations(ids) => ("station_id", ids),
@@ -205,6 +189,7 @@ pub async fn clear_removed(
         return Ok(0);
     }
     let mut sql = Sql::new("UPDATE pv_alarm SET ");
+    // By tenant: `tenant_id` is the tenant of the caller who removed the devices or stations.
     sql.push_bind(
         "status = 2, clear_user = ?, clear_time = ?, clear_note = ? WHERE tenant_id = ? AND status < 2 AND ",
         [
@@ -216,11 +201,9 @@ pub async fn clear_removed(
     );
     sql.push(column);
     sql.push(" IN (");
-    for (i, id) in ids.iter().enumerate() {
-        sql.push_bind(if i == 0 { "?" } else { ",?" }, [Value::Int(*id)]);
-    }
+    sql.push_ids(&ids.iter().copied().map(Id).collect::<Vec<_>>());
     sql.push(")");
-    let n = execute(&state.db, &sql).await?;
+    let n = sql.execute(state.db.pool()).await?;
     if n > 0 {
         notify(state, tenant_id);
     }
@@ -228,26 +211,20 @@ pub async fn clear_removed(
 }
 
 /// The kinds of the open alarms of one device (0: the station / gateway itself).
-pub async fn open_kinds(db: &Db, station_id: i64, device_id: i64) -> Result<Vec<String>, sqlx::Error> {
+pub async fn open_kinds(db: &Db, station_id: i64, device_id: i64) -> Result<Vec<String>, ApiError> {
     let mut sql = Sql::new("SELECT kind FROM pv_alarm WHERE ");
     sql.push_bind(
         "station_id = ? AND device_id = ? AND status < 2 ORDER BY kind",
         [Value::Int(station_id), Value::Int(device_id)],
     );
-    let (text, args) = built(&sql)?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(db.pool())
-        .await?
-        .iter()
-        .map(|r| r.try_get::<String, _>("kind"))
-        .collect()
+    sql.scalars(db.pool()).await
 }
 
 /// Every open alarm as (tenant, station, device, kind): what an evaluator starting up must know
 /// so that conditions which ended while it was down still get cleared.
-pub async fn open_all(db: &Db) -> Result<Vec<(String, i64, i64, String)>, sqlx::Error> {
-    let rows = sqlx::query("SELECT tenant_id, station_id, device_id, kind FROM pv_alarm WHERE status < 2")
-        .fetch_all(db.pool())
+pub async fn open_all(db: &Db) -> Result<Vec<(String, i64, i64, String)>, ApiError> {
+    let rows = Sql::new("SELECT tenant_id, station_id, device_id, kind FROM pv_alarm WHERE status < 2")
+        .rows(db.pool())
         .await?;
     rows.iter()
         .map(|r| {

@@ -1,8 +1,8 @@
 //! The analytics calls (contracts/alarms.md, "Analytics"): `discreteRate` (dispersion per
 //! inverter with its strings, and its setting) and `hdayRate` (full-load hours deviation of
 //! stations and inverters, and its setting). Every call is signed in and station-scoped: a
-//! caller sees figures of the stations `station::scope::visible_stations` gives them only, and
-//! the station references (fleet mean) are taken over that same set.
+//! caller sees figures of the stations of their scope (`auth::scope::Scoped`) only, and the
+//! station references (fleet mean) are taken over that same set.
 
 use axum::extract::{RawQuery, State};
 use chrono::{Duration, NaiveDate};
@@ -15,12 +15,12 @@ use super::dispersion::{self, StringFigure};
 use super::hours;
 use super::settings::{self, DISPERSION_KEY, HDAY_KEY};
 use crate::auth::Caller;
+use crate::auth::scope::{Scoped, StationScope};
 use crate::kernel::Core;
 use crate::kernel::extract::Json as JsonBody;
 use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::Value;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::auth::scope::{self, StationScope};
 use crate::telemetry::api::{Params, round};
 
 /// Analytics settings hold for the whole tenant.
@@ -121,11 +121,13 @@ fn rounded_strings(strings: Vec<StringFigure>) -> Vec<StringFigure> {
     responses((status = 200, body = Envelope<DispersionList>), (status = 400), (status = 404)))]
 pub async fn dispersion_list(
     State(state): State<Core>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<DispersionList>> {
     let p = params(query)?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let station_id = p.id("stationId")?;
     let stations = scoped_stations(&state, &scope, station_id).await?;
     let setting: dispersion::Setting = settings::load(&state, &caller.tenant_id, DISPERSION_KEY).await?;
@@ -186,12 +188,15 @@ pub async fn dispersion_setting(
     responses((status = 200, body = Envelope<dispersion::Setting>), (status = 400), (status = 403)))]
 pub async fn dispersion_update_setting(
     State(state): State<Core>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     JsonBody(body): JsonBody<Json>,
 ) -> ApiResult<Data<dispersion::Setting>> {
     caller.require(&state, DISPERSION_SETTING_BUTTON).await?;
     // Tenant-wide settings: not for callers limited to assigned stations (owners, staff).
-    if scope::visible_stations(&state, &caller).await?.is_restricted() {
+    if scope.is_restricted() {
         return Err(ApiError::Forbidden(TENANT_WIDE));
     }
     let current: dispersion::Setting = settings::load(&state, &caller.tenant_id, DISPERSION_KEY).await?;
@@ -300,14 +305,16 @@ fn r2(v: Option<f64>) -> Option<f64> {
     responses((status = 200, body = Envelope<Page<StationHours>>), (status = 400)))]
 pub async fn hday_page_station(
     State(state): State<Core>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<Page<StationHours>>> {
     let p = params(query)?;
     let (current, size) = paging(&p)?;
     let setting: hours::Setting = settings::load(&state, &caller.tenant_id, HDAY_KEY).await?;
     let (from, to) = date_range(&p, setting.min_days)?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let stations = scoped_stations(&state, &scope, None).await?;
     let report = data::hours_report(&state, &stations, from, to, setting.threshold_pct).await?;
     let mut rows: Vec<StationHours> = stations
@@ -340,14 +347,16 @@ pub async fn hday_page_station(
     responses((status = 200, body = Envelope<Page<InverterHours>>), (status = 400), (status = 404)))]
 pub async fn hday_page_inverter(
     State(state): State<Core>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<Page<InverterHours>>> {
     let p = params(query)?;
     let (current, size) = paging(&p)?;
     let setting: hours::Setting = settings::load(&state, &caller.tenant_id, HDAY_KEY).await?;
     let (from, to) = date_range(&p, setting.min_days)?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let stations = scoped_stations(&state, &scope, p.id("stationId")?).await?;
     let report = data::hours_report(&state, &stations, from, to, setting.threshold_pct).await?;
     let name_of = |id: i64| {
@@ -391,12 +400,15 @@ pub async fn hday_setting(State(state): State<Core>, caller: Caller) -> ApiResul
     responses((status = 200, body = Envelope<hours::Setting>), (status = 400), (status = 403)))]
 pub async fn hday_update_setting(
     State(state): State<Core>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     JsonBody(body): JsonBody<Json>,
 ) -> ApiResult<Data<hours::Setting>> {
     caller.require(&state, HDAY_MENU).await?;
     // Tenant-wide settings: not for callers limited to assigned stations (owners, staff).
-    if scope::visible_stations(&state, &caller).await?.is_restricted() {
+    if scope.is_restricted() {
         return Err(ApiError::Forbidden(TENANT_WIDE));
     }
     let current: hours::Setting = settings::load(&state, &caller.tenant_id, HDAY_KEY).await?;

@@ -15,22 +15,22 @@ use sqlx::Row;
 
 use super::dispersion::{self, Figure, Instant};
 use super::hours;
-use crate::kernel::ApiError;
-use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
+use crate::kernel::{ApiError, Core, Id};
 
 pub const MINUTE_MS: i64 = 60_000;
 pub const HOUR_MS: i64 = 3_600_000;
 pub const DAY_MS: i64 = 86_400_000;
-/// The spec's window (§5, §9): 10:00 to 14:00 local time.
+/// Dispersion is measured from 10:00 to 14:00 station-local time, when the strings get their
+/// strongest light.
 pub const WINDOW_START_MS: i64 = 10 * HOUR_MS;
 pub const WINDOW_END_MS: i64 = 14 * HOUR_MS;
-/// The spec's "at least 6 strings" (§5, §9).
+/// Dispersion is measured on inverters with at least 6 strings only.
 pub const MIN_STRINGS: i64 = 6;
 
 /// A station as the analytics need it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StationRow {
     pub id: i64,
     pub tenant_id: String,
@@ -75,12 +75,13 @@ pub fn midnight(date: NaiveDate, offset_ms: i64) -> i64 {
 }
 
 /// An inverter as the analytics need it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct InverterRow {
     pub id: i64,
     pub station_id: i64,
     pub name: String,
     /// kW (AC).
+    #[sqlx(rename = "rated_power")]
     pub rated_power_kw: Option<f64>,
     pub strings_count: i64,
     pub modules_per_string: Option<String>,
@@ -109,13 +110,6 @@ impl InverterRow {
     }
 }
 
-async fn fetch(state: &Core, sql: &Sql) -> Result<Vec<sqlx::any::AnyRow>, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?)
-}
-
 /// Live stations matching `condition` (on alias `s`), by name.
 pub async fn stations(state: &Core, condition: &Sql) -> Result<Vec<StationRow>, ApiError> {
     let mut sql = Sql::new(
@@ -124,26 +118,13 @@ pub async fn stations(state: &Core, condition: &Sql) -> Result<Vec<StationRow>, 
     );
     sql.append(condition);
     sql.push(" ORDER BY s.name, s.id");
-    fetch(state, &sql)
-        .await?
-        .iter()
-        .map(|r| {
-            Ok(StationRow {
-                id: r.try_get("id")?,
-                tenant_id: r.try_get("tenant_id")?,
-                name: r.try_get("name")?,
-                component_capacity: r.try_get("component_capacity")?,
-                component_count: r.try_get("component_count")?,
-                utc_offset_minutes: r.try_get("utc_offset_minutes")?,
-            })
-        })
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(ApiError::from)
+    sql.fetch_all(state.db.pool()).await
 }
 
 /// Live stations of a tenant (the warning job's view: no caller scope).
 pub async fn tenant_stations(state: &Core, tenant: &str) -> Result<Vec<StationRow>, ApiError> {
     let mut cond = Sql::default();
+    // By tenant: the job acts for each tenant in turn, with no caller.
     cond.push_bind("s.tenant_id = ? AND s.is_deleted = 0", [Value::from(tenant)]);
     stations(state, &cond).await
 }
@@ -161,27 +142,12 @@ pub async fn inverters(
         "SELECT id, station_id, name, rated_power, strings_count, modules_per_string FROM pv_inverter \
          WHERE is_deleted = 0 AND station_id IN (",
     );
-    let marks = vec!["?"; stations.len()].join(", ");
-    sql.push_bind(&marks, stations.iter().map(|s| Value::Int(*s)));
+    sql.push_ids(&stations.iter().copied().map(Id).collect::<Vec<_>>());
     sql.push_bind(
         ") AND strings_count >= ? ORDER BY name, id",
         [Value::Int(min_strings)],
     );
-    fetch(state, &sql)
-        .await?
-        .iter()
-        .map(|r| {
-            Ok(InverterRow {
-                id: r.try_get("id")?,
-                station_id: r.try_get("station_id")?,
-                name: r.try_get("name")?,
-                rated_power_kw: r.try_get("rated_power")?,
-                strings_count: r.try_get("strings_count")?,
-                modules_per_string: r.try_get("modules_per_string")?,
-            })
-        })
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(ApiError::from)
+    sql.fetch_all(state.db.pool()).await
 }
 
 /// The `avg` of `metric` in a rollup's `metrics` JSON (`metric -> [avg, min, max, last]`).
@@ -209,11 +175,11 @@ pub async fn dispersion_of_day(
         "SELECT id FROM pv_weather WHERE is_deleted = 0 AND station_id = ?",
         [Value::Int(station.id)],
     );
-    let weather: HashSet<i64> = fetch(state, &weather)
+    let weather: HashSet<i64> = weather
+        .scalars::<i64, _>(state.db.pool())
         .await?
-        .iter()
-        .map(|r| r.try_get::<i64, _>("id"))
-        .collect::<Result<_, _>>()?;
+        .into_iter()
+        .collect();
     let wanted: HashSet<i64> = inverters.iter().map(|i| i.id).collect();
     let mut sql = Sql::default();
     sql.push_bind(
@@ -223,7 +189,7 @@ pub async fn dispersion_of_day(
     );
     let mut irradiance: HashMap<i64, f64> = HashMap::new();
     let mut rows_of: HashMap<i64, Vec<(i64, Option<f64>, Json)>> = HashMap::new();
-    for r in fetch(state, &sql).await? {
+    for r in sql.rows(state.db.pool()).await? {
         let device: i64 = r.try_get("device_id")?;
         let bucket: i64 = r.try_get("bucket")?;
         let metrics: String = r.try_get("metrics")?;
@@ -305,7 +271,7 @@ pub async fn energy_wh(
         ],
     );
     let mut out = HashMap::new();
-    for r in fetch(state, &sql).await? {
+    for r in sql.rows(state.db.pool()).await? {
         let n: i64 = r.try_get("n")?;
         let e: Option<f64> = r.try_get("e")?;
         if let (true, Some(e)) = (n > 0, e) {

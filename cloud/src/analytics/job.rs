@@ -96,6 +96,7 @@ type OpenKey = (i64, i64, String);
 
 async fn open_warnings(state: &Core, tenant: &str) -> Result<HashMap<OpenKey, i64>, ApiError> {
     let mut sql = Sql::default();
+    // By tenant: the job acts for each tenant in turn, with no caller.
     sql.push_bind(
         "SELECT station_id, device_id, kind, last_time FROM pv_alarm WHERE tenant_id = ? AND status < 2 \
          AND kind IN (?, ?)",
@@ -105,10 +106,7 @@ async fn open_warnings(state: &Core, tenant: &str) -> Result<HashMap<OpenKey, i6
             Value::from(KIND_HDAY),
         ],
     );
-    let (text, args) = sql.build()?;
-    let rows = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+    let rows = sql.rows(state.db.pool()).await?;
     let mut out = HashMap::new();
     for r in rows {
         out.insert(
@@ -124,11 +122,9 @@ async fn open_warnings(state: &Core, tenant: &str) -> Result<HashMap<OpenKey, i6
 }
 
 async fn tenants(state: &Core) -> Result<Vec<String>, ApiError> {
-    Ok(sqlx::query_scalar::<sqlx::Any, String>(
-        "SELECT DISTINCT tenant_id FROM pv_station WHERE is_deleted = 0 ORDER BY tenant_id",
-    )
-    .fetch_all(state.db.pool())
-    .await?)
+    Sql::new("SELECT DISTINCT tenant_id FROM pv_station WHERE is_deleted = 0 ORDER BY tenant_id")
+        .scalars(state.db.pool())
+        .await
 }
 
 /// One pass over every tenant at `now_ms`.

@@ -22,15 +22,12 @@ pub async fn load<T: DeserializeOwned + Default>(
     key: &str,
 ) -> Result<T, ApiError> {
     let mut sql = Sql::default();
+    // By tenant, not through a caller: the warning job reads a tenant's settings with no caller.
     sql.push_bind(
         "SELECT value FROM pv_alarm_rule WHERE tenant_id = ? AND rule_key = ?",
         [Value::from(tenant), Value::from(key)],
     );
-    let (text, args) = sql.build()?;
-    let raw: Option<String> =
-        sqlx::query_scalar_with::<sqlx::Any, String, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?;
+    let raw: Option<String> = sql.scalar_optional(state.db.pool()).await?;
     Ok(match raw {
         None => T::default(),
         Some(raw) => serde_json::from_str(&raw).unwrap_or_else(|e| {
@@ -92,9 +89,6 @@ pub async fn save<T: Serialize>(
             Value::Int(time::now_ms()),
         ],
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
+    sql.execute(state.db.pool()).await?;
     Ok(())
 }

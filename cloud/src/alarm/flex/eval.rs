@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use pv_shared::wire::Value as WireValue;
 use sqlx::Row;
 
-use super::rule::{Comparison, Rule};
+use super::bracket_rule::{Comparison, Rule};
 use crate::alarm::condition::Condition;
-use crate::kernel::Core;
 use crate::kernel::id::IdGenerator;
 use crate::kernel::sql::{Sql, Value};
+use crate::kernel::{ApiError, Core};
 use crate::telemetry::realtime::KIND_FLEX;
 
 /// The device a sample came from, as evaluators need it.
@@ -73,7 +73,7 @@ pub fn invalidate(state: &Core) {
 }
 
 /// The enabled, live rules of a station (all tenants' rows are filtered by the caller).
-async fn load(state: &Core, station_id: i64) -> Result<Vec<Rule>, sqlx::Error> {
+async fn load(state: &Core, station_id: i64) -> Result<Vec<Rule>, ApiError> {
     let mut sql = Sql::new(
         "SELECT id, tenant_id, station_id, variable, comparison, threshold, threshold_high, \
          duration_seconds, level, remark FROM pv_alarm_setting_flex WHERE ",
@@ -82,10 +82,7 @@ async fn load(state: &Core, station_id: i64) -> Result<Vec<Rule>, sqlx::Error> {
         "station_id = ? AND is_deleted = 0 AND enabled = 1 ORDER BY id",
         [Value::Int(station_id)],
     );
-    let (text, args) = sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
-    let rows = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+    let rows = sql.rows(state.db.pool()).await?;
     let mut rules = Vec::with_capacity(rows.len());
     for r in rows {
         let id: i64 = r.try_get("id")?;

@@ -8,13 +8,14 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use sqlx::Any;
 use utoipa::ToSchema;
 
+use crate::auth::Caller;
 use crate::kernel::ApiError;
 use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
+use crate::kernel::time;
 
 /// The `pv_alarm_rule.rule_key` of these settings.
 pub const RULE_KEY: &str = "alarmRule";
@@ -217,14 +218,12 @@ impl Cache {
 /// The stored settings of a tenant; missing fields (an older save) take their defaults.
 pub async fn load(state: &Core, tenant: &str) -> Result<Settings, ApiError> {
     let mut sql = Sql::new("SELECT value FROM pv_alarm_rule WHERE ");
+    // By tenant, not through a caller: the engine reads a tenant's settings with no caller.
     sql.push_bind(
         "tenant_id = ? AND rule_key = ?",
         [Value::from(tenant), Value::from(RULE_KEY)],
     );
-    let (text, args) = sql.build()?;
-    let stored: Option<String> = sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?;
+    let stored: Option<String> = sql.scalar_optional(state.db.pool()).await?;
     let Some(stored) = stored else {
         return Ok(Settings::default());
     };
@@ -239,6 +238,27 @@ pub async fn load(state: &Core, tenant: &str) -> Result<Settings, ApiError> {
         }
     }
     Ok(serde_json::from_value(merged).unwrap_or_default())
+}
+
+/// Stores the settings of the caller's tenant (replacing what it saved before).
+pub async fn save(state: &Core, caller: &Caller, body: &Settings) -> Result<(), ApiError> {
+    let value = serde_json::to_string(body).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let now = time::now_ms();
+    let mut sql =
+        Sql::new("INSERT INTO pv_alarm_rule (tenant_id, rule_key, value, update_user, update_time) VALUES ");
+    sql.push_bind(
+        "(?, ?, ?, ?, ?) ON CONFLICT (tenant_id, rule_key) DO UPDATE SET value = excluded.value, \
+         update_user = excluded.update_user, update_time = excluded.update_time",
+        [
+            Value::from(caller.tenant_id.as_str()),
+            Value::from(RULE_KEY),
+            Value::from(value),
+            Value::Int(caller.user_id.0),
+            Value::Int(now),
+        ],
+    );
+    sql.execute(state.db.pool()).await?;
+    Ok(())
 }
 
 #[cfg(test)]

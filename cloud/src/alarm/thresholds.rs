@@ -1,4 +1,4 @@
-//! Threshold rules on inverter samples, with the tenant's bounds (`settings::Settings`):
+//! Threshold rules on inverter samples, with the tenant's bounds (`threshold_settings::Settings`):
 //! internal temperature too high, grid voltage or frequency out of range, and no AC output
 //! while the site's irradiance says there should be some.
 //!
@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use pv_shared::wire::Value;
 
 use super::condition::Condition;
-use super::settings::Settings;
 use super::store;
+use super::threshold_settings::Settings;
 
 /// Rule keys (`threshold:<key>` kinds).
 pub const TEMPERATURE_HIGH: &str = "temperatureHigh";

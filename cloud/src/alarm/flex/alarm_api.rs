@@ -14,18 +14,19 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use utoipa::ToSchema;
 
-use super::rule;
+use super::bracket_rule;
 use crate::alarm::context::AlarmCtx;
 use crate::alarm::store;
 use crate::auth::Caller;
+use crate::auth::scope::Scoped;
 use crate::kernel::Core;
 use crate::kernel::extract::Path;
+use crate::kernel::id::ids_param;
 use crate::kernel::lang::Text;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::station::device::{IdPath, ids_param};
-use crate::auth::scope::{self, StationScope};
+use crate::station::device::IdPath;
 
 pub const MENU: &str = "alarmDataFlex";
 
@@ -105,7 +106,7 @@ fn to_record(r: &AnyRow) -> Result<AlarmFlex, ApiError> {
         device_kind: r.try_get("device_kind")?,
         inverter: device_name.clone(),
         device_name,
-        setting_id: rule::setting_id_of(&kind).map(Id),
+        setting_id: bracket_rule::setting_id_of(&kind).map(Id),
         kind,
         category: r.try_get("category")?,
         r#type: r.try_get("type")?,
@@ -134,24 +135,18 @@ fn to_record(r: &AnyRow) -> Result<AlarmFlex, ApiError> {
 
 /// Fills `variable`, `variableName` and `comparison` from the rules the alarms name (removed
 /// rules included: they still describe their alarms). One query for the whole page.
-async fn resolve_rules(state: &Core, tenant: &str, records: &mut [AlarmFlex]) -> Result<(), ApiError> {
+async fn resolve_rules(state: &Core, caller: &Caller, records: &mut [AlarmFlex]) -> Result<(), ApiError> {
     let ids: Vec<Id> = records.iter().filter_map(|r| r.setting_id).collect();
     if ids.is_empty() {
         return Ok(());
     }
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "SELECT id, variable, comparison FROM pv_alarm_setting_flex WHERE tenant_id = ? AND id IN (",
-        [Value::Text(tenant.to_owned())],
-    );
+    let mut sql = Sql::new("SELECT id, variable, comparison FROM pv_alarm_setting_flex WHERE ");
+    sql.append(&caller.tenant_filter("tenant_id"));
+    sql.push(" AND id IN (");
     sql.push_ids(&ids);
     sql.push(")");
-    let (text, args) = sql.build()?;
     let mut rules: HashMap<i64, (String, String)> = HashMap::new();
-    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?
-    {
+    for r in sql.rows(state.db.pool()).await? {
         rules.insert(
             r.try_get("id")?,
             (r.try_get("variable")?, r.try_get("comparison")?),
@@ -162,7 +157,8 @@ async fn resolve_rules(state: &Core, tenant: &str, records: &mut [AlarmFlex]) ->
             continue;
         };
         rec.variable_name = Some(
-            rule::variable(variable).map_or_else(|| variable.clone(), |v| Text::new(v.zh, v.en).render()),
+            bracket_rule::variable(variable)
+                .map_or_else(|| variable.clone(), |v| Text::new(v.zh, v.en).render()),
         );
         rec.variable = Some(variable.clone());
         rec.comparison = Some(comparison.clone());
@@ -171,13 +167,11 @@ async fn resolve_rules(state: &Core, tenant: &str, records: &mut [AlarmFlex]) ->
 }
 
 /// `FROM ... WHERE` the bracket alarms of the caller's stations.
-fn scoped(scope: &StationScope) -> Sql {
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "FROM pv_alarm a WHERE a.tenant_id = ? AND a.category = 'flex'",
-        [Value::Text(scope.tenant_id.clone())],
-    );
-    sql.append(&scope.condition("a.station_id"));
+fn scoped(scoped: &Scoped) -> Sql {
+    let mut sql = Sql::new("FROM pv_alarm a WHERE ");
+    sql.append(&scoped.caller.tenant_filter("a.tenant_id"));
+    sql.push(" AND a.category = 'flex'");
+    sql.append(&scoped.stations.condition("a.station_id"));
     sql
 }
 
@@ -207,14 +201,14 @@ fn time_param(query: &mut ListQuery, name: &str) -> Result<Option<i64>, ApiError
 /// window (first seen before its end, last seen after its start).
 #[utoipa::path(get, path = "/api/alarmDataFlex/page", tag = "alarm",
     params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("stationId" = Option<String>, Query),
-        ("status" = Option<i64>, Query), ("startTime" = Option<String>, Query), ("endTime" = Option<String>, Query)),
+        ("deviceId" = Option<String>, Query), ("status" = Option<i64>, Query), ("level" = Option<i64>, Query),
+        ("startTime" = Option<String>, Query), ("endTime" = Option<String>, Query)),
     responses((status = 200, body = Envelope<Page<AlarmFlex>>), (status = 400), (status = 401)))]
 pub async fn page(
     State(state): State<AlarmCtx>,
-    caller: Caller,
+    scope: Scoped,
     mut query: ListQuery,
 ) -> ApiResult<Data<Page<AlarmFlex>>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut from_where = scoped(&scope);
     if let Some(start) = time_param(&mut query, "startTime")? {
         from_where.push_bind(" AND a.last_time >= ?", [Value::Int(start)]);
@@ -232,23 +226,19 @@ pub async fn page(
         to_record,
     )
     .await?;
-    resolve_rules(&state, &scope.tenant_id, &mut page.records).await?;
+    resolve_rules(&state, &scope.caller, &mut page.records).await?;
     Ok(Data(page))
 }
 
-async fn find(state: &Core, scope: &StationScope, id: Id) -> Result<Option<AlarmFlex>, ApiError> {
+async fn find(state: &Core, scope: &Scoped, id: Id) -> Result<Option<AlarmFlex>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} "));
     sql.append(&scoped(scope));
     sql.push_bind(" AND a.id = ?", [Value::Int(id.0)]);
-    let (text, args) = sql.build()?;
-    let Some(row) = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?
-    else {
+    let Some(row) = sql.row(state.db.pool()).await? else {
         return Ok(None);
     };
     let mut one = [to_record(&row)?];
-    resolve_rules(state, &scope.tenant_id, &mut one).await?;
+    resolve_rules(state, &scope.caller, &mut one).await?;
     let [record] = one;
     Ok(Some(record))
 }
@@ -258,10 +248,9 @@ async fn find(state: &Core, scope: &StationScope, id: Id) -> Result<Option<Alarm
     responses((status = 200, body = Envelope<AlarmFlex>), (status = 404)))]
 pub async fn detail(
     State(state): State<AlarmCtx>,
-    caller: Caller,
+    scope: Scoped,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<AlarmFlex>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     Ok(Data(
         find(&state, &scope, p.one()?)
             .await?
@@ -277,20 +266,18 @@ pub const CLEAR_FIRST: Text = Text::new("请先清除告警", "Clear the alarm f
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn remove(
     State(state): State<AlarmCtx>,
-    caller: Caller,
+    scope: Scoped,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<bool>> {
-    caller.require(&state, &format!("{MENU}_delete")).await?;
+    scope.caller.require(&state, &format!("{MENU}_delete")).await?;
     let ids = ids_param(&p.id)?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut sel = Sql::new("SELECT a.id, a.status ");
     sel.append(&scoped(&scope));
     sel.push(" AND a.id IN (");
     sel.push_ids(&ids);
     sel.push(")");
-    let (text, args) = sel.build()?;
-    let found = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    let found = sel
+        .rows(state.db.pool())
         .await?
         .iter()
         .map(|r| Ok((Id(r.try_get::<i64, _>("id")?), r.try_get::<i64, _>("status")?)))
@@ -305,15 +292,11 @@ pub async fn remove(
     let mut sql = Sql::default();
     // `status = 2` again: the check above and this statement are not one transaction, and an
     // open alarm must never be deleted from under the engine.
-    sql.push_bind(
-        "DELETE FROM pv_alarm WHERE tenant_id = ? AND category = 'flex' AND status = 2 AND id IN (",
-        [Value::Text(scope.tenant_id.clone())],
-    );
+    sql.push("DELETE FROM pv_alarm WHERE ");
+    sql.append(&scope.caller.tenant_filter("tenant_id"));
+    sql.push(" AND category = 'flex' AND status = 2 AND id IN (");
     sql.push_ids(&ids);
     sql.push(")");
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
+    sql.execute(state.db.pool()).await?;
     Ok(Data(true))
 }
