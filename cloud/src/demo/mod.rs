@@ -32,7 +32,7 @@ use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{Id, time};
 use crate::station::context::StationCtx;
 use crate::station::device::{self, DeviceDef, IdPath};
-use crate::station::{electric_price, flex, price};
+use crate::station::{electric_price, flex, price_history};
 use clock::{clock_offset_h, clock_remark, offset_text, site_offset_minutes};
 pub use error::DemoError;
 pub use files::gateway_paths;
@@ -478,7 +478,7 @@ async fn ensure_prices(
             "price": p,
             "remark": "演示电价 / demo price",
         }));
-        device::create(&price::STATION_PRICE, state, caller, body).await?;
+        device::create(&price_history::STATION_PRICE, state, caller, body).await?;
         changes += 1;
     }
     if !has_live(state, "pv_electric_price", station).await? {

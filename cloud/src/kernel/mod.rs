@@ -43,6 +43,7 @@ macro_rules! bigint_newtype {
 
 pub mod core;
 pub mod db;
+pub mod entity;
 pub mod envelope;
 pub mod error;
 pub mod extract;

@@ -216,7 +216,7 @@ pub async fn layer(State(state): State<Core>, req: Request, next: Next) -> Respo
         tenant: claims
             .as_ref()
             .map(|c| c.tid.clone())
-            .unwrap_or_else(|| crate::system::crud::PLATFORM_TENANT.to_owned()),
+            .unwrap_or_else(|| crate::system::entities::PLATFORM_TENANT.to_owned()),
         account: claims.as_ref().map(|c| c.acc.clone()),
         method: method.to_string(),
         path,

@@ -14,7 +14,7 @@ use crate::kernel::extract::Query;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Id, Page, time};
-use crate::system::crud::PLATFORM_TENANT;
+use crate::system::entities::PLATFORM_TENANT;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Col {

@@ -15,7 +15,7 @@ pub mod fields;
 pub mod flex;
 pub mod gateway;
 pub mod listing;
-pub mod price;
+pub mod price_history;
 pub mod services;
 #[allow(clippy::module_inception)]
 pub mod station;
@@ -73,34 +73,6 @@ where
         .routes(routes!(assignment::update_user_station))
         .routes(routes!(electric_price::save))
         .routes(routes!(electric_price::get_by_station_id))
-        .routes(routes!(price::page))
-        .routes(routes!(price::get_last_price))
-        .routes(routes!(price::create, price::update))
-        .routes(routes!(price::detail, price::remove))
-        // device registries
-        .routes(routes!(device::inverter::page))
-        .routes(routes!(device::inverter::list_device_type))
-        .routes(routes!(device::inverter::list_manufacturer))
-        .routes(routes!(device::inverter::create, device::inverter::update))
-        .routes(routes!(device::inverter::detail, device::inverter::remove))
-        .routes(routes!(device::inverter_third::page))
-        .routes(routes!(device::inverter_third::list_third_account))
-        .routes(routes!(
-            device::inverter_third::create,
-            device::inverter_third::update
-        ))
-        .routes(routes!(device::inverter_third::remove))
-        .routes(routes!(device::camera::page))
-        .routes(routes!(device::camera::list_camera_type))
-        .routes(routes!(device::camera::list_camera))
-        .routes(routes!(device::camera::live_web_url))
-        .routes(routes!(device::camera::create, device::camera::update))
-        .routes(routes!(device::camera::remove))
-        .routes(routes!(device::weather::page))
-        .routes(routes!(device::weather::list))
-        .routes(routes!(device::weather::create, device::weather::update))
-        .routes(routes!(device::weather::remove))
-        .routes(routes!(device::meter::page))
-        .routes(routes!(device::meter::create, device::meter::update))
-        .routes(routes!(device::meter::detail, device::meter::remove))
+        .merge(price_history::routes())
+        .merge(device::routes())
 }

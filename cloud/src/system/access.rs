@@ -4,7 +4,6 @@
 use std::collections::HashSet;
 
 use serde_json::{Map, Value as Json};
-use sqlx::Any;
 
 use super::menu::{MenuRow, with_ancestors};
 use crate::auth::Caller;
@@ -13,7 +12,7 @@ use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, Id};
-use crate::system::crud::PLATFORM_TENANT;
+use crate::system::entities::PLATFORM_TENANT;
 
 pub const HAS_CHILDREN: Text = Text::new("请先删除子节点", "Delete the child items first");
 pub const OUTSIDE_PACKAGE: Text = Text::new(
@@ -46,21 +45,9 @@ pub async fn held_menus(state: &Core, roles: &[Id]) -> Result<HashSet<Id>, ApiEr
     let mut sql = Sql::new("SELECT DISTINCT menu_id FROM blade_role_menu WHERE role_id IN (");
     sql.push_ids(roles);
     sql.push(")");
-    Ok(ids_of(state, sql).await?.into_iter().collect())
+    Ok(sql.scalars::<Id, _>(state.db.pool()).await?.into_iter().collect())
 }
 
-/// Runs a one-column id query.
-pub async fn ids_of(state: &Core, sql: Sql) -> Result<Vec<Id>, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
-            .into_iter()
-            .map(Id)
-            .collect(),
-    )
-}
 
 /// Live menus `tenant` may use: its package (every menu without one), with the ancestors that
 /// keep the tree connected (a package may list leaves only).
@@ -116,11 +103,8 @@ pub async fn manageable_roles(
         sql.push(" AND ");
         sql.append(&caller.tenant_filter("tenant_id"));
     }
-    let (text, args) = sql.build()?;
-    let rows: Vec<(i64, String)> =
-        sqlx::query_as_with::<Any, (i64, String), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?;
+        let rows: Vec<(i64, String)> =
+        sql.fetch_all::<(i64, String), _>(state.db.pool()).await?;
     Ok(rows.into_iter().map(|(id, t)| (Id(id), t)).collect())
 }
 
@@ -207,14 +191,6 @@ pub async fn has_children_outside(state: &Core, table: &str, ids: &[Id]) -> Resu
     sql.push(") AND id NOT IN (");
     sql.push_ids(ids);
     sql.push(") LIMIT 1");
-    Ok(!ids_of(state, sql).await?.is_empty())
+    Ok(!sql.scalars::<Id, _>(state.db.pool()).await?.is_empty())
 }
 
-/// Runs one statement inside a transaction.
-pub async fn exec(tx: &mut sqlx::Transaction<'_, Any>, sql: Sql) -> Result<(), ApiError> {
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}

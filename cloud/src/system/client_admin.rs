@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks};
+use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks};
 use crate::auth::Caller;
 use crate::auth::client::secret_hash;
 use crate::kernel::{ApiError, Id};
@@ -24,30 +24,30 @@ pub static CLIENT: EntityDef = EntityDef {
     tenant_scoped: false,
     menu_code: "client",
     fields: &[
-        FieldDef::new("id", "id", FieldType::Id).read_only(),
-        FieldDef::new("clientId", "client_id", FieldType::Text)
-            .required("请输入客户端ID", "Please enter the client id")
+        Col::of("id", "id", Ty::Id).read_only(),
+        Col::of("clientId", "client_id", Ty::TEXT)
+            .required_as("请输入客户端ID", "Please enter the client id")
             .max(48)
             .unique("客户端ID已存在", "This client id already exists")
             .filter(),
-        FieldDef::new("clientSecret", "client_secret_hash", FieldType::Text)
-            .required("请输入客户端密钥", "Please enter the client secret")
+        Col::of("clientSecret", "client_secret_hash", Ty::TEXT)
+            .required_as("请输入客户端密钥", "Please enter the client secret")
             .max(64)
             .write_only(),
-        FieldDef::new("scope", "scope", FieldType::Text).max(255),
-        FieldDef::new("authorizedGrantTypes", "authorized_grant_types", FieldType::Text)
-            .required("请输入授权类型", "Please enter the grant types")
+        Col::of("scope", "scope", Ty::TEXT).max(255),
+        Col::of("authorizedGrantTypes", "authorized_grant_types", Ty::TEXT)
+            .required_as("请输入授权类型", "Please enter the grant types")
             .max(255),
-        FieldDef::new("webServerRedirectUri", "web_server_redirect_uri", FieldType::Text).max(255),
-        FieldDef::new("accessTokenValidity", "access_token_validity", FieldType::Int).required(
+        Col::of("webServerRedirectUri", "web_server_redirect_uri", Ty::TEXT).max(255),
+        Col::of("accessTokenValidity", "access_token_validity", Ty::INT).required_as(
             "请输入令牌过期秒数",
             "Please enter the access token validity in seconds",
         ),
-        FieldDef::new("refreshTokenValidity", "refresh_token_validity", FieldType::Int).required(
+        Col::of("refreshTokenValidity", "refresh_token_validity", Ty::INT).required_as(
             "请输入刷新令牌过期秒数",
             "Please enter the refresh token validity in seconds",
         ),
-        FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
+        Col::of("createTime", "create_time", Ty::Time).read_only(),
     ],
     default_order: "create_time ASC, id ASC",
     platform_only: true,
@@ -67,7 +67,7 @@ fn positive(body: &Map<String, Json>, key: &str) -> bool {
     }
 }
 
-impl Hooks for ClientHooks {
+impl Hooks<SystemCtx, Caller> for ClientHooks {
     fn before_save<'a>(
         &'a self,
         _state: &'a SystemCtx,
@@ -128,11 +128,7 @@ impl Hooks for ClientHooks {
             let mut sql = crate::kernel::sql::Sql::new("SELECT client_id FROM blade_client WHERE id IN (");
             sql.push_ids(ids);
             sql.push(")");
-            let (text, args) = sql.build()?;
-            let names: Vec<String> =
-                sqlx::query_scalar_with::<sqlx::Any, String, _>(sqlx::AssertSqlSafe(text), args)
-                    .fetch_all(state.db.pool())
-                    .await?;
+            let names: Vec<String> = sql.scalars::<String, _>(state.db.pool()).await?;
             if names.contains(&caller.client_id) {
                 return Err(ApiError::bad_request(
                     "不能删除当前正在使用的客户端",

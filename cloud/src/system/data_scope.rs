@@ -5,7 +5,6 @@
 //! lifts the narrowing entirely. With no scope granted for the resource nothing narrows (scopes
 //! restrict; they are not needed to see anything).
 
-use sqlx::Any;
 
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -46,11 +45,8 @@ pub async fn narrow(state: &Core, caller: &Caller, resource: &str) -> Result<Opt
     sql.push(" AND rs.role_id IN (");
     sql.push_ids(&caller.role_ids);
     sql.push(") ORDER BY d.id");
-    let (text, args) = sql.build()?;
-    let scopes: Vec<(String, i64, Option<String>)> =
-        sqlx::query_as_with::<Any, (String, i64, Option<String>), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?;
+        let scopes: Vec<(String, i64, Option<String>)> =
+        sql.fetch_all::<(String, i64, Option<String>), _>(state.db.pool()).await?;
     if scopes.is_empty() {
         return Ok(None);
     }

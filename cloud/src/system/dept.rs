@@ -8,10 +8,10 @@ use std::collections::{HashMap, HashSet};
 use axum::extract::State;
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
-use sqlx::{Any, Row};
+use sqlx::Row;
 use utoipa::IntoParams;
 
-use super::crud::{self, EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
+use super::entities::{self, EntityDef, Col, Ty, HookFuture, Hooks, PLATFORM_TENANT};
 use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -38,24 +38,24 @@ pub static DEPT: EntityDef = EntityDef {
     menu_code: "dept",
     tag: "system",
     fields: &[
-        FieldDef::new("id", "id", FieldType::Id).read_only(),
-        FieldDef::new("tenantId", "tenant_id", FieldType::Text).read_only(),
-        FieldDef::new("parentId", "parent_id", FieldType::Id).filter(),
-        FieldDef::new("ancestors", "ancestors", FieldType::Text).read_only(),
-        FieldDef::new("deptName", "dept_name", FieldType::Text)
-            .required("请输入机构名称", "Please enter the department name")
+        Col::of("id", "id", Ty::Id).read_only(),
+        Col::of("tenantId", "tenant_id", Ty::TEXT).read_only(),
+        Col::of("parentId", "parent_id", Ty::Id).filter(),
+        Col::of("ancestors", "ancestors", Ty::TEXT).read_only(),
+        Col::of("deptName", "dept_name", Ty::TEXT)
+            .required_as("请输入机构名称", "Please enter the department name")
             .max(45)
             .filter(),
-        FieldDef::new("fullName", "full_name", FieldType::Text)
-            .required("请输入机构全称", "Please enter the department's full name")
+        Col::of("fullName", "full_name", Ty::TEXT)
+            .required_as("请输入机构全称", "Please enter the department's full name")
             .max(45)
             .filter(),
-        FieldDef::new("deptCategory", "dept_category", FieldType::Int)
-            .required("请选择机构类型", "Please select the organisation category")
+        Col::of("deptCategory", "dept_category", Ty::INT)
+            .required_as("请选择机构类型", "Please select the organisation category")
             .filter(),
-        FieldDef::new("sort", "sort", FieldType::Int).required("请输入排序", "Please enter the sort order"),
-        FieldDef::new("remark", "remark", FieldType::Text).max(255),
-        FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
+        Col::of("sort", "sort", Ty::INT).required_as("请输入排序", "Please enter the sort order"),
+        Col::of("remark", "remark", Ty::TEXT).max(255),
+        Col::of("createTime", "create_time", Ty::Time).read_only(),
     ],
     default_order: "sort ASC, id ASC",
     data_scoped: true,
@@ -81,11 +81,8 @@ async fn find_in_tenant(state: &Core, tenant: &str, id: i64) -> Result<Option<St
         "SELECT ancestors FROM blade_dept WHERE is_deleted = 0 AND id = ? AND tenant_id = ?",
         [Value::Int(id), tenant.into()],
     );
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?,
+        Ok(
+        sql.scalar_optional::<String, _>(state.db.pool()).await?,
     )
 }
 
@@ -101,24 +98,9 @@ fn parent_of(raw: &Json) -> Result<i64, ApiError> {
     }
 }
 
-async fn execute(state: &Core, sql: Sql) -> Result<u64, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?
-        .rows_affected())
-}
 
-async fn count(state: &Core, sql: Sql) -> Result<i64, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_one(state.db.pool())
-            .await?,
-    )
-}
 
-impl Hooks for DeptHooks {
+impl Hooks<SystemCtx, Caller> for DeptHooks {
     fn before_save<'a>(
         &'a self,
         state: &'a SystemCtx,
@@ -166,10 +148,7 @@ impl Hooks for DeptHooks {
                 "SELECT parent_id, ancestors FROM blade_dept WHERE id = ? AND tenant_id = ?",
                 [id.into(), caller.tenant_id.clone().into()],
             );
-            let (text, args) = sql.build()?;
-            let Some(row) = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-                .fetch_optional(state.db.pool())
-                .await?
+                        let Some(row) = sql.row(state.db.pool()).await?
             else {
                 return Ok(());
             };
@@ -191,7 +170,7 @@ impl Hooks for DeptHooks {
                 "UPDATE blade_dept SET ancestors = ? WHERE id = ?",
                 [wanted.clone().into(), id.into()],
             );
-            execute(state, own).await?;
+            own.execute(state.db.pool()).await?;
             // The subtree keeps its shape: each descendant's ancestors start with the moved
             // department's old path, which is swapped for the new one.
             let old_prefix = format!("{stored},{id}");
@@ -208,7 +187,7 @@ impl Hooks for DeptHooks {
                     format!("{old_prefix},%").into(),
                 ],
             );
-            execute(state, subtree).await?;
+            subtree.execute(state.db.pool()).await?;
             Ok(())
         })
     }
@@ -226,7 +205,7 @@ impl Hooks for DeptHooks {
             children.push(") AND id NOT IN (");
             children.push_ids(ids);
             children.push(")");
-            if count(state, children).await? > 0 {
+            if children.scalar::<i64, _>(state.db.pool()).await? > 0 {
                 return Err(ApiError::BadRequest(HAS_CHILDREN));
             }
             let mut users = Sql::new(
@@ -235,7 +214,7 @@ impl Hooks for DeptHooks {
             );
             users.push_ids(ids);
             users.push(")");
-            if count(state, users).await? > 0 {
+            if users.scalar::<i64, _>(state.db.pool()).await? > 0 {
                 return Err(ApiError::BadRequest(HAS_USERS));
             }
             Ok(())
@@ -261,11 +240,8 @@ impl Hooks for DeptHooks {
                 let mut sql = Sql::new("SELECT id, dept_name FROM blade_dept WHERE id IN (");
                 sql.push_ids(&parents);
                 sql.push(")");
-                let (text, args) = sql.build()?;
-                for (id, name) in
-                    sqlx::query_as_with::<Any, (i64, String), _>(sqlx::AssertSqlSafe(text), args)
-                        .fetch_all(state.db.pool())
-                        .await?
+                                for (id, name) in
+                    sql.fetch_all::<(i64, String), _>(state.db.pool()).await?
                 {
                     names.insert(id.to_string(), name);
                 }
@@ -293,11 +269,8 @@ async fn parents_in(state: &Core, tenant: &str) -> Result<HashSet<i64>, ApiError
         "SELECT DISTINCT parent_id FROM blade_dept WHERE is_deleted = 0 AND tenant_id = ?",
         [tenant.into()],
     );
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
+        Ok(
+        sql.scalars::<i64, _>(state.db.pool()).await?
             .into_iter()
             .collect(),
     )
@@ -325,7 +298,7 @@ pub async fn list(
 ) -> ApiResult<Data<Vec<Json>>> {
     caller.require(&state, DEPT.menu_code).await?;
     query.take("tenantId");
-    let rows = crud::rows(&DEPT, &state, &caller, Some(conditions(&query, None)?)).await?;
+    let rows = entities::rows(&DEPT, &state, &caller, Some(conditions(&query, None)?)).await?;
     Ok(Data(tree::nest_rows(rows)))
 }
 
@@ -358,7 +331,7 @@ pub async fn lazy_list(
     caller.require(&state, DEPT.menu_code).await?;
     let parent = tree::optional_id("parentId", query.take("parentId").as_deref())?.unwrap_or(0);
     query.take("tenantId");
-    let mut rows = crud::rows(&DEPT, &state, &caller, Some(conditions(&query, Some(parent))?)).await?;
+    let mut rows = entities::rows(&DEPT, &state, &caller, Some(conditions(&query, Some(parent))?)).await?;
     tree::mark_has_children(&mut rows, &parents_in(&state, &caller.tenant_id).await?);
     Ok(Data(rows))
 }
@@ -374,7 +347,7 @@ pub async fn child_list(
 ) -> ApiResult<Data<Vec<Json>>> {
     caller.require(&state, DEPT.menu_code).await?;
     let parent = tree::optional_id("parentId", query.take("parentId").as_deref())?.unwrap_or(0);
-    let mut rows = crud::rows(&DEPT, &state, &caller, Some(conditions(&query, Some(parent))?)).await?;
+    let mut rows = entities::rows(&DEPT, &state, &caller, Some(conditions(&query, Some(parent))?)).await?;
     tree::mark_has_children(&mut rows, &parents_in(&state, &caller.tenant_id).await?);
     Ok(Data(rows))
 }
@@ -389,11 +362,8 @@ async fn nodes(state: &Core, tenant: &str, parent: Option<i64>) -> Result<Vec<No
         sql.push_bind(" AND parent_id = ?", [Value::Int(p)]);
     }
     sql.push(" ORDER BY sort, id");
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_as_with::<Any, (i64, i64, String), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
+        Ok(
+        sql.fetch_all::<(i64, i64, String), _>(state.db.pool()).await?
             .into_iter()
             .map(|(id, parent, name)| Node::new(id.to_string(), parent.to_string(), name))
             .collect(),

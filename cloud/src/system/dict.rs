@@ -11,10 +11,9 @@ use std::collections::HashSet;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
-use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
-use super::crud::{self, EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
+use super::entities::{self, EntityDef, Col, Ty, HookFuture, Hooks, PLATFORM_TENANT};
 use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -41,29 +40,29 @@ const PARENT_MISSING: Text = Text::new("上级字典不存在", "The parent dict
 macro_rules! dict_fields {
     ($($extra:expr),*) => {
         &[
-            FieldDef::new("id", "id", FieldType::Id).read_only(),
+            Col::of("id", "id", Ty::Id).read_only(),
             $($extra,)*
-            FieldDef::new("parentId", "parent_id", FieldType::Id),
-            FieldDef::new("code", "code", FieldType::Text)
-                .required("请输入字典编号", "Please enter the dictionary code")
+            Col::of("parentId", "parent_id", Ty::Id),
+            Col::of("code", "code", Ty::TEXT)
+                .required_as("请输入字典编号", "Please enter the dictionary code")
                 .max(255)
                 .filter(),
-            FieldDef::new("dictValue", "dict_value", FieldType::Text)
-                .required("请输入字典名称", "Please enter the dictionary name")
+            Col::of("dictValue", "dict_value", Ty::TEXT)
+                .required_as("请输入字典名称", "Please enter the dictionary name")
                 .max(255)
                 .filter(),
-            FieldDef::new("dictValueEn", "dict_value_en", FieldType::Text).max(255),
-            FieldDef::new("sort", "sort", FieldType::Int)
-                .required("请输入字典排序", "Please enter the dictionary sort order"),
-            FieldDef::new("isSealed", "is_sealed", FieldType::Int)
-                .required("请选择封存", "Please choose whether it is sealed")
+            Col::of("dictValueEn", "dict_value_en", Ty::TEXT).max(255),
+            Col::of("sort", "sort", Ty::INT)
+                .required_as("请输入字典排序", "Please enter the dictionary sort order"),
+            Col::of("isSealed", "is_sealed", Ty::INT)
+                .required_as("请选择封存", "Please choose whether it is sealed")
                 .filter(),
-            FieldDef::new("dictKey", "dict_key", FieldType::Text)
-                .required("请输入字典键值", "Please enter the dictionary key")
+            Col::of("dictKey", "dict_key", Ty::TEXT)
+                .required_as("请输入字典键值", "Please enter the dictionary key")
                 .max(255)
                 .filter(),
-            FieldDef::new("remark", "remark", FieldType::Text).max(255),
-            FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
+            Col::of("remark", "remark", Ty::TEXT).max(255),
+            Col::of("createTime", "create_time", Ty::Time).read_only(),
         ]
     };
 }
@@ -87,7 +86,7 @@ pub static DICT_BIZ: EntityDef = EntityDef {
     tenant_scoped: true,
     menu_code: "dictbiz",
     tag: "system",
-    fields: dict_fields!(FieldDef::new("tenantId", "tenant_id", FieldType::Text).read_only()),
+    fields: dict_fields!(Col::of("tenantId", "tenant_id", Ty::TEXT).read_only()),
     default_order: "sort ASC, id ASC",
     own_list: true,
     hooks: &DictHooks { biz: true },
@@ -130,22 +129,11 @@ impl DictHooks {
         let mut sql = Sql::new("SELECT id, parent_id, code, dict_key, is_sealed");
         sql.append(&self.scope(caller));
         sql.push_bind(" AND id = ?", [Value::Int(id)]);
-        let (text, args) = sql.build()?;
-        Ok(
-            sqlx::query_as_with::<Any, Stored, _>(sqlx::AssertSqlSafe(text), args)
-                .fetch_optional(state.db.pool())
-                .await?,
+                Ok(
+            sql.fetch_optional::<Stored, _>(state.db.pool()).await?,
         )
     }
 
-    async fn count(&self, state: &Core, sql: Sql) -> Result<i64, ApiError> {
-        let (text, args) = sql.build()?;
-        Ok(
-            sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-                .fetch_one(state.db.pool())
-                .await?,
-        )
-    }
 }
 
 /// The text of a submitted scalar, trimmed; `None` when absent or blank.
@@ -157,7 +145,7 @@ fn text_of(body: &Map<String, Json>, name: &str) -> Option<String> {
     }
 }
 
-impl Hooks for DictHooks {
+impl Hooks<SystemCtx, Caller> for DictHooks {
     fn before_save<'a>(
         &'a self,
         state: &'a SystemCtx,
@@ -206,7 +194,7 @@ impl Hooks for DictHooks {
                     let mut kids = Sql::new("SELECT COUNT(*)");
                     kids.append(&self.scope(caller));
                     kids.push_bind(" AND parent_id = ?", [Value::Int(e.id)]);
-                    if self.count(state, kids).await? > 0 {
+                    if kids.scalar::<i64, _>(state.db.pool()).await? > 0 {
                         return Err(ApiError::BadRequest(HAS_CHILDREN));
                     }
                 }
@@ -222,7 +210,7 @@ impl Hooks for DictHooks {
                 if let Some(own) = id {
                     dup.push_bind(" AND id <> ?", [own.into()]);
                 }
-                if self.count(state, dup).await? > 0 {
+                if dup.scalar::<i64, _>(state.db.pool()).await? > 0 {
                     return Err(ApiError::BadRequest(DUPLICATE));
                 }
             }
@@ -257,10 +245,7 @@ impl Hooks for DictHooks {
                 ),
                 [row.code.clone().into(), Value::Int(row.id), row.code.into()],
             );
-            let (text, args) = sql.build()?;
-            sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-                .execute(state.db.pool())
-                .await?;
+                        sql.execute(state.db.pool()).await?;
             Ok(())
         })
     }
@@ -281,7 +266,7 @@ impl Hooks for DictHooks {
                 sealed.push(" AND is_sealed = 1 AND id IN (");
                 sealed.push_ids(ids);
                 sealed.push(")");
-                if self.count(state, sealed).await? > 0 {
+                if sealed.scalar::<i64, _>(state.db.pool()).await? > 0 {
                     return Err(ApiError::BadRequest(SEALED));
                 }
             }
@@ -295,7 +280,7 @@ impl Hooks for DictHooks {
             kids.push(") AND id NOT IN (");
             kids.push_ids(ids);
             kids.push(")");
-            if self.count(state, kids).await? > 0 {
+            if kids.scalar::<i64, _>(state.db.pool()).await? > 0 {
                 return Err(ApiError::BadRequest(HAS_CHILDREN));
             }
             Ok(())
@@ -366,11 +351,8 @@ async fn rows_of(
         sql.push(" AND parent_id <> 0");
     }
     sql.push(" ORDER BY parent_id, sort, id");
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_as_with::<Any, Entry, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?,
+        Ok(
+        sql.fetch_all::<Entry, _>(state.db.pool()).await?,
     )
 }
 
@@ -401,11 +383,8 @@ async fn dictionaries(state: &Core, caller: &Caller, biz: bool) -> Result<Vec<Di
         let mut sql = source.from("id, code, dict_value");
         sql.push(" AND parent_id = 0 ORDER BY sort, id");
         async move {
-            let (text, args) = sql.build()?;
-            Ok::<_, ApiError>(
-                sqlx::query_as_with::<Any, DictRef, _>(sqlx::AssertSqlSafe(text), args)
-                    .fetch_all(state.db.pool())
-                    .await?,
+                        Ok::<_, ApiError>(
+                sql.fetch_all::<DictRef, _>(state.db.pool()).await?,
             )
         }
     };
@@ -437,7 +416,7 @@ async fn list_impl(
 ) -> ApiResult<Data<Page<Json>>> {
     let def = def(biz);
     caller.require(&state, def.menu_code).await?;
-    let page = crud::page(def, &state, &caller, &query, Some(Sql::new("parent_id = 0"))).await?;
+    let page = entities::page(def, &state, &caller, &query, Some(Sql::new("parent_id = 0"))).await?;
     Ok(Data(page))
 }
 
@@ -453,7 +432,7 @@ async fn child_list_impl(
         .ok_or_else(|| ApiError::bad_request("请选择上级字典", "parentId is required"))?;
     let mut extra = Sql::default();
     extra.push_bind("parent_id = ?", [Value::Int(parent)]);
-    Ok(Data(crud::page(def, &state, &caller, &query, Some(extra)).await?))
+    Ok(Data(entities::page(def, &state, &caller, &query, Some(extra)).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

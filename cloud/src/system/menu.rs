@@ -7,7 +7,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
-use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::Caller;
@@ -61,11 +60,8 @@ pub struct MenuNode {
 }
 
 pub async fn all_menus(state: &Core) -> Result<Vec<MenuRow>, ApiError> {
-    let rows = sqlx::query_as::<Any, MenuRow>(
-        "SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open \
-         FROM blade_menu WHERE is_deleted = 0",
-    )
-    .fetch_all(state.db.pool())
+    let rows = Sql::new("SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open \
+         FROM blade_menu WHERE is_deleted = 0").fetch_all::<MenuRow, _>(state.db.pool())
     .await?;
     Ok(rows)
 }
@@ -78,10 +74,7 @@ pub async fn granted(state: &Core, roles: &[Id]) -> Result<HashSet<Id>, ApiError
     let mut sql = Sql::new("SELECT menu_id FROM blade_role_menu WHERE kind = 'web' AND role_id IN (");
     sql.push_ids(roles);
     sql.push(")");
-    let (text, args) = sql.build()?;
-    let ids: Vec<i64> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+        let ids: Vec<i64> = sql.scalars::<i64, _>(state.db.pool()).await?;
     Ok(ids.into_iter().map(Id).collect())
 }
 
@@ -198,10 +191,7 @@ pub async fn routes(
              WHERE s.top_menu_id = ? AND t.tenant_id = ? AND t.is_deleted = 0",
             [top.into(), Value::Text(caller.tenant_id.clone())],
         );
-        let (text, args) = sql.build()?;
-        let chosen: HashSet<Id> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
+                let chosen: HashSet<Id> = sql.scalars::<i64, _>(state.db.pool()).await?
             .into_iter()
             .map(Id)
             .collect();
@@ -242,10 +232,7 @@ pub async fn top_menu(State(state): State<SystemCtx>, caller: Caller) -> ApiResu
     let mut sql = Sql::new("SELECT id, code, name, source, path, sort FROM blade_top_menu WHERE ");
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.push(" AND is_deleted = 0 ORDER BY sort, id");
-    let (text, args) = sql.build()?;
-    let tops = sqlx::query_as_with::<Any, TopMenu, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+        let tops = sql.fetch_all::<TopMenu, _>(state.db.pool()).await?;
     if tops.is_empty() {
         return Ok(Data(tops));
     }
@@ -259,11 +246,8 @@ pub async fn top_menu(State(state): State<SystemCtx>, caller: Caller) -> ApiResu
          WHERE t.is_deleted = 0 AND ",
     );
     sql.append(&caller.tenant_filter("t.tenant_id"));
-    let (text, args) = sql.build()?;
-    let settings: Vec<(i64, i64)> =
-        sqlx::query_as_with::<Any, (i64, i64), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?;
+        let settings: Vec<(i64, i64)> =
+        sql.fetch_all::<(i64, i64), _>(state.db.pool()).await?;
     let mut chosen: HashMap<Id, HashSet<Id>> = HashMap::new();
     for (top, menu) in settings {
         chosen.entry(Id(top)).or_default().insert(Id(menu));

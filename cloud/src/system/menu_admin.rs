@@ -10,13 +10,12 @@ use std::collections::{HashMap, HashSet};
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
-use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
 use super::access::{self, HAS_CHILDREN, is_platform, require_platform};
-use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
+use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks, PLATFORM_TENANT};
 use super::menu::{CATEGORY_BUTTON, CATEGORY_MENU, MenuRow, all_menus, with_ancestors};
-use super::tree::{TreeNode, entity_list, nodes};
+use super::tree::{TreeNode, forest, nodes};
 use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::extract::Query;
@@ -46,26 +45,26 @@ pub static MENU: EntityDef = EntityDef {
     menu_code: "menu",
     tag: "system",
     fields: &[
-        FieldDef::new("id", "id", FieldType::Id).read_only(),
-        FieldDef::new("parentId", "parent_id", FieldType::Id),
-        FieldDef::new("code", "code", FieldType::Text)
-            .required("请输入菜单编号", "Please enter the menu code")
+        Col::of("id", "id", Ty::Id).read_only(),
+        Col::of("parentId", "parent_id", Ty::Id),
+        Col::of("code", "code", Ty::TEXT)
+            .required_as("请输入菜单编号", "Please enter the menu code")
             .max(255)
             .unique("菜单编号已存在", "This menu code already exists"),
-        FieldDef::new("name", "name", FieldType::Text)
-            .required("请输入菜单名称", "Please enter the menu name")
+        Col::of("name", "name", Ty::TEXT)
+            .required_as("请输入菜单名称", "Please enter the menu name")
             .max(255),
-        FieldDef::new("nameEn", "name_en", FieldType::Text).max(255),
-        FieldDef::new("alias", "alias", FieldType::Text).max(255),
-        FieldDef::new("path", "path", FieldType::Text).max(255),
-        FieldDef::new("source", "source", FieldType::Text).max(255),
-        FieldDef::new("sort", "sort", FieldType::Int)
-            .required("请输入菜单排序", "Please enter the sort order"),
-        FieldDef::new("category", "category", FieldType::Int)
-            .required("请选择菜单类型", "Please select the menu type"),
-        FieldDef::new("action", "action", FieldType::Int),
-        FieldDef::new("isOpen", "is_open", FieldType::Int),
-        FieldDef::new("remark", "remark", FieldType::Text).max(255),
+        Col::of("nameEn", "name_en", Ty::TEXT).max(255),
+        Col::of("alias", "alias", Ty::TEXT).max(255),
+        Col::of("path", "path", Ty::TEXT).max(255),
+        Col::of("source", "source", Ty::TEXT).max(255),
+        Col::of("sort", "sort", Ty::INT)
+            .required_as("请输入菜单排序", "Please enter the sort order"),
+        Col::of("category", "category", Ty::INT)
+            .required_as("请选择菜单类型", "Please select the menu type"),
+        Col::of("action", "action", Ty::INT),
+        Col::of("isOpen", "is_open", Ty::INT),
+        Col::of("remark", "remark", Ty::TEXT).max(255),
     ],
     default_order: "sort ASC, id ASC",
     audit: false,
@@ -83,7 +82,7 @@ fn built_in(code: &str) -> bool {
     super::seed::product_menus().is_ok_and(|menus| menus.iter().any(|m| m.code == code))
 }
 
-impl Hooks for MenuHooks {
+impl Hooks<SystemCtx, Caller> for MenuHooks {
     fn scope<'a>(&'a self, state: &'a SystemCtx, caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
         Box::pin(async move {
             let Some(ids) = readable(state, caller, &all_menus(state).await?).await? else {
@@ -175,10 +174,7 @@ impl Hooks for MenuHooks {
                     Value::from(super::seed::ADMIN_ROLE_ALIAS),
                 ],
             );
-            let (text, args) = sql.build()?;
-            sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-                .execute(state.db.pool())
-                .await?;
+                        sql.execute(state.db.pool()).await?;
             Ok(())
         })
     }
@@ -271,32 +267,32 @@ struct MenuEntityRow {
 }
 
 async fn entity_rows(state: &Core) -> Result<Vec<MenuEntityRow>, ApiError> {
-    Ok(sqlx::query_as::<Any, MenuEntityRow>(
-        "SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open, remark \
-         FROM blade_menu WHERE is_deleted = 0 ORDER BY sort, id",
-    )
-    .fetch_all(state.db.pool())
+    Ok(Sql::new("SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open, remark \
+         FROM blade_menu WHERE is_deleted = 0 ORDER BY sort, id").fetch_all::<MenuEntityRow, _>(state.db.pool())
     .await?)
 }
 
-fn entity(m: &MenuEntityRow, parent_name: String) -> Map<String, Json> {
-    let text = |v: &Option<String>| v.clone().map(Json::String).unwrap_or(Json::Null);
-    let mut o = Map::new();
-    o.insert("id".into(), Json::String(m.id.to_string()));
-    o.insert("parentId".into(), Json::String(m.parent_id.to_string()));
-    o.insert("code".into(), Json::String(m.code.clone()));
-    o.insert("name".into(), Json::String(m.name.clone()));
-    o.insert("nameEn".into(), text(&m.name_en));
-    o.insert("alias".into(), text(&m.alias));
-    o.insert("path".into(), text(&m.path));
-    o.insert("source".into(), text(&m.source));
-    o.insert("sort".into(), Json::from(m.sort));
-    o.insert("category".into(), Json::from(m.category));
-    o.insert("action".into(), Json::from(m.action));
-    o.insert("isOpen".into(), Json::from(m.is_open));
-    o.insert("remark".into(), text(&m.remark));
-    o.insert("parentName".into(), Json::String(parent_name));
-    o
+impl MenuEntityRow {
+    /// The row as a lazy list shows it; a tree list adds `children` ([`MenuEntity::from`]).
+    fn lazy(&self, parent_name: String, has_children: bool) -> MenuLazyEntity {
+        MenuLazyEntity {
+            action: self.action,
+            alias: self.alias.clone(),
+            category: self.category,
+            code: self.code.clone(),
+            has_children,
+            id: self.id,
+            is_open: self.is_open,
+            name: self.name.clone(),
+            name_en: self.name_en.clone(),
+            parent_id: self.parent_id,
+            parent_name,
+            path: self.path.clone(),
+            remark: self.remark.clone(),
+            sort: self.sort,
+            source: self.source.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -348,17 +344,19 @@ async fn tree_list(
     caller: Caller,
     p: MenuListParams,
     menus_only: bool,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<MenuEntity>>> {
     let (rows, names) = readable_rows(&state, &caller, menus_only).await?;
     let items = rows
         .iter()
         .filter(|m| p.matches(m))
         .map(|m| {
             let parent = names.get(&m.parent_id).cloned().unwrap_or_default();
-            (m.id, m.parent_id, entity(m, parent))
+            (m.id, m.parent_id, m.lazy(parent, false))
         })
         .collect();
-    Ok(Data(entity_list(items)))
+    Ok(Data(forest(items, &mut |_, _, menu, children: Vec<MenuEntity>| {
+        MenuEntity::from(menu, children)
+    })))
 }
 
 async fn lazy_list(
@@ -366,7 +364,7 @@ async fn lazy_list(
     caller: Caller,
     p: MenuListParams,
     menus_only: bool,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<MenuLazyEntity>>> {
     let (rows, names) = readable_rows(&state, &caller, menus_only).await?;
     let parent = p.parent_id.unwrap_or(Id(0));
     let with_children: HashSet<Id> = rows.iter().map(|m| m.parent_id).collect();
@@ -374,35 +372,82 @@ async fn lazy_list(
         .iter()
         .filter(|m| m.parent_id == parent && p.matches(m))
         .map(|m| {
-            let mut o = entity(m, names.get(&m.parent_id).cloned().unwrap_or_default());
-            o.insert("hasChildren".into(), Json::Bool(with_children.contains(&m.id)));
-            Json::Object(o)
+            m.lazy(
+                names.get(&m.parent_id).cloned().unwrap_or_default(),
+                with_children.contains(&m.id),
+            )
         })
         .collect();
     Ok(Data(out))
 }
 
-/// A menu as the lists show it (`children` recursive in tree lists).
+// Fields in the order of their wire names: the answers were JSON maps, which serialise sorted.
+
+/// A menu of a tree list: `children` always present (empty for a leaf).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MenuEntity {
-    pub id: Id,
-    pub parent_id: Id,
-    pub code: String,
-    pub name: String,
-    pub name_en: Option<String>,
-    pub alias: Option<String>,
-    pub path: Option<String>,
-    pub source: Option<String>,
-    pub sort: i64,
-    pub category: i64,
     pub action: i64,
-    pub is_open: i64,
-    pub remark: Option<String>,
-    pub parent_name: String,
-    pub has_children: bool,
+    pub alias: Option<String>,
+    pub category: i64,
     #[schema(no_recursion)]
     pub children: Vec<MenuEntity>,
+    pub code: String,
+    pub has_children: bool,
+    pub id: Id,
+    pub is_open: i64,
+    pub name: String,
+    pub name_en: Option<String>,
+    pub parent_id: Id,
+    pub parent_name: String,
+    pub path: Option<String>,
+    pub remark: Option<String>,
+    pub sort: i64,
+    pub source: Option<String>,
+}
+
+impl MenuEntity {
+    fn from(m: MenuLazyEntity, children: Vec<MenuEntity>) -> Self {
+        MenuEntity {
+            action: m.action,
+            alias: m.alias,
+            category: m.category,
+            has_children: !children.is_empty(),
+            children,
+            code: m.code,
+            id: m.id,
+            is_open: m.is_open,
+            name: m.name,
+            name_en: m.name_en,
+            parent_id: m.parent_id,
+            parent_name: m.parent_name,
+            path: m.path,
+            remark: m.remark,
+            sort: m.sort,
+            source: m.source,
+        }
+    }
+}
+
+/// A menu of a lazy list: no `children`; `hasChildren` says whether to ask for them.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MenuLazyEntity {
+    pub action: i64,
+    pub alias: Option<String>,
+    pub category: i64,
+    pub code: String,
+    pub has_children: bool,
+    pub id: Id,
+    pub is_open: i64,
+    pub name: String,
+    pub name_en: Option<String>,
+    pub parent_id: Id,
+    pub parent_name: String,
+    pub path: Option<String>,
+    pub remark: Option<String>,
+    pub sort: i64,
+    pub source: Option<String>,
 }
 
 /// Every menu and button as a tree list.
@@ -412,7 +457,7 @@ pub async fn list(
     State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<MenuListParams>,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<MenuEntity>>> {
     tree_list(s, c, p, false).await
 }
 
@@ -423,29 +468,29 @@ pub async fn menu_list(
     State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<MenuListParams>,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<MenuEntity>>> {
     tree_list(s, c, p, true).await
 }
 
 /// The children of `parentId` (menus and buttons), each with `hasChildren`.
 #[utoipa::path(get, path = "/api/blade-system/menu/lazy-list", tag = "system", params(MenuListParams),
-    responses((status = 200, body = Envelope<Vec<MenuEntity>>), (status = 401), (status = 403)))]
+    responses((status = 200, body = Envelope<Vec<MenuLazyEntity>>), (status = 401), (status = 403)))]
 pub async fn lazy_list_all(
     State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<MenuListParams>,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<MenuLazyEntity>>> {
     lazy_list(s, c, p, false).await
 }
 
 /// The menu children (no buttons) of `parentId`, each with `hasChildren`.
 #[utoipa::path(get, path = "/api/blade-system/menu/lazy-menu-list", tag = "system", params(MenuListParams),
-    responses((status = 200, body = Envelope<Vec<MenuEntity>>), (status = 401), (status = 403)))]
+    responses((status = 200, body = Envelope<Vec<MenuLazyEntity>>), (status = 401), (status = 403)))]
 pub async fn lazy_menu_list(
     State(s): State<SystemCtx>,
     c: Caller,
     Query(p): Query<MenuListParams>,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<MenuLazyEntity>>> {
     lazy_list(s, c, p, true).await
 }
 
@@ -493,11 +538,8 @@ async fn scope_tree(
     let sql = Sql::new(&format!(
         "SELECT id, menu_id, scope_name FROM {table} WHERE is_deleted = 0 ORDER BY id"
     ));
-    let (text, args) = sql.build()?;
-    let scopes: Vec<(i64, i64, String)> =
-        sqlx::query_as_with::<Any, (i64, i64, String), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?;
+        let scopes: Vec<(i64, i64, String)> =
+        sql.fetch_all::<(i64, i64, String), _>(state.db.pool()).await?;
     let scopes: Vec<(Id, Id, String)> = scopes
         .into_iter()
         .map(|(id, menu, name)| (Id(id), Id(menu), name))
@@ -577,7 +619,7 @@ async fn keys_of(state: &Core, caller: &Caller, raw: &str, select: &str) -> Resu
     let mut sql = Sql::new(select);
     sql.push_ids(&roles);
     sql.push(") ORDER BY 1");
-    let mut ids = access::ids_of(state, sql).await?;
+    let mut ids = sql.scalars::<Id, _>(state.db.pool()).await?;
     ids.dedup();
     Ok(ids)
 }
@@ -688,5 +730,5 @@ pub async fn top_tree_keys(
     sql.push(" AND s.top_menu_id IN (");
     sql.push_ids(&tops);
     sql.push(") ORDER BY 1");
-    Ok(Data(access::ids_of(&state, sql).await?))
+    Ok(Data(sql.scalars::<Id, _>(state.db.pool()).await?))
 }

@@ -4,10 +4,10 @@
 pub mod access;
 pub mod client_admin;
 pub mod context;
-pub mod crud;
 pub mod data_scope;
 pub mod dept;
 pub mod dict;
+pub mod entities;
 pub mod menu;
 pub mod menu_admin;
 pub mod param;
@@ -87,31 +87,5 @@ where
         .routes(routes!(region::detail))
         .routes(routes!(region::submit))
         .routes(routes!(region::remove))
-        .merge(crud_entities())
-}
-
-/// The list/detail/submit/remove family, declared per entity.
-fn crud_entities<S>() -> OpenApiRouter<S>
-where
-    S: Clone + Send + Sync + 'static,
-    crate::kernel::Core: axum::extract::FromRef<S>,
-    SystemCtx: axum::extract::FromRef<S>,
-{
-    [
-        &param::PARAM,
-        &post::POST,
-        &tenant_admin::TENANT,
-        &tenant_admin::TENANT_PACKAGE,
-        &client_admin::CLIENT,
-        &role::ROLE,
-        &menu_admin::MENU,
-        &topmenu::TOPMENU,
-        &scope::DATA_SCOPE,
-        &scope::API_SCOPE,
-        &dept::DEPT,
-        &dict::DICT,
-        &dict::DICT_BIZ,
-    ]
-    .into_iter()
-    .fold(OpenApiRouter::new(), crud::mount)
+        .merge(entities::routes())
 }

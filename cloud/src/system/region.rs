@@ -7,10 +7,9 @@ use std::collections::HashSet;
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
-use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
-use super::crud::PLATFORM_TENANT;
+use super::entities::PLATFORM_TENANT;
 use super::tree::{HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -44,7 +43,6 @@ const PARENT_FIXED: Text = Text::new(
 #[serde(rename_all = "camelCase")]
 pub struct Region {
     /// The code again, for consoles that key rows by `id`.
-    #[sqlx(skip)]
     pub id: String,
     pub code: String,
     pub parent_code: String,
@@ -57,30 +55,19 @@ pub struct Region {
     pub has_children: bool,
 }
 
-const COLUMNS: &str = "code, parent_code, name, level, sort, remark";
-
-async fn fetch(db: &Db, sql: Sql) -> Result<Vec<Region>, ApiError> {
-    let (text, args) = sql.build()?;
-    let mut rows = sqlx::query_as_with::<Any, Region, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(db.pool())
-        .await?;
-    for r in &mut rows {
-        r.id = r.code.clone();
-    }
-    Ok(rows)
-}
+const COLUMNS: &str = "code AS id, code, parent_code, name, level, sort, remark";
 
 async fn find(db: &Db, code: &str) -> Result<Option<Region>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} FROM blade_region"));
     sql.push_bind(" WHERE code = ?", [code.into()]);
-    Ok(fetch(db, sql).await?.pop())
+    sql.fetch_optional::<Region, _>(db.pool()).await
 }
 
 /// The regions directly under `parent`, in order, each knowing whether it has children.
 async fn children(db: &Db, parent: &str) -> Result<Vec<Region>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} FROM blade_region"));
     sql.push_bind(" WHERE parent_code = ? ORDER BY sort, code", [parent.into()]);
-    let mut rows = fetch(db, sql).await?;
+    let mut rows = sql.fetch_all::<Region, _>(db.pool()).await?;
     if rows.is_empty() {
         return Ok(rows);
     }
@@ -90,11 +77,8 @@ async fn children(db: &Db, parent: &str) -> Result<Vec<Region>, ApiError> {
         rows.iter().map(|r| Value::Text(r.code.clone())),
     );
     parents.push(")");
-    let (text, args) = parents.build()?;
-    let with_children: HashSet<String> =
-        sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(db.pool())
-            .await?
+        let with_children: HashSet<String> =
+        parents.scalars::<String, _>(db.pool()).await?
             .into_iter()
             .collect();
     for r in &mut rows {
@@ -266,10 +250,7 @@ pub async fn submit(
             );
         }
     }
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
+        sql.execute(state.db.pool()).await?;
     Ok(Data(code))
 }
 
@@ -295,11 +276,7 @@ pub async fn remove(
     }
     let mut sql = Sql::default();
     sql.push_bind("DELETE FROM blade_region WHERE code = ?", [code.into()]);
-    let (text, args) = sql.build()?;
-    Ok(Data(
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(state.db.pool())
-            .await?
-            .rows_affected(),
+        Ok(Data(
+        sql.execute(state.db.pool()).await?,
     ))
 }

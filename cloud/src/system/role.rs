@@ -10,11 +10,10 @@ use std::collections::{HashMap, HashSet};
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
-use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
 use super::access::{self, HAS_CHILDREN, NOT_HELD, OUTSIDE_PACKAGE, is_platform};
-use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks};
+use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks};
 use super::tree::{IdList, TreeNode, entity_list, nodes};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -49,19 +48,19 @@ pub static ROLE: EntityDef = EntityDef {
     menu_code: "role",
     tag: "system",
     fields: &[
-        FieldDef::new("id", "id", FieldType::Id).read_only(),
-        FieldDef::new("tenantId", "tenant_id", FieldType::Text).max(12),
-        FieldDef::new("parentId", "parent_id", FieldType::Id),
-        FieldDef::new("roleName", "role_name", FieldType::Text)
-            .required("请输入角色名称", "Please enter the role name")
+        Col::of("id", "id", Ty::Id).read_only(),
+        Col::of("tenantId", "tenant_id", Ty::TEXT).max(12),
+        Col::of("parentId", "parent_id", Ty::Id),
+        Col::of("roleName", "role_name", Ty::TEXT)
+            .required_as("请输入角色名称", "Please enter the role name")
             .max(255)
             .filter(),
-        FieldDef::new("roleAlias", "role_alias", FieldType::Text)
-            .required("请输入角色别名", "Please enter the role alias")
+        Col::of("roleAlias", "role_alias", Ty::TEXT)
+            .required_as("请输入角色别名", "Please enter the role alias")
             .max(255)
             .filter(),
-        FieldDef::new("sort", "sort", FieldType::Int)
-            .required("请输入角色排序", "Please enter the sort order"),
+        Col::of("sort", "sort", Ty::INT)
+            .required_as("请输入角色排序", "Please enter the sort order"),
     ],
     default_order: "sort ASC, id ASC",
     audit: false,
@@ -72,7 +71,7 @@ pub static ROLE: EntityDef = EntityDef {
 
 struct RoleHooks;
 
-impl Hooks for RoleHooks {
+impl Hooks<SystemCtx, Caller> for RoleHooks {
     fn scope<'a>(&'a self, _state: &'a SystemCtx, caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
         Box::pin(async move { Ok((!is_platform(caller)).then(|| caller.tenant_filter("tenant_id"))) })
     }
@@ -132,7 +131,7 @@ impl Hooks for RoleHooks {
                 if let Some(own) = id {
                     sql.push_bind(" AND id <> ?", [own.into()]);
                 }
-                if !access::ids_of(state, sql).await?.is_empty() {
+                if !sql.scalars::<Id, _>(state.db.pool()).await?.is_empty() {
                     return Err(ApiError::BadRequest(ALIAS_TAKEN));
                 }
             }
@@ -156,7 +155,7 @@ impl Hooks for RoleHooks {
             );
             sql.push_ids(ids);
             sql.push(") LIMIT 1");
-            if !access::ids_of(state, sql).await?.is_empty() {
+            if !sql.scalars::<Id, _>(state.db.pool()).await?.is_empty() {
                 return Err(ApiError::BadRequest(IN_USE));
             }
             Ok(())
@@ -189,11 +188,8 @@ impl Hooks for RoleHooks {
 }
 
 async fn text_of(state: &Core, sql: Sql) -> Result<Option<String>, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?,
+        Ok(
+        sql.scalar_optional::<String, _>(state.db.pool()).await?,
     )
 }
 
@@ -213,11 +209,8 @@ async fn role_names(state: &Core, ids: &[Id]) -> Result<HashMap<Id, String>, Api
     let mut sql = Sql::new("SELECT id, role_name FROM blade_role WHERE id IN (");
     sql.push_ids(ids);
     sql.push(")");
-    let (text, args) = sql.build()?;
-    let rows: Vec<(i64, String)> =
-        sqlx::query_as_with::<Any, (i64, String), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?;
+        let rows: Vec<(i64, String)> =
+        sql.fetch_all::<(i64, String), _>(state.db.pool()).await?;
     Ok(rows.into_iter().map(|(id, n)| (Id(id), n)).collect())
 }
 
@@ -254,11 +247,8 @@ async fn load(state: &Core, tenant: Option<&str>, f: &Filters) -> Result<Vec<Rol
         }
     }
     sql.push(" ORDER BY sort, id");
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_as_with::<Any, RoleRow, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?,
+        Ok(
+        sql.fetch_all::<RoleRow, _>(state.db.pool()).await?,
     )
 }
 
@@ -529,14 +519,14 @@ async fn apply_grant(state: &Core, caller: &Caller, body: GrantBody, kind: Kind)
             "DELETE FROM blade_role_menu WHERE role_id = ? AND kind = ?",
             [Value::from(*role), Value::from(kind.name())],
         );
-        access::exec(&mut tx, sql).await?;
+        sql.execute(&mut *tx).await?;
         for menu in &body.menu_ids.0 {
             let mut sql = Sql::default();
             sql.push_bind(
                 "INSERT INTO blade_role_menu (role_id, menu_id, kind) VALUES (?, ?, ?)",
                 [Value::from(*role), Value::from(*menu), Value::from(kind.name())],
             );
-            access::exec(&mut tx, sql).await?;
+            sql.execute(&mut *tx).await?;
         }
         if kind == Kind::Web {
             let mut sql = Sql::default();
@@ -544,7 +534,7 @@ async fn apply_grant(state: &Core, caller: &Caller, body: GrantBody, kind: Kind)
                 "DELETE FROM blade_role_scope WHERE role_id = ?",
                 [Value::from(*role)],
             );
-            access::exec(&mut tx, sql).await?;
+            sql.execute(&mut *tx).await?;
             for (category, ids) in [(1, &data_scopes), (2, &api_scopes)] {
                 for scope in ids {
                     let mut sql = Sql::default();
@@ -552,7 +542,7 @@ async fn apply_grant(state: &Core, caller: &Caller, body: GrantBody, kind: Kind)
                         "INSERT INTO blade_role_scope (role_id, scope_id, scope_category) VALUES (?, ?, ?)",
                         [Value::from(*role), Value::from(*scope), Value::Int(category)],
                     );
-                    access::exec(&mut tx, sql).await?;
+                    sql.execute(&mut *tx).await?;
                 }
             }
         }
@@ -580,10 +570,7 @@ async fn check_scopes(
     ));
     sql.push_ids(ids);
     sql.push(")");
-    let (text, args) = sql.build()?;
-    let rows: Vec<(i64, i64)> = sqlx::query_as_with::<Any, (i64, i64), _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+        let rows: Vec<(i64, i64)> = sql.fetch_all::<(i64, i64), _>(state.db.pool()).await?;
     if rows.len() != ids.len() || rows.iter().any(|(_, menu)| !grantable.contains(&Id(*menu))) {
         return Err(ApiError::BadRequest(SCOPE_OUTSIDE));
     }
@@ -595,14 +582,14 @@ async fn check_scopes(
         );
         sql.push_ids(&caller.role_ids);
         sql.push(")");
-        let administrator = !access::ids_of(state, sql).await?.is_empty();
+        let administrator = !sql.scalars::<Id, _>(state.db.pool()).await?.is_empty();
         if !administrator {
             let mut sql = Sql::new(
                 "SELECT DISTINCT scope_id FROM blade_role_scope WHERE scope_category = 2 AND role_id IN (",
             );
             sql.push_ids(&caller.role_ids);
             sql.push(")");
-            let held: HashSet<Id> = access::ids_of(state, sql).await?.into_iter().collect();
+            let held: HashSet<Id> = sql.scalars::<Id, _>(state.db.pool()).await?.into_iter().collect();
             if ids.iter().any(|id| !held.contains(id)) {
                 return Err(ApiError::BadRequest(NOT_HELD));
             }

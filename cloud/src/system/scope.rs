@@ -5,7 +5,7 @@
 use serde_json::{Map, Value as Json};
 
 use super::access::{self, require_platform};
-use super::crud::{self, EntityDef, FieldDef, FieldType, HookFuture, Hooks};
+use super::entities::{self, EntityDef, Col, Ty, HookFuture, Hooks};
 use super::data_scope::{ALL, COLUMNS, CUSTOM, OWN};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -43,27 +43,27 @@ pub static DATA_SCOPE: EntityDef = EntityDef {
     menu_code: "datascope",
     tag: "system",
     fields: &[
-        FieldDef::new("id", "id", FieldType::Id).read_only(),
-        FieldDef::new("menuId", "menu_id", FieldType::Id)
-            .required("请选择菜单", "Please select a menu")
+        Col::of("id", "id", Ty::Id).read_only(),
+        Col::of("menuId", "menu_id", Ty::Id)
+            .required_as("请选择菜单", "Please select a menu")
             .filter(),
-        FieldDef::new("resourceCode", "resource_code", FieldType::Text)
-            .required("请输入资源编号", "Please enter the resource code")
+        Col::of("resourceCode", "resource_code", Ty::TEXT)
+            .required_as("请输入资源编号", "Please enter the resource code")
             .max(255)
             .filter(),
-        FieldDef::new("scopeName", "scope_name", FieldType::Text)
-            .required("请输入数据权限名称", "Please enter the data scope name")
+        Col::of("scopeName", "scope_name", Ty::TEXT)
+            .required_as("请输入数据权限名称", "Please enter the data scope name")
             .max(255)
             .filter(),
-        FieldDef::new("scopeColumn", "scope_column", FieldType::Text)
-            .required("请输入数据权限字段", "Please enter the scope column")
+        Col::of("scopeColumn", "scope_column", Ty::TEXT)
+            .required_as("请输入数据权限字段", "Please enter the scope column")
             .max(255),
-        FieldDef::new("scopeType", "scope_type", FieldType::Int)
-            .required("请选择数据权限类型", "Please select the data scope type")
+        Col::of("scopeType", "scope_type", Ty::INT)
+            .required_as("请选择数据权限类型", "Please select the data scope type")
             .filter(),
-        FieldDef::new("scopeValue", "scope_value", FieldType::Text).max(2000),
-        FieldDef::new("remark", "remark", FieldType::Text).max(255),
-        FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
+        Col::of("scopeValue", "scope_value", Ty::TEXT).max(2000),
+        Col::of("remark", "remark", Ty::TEXT).max(255),
+        Col::of("createTime", "create_time", Ty::Time).read_only(),
     ],
     default_order: "menu_id ASC, id ASC",
     hooks: &DataScopeHooks,
@@ -77,27 +77,27 @@ pub static API_SCOPE: EntityDef = EntityDef {
     menu_code: "apiscope",
     tag: "system",
     fields: &[
-        FieldDef::new("id", "id", FieldType::Id).read_only(),
-        FieldDef::new("menuId", "menu_id", FieldType::Id)
-            .required("请选择菜单", "Please select a menu")
+        Col::of("id", "id", Ty::Id).read_only(),
+        Col::of("menuId", "menu_id", Ty::Id)
+            .required_as("请选择菜单", "Please select a menu")
             .filter(),
-        FieldDef::new("resourceCode", "resource_code", FieldType::Text)
-            .required("请输入资源编号", "Please enter the resource code")
+        Col::of("resourceCode", "resource_code", Ty::TEXT)
+            .required_as("请输入资源编号", "Please enter the resource code")
             .max(255)
             .filter(),
-        FieldDef::new("scopeName", "scope_name", FieldType::Text)
-            .required("请输入接口权限名称", "Please enter the API scope name")
+        Col::of("scopeName", "scope_name", Ty::TEXT)
+            .required_as("请输入接口权限名称", "Please enter the API scope name")
             .max(255)
             .filter(),
-        FieldDef::new("scopePath", "scope_path", FieldType::Text)
-            .required("请输入接口权限路径", "Please enter the API path")
+        Col::of("scopePath", "scope_path", Ty::TEXT)
+            .required_as("请输入接口权限路径", "Please enter the API path")
             .max(255)
             .filter(),
-        FieldDef::new("scopeType", "scope_type", FieldType::Int)
-            .required("请选择接口权限类型", "Please select the API scope type")
+        Col::of("scopeType", "scope_type", Ty::INT)
+            .required_as("请选择接口权限类型", "Please select the API scope type")
             .filter(),
-        FieldDef::new("remark", "remark", FieldType::Text).max(255),
-        FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
+        Col::of("remark", "remark", Ty::TEXT).max(255),
+        Col::of("createTime", "create_time", Ty::Time).read_only(),
     ],
     default_order: "menu_id ASC, id ASC",
     hooks: &ApiScopeHooks,
@@ -114,7 +114,7 @@ async fn merged(
     body: &Map<String, Json>,
 ) -> Result<Map<String, Json>, ApiError> {
     let mut out = match id {
-        Some(id) => match crud::find(def, state, caller, id).await? {
+        Some(id) => match entities::find(def, state, caller, id).await? {
             Some(Json::Object(stored)) => stored,
             _ => return Err(ApiError::not_found()),
         },
@@ -133,7 +133,7 @@ async fn check_menu(state: &Core, body: &Map<String, Json>) -> Result<(), ApiErr
     };
     let mut sql = Sql::new("SELECT id FROM blade_menu WHERE is_deleted = 0");
     sql.push_bind(" AND id = ?", [Id(menu).into()]);
-    if access::ids_of(state, sql).await?.is_empty() {
+    if sql.scalars::<Id, _>(state.db.pool()).await?.is_empty() {
         return Err(ApiError::BadRequest(MENU_MISSING));
     }
     Ok(())
@@ -141,7 +141,7 @@ async fn check_menu(state: &Core, body: &Map<String, Json>) -> Result<(), ApiErr
 
 struct DataScopeHooks;
 
-impl Hooks for DataScopeHooks {
+impl Hooks<SystemCtx, Caller> for DataScopeHooks {
     fn before_save<'a>(
         &'a self,
         state: &'a SystemCtx,
@@ -201,7 +201,7 @@ impl Hooks for DataScopeHooks {
 
 struct ApiScopeHooks;
 
-impl Hooks for ApiScopeHooks {
+impl Hooks<SystemCtx, Caller> for ApiScopeHooks {
     fn before_save<'a>(
         &'a self,
         state: &'a SystemCtx,

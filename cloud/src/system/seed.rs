@@ -7,7 +7,6 @@
 use std::collections::HashMap;
 
 use serde::Deserialize;
-use sqlx::Any;
 
 use crate::auth::client::secret_hash;
 use crate::auth::password;
@@ -135,13 +134,6 @@ pub fn product_menus() -> Result<Vec<FlatMenu>, String> {
     Ok(out)
 }
 
-async fn exec(tx: &mut sqlx::Transaction<'_, Any>, sql: Sql) -> Result<(), ApiError> {
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
 
 fn insert(table_and_columns: &str, values: Vec<Value>) -> Sql {
     let marks = vec!["?"; values.len()].join(", ");
@@ -168,10 +160,7 @@ pub async fn run(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
 }
 
 async fn platform_tenant_exists(db: &Db) -> Result<bool, ApiError> {
-    let exists: Option<i64> = sqlx::query_scalar::<Any, i64>(
-        "SELECT id FROM blade_tenant WHERE tenant_id = '000000' AND is_deleted = 0",
-    )
-    .fetch_optional(db.pool())
+    let exists: Option<i64> = Sql::new("SELECT id FROM blade_tenant WHERE tenant_id = '000000' AND is_deleted = 0").scalar_optional::<i64, _>(db.pool())
     .await?;
     Ok(exists.is_some())
 }
@@ -185,9 +174,7 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
     let (dept, post, role, user) = (ids.next(), ids.next(), ids.next(), ids.next());
     let admin_hash = password::hash(ADMIN_PASSWORD_MD5).await?;
     let mut tx = db.pool().begin().await?;
-    exec(
-        &mut tx,
-        insert(
+    insert(
             "blade_tenant (id, tenant_id, tenant_name, linkman, create_time)",
             vec![
                 ids.next().into(),
@@ -196,12 +183,9 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
                 "admin".into(),
                 now.clone(),
             ],
-        ),
-    )
+        ).execute(&mut *tx)
     .await?;
-    exec(
-        &mut tx,
-        insert(
+    insert(
             "blade_dept (id, tenant_id, parent_id, ancestors, dept_name, full_name, sort)",
             vec![
                 dept.into(),
@@ -212,12 +196,9 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
                 "总部".into(),
                 Value::Int(1),
             ],
-        ),
-    )
+        ).execute(&mut *tx)
     .await?;
-    exec(
-        &mut tx,
-        insert(
+    insert(
             "blade_post (id, tenant_id, category, post_code, post_name, sort, create_time)",
             vec![
                 post.into(),
@@ -228,12 +209,9 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
                 Value::Int(1),
                 now.clone(),
             ],
-        ),
-    )
+        ).execute(&mut *tx)
     .await?;
-    exec(
-        &mut tx,
-        insert(
+    insert(
             "blade_role (id, tenant_id, parent_id, role_name, role_alias, sort)",
             vec![
                 role.into(),
@@ -243,12 +221,9 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
                 ADMIN_ROLE_ALIAS.into(),
                 Value::Int(1),
             ],
-        ),
-    )
+        ).execute(&mut *tx)
     .await?;
-    exec(
-        &mut tx,
-        insert(
+    insert(
             "blade_user (id, tenant_id, account, password, name, real_name, post_id, create_time, status)",
             vec![
                 user.into(),
@@ -261,34 +236,22 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
                 now.clone(),
                 Value::Int(1),
             ],
-        ),
-    )
+        ).execute(&mut *tx)
     .await?;
-    exec(
-        &mut tx,
-        insert(
+    insert(
             "blade_user_role (user_id, role_id)",
             vec![user.into(), role.into()],
-        ),
-    )
+        ).execute(&mut *tx)
     .await?;
-    exec(
-        &mut tx,
-        insert(
+    insert(
             "blade_user_dept (user_id, dept_id)",
             vec![user.into(), dept.into()],
-        ),
-    )
+        ).execute(&mut *tx)
     .await?;
-    let client_exists: Option<i64> = sqlx::query_scalar::<Any, i64>(
-        "SELECT id FROM blade_client WHERE client_id = 'saber' AND is_deleted = 0",
-    )
-    .fetch_optional(&mut *tx)
+    let client_exists: Option<i64> = Sql::new("SELECT id FROM blade_client WHERE client_id = 'saber' AND is_deleted = 0").scalar_optional::<i64, _>(&mut *tx)
     .await?;
     if client_exists.is_none() {
-        exec(
-            &mut tx,
-            insert(
+        insert(
                 "blade_client (id, client_id, client_secret_hash, scope, authorized_grant_types, \
                  access_token_validity, refresh_token_validity, create_time)",
                 vec![
@@ -301,8 +264,7 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
                     Value::Int(604_800),
                     now,
                 ],
-            ),
-        )
+            ).execute(&mut *tx)
         .await?;
     }
     tx.commit().await?;
@@ -313,14 +275,10 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
 async fn sync_menus(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
     let wanted = product_menus().map_err(ApiError::Internal)?;
     let existing: Vec<(i64, String)> =
-        sqlx::query_as::<Any, (i64, String)>("SELECT id, code FROM blade_menu WHERE is_deleted = 0")
-            .fetch_all(db.pool())
+        Sql::new("SELECT id, code FROM blade_menu WHERE is_deleted = 0").fetch_all::<(i64, String), _>(db.pool())
             .await?;
     let mut by_code: HashMap<String, Id> = existing.into_iter().map(|(id, code)| (code, Id(id))).collect();
-    let admin_roles: Vec<i64> = sqlx::query_scalar::<Any, i64>(
-        "SELECT id FROM blade_role WHERE role_alias = 'administrator' AND is_deleted = 0",
-    )
-    .fetch_all(db.pool())
+    let admin_roles: Vec<i64> = Sql::new("SELECT id FROM blade_role WHERE role_alias = 'administrator' AND is_deleted = 0").scalars::<i64, _>(db.pool())
     .await?;
     let mut added = 0;
     let mut tx = db.pool().begin().await?;
@@ -335,9 +293,7 @@ async fn sync_menus(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
             .and_then(|p| by_code.get(p))
             .copied()
             .unwrap_or(Id(0));
-        exec(
-            &mut tx,
-            insert(
+        insert(
                 "blade_menu (id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open)",
                 vec![
                     id.into(),
@@ -353,17 +309,13 @@ async fn sync_menus(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
                     Value::Int(0),
                     Value::Int(m.is_open),
                 ],
-            ),
-        )
+            ).execute(&mut *tx)
         .await?;
         for role in &admin_roles {
-            exec(
-                &mut tx,
-                insert(
+            insert(
                     "blade_role_menu (role_id, menu_id, kind)",
                     vec![Value::Int(*role), id.into(), "web".into()],
-                ),
-            )
+                ).execute(&mut *tx)
             .await?;
         }
         by_code.insert(m.code.clone(), id);

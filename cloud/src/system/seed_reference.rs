@@ -9,7 +9,6 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use serde::Deserialize;
-use sqlx::Any;
 
 use crate::kernel::db::Db;
 use crate::kernel::id::IdGenerator;
@@ -107,15 +106,11 @@ pub async fn run(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
 async fn sync_dicts(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
     let file = dict_file().map_err(ApiError::Internal)?;
     let present: HashSet<(String, String)> =
-        sqlx::query_as::<Any, (String, String)>("SELECT code, dict_key FROM blade_dict")
-            .fetch_all(db.pool())
+        Sql::new("SELECT code, dict_key FROM blade_dict").fetch_all::<(String, String), _>(db.pool())
             .await?
             .into_iter()
             .collect();
-    let roots: Vec<(i64, String)> = sqlx::query_as::<Any, (i64, String)>(
-        "SELECT id, code FROM blade_dict WHERE parent_id = 0 AND is_deleted = 0",
-    )
-    .fetch_all(db.pool())
+    let roots: Vec<(i64, String)> = Sql::new("SELECT id, code FROM blade_dict WHERE parent_id = 0 AND is_deleted = 0").fetch_all::<(i64, String), _>(db.pool())
     .await?;
     let now = time::now_ms();
     let mut rows: Vec<[Value; 9]> = Vec::new();
@@ -174,10 +169,7 @@ async fn sync_dicts(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
             }
             sql.push_bind("(?, ?, ?, ?, ?, ?, ?, ?, ?)", row.iter().cloned());
         }
-        let (text, args) = sql.build()?;
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(&mut *tx)
-            .await?;
+                sql.execute(&mut *tx).await?;
     }
     tx.commit().await?;
     tracing::info!(added, "dictionary rows added from seed/dicts.toml");
@@ -186,8 +178,7 @@ async fn sync_dicts(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
 
 async fn region_count(db: &Db) -> Result<i64, ApiError> {
     Ok(
-        sqlx::query_scalar::<Any, i64>("SELECT COUNT(*) FROM blade_region")
-            .fetch_one(db.pool())
+        Sql::new("SELECT COUNT(*) FROM blade_region").scalar::<i64, _>(db.pool())
             .await?,
     )
 }
@@ -220,10 +211,7 @@ async fn load_regions(db: &Db) -> Result<(), ApiError> {
                 ],
             );
         }
-        let (text, args) = sql.build()?;
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(&mut *tx)
-            .await?;
+                sql.execute(&mut *tx).await?;
     }
     tx.commit().await?;
     tracing::info!(

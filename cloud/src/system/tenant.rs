@@ -3,7 +3,6 @@
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
-use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::kernel::Core;
@@ -37,11 +36,8 @@ const COLUMNS: &str = "tenant_id, tenant_name, domain, background_url, expire_ti
 pub async fn find(state: &Core, tenant_id: &str) -> Result<Option<TenantRow>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} FROM blade_tenant"));
     sql.push_bind(" WHERE tenant_id = ? AND is_deleted = 0", [tenant_id.into()]);
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_as_with::<Any, TenantRow, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?,
+        Ok(
+        sql.fetch_optional::<TenantRow, _>(state.db.pool()).await?,
     )
 }
 
@@ -65,7 +61,7 @@ pub struct TenantInfo {
     path = "/api/blade-system/tenant/info",
     tag = "system",
     params(InfoParams),
-    responses((status = 200, description = "The tenant, or data null when the address names none", body = Envelope<TenantInfo>))
+    responses((status = 200, description = "The tenant, or data null when the address names none", body = Envelope<Option<TenantInfo>>))
 )]
 pub async fn info(
     State(state): State<SystemCtx>,
@@ -83,10 +79,7 @@ pub async fn info(
         " WHERE LOWER(domain) = ? AND is_deleted = 0 AND status = 1",
         [Value::Text(domain)],
     );
-    let (text, args) = sql.build()?;
-    let row: Option<TenantRow> = sqlx::query_as_with::<Any, TenantRow, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?;
+        let row: Option<TenantRow> = sql.fetch_optional::<TenantRow, _>(state.db.pool()).await?;
     Ok(Data(row.filter(TenantRow::usable).map(|t| TenantInfo {
         tenant_id: t.tenant_id,
         domain: t.domain.unwrap_or_default(),

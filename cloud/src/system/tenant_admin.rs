@@ -5,10 +5,9 @@
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
-use sqlx::Any;
 use utoipa::{IntoParams, ToSchema};
 
-use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks, PLATFORM_TENANT};
+use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks, PLATFORM_TENANT};
 use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::extract::Query;
@@ -23,33 +22,33 @@ pub static TENANT: EntityDef = EntityDef {
     tenant_scoped: false,
     menu_code: "tenant",
     fields: &[
-        FieldDef::new("id", "id", FieldType::Id).read_only(),
-        FieldDef::new("tenantId", "tenant_id", FieldType::Text)
+        Col::of("id", "id", Ty::Id).read_only(),
+        Col::of("tenantId", "tenant_id", Ty::TEXT)
             .max(12)
             .unique("租户ID已存在", "This tenant id already exists")
             .filter(),
-        FieldDef::new("tenantName", "tenant_name", FieldType::Text)
-            .required("请输入租户名称", "Please enter the tenant name")
+        Col::of("tenantName", "tenant_name", Ty::TEXT)
+            .required_as("请输入租户名称", "Please enter the tenant name")
             .max(50)
             .filter(),
-        FieldDef::new("domain", "domain", FieldType::Text)
+        Col::of("domain", "domain", Ty::TEXT)
             .max(255)
             .unique(
                 "域名已被其他租户使用",
                 "This domain is already used by another tenant",
             ),
-        FieldDef::new("backgroundUrl", "background_url", FieldType::Text).max(1000),
-        FieldDef::new("linkman", "linkman", FieldType::Text)
+        Col::of("backgroundUrl", "background_url", Ty::TEXT).max(1000),
+        Col::of("linkman", "linkman", Ty::TEXT)
             .max(20)
             .filter(),
-        FieldDef::new("contactNumber", "contact_number", FieldType::Text).max(20),
-        FieldDef::new("address", "address", FieldType::Text).max(255),
-        FieldDef::new("accountNumber", "account_number", FieldType::Int),
-        FieldDef::new("expireTime", "expire_time", FieldType::Time),
-        FieldDef::new("packageId", "package_id", FieldType::Id),
-        FieldDef::new("datasourceId", "datasource_id", FieldType::Id),
-        FieldDef::new("status", "status", FieldType::Int).filter(),
-        FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
+        Col::of("contactNumber", "contact_number", Ty::TEXT).max(20),
+        Col::of("address", "address", Ty::TEXT).max(255),
+        Col::of("accountNumber", "account_number", Ty::INT),
+        Col::of("expireTime", "expire_time", Ty::Time),
+        Col::of("packageId", "package_id", Ty::Id),
+        Col::of("datasourceId", "datasource_id", Ty::Id),
+        Col::of("status", "status", Ty::INT).filter(),
+        Col::of("createTime", "create_time", Ty::Time).read_only(),
     ],
     default_order: "create_time ASC, id ASC",
     platform_only: true,
@@ -88,7 +87,7 @@ const DEFAULT_ROLES: &[(&str, &str, &[&str])] = &[
 
 pub struct TenantHooks;
 
-impl Hooks for TenantHooks {
+impl Hooks<SystemCtx, Caller> for TenantHooks {
     fn before_save<'a>(
         &'a self,
         state: &'a SystemCtx,
@@ -191,7 +190,7 @@ impl Hooks for TenantHooks {
                     "UPDATE blade_auth_session SET revoked = 1 WHERE tenant_id = ?",
                     [Value::Text(t)],
                 );
-                exec(state, sql).await?;
+                sql.execute(state.db.pool()).await?;
             }
             Ok(())
         })
@@ -204,10 +203,7 @@ impl Hooks for TenantHooks {
         rows: &'a mut [Json],
     ) -> HookFuture<'a, ()> {
         Box::pin(async move {
-            let names: Vec<(i64, String)> = sqlx::query_as::<Any, (i64, String)>(
-                "SELECT id, package_name FROM blade_tenant_package WHERE is_deleted = 0",
-            )
-            .fetch_all(state.db.pool())
+            let names: Vec<(i64, String)> = Sql::new("SELECT id, package_name FROM blade_tenant_package WHERE is_deleted = 0").fetch_all::<(i64, String), _>(state.db.pool())
             .await?;
             for row in rows.iter_mut() {
                 let pkg = row.get("packageId").and_then(json_id);
@@ -227,15 +223,15 @@ pub static TENANT_PACKAGE: EntityDef = EntityDef {
     tenant_scoped: false,
     menu_code: "tenantPackage",
     fields: &[
-        FieldDef::new("id", "id", FieldType::Id).read_only(),
-        FieldDef::new("packageName", "package_name", FieldType::Text)
-            .required("请输入产品包名称", "Please enter package name")
+        Col::of("id", "id", Ty::Id).read_only(),
+        Col::of("packageName", "package_name", Ty::TEXT)
+            .required_as("请输入产品包名称", "Please enter package name")
             .max(50)
             .unique("产品包名称已存在", "This package name already exists")
             .filter(),
-        FieldDef::new("menuId", "menu_id", FieldType::Text).required("请选择菜单", "Please select menu"),
-        FieldDef::new("remark", "remark", FieldType::Text).max(255),
-        FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
+        Col::of("menuId", "menu_id", Ty::TEXT).required_as("请选择菜单", "Please select menu"),
+        Col::of("remark", "remark", Ty::TEXT).max(255),
+        Col::of("createTime", "create_time", Ty::Time).read_only(),
     ],
     default_order: "create_time ASC, id ASC",
     platform_only: true,
@@ -245,7 +241,7 @@ pub static TENANT_PACKAGE: EntityDef = EntityDef {
 
 pub struct PackageHooks;
 
-impl Hooks for PackageHooks {
+impl Hooks<SystemCtx, Caller> for PackageHooks {
     fn before_save<'a>(
         &'a self,
         state: &'a SystemCtx,
@@ -280,7 +276,7 @@ impl Hooks for PackageHooks {
             let mut unique = ids.clone();
             unique.sort_by_key(|i| i.0);
             unique.dedup();
-            if count(state, sql).await? != unique.len() as i64 {
+            if sql.scalar::<i64, _>(state.db.pool()).await? != unique.len() as i64 {
                 return Err(ApiError::bad_request(
                     "菜单不存在",
                     "A selected menu does not exist",
@@ -308,7 +304,7 @@ impl Hooks for PackageHooks {
                 Sql::new("SELECT COUNT(*) FROM blade_tenant WHERE is_deleted = 0 AND package_id IN (");
             sql.push_ids(ids);
             sql.push(")");
-            if count(state, sql).await? > 0 {
+            if sql.scalar::<i64, _>(state.db.pool()).await? > 0 {
                 return Err(ApiError::bad_request(
                     "该产品包正在被租户使用，无法删除",
                     "This package is still used by tenants",
@@ -327,29 +323,11 @@ fn json_id(v: &Json) -> Option<Id> {
     }
 }
 
-async fn exec(state: &Core, sql: Sql) -> Result<u64, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?
-        .rows_affected())
-}
 
-async fn count(state: &Core, sql: Sql) -> Result<i64, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_one(state.db.pool())
-            .await?,
-    )
-}
 
 async fn text_list(state: &Core, sql: Sql) -> Result<Vec<String>, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?,
+        Ok(
+        sql.scalars::<String, _>(state.db.pool()).await?,
     )
 }
 
@@ -359,7 +337,7 @@ async fn package_exists(state: &Core, id: Id) -> Result<bool, ApiError> {
         "SELECT COUNT(*) FROM blade_tenant_package WHERE is_deleted = 0 AND id = ?",
         [id.into()],
     );
-    Ok(count(state, sql).await? > 0)
+    Ok(sql.scalar::<i64, _>(state.db.pool()).await? > 0)
 }
 
 async fn tenant_id_of(state: &Core, id: Id) -> Result<Option<String>, ApiError> {
@@ -382,7 +360,7 @@ async fn fresh_tenant_id(state: &Core) -> Result<String, ApiError> {
             "SELECT COUNT(*) FROM blade_tenant WHERE is_deleted = 0 AND tenant_id = ?",
             [Value::Text(candidate.clone())],
         );
-        if count(state, sql).await? == 0 {
+        if sql.scalar::<i64, _>(state.db.pool()).await? == 0 {
             return Ok(candidate);
         }
     }
@@ -392,10 +370,7 @@ async fn fresh_tenant_id(state: &Core) -> Result<String, ApiError> {
 /// The initial password of accounts an administrator creates: parameter `account.initPassword`
 /// when set, else the configuration.
 pub async fn initial_password(state: &Core) -> Result<String, ApiError> {
-    let param: Option<String> = sqlx::query_scalar::<Any, String>(
-        "SELECT param_value FROM blade_param WHERE param_key = 'account.initPassword' AND is_deleted = 0",
-    )
-    .fetch_optional(state.db.pool())
+    let param: Option<String> = Sql::new("SELECT param_value FROM blade_param WHERE param_key = 'account.initPassword' AND is_deleted = 0").scalar_optional::<String, _>(state.db.pool())
     .await?;
     Ok(param
         .map(|p| p.trim().to_owned())
@@ -417,17 +392,11 @@ pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
         "SELECT tenant_id, tenant_name FROM blade_tenant WHERE id = ? AND is_deleted = 0",
         [id.into()],
     );
-    let (text, args) = sql.build()?;
-    let (tenant_id, tenant_name): (String, String) =
-        sqlx::query_as_with::<Any, (String, String), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?
+        let (tenant_id, tenant_name): (String, String) =
+        sql.fetch_optional::<(String, String), _>(state.db.pool()).await?
             .ok_or(ApiError::BadRequest(NO_SUCH_TENANT))?;
     let package = crate::auth::package::package_menus(state, &tenant_id).await?;
-    let menus: Vec<(i64, i64, String)> = sqlx::query_as::<Any, (i64, i64, String)>(
-        "SELECT id, parent_id, code FROM blade_menu WHERE is_deleted = 0",
-    )
-    .fetch_all(state.db.pool())
+    let menus: Vec<(i64, i64, String)> = Sql::new("SELECT id, parent_id, code FROM blade_menu WHERE is_deleted = 0").fetch_all::<(i64, i64, String), _>(state.db.pool())
     .await?;
     let allowed = |m: &i64| package.as_ref().is_none_or(|p| p.contains(&Id(*m)));
     let password = password_hash_of(&initial_password(state).await?).await?;
@@ -435,20 +404,13 @@ pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
     let t = || Value::Text(tenant_id.clone());
     let (dept, user) = (state.ids.next(), state.ids.next());
     let mut tx = state.db.pool().begin().await?;
-    let run = async |sql: Sql, tx: &mut sqlx::Transaction<'_, Any>| -> Result<(), ApiError> {
-        let (text, args) = sql.build()?;
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(&mut **tx)
-            .await?;
-        Ok(())
-    };
     let mut s = Sql::default();
     s.push_bind(
         "INSERT INTO blade_dept (id, tenant_id, parent_id, ancestors, dept_category, dept_name, full_name, sort) \
          VALUES (?, ?, 0, '0', 1, ?, ?, 1)",
         [dept.into(), t(), tenant_name.clone().into(), tenant_name.clone().into()],
     );
-    run(s, &mut tx).await?;
+    s.execute(&mut *tx).await?;
     let mut admin_role = None;
     for (sort, (alias, name, groups)) in DEFAULT_ROLES.iter().enumerate() {
         let role = state.ids.next();
@@ -460,7 +422,7 @@ pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
             "INSERT INTO blade_role (id, tenant_id, parent_id, role_name, role_alias, sort) VALUES (?, ?, 0, ?, ?, ?)",
             [role.into(), t(), (*name).into(), (*alias).into(), Value::Int(sort as i64 + 1)],
         );
-        run(s, &mut tx).await?;
+        s.execute(&mut *tx).await?;
         let granted: Vec<i64> = if groups.is_empty() {
             menus.iter().map(|m| m.0).filter(|m| allowed(m)).collect()
         } else {
@@ -475,7 +437,7 @@ pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
                 "INSERT INTO blade_role_menu (role_id, menu_id, kind) VALUES (?, ?, 'web')",
                 [role.into(), Value::Int(menu)],
             );
-            run(s, &mut tx).await?;
+            s.execute(&mut *tx).await?;
         }
     }
     let mut s = Sql::default();
@@ -491,21 +453,21 @@ pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
             now,
         ],
     );
-    run(s, &mut tx).await?;
+    s.execute(&mut *tx).await?;
     if let Some(role) = admin_role {
         let mut s = Sql::default();
         s.push_bind(
             "INSERT INTO blade_user_role (user_id, role_id) VALUES (?, ?)",
             [user.into(), role.into()],
         );
-        run(s, &mut tx).await?;
+        s.execute(&mut *tx).await?;
     }
     let mut s = Sql::default();
     s.push_bind(
         "INSERT INTO blade_user_dept (user_id, dept_id) VALUES (?, ?)",
         [user.into(), dept.into()],
     );
-    run(s, &mut tx).await?;
+    s.execute(&mut *tx).await?;
     tx.commit().await?;
     tracing::info!(tenant = %tenant_id, "tenant provisioned with account admin");
     Ok(())
@@ -544,10 +506,7 @@ pub struct TenantOption {
     responses((status = 200, body = Envelope<Vec<TenantOption>>), (status = 403)))]
 pub async fn select(State(state): State<SystemCtx>, caller: Caller) -> ApiResult<Data<Vec<TenantOption>>> {
     TENANT.check_platform(&caller)?;
-    let rows: Vec<(String, String)> = sqlx::query_as::<Any, (String, String)>(
-        "SELECT tenant_id, tenant_name FROM blade_tenant WHERE is_deleted = 0 ORDER BY create_time, id",
-    )
-    .fetch_all(state.db.pool())
+    let rows: Vec<(String, String)> = Sql::new("SELECT tenant_id, tenant_name FROM blade_tenant WHERE is_deleted = 0 ORDER BY create_time, id").fetch_all::<(String, String), _>(state.db.pool())
     .await?;
     Ok(Data(
         rows.into_iter()
@@ -612,7 +571,7 @@ pub async fn setting(
     );
     sql.push_ids(&ids);
     sql.push(")");
-    Ok(Data(exec(&state, sql).await?))
+    Ok(Data(sql.execute(state.db.pool()).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -650,7 +609,7 @@ pub async fn datasource(
         "UPDATE blade_tenant SET datasource_id = ?, update_user = ?, update_time = ? WHERE is_deleted = 0 AND tenant_id = ?",
         [ds, caller.user_id.into(), Value::Int(time::now_ms()), Value::Text(p.tenant_id.trim().to_owned())],
     );
-    match exec(&state, sql).await? {
+    match sql.execute(state.db.pool()).await? {
         0 => Err(ApiError::BadRequest(NO_SUCH_TENANT)),
         n => Ok(Data(n)),
     }
@@ -673,7 +632,7 @@ pub struct PackageView {
 
 /// The package a tenant is on, or `null`.
 #[utoipa::path(get, path = "/api/blade-system/tenant/package-detail", tag = "system", params(PackageDetailParams),
-    responses((status = 200, body = Envelope<PackageView>), (status = 403)))]
+    responses((status = 200, description = "The package, or data null when the tenant has none", body = Envelope<Option<PackageView>>), (status = 403)))]
 pub async fn package_detail(
     State(state): State<SystemCtx>,
     caller: Caller,
@@ -689,11 +648,8 @@ pub async fn package_detail(
         " WHERE t.is_deleted = 0 AND t.tenant_id = ?",
         [Value::Text(p.tenant_id.trim().to_owned())],
     );
-    let (text, args) = sql.build()?;
-    let row =
-        sqlx::query_as_with::<Any, (i64, String, String, Option<String>), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?;
+        let row =
+        sql.fetch_optional::<(i64, String, String, Option<String>), _>(state.db.pool()).await?;
     Ok(Data(row.map(|(id, package_name, menu_id, remark)| PackageView {
         id: Id(id),
         package_name,
@@ -743,7 +699,7 @@ pub async fn package_setting(
         "UPDATE blade_tenant SET package_id = ?, update_user = ?, update_time = ? WHERE is_deleted = 0 AND tenant_id = ?",
         [pkg, caller.user_id.into(), Value::Int(time::now_ms()), Value::Text(tenant_id)],
     );
-    match exec(&state, sql).await? {
+    match sql.execute(state.db.pool()).await? {
         0 => Err(ApiError::BadRequest(NO_SUCH_TENANT)),
         n => Ok(Data(n)),
     }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value as Json};
 use utoipa::ToSchema;
 
 use super::access::{self, OUTSIDE_PACKAGE};
-use super::crud::{EntityDef, FieldDef, FieldType, HookFuture, Hooks};
+use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks};
 use super::tree::IdList;
 use crate::auth::Caller;
 use crate::kernel::extract::Json as JsonBody;
@@ -28,20 +28,20 @@ pub static TOPMENU: EntityDef = EntityDef {
     menu_code: "topmenu",
     tag: "system",
     fields: &[
-        FieldDef::new("id", "id", FieldType::Id).read_only(),
-        FieldDef::new("code", "code", FieldType::Text)
-            .required("请输入顶部菜单编号", "Please enter the top menu code")
+        Col::of("id", "id", Ty::Id).read_only(),
+        Col::of("code", "code", Ty::TEXT)
+            .required_as("请输入顶部菜单编号", "Please enter the top menu code")
             .max(255)
             .unique("顶部菜单编号已存在", "This top menu code already exists")
             .filter(),
-        FieldDef::new("name", "name", FieldType::Text)
-            .required("请输入顶部菜单名称", "Please enter the top menu name")
+        Col::of("name", "name", Ty::TEXT)
+            .required_as("请输入顶部菜单名称", "Please enter the top menu name")
             .max(255)
             .filter(),
-        FieldDef::new("source", "source", FieldType::Text).max(255),
-        FieldDef::new("path", "path", FieldType::Text).max(255),
-        FieldDef::new("sort", "sort", FieldType::Int),
-        FieldDef::new("createTime", "create_time", FieldType::Time).read_only(),
+        Col::of("source", "source", Ty::TEXT).max(255),
+        Col::of("path", "path", Ty::TEXT).max(255),
+        Col::of("sort", "sort", Ty::INT),
+        Col::of("createTime", "create_time", Ty::Time).read_only(),
     ],
     default_order: "sort ASC, id ASC",
     audit: false,
@@ -51,7 +51,7 @@ pub static TOPMENU: EntityDef = EntityDef {
 
 struct TopMenuHooks;
 
-impl Hooks for TopMenuHooks {
+impl Hooks<SystemCtx, Caller> for TopMenuHooks {
     fn before_save<'a>(
         &'a self,
         _state: &'a SystemCtx,
@@ -94,7 +94,7 @@ pub async fn grant(
     sql.push(" AND id IN (");
     sql.push_ids(&tops);
     sql.push(")");
-    if access::ids_of(&state, sql).await?.len() != tops.len() {
+    if sql.scalars::<Id, _>(state.db.pool()).await?.len() != tops.len() {
         return Err(ApiError::not_found());
     }
     let menus = super::menu::all_menus(&state).await?;
@@ -109,14 +109,14 @@ pub async fn grant(
             "DELETE FROM blade_top_menu_setting WHERE top_menu_id = ?",
             [Value::from(*top)],
         );
-        access::exec(&mut tx, sql).await?;
+        sql.execute(&mut *tx).await?;
         for menu in &body.menu_ids.0 {
             let mut sql = Sql::default();
             sql.push_bind(
                 "INSERT INTO blade_top_menu_setting (top_menu_id, menu_id) VALUES (?, ?)",
                 [Value::from(*top), Value::from(*menu)],
             );
-            access::exec(&mut tx, sql).await?;
+            sql.execute(&mut *tx).await?;
         }
     }
     tx.commit().await?;

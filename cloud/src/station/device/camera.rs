@@ -16,7 +16,7 @@ use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
 use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 use crate::station::listing::dict_route;
-use crate::auth::scope;
+use crate::auth::scope::Scoped;
 
 pub static COLS: &[Col] = &[
     Col::new("stationId", "station_id", Ty::Id, "电站", "station").required(),
@@ -147,26 +147,18 @@ pub fn live_url(
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 404)))]
 pub async fn live_web_url(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations, .. }: Scoped,
     Query(p): Query<CameraParam>,
 ) -> ApiResult<Data<String>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut sql = Sql::new(
-        "SELECT camera_type, sn, channel, verification_code, application_key FROM pv_camera \
-         WHERE is_deleted = 0 AND tenant_id = ?",
+        "SELECT camera_type, sn, channel, verification_code, application_key FROM pv_camera c WHERE ",
     );
-    sql.push_bind("", [Value::Text(caller.tenant_id.clone())]);
-    sql.append(&scope.condition("station_id"));
-    sql.push_bind(" AND id = ?", [Value::Int(p.id.0)]);
-    let (text, args) = sql.build()?;
-    let row = sqlx::query_as_with::<
-        sqlx::Any,
-        (String, String, Option<i64>, Option<String>, Option<String>),
-        _,
-    >(sqlx::AssertSqlSafe(text), args)
-    .fetch_optional(state.db.pool())
-    .await?
-    .ok_or_else(ApiError::not_found)?;
+    sql.append(&stations.rows("c", "station_id"));
+    sql.push_bind(" AND c.id = ?", [Value::Int(p.id.0)]);
+    let row = sql
+        .fetch_optional::<(String, String, Option<i64>, Option<String>, Option<String>), _>(state.db.pool())
+        .await?
+        .ok_or_else(ApiError::not_found)?;
     let (brand, serial, channel, verification, application_key) = row;
     let template = state.services.camera_live_url.get(&brand).ok_or_else(|| {
         ApiError::bad_request(

@@ -13,26 +13,33 @@ pub mod meter;
 pub mod weather;
 
 use serde_json::{Map, Value as Json};
-use sqlx::Any;
 use sqlx::Row;
 use sqlx::any::AnyRow;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::fields::{self, Col, Parsed, value_of};
-use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
+use crate::auth::scope::{self, Scoped, StationScope};
 use crate::kernel::Core;
+use crate::kernel::entity::def::Table;
+use crate::kernel::entity::{schema, store};
 use crate::kernel::lang::Text;
-use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
-use crate::kernel::sql::{Sql, Value};
-use crate::kernel::{ApiError, Id, Page, id::parse_id_list, time};
+use crate::kernel::list::{Field, Kind, ListQuery};
+use crate::kernel::sql::{Sql, UniqueAs, Value};
+use crate::kernel::{ApiError, Id, Page, time};
 use crate::station::context::StationCtx;
 
+pub use crate::kernel::entity::rest::{IdPath, body_id};
+pub use crate::kernel::id::{SELECT_ONE, ids_param};
+
 pub const NO_STATION: Text = Text::new("电站不存在", "No such station");
-pub const SELECT_ONE: Text = Text::new("请选择至少一条数据", "Please select at least one record");
 
 /// Registries whose rows carry an `sn` that must be unique within a tenant.
 pub const SN_TABLES: &[&str] = &["pv_inverter", "pv_camera", "pv_weather", "pv_meter", "pv_flex"];
 
+/// A registry hanging off stations, declared for the entity engine (station-visible rows,
+/// REST-shaped routes) with the rules devices add: SN unique in the tenant, one per station.
 pub struct DeviceDef {
     pub table: &'static str,
     /// Menu code; buttons are `{menu}_add`, `{menu}_edit`, `{menu}_delete`.
@@ -55,6 +62,14 @@ pub fn no_check(_: &[Parsed]) -> Result<(), ApiError> {
 }
 
 impl DeviceDef {
+    pub fn entity(&self) -> Table {
+        Table {
+            name: self.table,
+            cols: self.cols,
+            order: self.order,
+        }
+    }
+
     fn columns(&self) -> String {
         format!(
             "id, create_time, update_time, {}, \
@@ -64,19 +79,9 @@ impl DeviceDef {
         )
     }
 
-    fn select(&self) -> String {
-        format!("SELECT {} FROM {}", self.columns(), self.table)
-    }
-
-    /// ` WHERE tenant_id = ? AND is_deleted = 0` plus the caller's station scope.
+    /// The caller's live rows of stations they may see.
     fn scoped(&self, scope: &StationScope) -> Sql {
-        let mut sql = Sql::default();
-        sql.push_bind(
-            " WHERE tenant_id = ? AND is_deleted = 0",
-            [Value::Text(scope.tenant_id.clone())],
-        );
-        sql.append(&scope.condition("station_id"));
-        sql
+        scope.rows(self.table, "station_id")
     }
 }
 
@@ -106,6 +111,15 @@ fn to_json(def: &DeviceDef, row: &AnyRow) -> Result<Json, ApiError> {
     Ok(Json::Object(m))
 }
 
+/// The caller with their station scope, for callers of this module that hold a bare
+/// [`Caller`] (the Excel export, the flex bracket, the demo); handlers extract [`Scoped`].
+pub async fn scoped(state: &Core, caller: &Caller) -> Result<Scoped, ApiError> {
+    Ok(Scoped {
+        caller: caller.clone(),
+        stations: scope::visible_stations(state, caller).await?,
+    })
+}
+
 /// A page of the caller's devices; filters are the declared ones plus `stationId`.
 pub async fn page(
     def: &'static DeviceDef,
@@ -113,8 +127,17 @@ pub async fn page(
     caller: &Caller,
     mut query: ListQuery,
 ) -> Result<Page<Json>, ApiError> {
-    let scope = scope::visible_stations(state, caller).await?;
-    let exact = fields::exact_filters(def.cols, &mut query);
+    page_in(def, state, &scoped(state, caller).await?.stations, &mut query).await
+}
+
+/// [`page`] for a caller whose scope is resolved.
+pub async fn page_in(
+    def: &'static DeviceDef,
+    state: &Core,
+    scope: &StationScope,
+    query: &mut ListQuery,
+) -> Result<Page<Json>, ApiError> {
+    let exact = fields::exact_filters(def.cols, query);
     let fields = fields::list_fields(
         def.cols,
         &[
@@ -122,17 +145,14 @@ pub async fn page(
             Field::new("createTime", "create_time", Kind::Time),
         ],
     );
-    let mut from_where = Sql::new(&format!("FROM {}", def.table));
-    from_where.append(&def.scoped(&scope));
-    from_where.append(&exact);
-    let columns = def.columns();
-    fetch_page_with(
+    store::page(
         &state.db,
-        &columns,
-        from_where,
-        &query,
+        &def.entity(),
+        &def.columns(),
+        &def.scoped(scope),
+        &exact,
+        query,
         &fields,
-        def.order,
         |row| to_json(def, row),
     )
     .await
@@ -145,18 +165,20 @@ pub async fn list(
     caller: &Caller,
     station: Option<Id>,
 ) -> Result<Vec<Json>, ApiError> {
-    let scope = scope::visible_stations(state, caller).await?;
-    let mut sql = Sql::new(&def.select());
-    sql.append(&def.scoped(&scope));
+    let scope = scoped(state, caller).await?.stations;
+    let mut extra = Sql::default();
     if let Some(s) = station {
-        sql.push_bind(" AND station_id = ?", [Value::Int(s.0)]);
+        extra.push_bind(" AND station_id = ?", [Value::Int(s.0)]);
     }
-    sql.push(&format!(" ORDER BY {}", def.order));
-    let (text, args) = sql.build()?;
-    let rows = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
-    rows.iter().map(|r| to_json(def, r)).collect()
+    store::list(
+        &state.db,
+        &def.entity(),
+        &def.columns(),
+        &def.scoped(&scope),
+        &extra,
+        |r| to_json(def, r),
+    )
+    .await
 }
 
 pub async fn find(
@@ -165,24 +187,19 @@ pub async fn find(
     scope: &StationScope,
     id: Id,
 ) -> Result<Option<Json>, ApiError> {
-    let mut sql = Sql::new(&def.select());
-    sql.append(&def.scoped(scope));
-    sql.push_bind(" AND id = ?", [Value::Int(id.0)]);
-    let (text, args) = sql.build()?;
-    let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?;
-    row.map(|r| to_json(def, &r)).transpose()
+    store::find(
+        &state.db,
+        &def.entity(),
+        &def.columns(),
+        &def.scoped(scope),
+        id,
+        |r| to_json(def, r),
+    )
+    .await
 }
 
-pub async fn detail(
-    def: &'static DeviceDef,
-    state: &Core,
-    caller: &Caller,
-    id: Id,
-) -> Result<Json, ApiError> {
-    let scope = scope::visible_stations(state, caller).await?;
-    find(def, state, &scope, id)
+pub async fn detail(def: &'static DeviceDef, state: &Core, scope: &StationScope, id: Id) -> Result<Json, ApiError> {
+    find(def, state, scope, id)
         .await?
         .ok_or_else(ApiError::not_found)
 }
@@ -196,16 +213,14 @@ pub async fn sn_taken(
     own_id: Option<Id>,
 ) -> Result<bool, ApiError> {
     for table in SN_TABLES {
+        // Tenant-wide, not the caller's station scope: an SN is unique among all the tenant's
+        // devices (gateway configs key devices by SN), including ones the caller cannot see.
         let mut sql = Sql::new(&format!("SELECT COUNT(*) FROM {table} WHERE is_deleted = 0"));
         sql.push_bind(" AND tenant_id = ? AND sn = ?", [tenant.into(), sn.into()]);
         if let (true, Some(id)) = (*table == own_table, own_id) {
             sql.push_bind(" AND id <> ?", [Value::Int(id.0)]);
         }
-        let (text, args) = sql.build()?;
-        let n: i64 = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_one(state.db.pool())
-            .await?;
-        if n > 0 {
+        if sql.scalar::<i64, _>(state.db.pool()).await? > 0 {
             return Ok(true);
         }
     }
@@ -244,6 +259,7 @@ pub(crate) async fn check_record(
         return Err(sn_duplicate(sn));
     }
     if let (Some(msg), Some(station)) = (&def.one_per_station, station) {
+        // The station was checked visible above: its rows are the caller's tenant's.
         let mut sql = Sql::new(&format!(
             "SELECT COUNT(*) FROM {} WHERE is_deleted = 0",
             def.table
@@ -252,23 +268,11 @@ pub(crate) async fn check_record(
         if let Some(id) = own {
             sql.push_bind(" AND id <> ?", [Value::Int(id.0)]);
         }
-        let (text, args) = sql.build()?;
-        let n: i64 = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_one(state.db.pool())
-            .await?;
-        if n > 0 {
+        if sql.scalar::<i64, _>(state.db.pool()).await? > 0 {
             return Err(ApiError::BadRequest(msg.clone()));
         }
     }
     Ok(())
-}
-
-/// A unique index caught what the checks missed (two requests racing): same message.
-fn unique_to(e: sqlx::Error, msg: impl FnOnce() -> ApiError) -> ApiError {
-    match &e {
-        sqlx::Error::Database(d) if d.is_unique_violation() => msg(),
-        _ => e.into(),
-    }
 }
 
 pub async fn create(
@@ -277,8 +281,17 @@ pub async fn create(
     caller: &Caller,
     body: Map<String, Json>,
 ) -> Result<Id, ApiError> {
+    create_in(def, state, &scoped(state, caller).await?, body).await
+}
+
+/// [`create`] for a caller whose scope is resolved.
+pub async fn create_in(
+    def: &'static DeviceDef,
+    state: &StationCtx,
+    Scoped { caller, stations: scope }: &Scoped,
+    body: Map<String, Json>,
+) -> Result<Id, ApiError> {
     caller.require(state, &format!("{}_add", def.menu)).await?;
-    let scope = scope::visible_stations(state, caller).await?;
     let parsed = fields::parse(state, def.cols, &body).await?;
     // Write-only fields are skipped when absent (updates keep them); a new record needs them.
     if let Some(c) = def
@@ -288,40 +301,18 @@ pub async fn create(
     {
         return Err(c.missing());
     }
-    check_record(def, state, &scope, &parsed, None).await?;
+    check_record(def, state, scope, &parsed, None).await?;
     let id = state.ids.next();
-    let (text, args) = insert_sql(def, id, caller, &parsed).build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+    insert_sql(def, id, caller, &parsed)
         .execute(state.db.pool())
         .await
-        .map_err(|e| unique_to(e, || duplicate_message(def, &parsed)))?;
+        .unique_with(|| duplicate_message(def, &parsed))?;
     Ok(id)
 }
 
 /// The INSERT of a checked device record (the form and the import).
 pub(crate) fn insert_sql(def: &DeviceDef, id: Id, caller: &Caller, parsed: &[Parsed]) -> Sql {
-    let mut cols = vec!["id", "tenant_id", "create_user", "create_time"];
-    let mut values = vec![
-        Value::Int(id.0),
-        Value::Text(caller.tenant_id.clone()),
-        Value::Int(caller.user_id.0),
-        Value::Int(time::now_ms()),
-    ];
-    for p in parsed {
-        cols.push(p.col.column);
-        values.push(p.value.clone());
-    }
-    let mut sql = Sql::default();
-    sql.push_bind(
-        &format!(
-            "INSERT INTO {} ({}) VALUES ({})",
-            def.table,
-            cols.join(", "),
-            vec!["?"; cols.len()].join(", ")
-        ),
-        values,
-    );
-    sql
+    store::insert(&def.entity(), id, &caller.tenant_id, caller.user_id, parsed)
 }
 
 pub(crate) fn duplicate_message(def: &DeviceDef, parsed: &[Parsed]) -> ApiError {
@@ -336,16 +327,6 @@ pub(crate) fn duplicate_message(def: &DeviceDef, parsed: &[Parsed]) -> ApiError 
     }
 }
 
-/// The id a PUT body names.
-pub fn body_id(body: &Map<String, Json>) -> Result<Id, ApiError> {
-    match body.get("id") {
-        Some(Json::String(s)) => s.trim().parse().ok(),
-        Some(Json::Number(n)) => n.as_i64().filter(|n| *n >= 0).map(Id),
-        _ => None,
-    }
-    .ok_or_else(|| ApiError::bad_request("请指定要修改的记录", "The id of the record to change is required"))
-}
-
 /// Updates the fields the body names; absent fields keep their values (the stored record is
 /// merged under the body and the whole is checked again).
 pub async fn update(
@@ -354,85 +335,46 @@ pub async fn update(
     caller: &Caller,
     body: Map<String, Json>,
 ) -> Result<(), ApiError> {
-    caller.require(state, &format!("{}_edit", def.menu)).await?;
-    let id = body_id(&body)?;
-    let scope = scope::visible_stations(state, caller).await?;
-    let Some(Json::Object(mut merged)) = find(def, state, &scope, id).await? else {
-        return Err(ApiError::not_found());
-    };
-    // Write-only fields are absent from the stored form: only the body can set them.
-    for (k, v) in body {
-        merged.insert(k, v);
-    }
-    let parsed = fields::parse(state, def.cols, &merged).await?;
-    check_record(def, state, &scope, &parsed, Some(id)).await?;
-    let mut sql = Sql::new(&format!("UPDATE {} SET ", def.table));
-    for p in &parsed {
-        sql.push_bind(&format!("{} = ?, ", p.col.column), [p.value.clone()]);
-    }
-    sql.push_bind(
-        "update_user = ?, update_time = ? WHERE id = ? AND tenant_id = ?",
-        [
-            Value::Int(caller.user_id.0),
-            Value::Int(time::now_ms()),
-            Value::Int(id.0),
-            Value::Text(caller.tenant_id.clone()),
-        ],
-    );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await
-        .map_err(|e| unique_to(e, || duplicate_message(def, &parsed)))?;
-    Ok(())
+    update_in(def, state, &scoped(state, caller).await?, body).await
 }
 
-pub fn ids_param(raw: &str) -> Result<Vec<Id>, ApiError> {
-    let ids =
-        parse_id_list(raw).map_err(|e| ApiError::bad_request(format!("无效的ID：{}", e.0), e.to_string()))?;
-    if ids.is_empty() {
-        return Err(ApiError::BadRequest(SELECT_ONE));
-    }
-    Ok(ids)
+/// [`update`] for a caller whose scope is resolved.
+pub async fn update_in(
+    def: &'static DeviceDef,
+    state: &StationCtx,
+    Scoped { caller, stations: scope }: &Scoped,
+    body: Map<String, Json>,
+) -> Result<(), ApiError> {
+    caller.require(state, &format!("{}_edit", def.menu)).await?;
+    let id = body_id(&body)?;
+    let Some(Json::Object(stored)) = find(def, state, scope, id).await? else {
+        return Err(ApiError::not_found());
+    };
+    let merged = crate::kernel::entity::rest::merge(stored, body);
+    let parsed = fields::parse(state, def.cols, &merged).await?;
+    check_record(def, state, scope, &parsed, Some(id)).await?;
+    store::update(&def.entity(), id, caller.user_id, &parsed, &def.scoped(scope))
+        .execute(state.db.pool())
+        .await
+        .unique_with(|| duplicate_message(def, &parsed))?;
+    Ok(())
 }
 
 /// Removes (logically) every listed device the caller may see; none → 404.
 pub async fn remove(
     def: &'static DeviceDef,
     state: &StationCtx,
-    caller: &Caller,
+    Scoped { caller, stations: scope }: &Scoped,
     raw_ids: &str,
 ) -> Result<(), ApiError> {
     caller.require(state, &format!("{}_delete", def.menu)).await?;
     let ids = ids_param(raw_ids)?;
-    let scope = scope::visible_stations(state, caller).await?;
-    let mut sql = Sql::new(&format!("UPDATE {} SET is_deleted = 1", def.table));
-    sql.push_bind(
-        ", update_user = ?, update_time = ?",
-        [Value::Int(caller.user_id.0), Value::Int(time::now_ms())],
-    );
-    sql.append(&def.scoped(&scope));
-    sql.push(" AND id IN (");
-    sql.push_ids(&ids);
-    sql.push(")");
-    let (text, args) = sql.build()?;
-    let done = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?
-        .rows_affected();
-    if done == 0 {
+    let removed = store::remove(&state.db, &def.entity(), &ids, caller.user_id, &def.scoped(scope)).await?;
+    if removed.is_empty() {
         return Err(ApiError::not_found());
     }
     // Their open alarms can never clear by themselves now: clear them, as this user.
-    let mut gone = Sql::new(&format!("SELECT id FROM {} WHERE is_deleted = 1", def.table));
-    gone.push_bind(" AND tenant_id = ?", [Value::Text(scope.tenant_id.clone())]);
-    gone.push(" AND id IN (");
-    gone.push_ids(&ids);
-    gone.push(")");
-    let (text, args) = gone.build()?;
-    let removed: Vec<i64> = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+    let removed: Vec<i64> = removed.iter().map(|i| i.0).collect();
     crate::alarm::store::clear_removed(
         &state.alarm,
         &scope.tenant_id,
@@ -442,6 +384,73 @@ pub async fn remove(
     )
     .await?;
     Ok(())
+}
+
+/// Fills in the typed schemas of a registry's REST routes from its declaration.
+pub fn document(doc: &mut utoipa::openapi::OpenApi, def: &DeviceDef, paths: &schema::RestPaths<'_>) {
+    let extra = [
+        ("id", schema::value(fields::Ty::Id, false)),
+        ("stationName", schema::value(fields::Ty::Text(0), true)),
+        ("createTime", schema::value(fields::Ty::Time, false)),
+        ("updateTime", schema::value(fields::Ty::Time, true)),
+    ];
+    let filters = fields::list_fields(
+        def.cols,
+        &[
+            Field::new("stationId", "station_id", Kind::Int),
+            Field::new("createTime", "create_time", Kind::Time),
+        ],
+    );
+    let exact: Vec<&str> = def
+        .cols
+        .iter()
+        .filter(|c| c.filter && matches!(c.ty, fields::Ty::Dict(_) | fields::Ty::MapModel(_)))
+        .map(|c| c.name)
+        .collect();
+    schema::document_rest(doc, paths, def.cols, &extra, &filters, &exact);
+}
+
+/// The device registries' routes, with their typed schemas.
+pub fn routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    crate::kernel::Core: axum::extract::FromRef<S>,
+    StationCtx: axum::extract::FromRef<S>,
+{
+    let mut router = OpenApiRouter::new()
+        .routes(routes!(inverter::page))
+        .routes(routes!(inverter::list_device_type))
+        .routes(routes!(inverter::list_manufacturer))
+        .routes(routes!(inverter::create, inverter::update))
+        .routes(routes!(inverter::detail, inverter::remove))
+        .routes(routes!(inverter_third::page))
+        .routes(routes!(inverter_third::list_third_account))
+        .routes(routes!(inverter_third::create, inverter_third::update))
+        .routes(routes!(inverter_third::remove))
+        .routes(routes!(camera::page))
+        .routes(routes!(camera::list_camera_type))
+        .routes(routes!(camera::list_camera))
+        .routes(routes!(camera::live_web_url))
+        .routes(routes!(camera::create, camera::update))
+        .routes(routes!(camera::remove))
+        .routes(routes!(weather::page))
+        .routes(routes!(weather::list))
+        .routes(routes!(weather::create, weather::update))
+        .routes(routes!(weather::remove))
+        .routes(routes!(meter::page))
+        .routes(routes!(meter::create, meter::update))
+        .routes(routes!(meter::detail, meter::remove));
+    let doc = router.get_openapi_mut();
+    for document in [
+        inverter::document,
+        inverter_third::document,
+        camera::document,
+        weather::document,
+        meter::document,
+    ] {
+        document(doc);
+    }
+    router
 }
 
 /// Light rows `{id, name}` style for select boxes are the full rows; kinds may trim them.
@@ -457,25 +466,6 @@ pub fn pick(rows: Vec<Json>, keys: &[&str]) -> Vec<Json> {
         .collect()
 }
 
-/// `{id}` of a path: one id, or comma-joined ids for DELETE.
-#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Path)]
-pub struct IdPath {
-    /// One id (GET) or comma-joined ids (DELETE).
-    pub id: String,
-}
-
-impl IdPath {
-    pub fn one(&self) -> Result<Id, ApiError> {
-        self.id.trim().parse().map_err(|_| {
-            ApiError::bad_request(
-                format!("无效的ID：{}", self.id),
-                format!("invalid id {}", self.id),
-            )
-        })
-    }
-}
-
 #[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 pub struct StationParam {
@@ -483,19 +473,31 @@ pub struct StationParam {
     pub station_id: Option<Id>,
 }
 
-/// The page, POST, PUT and DELETE routes of a device registry.
+/// The page, POST, PUT and DELETE routes of a device registry, and `document`, which gives
+/// them the registry's typed schemas.
 macro_rules! device_routes {
     ($def:path, $tag:literal, $page:literal, $base:literal, $item:literal) => {
+        /// Fills in this registry's typed parameters, bodies and answers.
+        pub fn document(doc: &mut utoipa::openapi::OpenApi) {
+            crate::station::device::document(
+                doc,
+                &$def,
+                &crate::kernel::entity::schema::RestPaths { page: $page, base: $base, item: $item },
+            );
+        }
+
         /// A page of the registry (filters: the declared fields, `stationId`).
         #[utoipa::path(get, path = $page, tag = $tag,
             params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("stationId" = Option<String>, Query)),
             responses((status = 200, body = crate::kernel::Envelope<serde_json::Value>), (status = 400), (status = 401)))]
         pub async fn page(
             axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
-            caller: crate::auth::Caller,
-            query: crate::kernel::list::ListQuery,
+            scoped: crate::auth::scope::Scoped,
+            mut query: crate::kernel::list::ListQuery,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<crate::kernel::Page<serde_json::Value>>> {
-            Ok(crate::kernel::Data(crate::station::device::page(&$def, &state, &caller, query).await?))
+            Ok(crate::kernel::Data(
+                crate::station::device::page_in(&$def, &state, &scoped.stations, &mut query).await?,
+            ))
         }
 
         /// Adds a device; answers its id.
@@ -503,10 +505,10 @@ macro_rules! device_routes {
             responses((status = 200, body = crate::kernel::Envelope<crate::kernel::Id>), (status = 400), (status = 403)))]
         pub async fn create(
             axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
-            caller: crate::auth::Caller,
+            scoped: crate::auth::scope::Scoped,
             crate::kernel::extract::Json(body): crate::kernel::extract::Json<serde_json::Map<String, serde_json::Value>>,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<crate::kernel::Id>> {
-            Ok(crate::kernel::Data(crate::station::device::create(&$def, &state, &caller, body).await?))
+            Ok(crate::kernel::Data(crate::station::device::create_in(&$def, &state, &scoped, body).await?))
         }
 
         /// Changes the fields the body names (`id` required).
@@ -514,10 +516,10 @@ macro_rules! device_routes {
             responses((status = 200, body = crate::kernel::Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
         pub async fn update(
             axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
-            caller: crate::auth::Caller,
+            scoped: crate::auth::scope::Scoped,
             crate::kernel::extract::Json(body): crate::kernel::extract::Json<serde_json::Map<String, serde_json::Value>>,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<bool>> {
-            crate::station::device::update(&$def, &state, &caller, body).await?;
+            crate::station::device::update_in(&$def, &state, &scoped, body).await?;
             Ok(crate::kernel::Data(true))
         }
 
@@ -526,10 +528,10 @@ macro_rules! device_routes {
             responses((status = 200, body = crate::kernel::Envelope<bool>), (status = 403), (status = 404)))]
         pub async fn remove(
             axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
-            caller: crate::auth::Caller,
+            scoped: crate::auth::scope::Scoped,
             crate::kernel::extract::Path(p): crate::kernel::extract::Path<crate::station::device::IdPath>,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<bool>> {
-            crate::station::device::remove(&$def, &state, &caller, &p.id).await?;
+            crate::station::device::remove(&$def, &state, &scoped, &p.id).await?;
             Ok(crate::kernel::Data(true))
         }
     };
@@ -544,11 +546,11 @@ macro_rules! device_detail {
             responses((status = 200, body = crate::kernel::Envelope<serde_json::Value>), (status = 404)))]
         pub async fn detail(
             axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
-            caller: crate::auth::Caller,
+            scoped: crate::auth::scope::Scoped,
             crate::kernel::extract::Path(p): crate::kernel::extract::Path<crate::station::device::IdPath>,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<serde_json::Value>> {
             Ok(crate::kernel::Data(
-                crate::station::device::detail(&$def, &state, &caller, p.one()?).await?,
+                crate::station::device::detail(&$def, &state, &scoped.stations, p.one()?).await?,
             ))
         }
     };

@@ -1,4 +1,5 @@
-//! Station price history (`/api/stationPrice`): a price per kWh from an effective date on. The
+//! Station price history (`/api/stationPrice`), a station-visible entity of the engine with
+//! REST-shaped routes: a price per kWh from an effective date on. The
 //! price in force on a day is the row with the latest effective date not after it, so adding a
 //! new price never changes what earlier days were worth.
 
@@ -9,8 +10,7 @@ use utoipa::IntoParams;
 
 use super::device::{DeviceDef, device_detail, device_routes, no_check};
 use super::fields::{Col, Ty};
-use crate::auth::scope;
-use crate::auth::Caller;
+use crate::auth::scope::{self, Scoped};
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
@@ -66,6 +66,23 @@ device_routes!(
 );
 device_detail!(STATION_PRICE, "stationPrice", "/api/stationPrice/{id}");
 
+/// The price history's routes, with their typed schemas.
+pub fn routes<S>() -> utoipa_axum::router::OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    crate::kernel::Core: axum::extract::FromRef<S>,
+    StationCtx: axum::extract::FromRef<S>,
+{
+    use utoipa_axum::routes;
+    let mut router = utoipa_axum::router::OpenApiRouter::new()
+        .routes(routes!(page))
+        .routes(routes!(get_last_price))
+        .routes(routes!(create, update))
+        .routes(routes!(detail, remove));
+    document(router.get_openapi_mut());
+    router
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 pub struct LastPriceParams {
@@ -77,11 +94,10 @@ pub struct LastPriceParams {
     responses((status = 200, body = Envelope<Json>), (status = 401), (status = 404)))]
 pub async fn get_last_price(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations, .. }: Scoped,
     Query(p): Query<LastPriceParams>,
 ) -> ApiResult<Data<Option<Json>>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
-    if !scope::visible_station(&state, &scope, p.station_id).await? {
+    if !scope::visible_station(&state, &stations, p.station_id).await? {
         return Err(ApiError::not_found());
     }
     let mut sql = Sql::new("SELECT id FROM pv_station_price WHERE is_deleted = 0");
@@ -89,12 +105,9 @@ pub async fn get_last_price(
         " AND station_id = ? AND effective_date <= ? ORDER BY effective_date DESC LIMIT 1",
         [Value::Int(p.station_id.0), Value::Int(time::now_ms())],
     );
-    let (text, args) = sql.build()?;
-    let id: Option<i64> = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?;
+    let id = sql.scalar_optional::<i64, _>(state.db.pool()).await?;
     Ok(Data(match id {
-        Some(id) => super::device::find(&STATION_PRICE, &state, &scope, Id(id)).await?,
+        Some(id) => super::device::find(&STATION_PRICE, &state, &stations, Id(id)).await?,
         None => None,
     }))
 }
