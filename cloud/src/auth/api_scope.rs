@@ -18,7 +18,6 @@ use axum::extract::{Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use sqlx::Any;
 
 use super::caller::{Caller, bearer};
 use crate::kernel::Core;
@@ -116,10 +115,10 @@ impl ApiScopeCache {
 }
 
 async fn load(db: &Db) -> Result<Vec<ApiScope>, ApiError> {
-    let rows: Vec<(i64, String, i64)> = sqlx::query_as::<Any, (i64, String, i64)>(
+    let rows: Vec<(i64, String, i64)> = Sql::new(
         "SELECT id, scope_path, scope_type FROM blade_scope_api WHERE is_deleted = 0 AND status = 1",
     )
-    .fetch_all(db.pool())
+    .fetch_all::<(i64, String, i64), _>(db.pool())
     .await?;
     Ok(rows
         .into_iter()
@@ -195,10 +194,7 @@ async fn may_call(state: &Core, caller: &Caller, scopes: &[Id]) -> Result<bool, 
     );
     sql.push_ids(scopes);
     sql.push("))) LIMIT 1");
-    let (text, args) = sql.build()?;
-    let found: Option<i64> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?;
+    let found: Option<i64> = sql.scalar_optional::<i64, _>(state.db.pool()).await?;
     Ok(found.is_some())
 }
 

@@ -5,7 +5,6 @@
 use axum::extract::{FromRef, FromRequestParts};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
-use sqlx::Any;
 
 use super::session;
 use super::token::{self, Kind, TokenError};
@@ -93,10 +92,7 @@ impl Caller {
         sql.push(" AND rm.role_id IN (");
         sql.push_ids(&self.role_ids);
         sql.push(") LIMIT 1");
-        let (text, args) = sql.build()?;
-        let menu: Option<i64> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?;
+        let menu: Option<i64> = sql.scalar_optional::<i64, _>(state.db.pool()).await?;
         let Some(menu) = menu else { return Ok(false) };
         crate::auth::package::package_allows(state, &self.tenant_id, Id(menu)).await
     }

@@ -2,7 +2,6 @@
 //! server (database, so any replica can check it) until its expiry; each key is good for one try.
 
 use base64::Engine;
-use sqlx::Any;
 
 use crate::kernel::Core;
 use crate::kernel::lang::Text;
@@ -155,10 +154,7 @@ pub async fn issue(state: &Core) -> Result<Issued, ApiError> {
         "DELETE FROM blade_captcha WHERE expire_time < ?",
         [Value::Int(now)],
     );
-    let (text, args) = purge.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
+    purge.execute(state.db.pool()).await?;
     let mut insert = Sql::default();
     insert.push_bind(
         "INSERT INTO blade_captcha (captcha_key, answer, expire_time) VALUES (?, ?, ?)",
@@ -168,10 +164,7 @@ pub async fn issue(state: &Core) -> Result<Issued, ApiError> {
             Value::Int(now + state.config.auth.captcha_ttl_seconds * 1000),
         ],
     );
-    let (text, args) = insert.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
+    insert.execute(state.db.pool()).await?;
     let image = format!(
         "data:image/png;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(png)
@@ -192,11 +185,7 @@ pub async fn check(state: &Core, key: Option<&str>, code: Option<&str>) -> Resul
         "DELETE FROM blade_captcha WHERE captcha_key = ? RETURNING answer, expire_time",
         [Value::Text(key.to_owned())],
     );
-    let (text, args) = take.build()?;
-    let row: Option<(String, i64)> =
-        sqlx::query_as_with::<Any, (String, i64), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?;
+    let row: Option<(String, i64)> = take.fetch_optional::<(String, i64), _>(state.db.pool()).await?;
     match row {
         None => Err(ApiError::BadRequest(EXPIRED)),
         Some((_, expires)) if expires < time::now_ms() => Err(ApiError::BadRequest(EXPIRED)),

@@ -4,7 +4,6 @@
 use axum::http::HeaderMap;
 use base64::Engine;
 use sha2::{Digest, Sha256};
-use sqlx::Any;
 
 use crate::kernel::ApiError;
 use crate::kernel::db::Db;
@@ -59,10 +58,7 @@ pub async fn authenticate(db: &Db, headers: &HeaderMap) -> Result<Option<Client>
          refresh_token_validity FROM blade_client WHERE client_id = ? AND is_deleted = 0 AND status = 1",
         [Value::Text(id)],
     );
-    let (text, args) = sql.build()?;
-    let client: Option<Client> = sqlx::query_as_with::<Any, Client, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(db.pool())
-        .await?;
+    let client: Option<Client> = sql.fetch_optional::<Client, _>(db.pool()).await?;
     let expected = secret_hash(&secret);
     // Constant-time comparison of the two digests.
     Ok(client.filter(|c| {

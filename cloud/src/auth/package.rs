@@ -3,7 +3,6 @@
 
 use std::collections::HashSet;
 
-use sqlx::Any;
 
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, Core, Id};
@@ -14,10 +13,7 @@ async fn package_list(state: &Core, tenant_id: &str) -> Result<Option<HashSet<Id
         "SELECT p.menu_id FROM blade_tenant t JOIN blade_tenant_package p ON p.id = t.package_id AND p.is_deleted = 0",
     );
     sql.push_bind(" WHERE t.tenant_id = ? AND t.is_deleted = 0", [tenant_id.into()]);
-    let (text, args) = sql.build()?;
-    let ids: Option<String> = sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?;
+    let ids: Option<String> = sql.scalar_optional::<String, _>(state.db.pool()).await?;
     Ok(ids.map(|ids| ids.split(',').filter_map(|p| p.trim().parse().ok()).collect()))
 }
 
@@ -27,11 +23,9 @@ pub async fn package_menus(state: &Core, tenant_id: &str) -> Result<Option<HashS
     let Some(mut set) = package_list(state, tenant_id).await? else {
         return Ok(None);
     };
-    let buttons: Vec<(i64, i64)> = sqlx::query_as::<Any, (i64, i64)>(
-        "SELECT id, parent_id FROM blade_menu WHERE is_deleted = 0 AND category = 2",
-    )
-    .fetch_all(state.db.pool())
-    .await?;
+    let buttons: Vec<(i64, i64)> = Sql::new("SELECT id, parent_id FROM blade_menu WHERE is_deleted = 0 AND category = 2")
+        .fetch_all::<(i64, i64), _>(state.db.pool())
+        .await?;
     let extra: Vec<Id> = buttons
         .into_iter()
         .filter(|(_, parent)| set.contains(&Id(*parent)))
@@ -55,9 +49,6 @@ pub async fn package_allows(state: &Core, tenant_id: &str, menu: Id) -> Result<b
         "SELECT parent_id FROM blade_menu WHERE is_deleted = 0 AND category = 2 AND id = ?",
         [menu.into()],
     );
-    let (text, args) = sql.build()?;
-    let parent: Option<i64> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?;
+    let parent: Option<i64> = sql.scalar_optional::<i64, _>(state.db.pool()).await?;
     Ok(parent.is_some_and(|p| set.contains(&Id(p))))
 }

@@ -1,8 +1,6 @@
 //! Sign-in sessions. A token is honoured only while its session exists and is not revoked, so
 //! logging out (or an administrator locking a user) takes effect on the very next call.
 
-use sqlx::Any;
-
 use crate::kernel::db::Db;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Id};
@@ -52,10 +50,7 @@ pub async fn create(db: &Db, s: NewSession<'_>) -> Result<(), ApiError> {
             Value::Int(s.expire_time),
         ],
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(db.pool())
-        .await?;
+    sql.execute(db.pool()).await?;
     Ok(())
 }
 
@@ -66,12 +61,7 @@ pub async fn find(db: &Db, id: Id) -> Result<Option<Session>, ApiError> {
          FROM blade_auth_session WHERE id = ?",
         [Value::Int(id.0)],
     );
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_as_with::<Any, Session, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(db.pool())
-            .await?,
-    )
+    Ok(sql.fetch_optional::<Session, _>(db.pool()).await?)
 }
 
 /// Moves a session to its next refresh token, with the dept and roles now in force. Succeeds
@@ -97,11 +87,8 @@ pub async fn rotate(
             Value::Int(expected_refresh_time),
         ],
     );
-    let (text, args) = sql.build()?;
-    let done = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(db.pool())
-        .await?;
-    Ok(done.rows_affected() == 1)
+    let done = sql.execute(db.pool()).await?;
+    Ok(done == 1)
 }
 
 pub async fn revoke(db: &Db, id: Id) -> Result<(), ApiError> {
@@ -110,10 +97,7 @@ pub async fn revoke(db: &Db, id: Id) -> Result<(), ApiError> {
         "UPDATE blade_auth_session SET revoked = 1 WHERE id = ?",
         [Value::Int(id.0)],
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(db.pool())
-        .await?;
+    sql.execute(db.pool()).await?;
     Ok(())
 }
 
@@ -127,9 +111,6 @@ pub async fn revoke_user(db: &Db, user_id: Id, except: Option<Id>) -> Result<(),
             Value::Int(except.map(|e| e.0).unwrap_or(-1)),
         ],
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(db.pool())
-        .await?;
+    sql.execute(db.pool()).await?;
     Ok(())
 }

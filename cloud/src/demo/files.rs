@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::error::DemoError;
 use super::sites::Site;
-use crate::auth::Caller;
+use crate::auth::scope::Scoped;
 use crate::config::Config;
 use crate::kernel::Core;
 use crate::kernel::Id;
@@ -91,7 +91,7 @@ pub fn write_maps(config: &Config) -> Result<usize, DemoError> {
 /// longer signs in), simulator spec. Answers the folder and how many files changed.
 pub async fn write_gateway(
     state: &Core,
-    caller: &Caller,
+    who: &Scoped,
     station: Id,
     site: &Site,
     ports: &[u16],
@@ -101,7 +101,7 @@ pub async fn write_gateway(
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let mut changes = 0;
 
-    let generated = gateway::generate_config(state, caller, station, &gateway_paths()).await?;
+    let generated = gateway::generate_config(state, who, station, &gateway_paths()).await?;
     let file = dir.join(CONFIG_FILE);
     changes += usize::from(write_if_changed(&file, generated.text.as_bytes(), false)?);
 
@@ -117,7 +117,7 @@ pub async fn write_gateway(
         None => false,
     };
     if !valid {
-        let issued = gateway::issue(state, caller, station).await?;
+        let issued = gateway::issue(state, who, station).await?;
         write_if_changed(&file, format!("{}\n", issued.password).as_bytes(), true)?;
         changes += 1;
     }

@@ -23,9 +23,10 @@ pub mod sites;
 use std::path::PathBuf;
 
 use serde_json::{Map, Value as Json, json};
-use sqlx::{Any, Row};
+use sqlx::Row;
 
 use crate::auth::Caller;
+use crate::auth::scope::{Scoped, visible_stations};
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path};
 use crate::kernel::sql::{Sql, Value};
@@ -102,6 +103,10 @@ pub async fn provision(state: &StationCtx, now_ms: i64) -> Result<Provisioned, D
     let tenant_created = ensure_tenant(state).await?;
     changes += usize::from(tenant_created);
     let caller = admin_caller(state).await?;
+    let who = Scoped {
+        stations: visible_stations(state, &caller).await?,
+        caller,
+    };
     changes += files::write_maps(&state.config)?;
     let mut stations = Vec::new();
     let mut next_port = base;
@@ -112,12 +117,12 @@ pub async fn provision(state: &StationCtx, now_ms: i64) -> Result<Provisioned, D
             Some(h) => h,
             None => clock_offset_h(site.longitude, now_ms),
         };
-        let (station, n) = ensure_station(state, &caller, site, offset).await?;
+        let (station, n) = ensure_station(state, &who, site, offset).await?;
         changes += n;
         changes += ensure_clock(state, station, offset).await?;
-        changes += ensure_devices(state, &caller, station, site, &ports).await?;
-        changes += ensure_prices(state, &caller, station, site).await?;
-        let (dir, n) = files::write_gateway(state, &caller, station, site, &ports, offset).await?;
+        changes += ensure_devices(state, &who, station, site, &ports).await?;
+        changes += ensure_prices(state, &who, station, site).await?;
+        let (dir, n) = files::write_gateway(state, &who, station, site, &ports, offset).await?;
         changes += n;
         stations.push(DemoStation {
             gateway_id: site.gateway_id.to_owned(),
@@ -135,15 +140,6 @@ pub async fn provision(state: &StationCtx, now_ms: i64) -> Result<Provisioned, D
     })
 }
 
-async fn scalar_id(state: &Core, sql: Sql) -> Result<Option<i64>, DemoError> {
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?,
-    )
-}
-
 /// Creates the tenant (with its root department, default roles and `admin`, as the tenant
 /// form does) unless it exists; answers whether it was created.
 async fn ensure_tenant(state: &Core) -> Result<bool, DemoError> {
@@ -152,7 +148,7 @@ async fn ensure_tenant(state: &Core) -> Result<bool, DemoError> {
         "SELECT id FROM blade_tenant WHERE tenant_id = ? AND is_deleted = 0",
         [Value::from(TENANT)],
     );
-    if scalar_id(state, sql).await?.is_some() {
+    if sql.scalar_optional::<i64, _>(state.db.pool()).await?.is_some() {
         return Ok(false);
     }
     let id = state.ids.next();
@@ -169,10 +165,7 @@ async fn ensure_tenant(state: &Core) -> Result<bool, DemoError> {
             Value::Int(time::now_ms()),
         ],
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
+    sql.execute(state.db.pool()).await?;
     crate::system::tenant_admin::provision(state, id).await?;
     tracing::info!(tenant = TENANT, "demo tenant created");
     Ok(true)
@@ -185,9 +178,8 @@ async fn admin_caller(state: &Core) -> Result<Caller, DemoError> {
         "SELECT id FROM blade_role WHERE tenant_id = ? AND role_alias = ? AND is_deleted = 0",
         [Value::from(TENANT), crate::system::seed::ADMIN_ROLE_ALIAS.into()],
     );
-    let (text, args) = sql.build()?;
-    let roles: Vec<Id> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    let roles: Vec<Id> = sql
+        .scalars::<i64, _>(state.db.pool())
         .await?
         .into_iter()
         .map(Id)
@@ -202,13 +194,17 @@ async fn admin_caller(state: &Core) -> Result<Caller, DemoError> {
         "SELECT id FROM blade_user WHERE tenant_id = ? AND account = 'admin' AND is_deleted = 0",
         [Value::from(TENANT)],
     );
-    let user = scalar_id(state, sql).await?.map(Id).unwrap_or(Id(0));
+    let user = sql
+        .scalar_optional::<i64, _>(state.db.pool())
+        .await?
+        .map(Id)
+        .unwrap_or(Id(0));
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT id FROM blade_dept WHERE tenant_id = ? AND parent_id = 0 AND is_deleted = 0 ORDER BY sort, id",
         [Value::from(TENANT)],
     );
-    let dept = scalar_id(state, sql).await?.map(Id);
+    let dept = sql.scalar_optional::<i64, _>(state.db.pool()).await?.map(Id);
     Ok(Caller {
         tenant_id: TENANT.into(),
         user_id: user,
@@ -231,7 +227,7 @@ fn object(v: Json) -> Map<String, Json> {
 /// missing; its clock remark kept current. Answers (station, changes).
 async fn ensure_station(
     state: &StationCtx,
-    caller: &Caller,
+    who: &Scoped,
     site: &Site,
     offset: f64,
 ) -> Result<(Id, usize), DemoError> {
@@ -242,22 +238,14 @@ async fn ensure_station(
          ORDER BY create_time, id",
         [Value::from(TENANT), site.gateway_id.into()],
     );
-    let (text, args) = sql.build()?;
-    if let Some(row) = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?
-    {
+    if let Some(row) = sql.row(state.db.pool()).await? {
         let id = Id(row.try_get::<i64, _>("id")?);
         if row.try_get::<Option<String>, _>("remark2")?.as_deref() == Some(remark.as_str()) {
             return Ok((id, 0));
         }
         let body = object(json!({ "id": id.to_string(), "remark2": remark }));
-        crate::station::station::update(
-            axum::extract::State(state.clone()),
-            caller.clone(),
-            JsonBody(body),
-        )
-        .await?;
+        crate::station::station::update(axum::extract::State(state.clone()), who.clone(), JsonBody(body))
+            .await?;
         return Ok((id, 1));
     }
     let (modules, kwp) = site.components();
@@ -288,16 +276,13 @@ async fn ensure_station(
         "cityCode": site.regions[1],
         "districtCode": site.regions[2],
     }));
-    let crate::kernel::Data(id) = crate::station::station::create(
-        axum::extract::State(state.clone()),
-        caller.clone(),
-        JsonBody(body),
-    )
-    .await?;
+    let crate::kernel::Data(id) =
+        crate::station::station::create(axum::extract::State(state.clone()), who.clone(), JsonBody(body))
+            .await?;
     // Commissioning → running, as an operator would once the gateway reports.
     crate::station::station::switch_station(
         axum::extract::State(state.clone()),
-        caller.clone(),
+        who.clone(),
         Path(IdPath { id: id.to_string() }),
     )
     .await?;
@@ -314,11 +299,7 @@ async fn ensure_clock(state: &Core, station: Id, offset_h: f64) -> Result<usize,
         "utc_offset_minutes = ? WHERE id = ? AND (utc_offset_minutes IS NULL OR utc_offset_minutes <> ?)",
         [Value::Int(minutes), Value::Int(station.0), Value::Int(minutes)],
     );
-    let (text, args) = sql.build()?;
-    let changed = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?
-        .rows_affected();
+    let changed = sql.execute(state.db.pool()).await?;
     Ok(usize::from(changed > 0))
 }
 
@@ -367,11 +348,12 @@ fn def_of(kind: &Kind) -> &'static DeviceDef {
 /// Registers the site's devices that are missing and points every one at its simulated bus.
 async fn ensure_devices(
     state: &StationCtx,
-    caller: &Caller,
+    who: &Scoped,
     station: Id,
     site: &Site,
     ports: &[u16],
 ) -> Result<usize, DemoError> {
+    let caller = &who.caller;
     let mut changes = 0;
     for (bus, port) in site.buses.iter().zip(ports) {
         let address = format!("tcp://127.0.0.1:{port}");
@@ -382,10 +364,7 @@ async fn ensure_devices(
                 "tenant_id = ? AND sn = ? AND is_deleted = 0",
                 [Value::from(TENANT), d.sn.as_str().into()],
             );
-            let (text, args) = sql.build()?;
-            let existing = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-                .fetch_optional(state.db.pool())
-                .await?;
+            let existing = sql.row(state.db.pool()).await?;
             if let Some(row) = existing {
                 let id = Id(row.try_get::<i64, _>("id")?);
                 let current: Option<String> = row.try_get("modbus_address")?;
@@ -441,12 +420,7 @@ async fn ensure_devices(
                             { "name": "电机电流", "kind": "motor", "unitId": d.unit, "point": "motor_current" },
                         ]),
                     );
-                    flex::create(
-                        axum::extract::State(state.clone()),
-                        caller.clone(),
-                        JsonBody(body),
-                    )
-                    .await?;
+                    flex::create(axum::extract::State(state.clone()), who.clone(), JsonBody(body)).await?;
                 }
             }
             changes += 1;
@@ -459,16 +433,17 @@ async fn has_live(state: &Core, table: &str, station: Id) -> Result<bool, DemoEr
     let mut sql = Sql::new(&format!("SELECT id FROM {table} WHERE is_deleted = 0"));
     sql.push_bind(" AND station_id = ?", [Value::Int(station.0)]);
     sql.push(" ORDER BY id");
-    Ok(scalar_id(state, sql).await?.is_some())
+    Ok(sql.scalar_optional::<i64, _>(state.db.pool()).await?.is_some())
 }
 
 /// The settlement price and the electricity tariff, when the station has none.
 async fn ensure_prices(
     state: &StationCtx,
-    caller: &Caller,
+    who: &Scoped,
     station: Id,
     site: &Site,
 ) -> Result<usize, DemoError> {
+    let caller = &who.caller;
     let mut changes = 0;
     if !has_live(state, "pv_station_price", station).await? {
         let (day, p) = site.settlement;
@@ -509,12 +484,7 @@ async fn ensure_prices(
                 }],
             },
         };
-        electric_price::save(
-            axum::extract::State(state.clone()),
-            caller.clone(),
-            JsonBody(form),
-        )
-        .await?;
+        electric_price::save(axum::extract::State(state.clone()), who.clone(), JsonBody(form)).await?;
         changes += 1;
     }
     Ok(changes)

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::Caller;
+use crate::auth::scope::Scoped;
 use crate::kernel::Core;
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
@@ -51,10 +51,7 @@ pub async fn factors(state: &Core) -> Result<Factors, ApiError> {
             CO2_KG_PER_TREE.0.into(),
         ],
     );
-    let (text, args) = sql.build()?;
-    let rows = sqlx::query_as_with::<sqlx::Any, (String, String), _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+    let rows = sql.fetch_all::<(String, String), _>(state.db.pool()).await?;
     let pick = |(key, default): (&str, f64)| {
         rows.iter()
             .find(|(k, _)| k == key)
@@ -119,8 +116,11 @@ pub struct HomeData {
 /// energy conservation figures.
 #[utoipa::path(get, path = "/api/homePage/data", tag = "home",
     responses((status = 200, body = Envelope<HomeData>), (status = 401)))]
-pub async fn data(State(state): State<TelemetryCtx>, caller: Caller) -> ApiResult<Data<HomeData>> {
-    let fleet = Fleet::load(&state, &caller).await?;
+pub async fn data(
+    State(state): State<TelemetryCtx>,
+    Scoped { stations, .. }: Scoped,
+) -> ApiResult<Data<HomeData>> {
+    let fleet = Fleet::load(&state, stations).await?;
     let factors = factors(&state).await?;
     let day = fleet.day;
     // Past days of this year from the day rollups, today from the live rule: no double count.
@@ -240,8 +240,11 @@ pub struct MapStation {
 /// key, current power and capacity.
 #[utoipa::path(get, path = "/api/homePage/map", tag = "home",
     responses((status = 200, body = Envelope<Vec<MapStation>>), (status = 401)))]
-pub async fn map(State(state): State<TelemetryCtx>, caller: Caller) -> ApiResult<Data<Vec<MapStation>>> {
-    let fleet = Fleet::load(&state, &caller).await?;
+pub async fn map(
+    State(state): State<TelemetryCtx>,
+    Scoped { stations, .. }: Scoped,
+) -> ApiResult<Data<Vec<MapStation>>> {
+    let fleet = Fleet::load(&state, stations).await?;
     let codes: Vec<String> = fleet
         .stations
         .iter()

@@ -241,14 +241,6 @@ fn clip(s: &str, max: usize) -> String {
     s.chars().take(max).collect()
 }
 
-async fn execute(state: &Core, sql: Sql) -> Result<(), ApiError> {
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
-    Ok(())
-}
-
 /// `blade-system/param/submit` for `/api/blade-system/param/submit`: what the call was about.
 fn title_of(path: &str) -> String {
     let segments: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
@@ -279,7 +271,8 @@ async fn insert_api(state: &Core, c: &Call, status: u16, took: i64) -> Result<()
             Value::Int(time::now_ms()),
         ],
     );
-    execute(state, sql).await
+    sql.execute(state.db.pool()).await?;
+    Ok(())
 }
 
 async fn insert_error(state: &Core, c: &Call, detail: Option<String>) -> Result<(), ApiError> {
@@ -307,7 +300,8 @@ async fn insert_error(state: &Core, c: &Call, detail: Option<String>) -> Result<
             Value::Int(time::now_ms()),
         ],
     );
-    execute(state, sql).await
+    sql.execute(state.db.pool()).await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -75,10 +75,7 @@ pub async fn upload(
                 Value::Int(time::now_ms()),
             ],
         );
-        let (text, args) = sql.build()?;
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(&mut *tx)
-            .await?;
+        sql.execute(&mut *tx).await?;
     }
     tx.commit().await?;
     Ok(Data(entries.len()))

@@ -192,11 +192,7 @@ impl LogDef {
         let mut sql = Sql::new(&format!("SELECT {}", self.select()));
         sql.append(&self.from(&caller));
         sql.push_bind(" AND id = ?", [Value::from(id)]);
-        let (text, args) = sql.build()?;
-        let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?
-            .ok_or_else(ApiError::not_found)?;
+        let row = sql.row(state.db.pool()).await?.ok_or_else(ApiError::not_found)?;
         Ok(Data(self.to_json(&row)?))
     }
 }

@@ -66,10 +66,7 @@ async fn insert(state: &Core, e: &Event<'_>) -> Result<(), ApiError> {
             Value::Int(time::now_ms()),
         ],
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
+    sql.execute(state.db.pool()).await?;
     Ok(())
 }
 

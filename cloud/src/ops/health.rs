@@ -6,6 +6,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::kernel::Core;
+use crate::kernel::sql::Sql;
 use crate::kernel::{ApiResult, Data, Envelope};
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -26,7 +27,7 @@ pub struct Health {
     responses((status = 200, description = "The hub and its database answer", body = Envelope<Health>))
 )]
 pub async fn health(State(state): State<Core>) -> ApiResult<Data<Health>> {
-    sqlx::query("SELECT 1").execute(state.db.pool()).await?;
+    Sql::new("SELECT 1").execute(state.db.pool()).await?;
     Ok(Data(Health {
         status: "ok",
         version: env!("CARGO_PKG_VERSION"),

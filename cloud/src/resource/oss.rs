@@ -12,7 +12,6 @@ use axum::response::{IntoResponse, Response};
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
-use sqlx::Any;
 use tokio::io::AsyncWriteExt;
 use utoipa::{IntoParams, ToSchema};
 
@@ -97,12 +96,7 @@ async fn find_where(state: &Core, column: &str, value: &str) -> Result<Option<At
         &format!("SELECT {COLUMNS} FROM blade_attach WHERE is_deleted = 0 AND {column} = ?"),
         [Value::from(value)],
     );
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_as_with::<Any, Attach, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?,
-    )
+    Ok(sql.fetch_optional::<Attach, _>(state.db.pool()).await?)
 }
 
 /// The upload of `tenant_id` that `link` points at.
@@ -197,11 +191,7 @@ pub async fn put_file(
                 Value::Int(time::now_ms()),
             ],
         );
-        let (text, args) = sql.build()?;
-        if let Err(e) = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(state.db.pool())
-            .await
-        {
+        if let Err(e) = sql.execute(state.db.pool()).await {
             let _ = tokio::fs::remove_file(&path).await;
             return Err(e.into());
         }
@@ -246,10 +236,7 @@ pub async fn remove_file(
         "UPDATE blade_attach SET is_deleted = 1 WHERE id = ?",
         [attach.id.into()],
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?;
+    sql.execute(state.db.pool()).await?;
     let _ = tokio::fs::remove_file(state.config.data_dir.join("files").join(&attach.name)).await;
     Ok(Data(true))
 }

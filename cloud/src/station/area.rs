@@ -9,7 +9,7 @@ use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
+use crate::auth::scope::Scoped;
 use crate::kernel::lang::Text;
 use crate::kernel::{ApiResult, Data, Envelope, Id};
 use crate::telemetry::api::fleet::{self, Fleet, StationInfo, StationLive, status_key};
@@ -96,9 +96,9 @@ fn key(code: &Option<String>) -> AreaKey {
     responses((status = 200, body = Envelope<Vec<AreaProvince>>), (status = 401)))]
 pub async fn list_by_area(
     State(state): State<TelemetryCtx>,
-    caller: Caller,
+    Scoped { stations, .. }: Scoped,
 ) -> ApiResult<Data<Vec<AreaProvince>>> {
-    let fleet = Fleet::load(&state, &caller).await?;
+    let fleet = Fleet::load(&state, stations).await?;
     let codes: Vec<String> = fleet
         .stations
         .iter()
@@ -178,9 +178,9 @@ pub struct ProvinceStatistics {
     responses((status = 200, body = Envelope<Vec<ProvinceStatistics>>), (status = 401)))]
 pub async fn get_statistics_by_province(
     State(state): State<TelemetryCtx>,
-    caller: Caller,
+    Scoped { stations, .. }: Scoped,
 ) -> ApiResult<Data<Vec<ProvinceStatistics>>> {
-    let fleet = Fleet::load(&state, &caller).await?;
+    let fleet = Fleet::load(&state, stations).await?;
     let codes: Vec<String> = fleet
         .stations
         .iter()

@@ -5,7 +5,7 @@
 use axum::extract::State;
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
-use sqlx::{Any, Row};
+use sqlx::Row;
 use utoipa::ToSchema;
 
 use super::device::SELECT_ONE;
@@ -91,10 +91,7 @@ pub async fn page_assignment(
         );
         sql.push_bind("", [Value::Int(user.id.0)]);
         sql.push(" ORDER BY s.name, s.id");
-        let (text, args) = sql.build()?;
-        let rows = sqlx::query_as_with::<Any, (i64, String), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?;
+        let rows = sql.fetch_all::<(i64, String), _>(state.db.pool()).await?;
         user.station_ids = rows.iter().map(|(id, _)| Id(*id)).collect();
         user.stations = rows
             .into_iter()
@@ -106,11 +103,7 @@ pub async fn page_assignment(
         );
         sql.push_bind("", [Value::Int(user.id.0)]);
         sql.push(" ORDER BY r.sort, r.id");
-        let (text, args) = sql.build()?;
-        user.role_name = sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
-            .join(",");
+        user.role_name = sql.scalars::<String, _>(state.db.pool()).await?.join(",");
     }
     Ok(Data(page))
 }
@@ -158,10 +151,7 @@ pub async fn update_user_station(
     let mut sql = Sql::new("SELECT COUNT(*) FROM blade_user WHERE is_deleted = 0 AND ");
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.push_bind(" AND id = ?", [Value::Int(user.0)]);
-    let (text, args) = sql.build()?;
-    let found: i64 = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_one(state.db.pool())
-        .await?;
+    let found: i64 = sql.scalar::<i64, _>(state.db.pool()).await?;
     if found == 0 {
         return Err(ApiError::bad_request("用户不存在", "No such user"));
     }
@@ -171,10 +161,7 @@ pub async fn update_user_station(
         sql.push(" AND id IN (");
         sql.push_ids(&stations);
         sql.push(")");
-        let (text, args) = sql.build()?;
-        let found: i64 = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_one(state.db.pool())
-            .await?;
+        let found: i64 = sql.scalar::<i64, _>(state.db.pool()).await?;
         if found != stations.len() as i64 {
             return Err(ApiError::BadRequest(super::device::NO_STATION));
         }
@@ -185,10 +172,7 @@ pub async fn update_user_station(
         "DELETE FROM pv_user_station WHERE user_id = ?",
         [Value::Int(user.0)],
     );
-    let (text, args) = del.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut *tx)
-        .await?;
+    del.execute(&mut *tx).await?;
     for s in stations {
         super::station::assign(&mut tx, &caller.tenant_id, user, s).await?;
     }

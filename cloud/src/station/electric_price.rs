@@ -11,13 +11,12 @@
 use axum::extract::State;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
-use sqlx::Any;
 use utoipa::ToSchema;
 
 use super::device::{IdPath, NO_STATION};
 use super::fields::{format_day, parse_day};
 use crate::auth::scope;
-use crate::auth::Caller;
+use crate::auth::scope::Scoped;
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path};
 use crate::kernel::sql::{Sql, Value};
@@ -296,11 +295,13 @@ async fn versions_of(state: &Core, form: &ElectricPriceForm) -> Result<Vec<(i64,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403)))]
 pub async fn save(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     JsonBody(form): JsonBody<ElectricPriceForm>,
 ) -> ApiResult<Data<bool>> {
     caller.require(&state, "electricPrice_edit").await?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     if !scope::visible_station(&state, &scope, form.station_id).await? {
         return Err(ApiError::BadRequest(NO_STATION));
     }
@@ -312,20 +313,13 @@ pub async fn save(
         "SELECT COALESCE(MAX(revision), 0) FROM pv_electric_price WHERE station_id = ?",
         [Value::Int(station.0)],
     );
-    let (text, args) = q.build()?;
-    let revision: i64 = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_one(&mut *tx)
-        .await?
-        + 1;
+    let revision: i64 = q.scalar::<i64, _>(&mut *tx).await? + 1;
     let mut q = Sql::default();
     q.push_bind(
         "UPDATE pv_electric_price SET is_deleted = 1 WHERE station_id = ? AND is_deleted = 0",
         [Value::Int(station.0)],
     );
-    let (text, args) = q.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut *tx)
-        .await?;
+    q.execute(&mut *tx).await?;
     let now = time::now_ms();
     for (day, segments) in versions {
         let id = state.ids.next();
@@ -344,10 +338,7 @@ pub async fn save(
                 Value::Int(now),
             ],
         );
-        let (text, args) = q.build()?;
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(&mut *tx)
-            .await?;
+        q.execute(&mut *tx).await?;
         for (a, b, kind, price) in segments {
             let mut q = Sql::default();
             q.push_bind(
@@ -362,10 +353,7 @@ pub async fn save(
                     Value::Float(price),
                 ],
             );
-            let (text, args) = q.build()?;
-            sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-                .execute(&mut *tx)
-                .await?;
+            q.execute(&mut *tx).await?;
         }
     }
     // The station's price type follows its schedule (the archive shows it).
@@ -374,10 +362,7 @@ pub async fn save(
         "UPDATE pv_station SET electricity_price_type = ? WHERE id = ?",
         [Value::Text(form.price_type.clone()), Value::Int(station.0)],
     );
-    let (text, args) = q.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut *tx)
-        .await?;
+    q.execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(Data(true))
 }
@@ -399,10 +384,7 @@ async fn versions(
     } else {
         sql.push(" ORDER BY effective_date");
     }
-    let (text, args) = sql.build()?;
-    let heads = sqlx::query_as_with::<Any, (i64, String, i64), _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+    let heads = sql.fetch_all::<(i64, String, i64), _>(state.db.pool()).await?;
     let mut out = Vec::new();
     for (id, kind, day) in heads {
         let mut sql = Sql::default();
@@ -411,19 +393,17 @@ async fn versions(
              WHERE price_id = ? ORDER BY start_minute",
             [Value::Int(id)],
         );
-        let (text, args) = sql.build()?;
-        let segments =
-            sqlx::query_as_with::<Any, (i64, i64, String, f64), _>(sqlx::AssertSqlSafe(text), args)
-                .fetch_all(state.db.pool())
-                .await?
-                .into_iter()
-                .map(|(a, b, t, p)| Segment {
-                    start_time: hhmm(a),
-                    end_time: hhmm(b),
-                    segment_type: t,
-                    price: p,
-                })
-                .collect();
+        let segments = sql
+            .fetch_all::<(i64, i64, String, f64), _>(state.db.pool())
+            .await?
+            .into_iter()
+            .map(|(a, b, t, p)| Segment {
+                start_time: hhmm(a),
+                end_time: hhmm(b),
+                segment_type: t,
+                price: p,
+            })
+            .collect();
         out.push((kind, day, segments));
     }
     Ok(out)
@@ -434,11 +414,10 @@ async fn versions(
     responses((status = 200, body = Envelope<ElectricPrice>), (status = 404)))]
 pub async fn get_by_station_id(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<ElectricPrice>> {
     let station = p.one()?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let Some(json) = super::station::find(&state, &scope, station).await? else {
         return Err(ApiError::not_found());
     };

@@ -20,13 +20,14 @@ use utoipa::ToSchema;
 
 use super::device::{self, inverter::INVERTER};
 use super::fields::{self, Col, Parsed, Ty, value_of};
-use crate::auth::scope::{self, StationScope};
 use super::station;
 use crate::auth::Caller;
+use crate::auth::scope::Scoped;
+use crate::auth::scope::StationScope;
 use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::list::{ListQuery, MAX_SIZE};
-use crate::kernel::sql::{Sql, Value};
+use crate::kernel::sql::{Sql, UniqueAs, Value};
 use crate::kernel::{ApiError, Data, Envelope, Page};
 use crate::station::context::StationCtx;
 
@@ -358,12 +359,8 @@ async fn station_ids_by_name(
 ) -> Result<HashMap<String, Vec<i64>>, ApiError> {
     let mut sql = Sql::new("SELECT s.id, s.name FROM pv_station s WHERE ");
     sql.append(&scope.stations("s"));
-    let (text, args) = sql.build()?;
     let mut out: HashMap<String, Vec<i64>> = HashMap::new();
-    for row in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?
-    {
+    for row in sql.rows(state.db.pool()).await? {
         out.entry(row.try_get::<String, _>("name")?)
             .or_default()
             .push(row.try_get::<i64, _>("id")?);
@@ -391,7 +388,10 @@ fn failed(errors: Vec<RowError>) -> Response {
     responses((status = 200, body = Envelope<Json>), (status = 400, description = "`data.errors`: row, field, label, message"), (status = 403)))]
 pub async fn import_stations(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     form: Multipart,
 ) -> Result<Response, ApiError> {
     caller.require(&state, "station_import").await?;
@@ -412,7 +412,6 @@ pub async fn import_stations(
     if !errors.is_empty() {
         return Ok(failed(errors));
     }
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut tx = state.db.pool().begin().await?;
     for parsed in &records {
         station::insert(&state, &mut tx, &caller, &scope, parsed, None).await?;
@@ -428,13 +427,15 @@ pub async fn import_stations(
     responses((status = 200, body = Envelope<Json>), (status = 400, description = "`data.errors`: row, field, label, message"), (status = 403)))]
 pub async fn import_inverters(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     form: Multipart,
 ) -> Result<Response, ApiError> {
     caller.require(&state, "inverter_import").await?;
     let (_, bytes) = upload(&state, form).await?;
     let rows = read_rows(Sheet::Inverter, bytes)?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let stations = station_ids_by_name(&state, &scope).await?;
     let mut errors = Vec::new();
     let mut records = Vec::new();
@@ -514,16 +515,10 @@ pub async fn import_inverters(
     }
     let mut tx = state.db.pool().begin().await?;
     for parsed in &records {
-        let (text, args) = device::insert_sql(&INVERTER, state.ids.next(), &caller, parsed).build()?;
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        device::insert_sql(&INVERTER, state.ids.next(), &caller, parsed)
             .execute(&mut *tx)
             .await
-            .map_err(|e| match &e {
-                sqlx::Error::Database(d) if d.is_unique_violation() => {
-                    device::duplicate_message(&INVERTER, parsed)
-                }
-                _ => e.into(),
-            })?;
+            .unique_with(|| device::duplicate_message(&INVERTER, parsed))?;
     }
     tx.commit().await?;
     Ok(Data(json!({"imported": records.len()})).into_response())
@@ -576,13 +571,13 @@ fn export_rows(sheet: Sheet, records: &[Json]) -> Vec<Vec<Json>> {
     responses((status = 200, description = "xlsx", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), (status = 403)))]
 pub async fn export_stations(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { caller, stations }: Scoped,
     query: ListQuery,
 ) -> Result<Response, ApiError> {
     caller.require(&state, "station_export").await?;
     let records = all_pages(query, |q| {
-        let (state, caller) = (state.clone(), caller.clone());
-        async move { station::page_of(&state, &caller, q).await }
+        let (state, stations) = (state.clone(), stations.clone());
+        async move { station::page_of(&state, &stations, q).await }
     })
     .await?;
     Ok(xlsx_response(

@@ -16,12 +16,13 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::device::{self, DeviceDef, NO_STATION, no_check};
 use super::fields::{self, Col, Parsed, Ty};
-use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
+use crate::auth::scope::Scoped;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Query};
 use crate::kernel::lang::Text;
-use crate::kernel::sql::{Sql, Value};
+use crate::kernel::sql::{Sql, UniqueAs, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
 use crate::station::context::StationCtx;
 
@@ -191,14 +192,6 @@ async fn parse_sensors(state: &StationCtx, raw: Option<&Json>) -> Result<Vec<New
     Ok(out)
 }
 
-async fn exec(tx: &mut sqlx::Transaction<'static, sqlx::Any>, sql: Sql) -> Result<u64, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected())
-}
-
 async fn replace_sensors(
     state: &Core,
     tx: &mut sqlx::Transaction<'static, sqlx::Any>,
@@ -210,7 +203,7 @@ async fn replace_sensors(
         "DELETE FROM pv_flex_sensor WHERE flex_id = ?",
         [Value::Int(flex.0)],
     );
-    exec(tx, del).await?;
+    del.execute(&mut **tx).await?;
     for (i, s) in sensors.iter().enumerate() {
         let mut ins = Sql::default();
         ins.push_bind(
@@ -226,7 +219,7 @@ async fn replace_sensors(
                 Value::Int(i as i64),
             ],
         );
-        exec(tx, ins).await?;
+        ins.execute(&mut **tx).await?;
     }
     Ok(())
 }
@@ -241,13 +234,7 @@ async fn bracket_of(state: &Core, scope: &StationScope, station: Id) -> Result<O
         "SELECT id FROM pv_flex WHERE tenant_id = ? AND station_id = ? AND is_deleted = 0",
         [Value::Text(scope.tenant_id.clone()), Value::Int(station.0)],
     );
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?
-            .map(Id),
-    )
+    Ok(sql.scalar_optional::<i64, _>(state.db.pool()).await?.map(Id))
 }
 
 async fn sensors_of(state: &Core, flex: Id) -> Result<Vec<Sensor>, ApiError> {
@@ -256,9 +243,7 @@ async fn sensors_of(state: &Core, flex: Id) -> Result<Vec<Sensor>, ApiError> {
         "SELECT id, name, sensor_kind, unit_id, point FROM pv_flex_sensor WHERE flex_id = ? ORDER BY sort, id",
         [Value::Int(flex.0)],
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    sql.rows(state.db.pool())
         .await?
         .iter()
         .map(|r| {
@@ -303,10 +288,9 @@ pub async fn list(
     responses((status = 200, body = Envelope<Json>), (status = 404)))]
 pub async fn get_edit_data(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<Option<Json>>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     let Some(id) = bracket_of(&state, &scope, q.station_id).await? else {
         return Ok(Data(None));
     };
@@ -334,19 +318,15 @@ pub struct StationName {
     responses((status = 200, body = Envelope<Vec<StationName>>), (status = 401)))]
 pub async fn list_station_name(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
 ) -> ApiResult<Data<Vec<StationName>>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut sql = Sql::new(
         "SELECT s.id, s.name, (SELECT COUNT(*) FROM pv_flex f WHERE f.station_id = s.id AND f.is_deleted = 0) AS n \
          FROM pv_station s WHERE ",
     );
     sql.append(&scope.stations("s"));
     sql.push(" ORDER BY s.name, s.id");
-    let (text, args) = sql.build()?;
-    let rows = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+    let rows = sql.rows(state.db.pool()).await?;
     Ok(Data(
         rows.iter()
             .map(|r| {
@@ -365,10 +345,9 @@ pub async fn list_station_name(
     responses((status = 200, body = Envelope<Vec<Sensor>>), (status = 404)))]
 pub async fn sensor_list(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<Vec<Sensor>>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     Ok(Data(match bracket_of(&state, &scope, q.station_id).await? {
         Some(id) => sensors_of(&state, id).await?,
         None => vec![],
@@ -389,24 +368,22 @@ fn station_of(body: &Map<String, Json>) -> Option<Id> {
     responses((status = 200, body = Envelope<Id>), (status = 400), (status = 403)))]
 pub async fn create(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<Id>> {
     caller.require(&state, "flex_add").await?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let parsed: Vec<Parsed> = fields::parse(&state, COLS, &body).await?;
     device::check_record(&FLEX, &state, &scope, &parsed, None).await?;
     let sensors = parse_sensors(&state, body.get("sensors")).await?;
     let id = state.ids.next();
     let mut tx = state.db.pool().begin().await?;
-    let (text, args) = device::insert_sql(&FLEX, id, &caller, &parsed).build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+    device::insert_sql(&FLEX, id, &caller, &parsed)
         .execute(&mut *tx)
         .await
-        .map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => device::duplicate_message(&FLEX, &parsed),
-            _ => e.into(),
-        })?;
+        .unique_with(|| device::duplicate_message(&FLEX, &parsed))?;
     replace_sensors(&state, &mut tx, id, &sensors).await?;
     tx.commit().await?;
     Ok(Data(id))
@@ -418,11 +395,13 @@ pub async fn create(
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<bool>> {
     caller.require(&state, "flex_edit").await?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let station = station_of(&body).ok_or(ApiError::BadRequest(NO_STATION))?;
     let id = bracket_of(&state, &scope, station)
         .await?
@@ -456,14 +435,9 @@ pub async fn update(
         ],
     );
     let mut tx = state.db.pool().begin().await?;
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut *tx)
+    sql.execute(&mut *tx)
         .await
-        .map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => device::duplicate_message(&FLEX, &parsed),
-            _ => e.into(),
-        })?;
+        .unique_with(|| device::duplicate_message(&FLEX, &parsed))?;
     if let Some(sensors) = sensors {
         replace_sensors(&state, &mut tx, id, &sensors).await?;
     }
@@ -476,11 +450,13 @@ pub async fn update(
     responses((status = 200, body = Envelope<bool>), (status = 403), (status = 404)))]
 pub async fn remove(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<bool>> {
     caller.require(&state, "flex_delete").await?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let id = bracket_of(&state, &scope, q.station_id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -494,10 +470,10 @@ pub async fn remove(
             Value::Int(id.0),
         ],
     );
-    exec(&mut tx, sql).await?;
+    sql.execute(&mut *tx).await?;
     let mut del = Sql::default();
     del.push_bind("DELETE FROM pv_flex_sensor WHERE flex_id = ?", [Value::Int(id.0)]);
-    exec(&mut tx, del).await?;
+    del.execute(&mut *tx).await?;
     tx.commit().await?;
     // The bracket's open alarms can never clear by themselves now.
     crate::alarm::store::clear_removed(

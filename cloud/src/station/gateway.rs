@@ -20,13 +20,13 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::auth::scope::{self, StationScope};
-use crate::auth::Caller;
+use crate::auth::scope::Scoped;
+use crate::auth::scope::StationScope;
 use crate::config::Config;
 use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
-use crate::kernel::sql::{Sql, Value};
+use crate::kernel::sql::{Sql, UniqueAs, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
 use crate::station::context::StationCtx;
 
@@ -112,11 +112,7 @@ async fn station_gateway(
         Sql::new("SELECT s.id, s.tenant_id, s.name, s.gateway_id, s.gateway_sn FROM pv_station s WHERE ");
     sql.append(&scope.stations("s"));
     sql.push_bind(" AND s.id = ?", [Value::Int(station.0)]);
-    let (text, args) = sql.build()?;
-    let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?
-        .ok_or_else(ApiError::not_found)?;
+    let row = sql.row(state.db.pool()).await?.ok_or_else(ApiError::not_found)?;
     let blank = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
     Ok(StationGateway {
         id: Id(row.try_get::<i64, _>("id")?),
@@ -144,12 +140,7 @@ async fn issued_at(state: &Core, station: Id, gateway_id: &str) -> Result<Option
         "SELECT issued_at FROM pv_gateway_credential WHERE station_id = ? AND gateway_id = ?",
         [Value::Int(station.0), gateway_id.into()],
     );
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?,
-    )
+    Ok(sql.scalar_optional::<i64, _>(state.db.pool()).await?)
 }
 
 /// The station's gateway: id, SN, whether credentials exist and when they were issued.
@@ -157,10 +148,9 @@ async fn issued_at(state: &Core, station: Id, gateway_id: &str) -> Result<Option
     responses((status = 200, body = Envelope<GatewayInfo>), (status = 401), (status = 404)))]
 pub async fn info(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<GatewayInfo>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     let station = station_gateway(&state, &scope, q.station_id).await?;
     let issued = match &station.gateway_id {
         Some(g) => issued_at(&state, station.id, g).await?,
@@ -214,32 +204,24 @@ async fn verify_secret(secret: &str, stored: &str) -> bool {
     .unwrap_or(false)
 }
 
-async fn exec(tx: &mut sqlx::Transaction<'static, sqlx::Any>, sql: Sql) -> Result<u64, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected())
-}
-
 /// Issues MQTT credentials for the station's gateway and answers the password once; calling it
 /// again rotates them (the previous password stops working).
 #[utoipa::path(post, path = "/api/station/gateway/credentials", tag = "station", params(StationQuery),
     responses((status = 200, body = Envelope<IssuedCredentials>), (status = 400), (status = 403), (status = 404)))]
 pub async fn issue_credentials(
     State(state): State<StationCtx>,
-    caller: Caller,
+    who: Scoped,
     Query(q): Query<StationQuery>,
 ) -> ApiResult<Data<IssuedCredentials>> {
-    Ok(Data(issue(&state, &caller, q.station_id).await?))
+    Ok(Data(issue(&state, &who, q.station_id).await?))
 }
 
 /// Issues (or rotates) the credentials of a station the caller may see and manage gateways of:
 /// what the console's button and the demo provisioner both call.
-pub async fn issue(state: &Core, caller: &Caller, station_id: Id) -> Result<IssuedCredentials, ApiError> {
+pub async fn issue(state: &Core, who: &Scoped, station_id: Id) -> Result<IssuedCredentials, ApiError> {
+    let caller = &who.caller;
     caller.require(state, PERMISSION).await?;
-    let scope = scope::visible_stations(state, caller).await?;
-    let station = station_gateway(state, &scope, station_id).await?;
+    let station = station_gateway(state, &who.stations, station_id).await?;
     let gateway_id = usable_gateway_id(&station)?;
     let password = generate_password()?;
     let hash = hash_secret(&password).await?;
@@ -252,16 +234,13 @@ pub async fn issue(state: &Core, caller: &Caller, station_id: Id) -> Result<Issu
          (SELECT id FROM pv_station WHERE is_deleted = 0)",
     );
     stale.push_bind(" AND gateway_id = ?", [gateway_id.as_str().into()]);
-    exec(&mut tx, stale).await?;
+    stale.execute(&mut *tx).await?;
     let mut taken = Sql::default();
     taken.push_bind(
         "SELECT COUNT(*) FROM pv_gateway_credential WHERE gateway_id = ? AND station_id <> ?",
         [gateway_id.as_str().into(), Value::Int(station.id.0)],
     );
-    let (text, args) = taken.build()?;
-    let n: i64 = sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_one(&mut *tx)
-        .await?;
+    let n: i64 = taken.scalar::<i64, _>(&mut *tx).await?;
     if n > 0 {
         return Err(ApiError::BadRequest(GATEWAY_TAKEN));
     }
@@ -270,7 +249,7 @@ pub async fn issue(state: &Core, caller: &Caller, station_id: Id) -> Result<Issu
         "DELETE FROM pv_gateway_credential WHERE station_id = ?",
         [Value::Int(station.id.0)],
     );
-    exec(&mut tx, old).await?;
+    old.execute(&mut *tx).await?;
     let mut ins = Sql::default();
     ins.push_bind(
         "INSERT INTO pv_gateway_credential \
@@ -286,13 +265,8 @@ pub async fn issue(state: &Core, caller: &Caller, station_id: Id) -> Result<Issu
             Value::Int(now),
         ],
     );
-    exec(&mut tx, ins).await.map_err(|e| match e {
-        // Another station issued the same gateway id at the same moment.
-        ApiError::Database(sqlx::Error::Database(d)) if d.is_unique_violation() => {
-            ApiError::BadRequest(GATEWAY_TAKEN)
-        }
-        e => e,
-    })?;
+    // Another station may have issued the same gateway id at the same moment.
+    ins.execute(&mut *tx).await.unique_as(GATEWAY_TAKEN)?;
     tx.commit().await?;
     tracing::info!(gateway = %gateway_id, station = %station.id, "gateway credentials issued");
     Ok(IssuedCredentials {
@@ -323,11 +297,7 @@ pub async fn verify_gateway(
          AND s.gateway_id = c.gateway_id",
         [gateway_id.into()],
     );
-    let (text, args) = sql.build()?;
-    let Some(row) = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?
-    else {
+    let Some(row) = sql.row(state.db.pool()).await? else {
         return Ok(None);
     };
     let stored: String = row.try_get("password_hash")?;
@@ -430,11 +400,7 @@ async fn station_devices(state: &Core, station: &StationGateway) -> Result<Vec<G
             " WHERE tenant_id = ? AND station_id = ? AND is_deleted = 0 ORDER BY create_time, id",
             [Value::Text(station.tenant.clone()), Value::Int(station.id.0)],
         );
-        let (text, args) = sql.build()?;
-        for row in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
-        {
+        for row in sql.rows(state.db.pool()).await? {
             let opt = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
             out.push(GatewayDevice {
                 kind,
@@ -652,12 +618,12 @@ fn render_config(
         (status = 400), (status = 403), (status = 404)))]
 pub async fn download_config(
     State(state): State<StationCtx>,
-    caller: Caller,
+    who: Scoped,
     Query(q): Query<StationQuery>,
 ) -> Result<Response, ApiError> {
     let GeneratedConfig { gateway_id, text } = generate_config(
         &state,
-        &caller,
+        &who,
         q.station_id,
         &GatewayPaths::installed(&state.config),
     )
@@ -682,13 +648,12 @@ pub async fn download_config(
 /// named by `paths`: what the download and the demo provisioner both call.
 pub async fn generate_config(
     state: &Core,
-    caller: &Caller,
+    who: &Scoped,
     station_id: Id,
     paths: &GatewayPaths,
 ) -> Result<GeneratedConfig, ApiError> {
-    caller.require(state, PERMISSION).await?;
-    let scope = scope::visible_stations(state, caller).await?;
-    let station = station_gateway(state, &scope, station_id).await?;
+    who.caller.require(state, PERMISSION).await?;
+    let station = station_gateway(state, &who.stations, station_id).await?;
     let gateway_id = usable_gateway_id(&station)?;
     let broker = broker_endpoint(&state.config).ok_or(ApiError::BadRequest(NO_BROKER))?;
     let devices = station_devices(state, &station).await?;

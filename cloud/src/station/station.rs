@@ -12,8 +12,9 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::device::{IdPath, SELECT_ONE, body_id, ids_param};
 use super::fields::{self, Col, Parsed, Ty, value_of};
-use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
+use crate::auth::scope::Scoped;
+use crate::auth::scope::StationScope;
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path, Query};
 use crate::kernel::lang::Text;
@@ -267,12 +268,7 @@ async fn images_of(state: &Core, station: Id) -> Result<Vec<Image>, ApiError> {
          JOIN blade_attach a ON a.id = i.attach_id WHERE a.is_deleted = 0",
     );
     sql.push_bind(" AND i.station_id = ? ORDER BY i.sort", [Value::Int(station.0)]);
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_as_with::<Any, Image, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?,
-    )
+    Ok(sql.fetch_all::<Image, _>(state.db.pool()).await?)
 }
 
 /// The station as the caller may see it, with its images.
@@ -280,11 +276,7 @@ pub async fn find(state: &Core, scope: &StationScope, id: Id) -> Result<Option<J
     let mut sql = Sql::new(&format!("SELECT {} FROM pv_station s WHERE ", columns()));
     sql.append(&scope.stations("s"));
     sql.push_bind(" AND s.id = ?", [Value::Int(id.0)]);
-    let (text, args) = sql.build()?;
-    let Some(row) = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?
-    else {
+    let Some(row) = sql.row(state.db.pool()).await? else {
         return Ok(None);
     };
     let mut json = row_json(&row)?;
@@ -355,12 +347,9 @@ async fn find_attach_by_id(
         " AND id = ? AND tenant_id = ?",
         [Value::Int(id), Value::Text(caller.tenant_id.clone())],
     );
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_as_with::<Any, crate::resource::oss::Attach, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?,
-    )
+    Ok(sql
+        .fetch_optional::<crate::resource::oss::Attach, _>(state.db.pool())
+        .await?)
 }
 
 /// The owner's (account or name, phone) when `owner` is a live owner of the caller's tenant.
@@ -376,9 +365,7 @@ async fn owner_of(state: &Core, caller: &Caller, owner: Id) -> Result<(String, O
             crate::auth::scope::OWNER_ROLE.into(),
         ],
     );
-    let (text, args) = sql.build()?;
-    sqlx::query_as_with::<Any, (String, Option<String>), _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
+    sql.fetch_optional::<(String, Option<String>), _>(state.db.pool())
         .await?
         .ok_or(ApiError::BadRequest(NO_OWNER))
 }
@@ -389,12 +376,7 @@ async fn region_parent(state: &Core, code: &str, level: i64) -> Result<Option<St
         "SELECT parent_code FROM blade_region WHERE code = ? AND level = ?",
         [Value::from(code), Value::Int(level)],
     );
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, String, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(state.db.pool())
-            .await?,
-    )
+    Ok(sql.scalar_optional::<String, _>(state.db.pool()).await?)
 }
 
 /// Province, city and district must exist at their levels and nest (GB/T 2260 codes).
@@ -465,14 +447,6 @@ pub(crate) async fn check(
     Ok(owner)
 }
 
-async fn exec(tx: &mut sqlx::Transaction<'static, Any>, sql: Sql) -> Result<u64, ApiError> {
-    let (text, args) = sql.build()?;
-    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected())
-}
-
 async fn replace_images(
     tx: &mut sqlx::Transaction<'static, Any>,
     station: Id,
@@ -483,14 +457,14 @@ async fn replace_images(
         "DELETE FROM pv_station_image WHERE station_id = ?",
         [Value::Int(station.0)],
     );
-    exec(tx, del).await?;
+    del.execute(&mut **tx).await?;
     for (i, a) in images.iter().enumerate() {
         let mut ins = Sql::default();
         ins.push_bind(
             "INSERT INTO pv_station_image (station_id, attach_id, sort) VALUES (?, ?, ?)",
             [Value::Int(station.0), Value::Int(a.0), Value::Int(i as i64)],
         );
-        exec(tx, ins).await?;
+        ins.execute(&mut **tx).await?;
     }
     Ok(())
 }
@@ -507,13 +481,13 @@ pub async fn assign(
         "DELETE FROM pv_user_station WHERE user_id = ? AND station_id = ?",
         [Value::Int(user.0), Value::Int(station.0)],
     );
-    exec(tx, del).await?;
+    del.execute(&mut **tx).await?;
     let mut ins = Sql::default();
     ins.push_bind(
         "INSERT INTO pv_user_station (user_id, station_id, tenant_id) VALUES (?, ?, ?)",
         [Value::Int(user.0), Value::Int(station.0), tenant.into()],
     );
-    exec(tx, ins).await?;
+    ins.execute(&mut **tx).await?;
     Ok(())
 }
 
@@ -557,7 +531,7 @@ pub(crate) async fn insert(
         ),
         values,
     );
-    exec(tx, sql).await?;
+    sql.execute(&mut **tx).await?;
     if let Some(owner) = owner {
         assign(tx, &caller.tenant_id, owner, id).await?;
     }
@@ -615,15 +589,18 @@ fn extra_filters(query: &mut ListQuery) -> Sql {
     responses((status = 200, body = Envelope<Json>), (status = 400), (status = 401)))]
 pub async fn page(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations, .. }: Scoped,
     query: ListQuery,
 ) -> ApiResult<Data<Page<Json>>> {
-    Ok(Data(page_of(&state, &caller, query).await?))
+    Ok(Data(page_of(&state, &stations, query).await?))
 }
 
 /// A page of the stations the caller may see (the list, and the export page by page).
-pub async fn page_of(state: &Core, caller: &Caller, mut query: ListQuery) -> Result<Page<Json>, ApiError> {
-    let scope = scope::visible_stations(state, caller).await?;
+pub async fn page_of(
+    state: &Core,
+    scope: &StationScope,
+    mut query: ListQuery,
+) -> Result<Page<Json>, ApiError> {
     let mut from = Sql::new("FROM pv_station s WHERE ");
     from.append(&scope.stations("s"));
     from.append(&extra_filters(&mut query));
@@ -662,20 +639,17 @@ pub struct StationLight {
 /// Every station the caller may see, light rows by name (selectors, map).
 #[utoipa::path(get, path = "/api/station/list", tag = "station",
     responses((status = 200, body = Envelope<Vec<StationLight>>), (status = 401)))]
-pub async fn list(State(state): State<StationCtx>, caller: Caller) -> ApiResult<Data<Vec<StationLight>>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
+pub async fn list(
+    State(state): State<StationCtx>,
+    Scoped { stations: scope, .. }: Scoped,
+) -> ApiResult<Data<Vec<StationLight>>> {
     let mut sql = Sql::new(
         "SELECT s.id, s.name, s.installation_status, s.state, s.station_type, s.capacity, s.component_capacity, \
          s.latitude, s.longitude, s.province_code, s.city_code, s.district_code FROM pv_station s WHERE ",
     );
     sql.append(&scope.stations("s"));
     sql.push(" ORDER BY s.name, s.id");
-    let (text, args) = sql.build()?;
-    Ok(Data(
-        sqlx::query_as_with::<Any, StationLight, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?,
-    ))
+    Ok(Data(sql.fetch_all::<StationLight, _>(state.db.pool()).await?))
 }
 
 #[derive(Debug, Serialize, ToSchema, sqlx::FromRow)]
@@ -689,18 +663,12 @@ pub struct NameAndId {
     responses((status = 200, body = Envelope<Vec<NameAndId>>), (status = 401)))]
 pub async fn list_name_and_id(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
 ) -> ApiResult<Data<Vec<NameAndId>>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut sql = Sql::new("SELECT s.id, s.name FROM pv_station s WHERE ");
     sql.append(&scope.stations("s"));
     sql.push(" ORDER BY s.name, s.id");
-    let (text, args) = sql.build()?;
-    Ok(Data(
-        sqlx::query_as_with::<Any, NameAndId, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?,
-    ))
+    Ok(Data(sql.fetch_all::<NameAndId, _>(state.db.pool()).await?))
 }
 
 /// One station with its images.
@@ -708,10 +676,9 @@ pub async fn list_name_and_id(
     responses((status = 200, body = Envelope<Json>), (status = 404)))]
 pub async fn detail(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<Json>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     Ok(Data(
         find(&state, &scope, p.one()?)
             .await?
@@ -725,14 +692,16 @@ pub async fn detail(
     responses((status = 200, body = Envelope<Id>), (status = 400), (status = 403)))]
 pub async fn create(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<Id>> {
     caller.require(&state, "station_add").await?;
     let mut parsed = fields::parse(&state, COLS, &body).await?;
     let owner = check(&state, &caller, &mut parsed).await?;
     let images = image_ids(&state, &caller, body.get("images").unwrap_or(&Json::Null)).await?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut tx = state.db.pool().begin().await?;
     let id = insert(&state, &mut tx, &caller, &scope, &parsed, owner).await?;
     replace_images(&mut tx, id, &images).await?;
@@ -746,12 +715,14 @@ pub async fn create(
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     JsonBody(body): JsonBody<Map<String, Json>>,
 ) -> ApiResult<Data<bool>> {
     caller.require(&state, "station_edit").await?;
     let id = body_id(&body)?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let Some(Json::Object(mut merged)) = find(&state, &scope, id).await? else {
         return Err(ApiError::not_found());
     };
@@ -792,7 +763,7 @@ pub async fn update(
         ],
     );
     let mut tx = state.db.pool().begin().await?;
-    exec(&mut tx, sql).await?;
+    sql.execute(&mut *tx).await?;
     if let Some(images) = images {
         replace_images(&mut tx, id, &images).await?;
     }
@@ -803,7 +774,7 @@ pub async fn update(
                 "DELETE FROM pv_user_station WHERE user_id = ? AND station_id = ?",
                 [Value::Int(old.0), Value::Int(id.0)],
             );
-            exec(&mut tx, del).await?;
+            del.execute(&mut *tx).await?;
         }
         if let Some(new) = owner {
             assign(&mut tx, &caller.tenant_id, new, id).await?;
@@ -818,12 +789,14 @@ pub async fn update(
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn switch_station(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     Path(p): Path<IdPath>,
 ) -> ApiResult<Response> {
     caller.require(&state, "station_switch").await?;
     let id = p.one()?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let station = find(&state, &scope, id).await?.ok_or_else(ApiError::not_found)?;
     if station["installationStatus"] == RUNNING {
         return Err(ApiError::BadRequest(ALREADY_RUNNING));
@@ -841,11 +814,7 @@ pub async fn switch_station(
             COMMISSIONING.into(),
         ],
     );
-    let (text, args) = sql.build()?;
-    let changed = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(state.db.pool())
-        .await?
-        .rows_affected();
+    let changed = sql.execute(state.db.pool()).await?;
     if changed == 0 {
         // Another request switched it in between.
         return Err(ApiError::BadRequest(ALREADY_RUNNING));
@@ -878,21 +847,22 @@ const DEVICE_TABLES: &[&str] = &[
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn remove(
     State(state): State<StationCtx>,
-    caller: Caller,
+    Scoped {
+        caller,
+        stations: scope,
+    }: Scoped,
     Path(p): Path<IdPath>,
     Query(c): Query<ConfirmParam>,
 ) -> ApiResult<Data<bool>> {
     caller.require(&state, "station_delete").await?;
     let wanted = ids_param(&p.id)?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut sql = Sql::new("SELECT s.id FROM pv_station s WHERE ");
     sql.append(&scope.stations("s"));
     sql.push(" AND s.id IN (");
     sql.push_ids(&wanted);
     sql.push(")");
-    let (text, args) = sql.build()?;
-    let ids: Vec<Id> = sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    let ids: Vec<Id> = sql
+        .scalars::<i64, _>(state.db.pool())
         .await?
         .into_iter()
         .map(Id)
@@ -912,13 +882,11 @@ pub async fn remove(
     };
     let mut devices = 0i64;
     for table in DEVICE_TABLES {
-        let (text, args) = in_ids(&format!(
+        devices += in_ids(&format!(
             "SELECT COUNT(*) FROM {table} WHERE is_deleted = 0 AND station_id IN ("
         ))
-        .build()?;
-        devices += sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_one(state.db.pool())
-            .await?;
+        .scalar::<i64, _>(state.db.pool())
+        .await?;
     }
     if devices > 0 && c.confirm != Some(true) {
         return Err(ApiError::bad_request(
@@ -940,31 +908,25 @@ pub async fn remove(
             );
         }
         sql.append(&in_ids(" WHERE is_deleted = 0 AND station_id IN ("));
-        exec(&mut tx, sql).await?;
+        sql.execute(&mut *tx).await?;
     }
-    exec(
-        &mut tx,
-        in_ids("DELETE FROM pv_station_image WHERE station_id IN ("),
-    )
-    .await?;
-    exec(
-        &mut tx,
-        in_ids("DELETE FROM pv_user_station WHERE station_id IN ("),
-    )
-    .await?;
+    in_ids("DELETE FROM pv_station_image WHERE station_id IN (")
+        .execute(&mut *tx)
+        .await?;
+    in_ids("DELETE FROM pv_user_station WHERE station_id IN (")
+        .execute(&mut *tx)
+        .await?;
     // The gateway's MQTT credentials go with the station (see station::gateway).
-    exec(
-        &mut tx,
-        in_ids("DELETE FROM pv_gateway_credential WHERE station_id IN ("),
-    )
-    .await?;
+    in_ids("DELETE FROM pv_gateway_credential WHERE station_id IN (")
+        .execute(&mut *tx)
+        .await?;
     let mut sql = Sql::new("UPDATE pv_station SET is_deleted = 1");
     sql.push_bind(
         ", update_user = ?, update_time = ?",
         [Value::Int(caller.user_id.0), Value::Int(now)],
     );
     sql.append(&in_ids(" WHERE id IN ("));
-    exec(&mut tx, sql).await?;
+    sql.execute(&mut *tx).await?;
     tx.commit().await?;
     // Their open alarms (devices, gateway, warnings) can never clear by themselves now.
     let removed: Vec<i64> = ids.iter().map(|i| i.0).collect();

@@ -10,10 +10,9 @@ use serde::Serialize;
 use sqlx::Row;
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
+use crate::auth::scope::Scoped;
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiResult, Data, Envelope, Id, time};
-use crate::auth::scope;
 use crate::telemetry::context::TelemetryCtx;
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -37,19 +36,15 @@ pub struct GatewayIngest {
     responses((status = 200, body = Envelope<Vec<GatewayIngest>>), (status = 401)))]
 pub async fn gateways(
     State(state): State<TelemetryCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
 ) -> ApiResult<Data<Vec<GatewayIngest>>> {
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut sql = Sql::new(
         "SELECT g.gateway_id, g.station_id, s.name, g.online, g.last_seen, g.accepted, g.rejected \
          FROM pv_gateway_state g JOIN pv_station s ON s.id = g.station_id WHERE ",
     );
     sql.append(&scope.stations("s"));
     sql.push(" ORDER BY g.gateway_id");
-    let (text, args) = sql.build()?;
-    let rows = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?;
+    let rows = sql.rows(state.db.pool()).await?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let rejected: String = r.try_get("rejected")?;

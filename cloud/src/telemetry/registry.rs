@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use sqlx::Row;
 
 use super::realtime::{KIND_FLEX, KIND_INVERTER, KIND_METER, KIND_WEATHER};
+use crate::kernel::ApiError;
 use crate::kernel::db::Db;
 use crate::kernel::sql::{Sql, Value};
 
@@ -70,7 +71,7 @@ impl Registry {
     }
 
     /// The gateway's entry; `None` when no live station names it.
-    pub async fn gateway(&self, gateway: &str) -> Result<Option<Arc<GatewayEntry>>, sqlx::Error> {
+    pub async fn gateway(&self, gateway: &str) -> Result<Option<Arc<GatewayEntry>>, ApiError> {
         match self.cached(gateway) {
             Some((entry, age)) if entry.is_some() && age < self.ttl => Ok(entry),
             // An unknown gateway is looked up again only after the short negative TTL.
@@ -80,7 +81,7 @@ impl Registry {
     }
 
     /// The entry again when it may be stale for an unknown SN (see the module note).
-    pub async fn refresh_for_unknown(&self, gateway: &str) -> Result<Option<Arc<GatewayEntry>>, sqlx::Error> {
+    pub async fn refresh_for_unknown(&self, gateway: &str) -> Result<Option<Arc<GatewayEntry>>, ApiError> {
         match self.cached(gateway) {
             Some((entry, age)) if age < self.negative_ttl => Ok(entry),
             _ => self.reload(gateway).await,
@@ -92,7 +93,7 @@ impl Registry {
         self.cache.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }
 
-    async fn reload(&self, gateway: &str) -> Result<Option<Arc<GatewayEntry>>, sqlx::Error> {
+    async fn reload(&self, gateway: &str) -> Result<Option<Arc<GatewayEntry>>, ApiError> {
         let entry = self.load(gateway).await?.map(Arc::new);
         self.cache.lock().unwrap_or_else(|p| p.into_inner()).insert(
             gateway.to_owned(),
@@ -104,18 +105,13 @@ impl Registry {
         Ok(entry)
     }
 
-    async fn load(&self, gateway: &str) -> Result<Option<GatewayEntry>, sqlx::Error> {
-        let q = |sql: Sql| sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()));
+    async fn load(&self, gateway: &str) -> Result<Option<GatewayEntry>, ApiError> {
         let mut sql = Sql::default();
         sql.push_bind(
             "SELECT id, tenant_id FROM pv_station WHERE gateway_id = ? AND is_deleted = 0 ORDER BY id",
             [Value::from(gateway)],
         );
-        let (text, args) = q(sql)?;
-        let Some(row) = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .fetch_optional(self.db.pool())
-            .await?
-        else {
+        let Some(row) = sql.row(self.db.pool()).await? else {
             return Ok(None);
         };
         let station_id: i64 = row.try_get("id")?;
@@ -127,11 +123,7 @@ impl Registry {
                 " WHERE tenant_id = ? AND station_id = ? AND is_deleted = 0",
                 [Value::Text(tenant_id.clone()), Value::Int(station_id)],
             );
-            let (text, args) = q(sql)?;
-            for row in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-                .fetch_all(self.db.pool())
-                .await?
-            {
+            for row in sql.rows(self.db.pool()).await? {
                 let sn: String = row.try_get("sn")?;
                 devices.insert(
                     sn.trim().to_owned(),

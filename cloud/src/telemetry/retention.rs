@@ -4,13 +4,11 @@
 
 use std::time::Duration;
 
-use sqlx::Row;
-
-use crate::kernel::Core;
 use crate::kernel::db::Db;
 use crate::kernel::leader::{self, LeaderError};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
+use crate::kernel::{ApiError, Core};
 
 /// Lock name of the job (`kernel::leader`).
 pub const JOB: &str = "telemetry.retention";
@@ -23,19 +21,16 @@ const DAY_MS: i64 = 86_400_000;
 /// One run as the worker makes it: if no replica ran it within `EVERY` and none is running it,
 /// deletes raw samples older than `raw_retention_days`. `Ok(None)` when skipped; otherwise how
 /// many rows were deleted (or why not).
-pub async fn run_due(state: &Core) -> Result<Option<Result<u64, sqlx::Error>>, LeaderError> {
+pub async fn run_due(state: &Core) -> Result<Option<Result<u64, ApiError>>, LeaderError> {
     let cutoff = time::now_ms() - state.config.telemetry.raw_retention_days * DAY_MS;
     leader::run_exclusive_due(&state.db, JOB, EVERY, delete_raw_before(&state.db, cutoff)).await
 }
 
 /// Deletes raw samples older than `cutoff` (epoch ms); returns how many.
-pub async fn delete_raw_before(db: &Db, cutoff: i64) -> Result<u64, sqlx::Error> {
-    let devices: Vec<i64> = sqlx::query("SELECT device_id FROM pv_telemetry_latest")
-        .fetch_all(db.pool())
-        .await?
-        .iter()
-        .map(|r| r.try_get("device_id"))
-        .collect::<Result<_, _>>()?;
+pub async fn delete_raw_before(db: &Db, cutoff: i64) -> Result<u64, ApiError> {
+    let devices: Vec<i64> = Sql::new("SELECT device_id FROM pv_telemetry_latest")
+        .scalars::<i64, _>(db.pool())
+        .await?;
     let mut deleted = 0;
     for d in devices {
         let mut sql = Sql::default();
@@ -43,11 +38,7 @@ pub async fn delete_raw_before(db: &Db, cutoff: i64) -> Result<u64, sqlx::Error>
             "DELETE FROM pv_telemetry_raw WHERE device_id = ? AND ts < ?",
             [Value::Int(d), Value::Int(cutoff)],
         );
-        let (text, args) = sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
-        deleted += sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(db.pool())
-            .await?
-            .rows_affected();
+        deleted += sql.execute(db.pool()).await?;
     }
     Ok(deleted)
 }

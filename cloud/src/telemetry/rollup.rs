@@ -25,11 +25,11 @@ use pv_shared::wire;
 use sqlx::Row;
 
 use super::ingest::BUCKET_MS;
-use crate::kernel::Core;
 use crate::kernel::db::Db;
 use crate::kernel::leader;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
+use crate::kernel::{ApiError, Core};
 use crate::telemetry::context::TelemetryCtx;
 
 const HOUR_MS: i64 = 3_600_000;
@@ -212,17 +212,6 @@ pub fn local_floor(ts: i64, len: i64, offset_ms: i64) -> i64 {
     (ts + offset_ms).div_euclid(len) * len - offset_ms
 }
 
-fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
-    sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))
-}
-
-async fn rows(db: &Db, sql: Sql) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> {
-    let (text, args) = built(&sql)?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(db.pool())
-        .await
-}
-
 /// A placeholder and its value, or a literal NULL (`Value::NullFloat` would do as well; the
 /// literal keeps the statement free of a parameter that carries nothing).
 fn opt(sql: &mut Sql, v: Option<f64>) {
@@ -245,7 +234,7 @@ async fn upsert(
     bucket: i64,
     meta: &Meta,
     f: &Figures,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), ApiError> {
     let metrics = serde_json::to_string(&f.metrics).unwrap_or_else(|_| "{}".into());
     let mut sql = Sql::default();
     sql.push_bind(
@@ -283,14 +272,11 @@ async fn upsert(
          updated_at = excluded.updated_at",
         [Value::Text(metrics), Value::Int(time::now_ms())],
     );
-    let (text, args) = built(&sql)?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(db.pool())
-        .await?;
+    sql.execute(db.pool()).await?;
     Ok(())
 }
 
-fn figures_of(row: &sqlx::any::AnyRow) -> Result<Figures, sqlx::Error> {
+fn figures_of(row: &sqlx::any::AnyRow) -> Result<Figures, ApiError> {
     let metrics: String = row.try_get("metrics")?;
     Ok(Figures {
         samples: row.try_get("samples")?,
@@ -305,13 +291,13 @@ fn figures_of(row: &sqlx::any::AnyRow) -> Result<Figures, sqlx::Error> {
     })
 }
 
-async fn points(db: &Db, device: i64, from: i64, to: i64) -> Result<Vec<Point>, sqlx::Error> {
+async fn points(db: &Db, device: i64, from: i64, to: i64) -> Result<Vec<Point>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT ts, metrics FROM pv_telemetry_raw WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts",
         [Value::Int(device), Value::Int(from), Value::Int(to)],
     );
-    rows(db, sql)
+    sql.rows(db.pool())
         .await?
         .iter()
         .map(|r| {
@@ -323,13 +309,13 @@ async fn points(db: &Db, device: i64, from: i64, to: i64) -> Result<Vec<Point>, 
         .collect()
 }
 
-async fn prev_point(db: &Db, device: i64, before: i64) -> Result<Option<Point>, sqlx::Error> {
+async fn prev_point(db: &Db, device: i64, before: i64) -> Result<Option<Point>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT ts, metrics FROM pv_telemetry_raw WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1",
         [Value::Int(device), Value::Int(before)],
     );
-    rows(db, sql)
+    sql.rows(db.pool())
         .await?
         .first()
         .map(|r| {
@@ -341,26 +327,27 @@ async fn prev_point(db: &Db, device: i64, before: i64) -> Result<Option<Point>, 
         .transpose()
 }
 
-async fn next_sample_at(db: &Db, device: i64, from: i64) -> Result<Option<i64>, sqlx::Error> {
+async fn next_sample_at(db: &Db, device: i64, from: i64) -> Result<Option<i64>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT ts FROM pv_telemetry_raw WHERE device_id = ? AND ts >= ? ORDER BY ts LIMIT 1",
         [Value::Int(device), Value::Int(from)],
     );
-    rows(db, sql)
+    Ok(sql
+        .rows(db.pool())
         .await?
         .first()
         .map(|r| r.try_get::<i64, _>("ts"))
-        .transpose()
+        .transpose()?)
 }
 
-async fn meta(db: &Db, device: i64) -> Result<Option<Meta>, sqlx::Error> {
+async fn meta(db: &Db, device: i64) -> Result<Option<Meta>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT tenant_id, station_id, device_kind FROM pv_telemetry_latest WHERE device_id = ?",
         [Value::Int(device)],
     );
-    rows(db, sql)
+    sql.rows(db.pool())
         .await?
         .first()
         .map(|r| {
@@ -381,7 +368,7 @@ pub async fn recompute(
     buckets: &BTreeSet<i64>,
     max_gap_ms: i64,
     offset_ms: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), ApiError> {
     let Some(meta) = meta(db, device).await? else {
         return Ok(());
     };
@@ -413,7 +400,8 @@ pub async fn recompute(
                  WHERE device_id = ? AND period = '5m' AND bucket >= ? AND bucket < ? ORDER BY bucket",
                 [Value::Int(device), Value::Int(start), Value::Int(start + len)],
             );
-            let five: Vec<Figures> = rows(db, sql)
+            let five: Vec<Figures> = sql
+                .rows(db.pool())
                 .await?
                 .iter()
                 .map(figures_of)
@@ -434,13 +422,14 @@ pub async fn run_once(
     max_gap_ms: i64,
     offset_ms: i64,
     limit: i64,
-) -> Result<usize, sqlx::Error> {
+) -> Result<usize, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT device_id, bucket, mark FROM pv_telemetry_dirty WHERE bucket < ? ORDER BY device_id, bucket LIMIT ?",
         [Value::Int(time::now_ms() - BUCKET_MS - delay_ms), Value::Int(limit)],
     );
-    let marks: Vec<(i64, i64, i64)> = rows(db, sql)
+    let marks: Vec<(i64, i64, i64)> = sql
+        .rows(db.pool())
         .await?
         .iter()
         .map(|r| Ok((r.try_get("device_id")?, r.try_get("bucket")?, r.try_get("mark")?)))
@@ -458,10 +447,7 @@ pub async fn run_once(
             "DELETE FROM pv_telemetry_dirty WHERE device_id = ? AND bucket = ? AND mark = ?",
             [Value::Int(*d), Value::Int(*b), Value::Int(*m)],
         );
-        let (text, args) = built(&sql)?;
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(db.pool())
-            .await?;
+        sql.execute(db.pool()).await?;
     }
     Ok(marks.len())
 }
@@ -475,7 +461,7 @@ pub fn offset_ms() -> i64 {
 pub const ROLLUP_JOB: &str = "telemetry.rollup";
 
 /// Rolls up every marked bucket that is due, in passes of `limit` marks.
-pub async fn run_all(state: &Core, limit: i64) -> Result<usize, sqlx::Error> {
+pub async fn run_all(state: &Core, limit: i64) -> Result<usize, ApiError> {
     let cfg = &state.config.telemetry;
     let mut total = 0;
     loop {

@@ -4,8 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use sqlx::Row;
-
+use crate::kernel::ApiError;
 use crate::kernel::db::Db;
 use crate::kernel::sql::{Sql, Value};
 
@@ -32,18 +31,6 @@ pub struct LatestRow {
     pub metrics: String,
 }
 
-fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {
-    sql.build().map_err(|e| sqlx::Error::Protocol(e.to_string()))
-}
-
-async fn exec(tx: &mut sqlx::Transaction<'static, sqlx::Any>, sql: &Sql) -> Result<u64, sqlx::Error> {
-    let (text, args) = built(sql)?;
-    Ok(sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected())
-}
-
 fn values_list(n: usize, row: &str) -> String {
     let mut s = String::with_capacity(n * (row.len() + 1));
     for i in 0..n {
@@ -68,7 +55,7 @@ pub async fn write_group(
     dirty: &[(i64, i64)],
     mark: i64,
     now: i64,
-) -> Result<u64, sqlx::Error> {
+) -> Result<u64, ApiError> {
     let mut tx = db.pool().begin().await?;
     let mut inserted = 0;
     for chunk in raws.chunks(chunk_rows.max(1)) {
@@ -89,7 +76,7 @@ pub async fn write_group(
             }),
         );
         sql.push(" ON CONFLICT (device_id, ts) DO NOTHING");
-        inserted += exec(&mut tx, &sql).await?;
+        inserted += sql.execute(&mut *tx).await?;
     }
     for chunk in latest.chunks(chunk_rows.max(1)) {
         let mut sql = Sql::new(
@@ -118,7 +105,7 @@ pub async fn write_group(
              gateway_id = excluded.gateway_id, ts = excluded.ts, metrics = excluded.metrics, \
              online = 1, changed_at = excluded.changed_at WHERE excluded.ts > pv_telemetry_latest.ts",
         );
-        exec(&mut tx, &sql).await?;
+        sql.execute(&mut *tx).await?;
     }
     for chunk in dirty.chunks(chunk_rows.max(1)) {
         let mut sql = Sql::new("INSERT INTO pv_telemetry_dirty (device_id, bucket, mark) VALUES ");
@@ -129,7 +116,7 @@ pub async fn write_group(
                 .flat_map(|(d, b)| [Value::Int(*d), Value::Int(*b), Value::Int(mark)]),
         );
         sql.push(" ON CONFLICT (device_id, bucket) DO UPDATE SET mark = excluded.mark");
-        exec(&mut tx, &sql).await?;
+        sql.execute(&mut *tx).await?;
     }
     tx.commit().await?;
     Ok(inserted)
@@ -151,7 +138,7 @@ pub async fn upsert_gateway_presence(
     last_seen: i64,
     status: Option<String>,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO pv_gateway_state (gateway_id, tenant_id, station_id, online, last_seen, status, \
@@ -169,10 +156,7 @@ pub async fn upsert_gateway_presence(
             Value::Int(now),
         ],
     );
-    let (text, args) = built(&sql)?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .execute(db.pool())
-        .await?;
+    sql.execute(db.pool()).await?;
     Ok(())
 }
 
@@ -190,7 +174,7 @@ pub async fn add_gateway_counters(
     accepted: u64,
     rejected: &BTreeMap<String, u64>,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), ApiError> {
     let mut tx = db.pool().begin().await?;
     let mut sql = Sql::default();
     sql.push_bind(
@@ -206,27 +190,23 @@ pub async fn add_gateway_counters(
             Value::Int(now),
         ],
     );
-    exec(&mut tx, &sql).await?;
+    sql.execute(&mut *tx).await?;
     if rejected.values().any(|n| *n > 0) {
         let mut sql = Sql::default();
         sql.push_bind(
             "SELECT rejected FROM pv_gateway_state WHERE gateway_id = ?",
             [Value::from(key.gateway_id)],
         );
-        let (text, args) = built(&sql)?;
-        let stored: String = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .fetch_one(&mut *tx)
-            .await?
-            .try_get("rejected")?;
+        let stored: String = sql.scalar::<String, _>(&mut *tx).await?;
         let merged = merge_counts(&stored, rejected);
         let mut sql = Sql::default();
         sql.push_bind(
             "UPDATE pv_gateway_state SET rejected = ? WHERE gateway_id = ?",
             [Value::Text(merged), Value::from(key.gateway_id)],
         );
-        exec(&mut tx, &sql).await?;
+        sql.execute(&mut *tx).await?;
     }
-    tx.commit().await
+    Ok(tx.commit().await?)
 }
 
 /// `stored` (a JSON object reason → count; unreadable or non-count entries are dropped rather
@@ -245,22 +225,17 @@ pub fn merge_counts(stored: &str, delta: &BTreeMap<String, u64>) -> String {
 }
 
 /// The stored counters of a gateway: (accepted, rejected JSON).
-pub async fn gateway_counters(db: &Db, gateway_id: &str) -> Result<Option<(i64, String)>, sqlx::Error> {
+pub async fn gateway_counters(db: &Db, gateway_id: &str) -> Result<Option<(i64, String)>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT accepted, rejected FROM pv_gateway_state WHERE gateway_id = ?",
         [Value::from(gateway_id)],
     );
-    let (text, args) = built(&sql)?;
-    let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(db.pool())
-        .await?;
-    row.map(|r| Ok((r.try_get("accepted")?, r.try_get("rejected")?)))
-        .transpose()
+    sql.fetch_optional::<(i64, String), _>(db.pool()).await
 }
 
 /// Marks devices (not) communicating in `pv_telemetry_latest`.
-pub async fn set_devices_online(db: &Db, devices: &[i64], online: bool, now: i64) -> Result<(), sqlx::Error> {
+pub async fn set_devices_online(db: &Db, devices: &[i64], online: bool, now: i64) -> Result<(), ApiError> {
     for chunk in devices.chunks(500) {
         let mut sql = Sql::default();
         sql.push_bind(
@@ -276,10 +251,7 @@ pub async fn set_devices_online(db: &Db, devices: &[i64], online: bool, now: i64
             chunk.iter().map(|d| Value::Int(*d)),
         );
         sql.push(")");
-        let (text, args) = built(&sql)?;
-        sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .execute(db.pool())
-            .await?;
+        sql.execute(db.pool()).await?;
     }
     Ok(())
 }

@@ -61,12 +61,8 @@ pub async fn day_curves(
     );
     push_ints(&mut sql, devices);
     sql.push(") ORDER BY device_id, bucket");
-    let (text, args) = sql.build()?;
     let mut covered: HashMap<i64, i64> = HashMap::new();
-    for row in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?
-    {
+    for row in sql.rows(state.db.pool()).await? {
         let device: i64 = row.try_get("device_id")?;
         let bucket: i64 = row.try_get("bucket")?;
         let json: String = row.try_get("metrics")?;
@@ -114,11 +110,7 @@ pub async fn day_curves(
         );
         push_ints(&mut sql, devices);
         sql.push(") GROUP BY 1, 2");
-        let (text, args) = sql.build()?;
-        for row in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
-        {
+        for row in sql.rows(state.db.pool()).await? {
             let device: i64 = row.try_get("device_id")?;
             let bucket = day.start + row.try_get::<i64, _>("slot")? * BUCKET_MS;
             if bucket < covered.get(&device).copied().unwrap_or(day.start) {

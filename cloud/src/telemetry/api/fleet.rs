@@ -20,11 +20,10 @@ use serde_json::Value as Json;
 use sqlx::Row;
 
 use super::Day;
-use crate::auth::Caller;
+use crate::auth::scope::StationScope;
 use crate::kernel::ApiError;
 use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
-use crate::auth::scope::{self, StationScope};
 use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_INVERTER};
 
@@ -152,8 +151,7 @@ pub fn live_devices(
 }
 
 impl Fleet {
-    pub async fn load(state: &TelemetryCtx, caller: &Caller) -> Result<Fleet, ApiError> {
-        let scope = scope::visible_stations(state, caller).await?;
+    pub async fn load(state: &TelemetryCtx, scope: StationScope) -> Result<Fleet, ApiError> {
         let day = Day::today();
         let stations = stations(state, &scope).await?;
         let mut fleet = Fleet {
@@ -232,14 +230,11 @@ async fn stations_with_open_faults(state: &Core, scope: &StationScope) -> Result
         ],
     );
     sql.append(&scope.condition("a.station_id"));
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
-            .into_iter()
-            .collect(),
-    )
+    Ok(sql
+        .scalars::<i64, _>(state.db.pool())
+        .await?
+        .into_iter()
+        .collect())
 }
 
 async fn stations(state: &Core, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
@@ -249,9 +244,7 @@ async fn stations(state: &Core, scope: &StationScope) -> Result<Vec<StationInfo>
     );
     sql.append(&scope.stations("s"));
     sql.push(" ORDER BY s.name, s.id");
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    sql.rows(state.db.pool())
         .await?
         .iter()
         .map(|r| {
@@ -284,14 +277,11 @@ pub async fn registered_devices(state: &Core, scope: &StationScope) -> Result<Ha
         ));
         sql.append(&scope.stations("s"));
     }
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<sqlx::Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
-            .into_iter()
-            .collect(),
-    )
+    Ok(sql
+        .scalars::<i64, _>(state.db.pool())
+        .await?
+        .into_iter()
+        .collect())
 }
 
 /// The inverters' day rollups of `day` in scope: device → (station, rollup).
@@ -313,12 +303,8 @@ pub async fn day_rollups(
             KIND_INVERTER.into(),
         ],
     );
-    let (text, args) = sql.build()?;
     let mut out = HashMap::new();
-    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?
-    {
+    for r in sql.rows(state.db.pool()).await? {
         let metrics: String = r.try_get("metrics")?;
         out.insert(
             r.try_get::<i64, _>("device_id")?,
@@ -353,12 +339,8 @@ pub async fn rollup_energy_by_station(
             Value::Int(to),
         ],
     );
-    let (text, args) = sql.build()?;
     let mut out = HashMap::new();
-    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?
-    {
+    for r in sql.rows(state.db.pool()).await? {
         out.insert(
             r.try_get::<i64, _>("station_id")?,
             r.try_get::<Option<f64>, _>("wh")?.unwrap_or(0.0),
@@ -380,14 +362,11 @@ pub async fn region_names(state: &Core, codes: &[String]) -> Result<HashMap<Stri
         sql.push_bind(if i == 0 { "?" } else { ", ?" }, [Value::Text((*c).clone())]);
     }
     sql.push(")");
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_as_with::<sqlx::Any, (String, String), _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
-            .into_iter()
-            .collect(),
-    )
+    Ok(sql
+        .fetch_all::<(String, String), _>(state.db.pool())
+        .await?
+        .into_iter()
+        .collect())
 }
 
 #[cfg(test)]

@@ -26,12 +26,12 @@ use utoipa::ToSchema;
 use super::curve::{self, BUCKET_MS};
 use super::inverter_real::display_unit;
 use super::{Day, Params, round};
-use crate::auth::Caller;
+use crate::auth::scope::Scoped;
+use crate::auth::scope::StationScope;
 use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::auth::scope::{self, StationScope};
 use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_FLEX};
 
@@ -162,9 +162,7 @@ async fn brackets(state: &Core, scope: &StationScope, station: Option<Id>) -> Re
         sql.push_bind(" AND f.station_id = ?", [Value::Int(st.0)]);
     }
     sql.push(" ORDER BY s.name, s.id, f.id");
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    sql.rows(state.db.pool())
         .await?
         .iter()
         .map(|r| {
@@ -212,11 +210,10 @@ fn scaled(metric: &str, v: f64) -> (Option<String>, f64) {
     responses((status = 200, body = Envelope<Vec<FlexReal>>), (status = 400), (status = 401)))]
 pub async fn real_time_data(
     State(state): State<TelemetryCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<Vec<FlexReal>>> {
     let p = Params::from_parts(query.as_deref(), b"")?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let list = brackets(&state, &scope, p.id("stationId")?).await?;
     let mut sensors: HashMap<i64, Vec<SensorRow>> = HashMap::new();
     if !list.is_empty() {
@@ -227,11 +224,7 @@ pub async fn real_time_data(
             sql.push_bind(if i == 0 { "?" } else { ", ?" }, [Value::Int(b.id)]);
         }
         sql.push(") ORDER BY flex_id, sort, id");
-        let (text, args) = sql.build()?;
-        for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
-        {
+        for r in sql.rows(state.db.pool()).await? {
             let s = sensor_of(&r)?;
             sensors.entry(s.flex_id).or_default().push(s);
         }
@@ -331,7 +324,7 @@ pub struct SensorDay {
     responses((status = 200, body = Envelope<SensorDay>), (status = 400), (status = 401), (status = 404)))]
 pub async fn data_by_sensor(
     State(state): State<TelemetryCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<SensorDay>> {
     let p = Params::from_parts(query.as_deref(), b"")?;
@@ -339,7 +332,6 @@ pub async fn data_by_sensor(
         .id("sensorId")?
         .ok_or_else(|| ApiError::bad_request("请选择传感器", "Choose the sensor (sensorId)"))?;
     let day = Day::parse(p.text("date").as_deref())?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut sql = Sql::new(
         "SELECT x.id, x.flex_id, x.name, x.sensor_kind, x.unit_id, x.point, s.id AS station_id, \
          s.name AS station_name FROM pv_flex_sensor x JOIN pv_flex f ON f.id = x.flex_id \
@@ -347,11 +339,7 @@ pub async fn data_by_sensor(
     );
     sql.append(&scope.stations("s"));
     sql.push_bind(" AND x.id = ?", [Value::Int(sensor_id.0)]);
-    let (text, args) = sql.build()?;
-    let row = sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_optional(state.db.pool())
-        .await?
-        .ok_or_else(ApiError::not_found)?;
+    let row = sql.row(state.db.pool()).await?.ok_or_else(ApiError::not_found)?;
     let sensor = sensor_of(&row)?;
     let mut metrics: Vec<String> = sensor_metric(&sensor.kind, sensor.point.as_deref())
         .into_iter()

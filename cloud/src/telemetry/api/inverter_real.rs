@@ -14,13 +14,13 @@ use utoipa::ToSchema;
 use super::curve::{self, BUCKET_MS};
 use super::fleet::{self, DayRollup};
 use super::{Day, Params, kilo, round};
-use crate::auth::Caller;
+use crate::auth::scope::Scoped;
+use crate::auth::scope::StationScope;
 use crate::kernel::Core;
 use crate::kernel::lang::{Lang, Text};
 use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::{Sql, Value, like_contains};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::auth::scope::{self, StationScope};
 use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_INVERTER};
 
@@ -177,9 +177,7 @@ async fn registered(
         sql.push(")");
     }
     sql.push(" ORDER BY s.name, s.id, i.name, i.id");
-    let (text, args) = sql.build()?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
+    sql.rows(state.db.pool())
         .await?
         .iter()
         .map(|r| {
@@ -213,7 +211,7 @@ fn live_of(state: &TelemetryCtx, tenant: &str, r: &Registered) -> Option<DeviceL
     responses((status = 200, body = Envelope<Page<InverterReal>>), (status = 400), (status = 401)))]
 pub async fn list(
     State(state): State<TelemetryCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     RawQuery(query): RawQuery,
     body: Bytes,
 ) -> ApiResult<Data<Page<InverterReal>>> {
@@ -222,7 +220,6 @@ pub async fn list(
     let size = p.positive("size", DEFAULT_SIZE, MAX_SIZE)?;
     let station = p.id("stationId")?;
     let online = p.flag("online")?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let mut rows = registered(&state, &scope, station, p.text("keyword").as_deref(), None).await?;
     // Name and SN filters apply to their own field (the registry page's contains rule).
     for (key, field) in [("name", 0), ("sn", 1)] {
@@ -287,12 +284,8 @@ async fn page_rollups(
         sql.push_bind(if i == 0 { "?" } else { ", ?" }, [Value::Int(*id)]);
     }
     sql.push(")");
-    let (text, args) = sql.build()?;
     let mut out = HashMap::new();
-    for r in sqlx::query_with(sqlx::AssertSqlSafe(text), args)
-        .fetch_all(state.db.pool())
-        .await?
-    {
+    for r in sql.rows(state.db.pool()).await? {
         let metrics: String = r.try_get("metrics")?;
         out.insert(
             r.try_get::<i64, _>("device_id")?,
@@ -400,12 +393,11 @@ fn wave_name(name: &str, label: &Text) -> Option<WaveName> {
     responses((status = 200, body = Envelope<Vec<WaveName>>), (status = 400), (status = 401)))]
 pub async fn list_wave_name(
     State(state): State<TelemetryCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<Vec<WaveName>>> {
     let p = Params::from_parts(query.as_deref(), b"")?;
     let ids = p.ids("inverterIds")?;
-    let scope = scope::visible_stations(&state, &caller).await?;
     let rows = registered(
         &state,
         &scope,
@@ -477,7 +469,7 @@ pub struct WaveDay {
     responses((status = 200, body = Envelope<WaveDay>), (status = 400), (status = 401), (status = 404)))]
 pub async fn list_wave_tag(
     State(state): State<TelemetryCtx>,
-    caller: Caller,
+    Scoped { stations: scope, .. }: Scoped,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Data<WaveDay>> {
     let p = Params::from_parts(query.as_deref(), b"")?;
@@ -503,7 +495,6 @@ pub async fn list_wave_tag(
         })?;
         labels.push(label);
     }
-    let scope = scope::visible_stations(&state, &caller).await?;
     let rows = registered(&state, &scope, None, None, Some(&ids)).await?;
     if rows.len() != ids.len() {
         // An id of another tenant or station is as unknown as a made-up one.
