@@ -14,13 +14,13 @@ use super::store::Raise;
 use crate::alarm::context::AlarmCtx;
 use crate::auth::Caller;
 use crate::auth::scope::ADMIN_ROLE;
+use crate::auth::scope::{MAINTENANCE_ROLE, OWNER_ROLE};
 use crate::kernel::Core;
 use crate::kernel::extract::{Json, Query};
 use crate::kernel::lang::Lang;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time::{self, Timestamp};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
-use crate::auth::scope::{MAINTENANCE_ROLE, OWNER_ROLE};
 
 /// The users of `tenant` who can see `station` (see the module note).
 pub async fn recipients(state: &Core, tenant: &str, station: i64) -> Result<Vec<i64>, ApiError> {

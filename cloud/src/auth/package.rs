@@ -3,7 +3,6 @@
 
 use std::collections::HashSet;
 
-
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, Core, Id};
 
@@ -23,9 +22,10 @@ pub async fn package_menus(state: &Core, tenant_id: &str) -> Result<Option<HashS
     let Some(mut set) = package_list(state, tenant_id).await? else {
         return Ok(None);
     };
-    let buttons: Vec<(i64, i64)> = Sql::new("SELECT id, parent_id FROM blade_menu WHERE is_deleted = 0 AND category = 2")
-        .fetch_all::<(i64, i64), _>(state.db.pool())
-        .await?;
+    let buttons: Vec<(i64, i64)> =
+        Sql::new("SELECT id, parent_id FROM blade_menu WHERE is_deleted = 0 AND category = 2")
+            .fetch_all::<(i64, i64), _>(state.db.pool())
+            .await?;
     let extra: Vec<Id> = buttons
         .into_iter()
         .filter(|(_, parent)| set.contains(&Id(*parent)))

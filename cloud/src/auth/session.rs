@@ -61,7 +61,7 @@ pub async fn find(db: &Db, id: Id) -> Result<Option<Session>, ApiError> {
          FROM blade_auth_session WHERE id = ?",
         [Value::Int(id.0)],
     );
-    Ok(sql.fetch_optional::<Session, _>(db.pool()).await?)
+    sql.fetch_optional::<Session, _>(db.pool()).await
 }
 
 /// Moves a session to its next refresh token, with the dept and roles now in force. Succeeds

@@ -96,7 +96,7 @@ async fn find_where(state: &Core, column: &str, value: &str) -> Result<Option<At
         &format!("SELECT {COLUMNS} FROM blade_attach WHERE is_deleted = 0 AND {column} = ?"),
         [Value::from(value)],
     );
-    Ok(sql.fetch_optional::<Attach, _>(state.db.pool()).await?)
+    sql.fetch_optional::<Attach, _>(state.db.pool()).await
 }
 
 /// The upload of `tenant_id` that `link` points at.
@@ -193,7 +193,7 @@ pub async fn put_file(
         );
         if let Err(e) = sql.execute(state.db.pool()).await {
             let _ = tokio::fs::remove_file(&path).await;
-            return Err(e.into());
+            return Err(e);
         }
         return Ok(Data(Uploaded {
             link,

@@ -6,10 +6,10 @@
 use pv_shared::regmap::DeviceKind;
 use serde_json::{Map, Value as Json};
 
-pub use crate::kernel::entity::field::{Col, Parsed, Ty, format_day, parse_day, value_of};
-pub use crate::kernel::entity::read::{exact_filters, list_fields, row_json, select_list};
 use crate::kernel::ApiError;
 use crate::kernel::entity::field::{self, CheckFuture, Validate};
+pub use crate::kernel::entity::field::{Col, Parsed, Ty, format_day, parse_day, value_of};
+pub use crate::kernel::entity::read::{exact_filters, list_fields, row_json, select_list};
 use crate::station::context::StationCtx;
 
 impl Validate for StationCtx {

@@ -140,7 +140,7 @@ async fn issued_at(state: &Core, station: Id, gateway_id: &str) -> Result<Option
         "SELECT issued_at FROM pv_gateway_credential WHERE station_id = ? AND gateway_id = ?",
         [Value::Int(station.0), gateway_id.into()],
     );
-    Ok(sql.scalar_optional::<i64, _>(state.db.pool()).await?)
+    sql.scalar_optional::<i64, _>(state.db.pool()).await
 }
 
 /// The station's gateway: id, SN, whether credentials exist and when they were issued.

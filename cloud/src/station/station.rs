@@ -268,7 +268,7 @@ async fn images_of(state: &Core, station: Id) -> Result<Vec<Image>, ApiError> {
          JOIN blade_attach a ON a.id = i.attach_id WHERE a.is_deleted = 0",
     );
     sql.push_bind(" AND i.station_id = ? ORDER BY i.sort", [Value::Int(station.0)]);
-    Ok(sql.fetch_all::<Image, _>(state.db.pool()).await?)
+    sql.fetch_all::<Image, _>(state.db.pool()).await
 }
 
 /// The station as the caller may see it, with its images.
@@ -347,9 +347,8 @@ async fn find_attach_by_id(
         " AND id = ? AND tenant_id = ?",
         [Value::Int(id), Value::Text(caller.tenant_id.clone())],
     );
-    Ok(sql
-        .fetch_optional::<crate::resource::oss::Attach, _>(state.db.pool())
-        .await?)
+    sql.fetch_optional::<crate::resource::oss::Attach, _>(state.db.pool())
+        .await
 }
 
 /// The owner's (account or name, phone) when `owner` is a live owner of the caller's tenant.
@@ -376,7 +375,7 @@ async fn region_parent(state: &Core, code: &str, level: i64) -> Result<Option<St
         "SELECT parent_code FROM blade_region WHERE code = ? AND level = ?",
         [Value::from(code), Value::Int(level)],
     );
-    Ok(sql.scalar_optional::<String, _>(state.db.pool()).await?)
+    sql.scalar_optional::<String, _>(state.db.pool()).await
 }
 
 /// Province, city and district must exist at their levels and nest (GB/T 2260 codes).

@@ -48,7 +48,6 @@ pub async fn held_menus(state: &Core, roles: &[Id]) -> Result<HashSet<Id>, ApiEr
     Ok(sql.scalars::<Id, _>(state.db.pool()).await?.into_iter().collect())
 }
 
-
 /// Live menus `tenant` may use: its package (every menu without one), with the ancestors that
 /// keep the tree connected (a package may list leaves only).
 pub async fn tenant_menus(state: &Core, tenant: &str, menus: &[MenuRow]) -> Result<HashSet<Id>, ApiError> {
@@ -103,8 +102,7 @@ pub async fn manageable_roles(
         sql.push(" AND ");
         sql.append(&caller.tenant_filter("tenant_id"));
     }
-        let rows: Vec<(i64, String)> =
-        sql.fetch_all::<(i64, String), _>(state.db.pool()).await?;
+    let rows: Vec<(i64, String)> = sql.fetch_all::<(i64, String), _>(state.db.pool()).await?;
     Ok(rows.into_iter().map(|(id, t)| (Id(id), t)).collect())
 }
 
@@ -193,4 +191,3 @@ pub async fn has_children_outside(state: &Core, table: &str, ids: &[Id]) -> Resu
     sql.push(") LIMIT 1");
     Ok(!sql.scalars::<Id, _>(state.db.pool()).await?.is_empty())
 }
-

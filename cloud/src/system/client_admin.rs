@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks};
+use super::entities::{Col, EntityDef, HookFuture, Hooks, Ty};
 use crate::auth::Caller;
 use crate::auth::client::secret_hash;
 use crate::kernel::{ApiError, Id};

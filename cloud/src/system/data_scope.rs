@@ -5,7 +5,6 @@
 //! lifts the narrowing entirely. With no scope granted for the resource nothing narrows (scopes
 //! restrict; they are not needed to see anything).
 
-
 use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
@@ -45,8 +44,9 @@ pub async fn narrow(state: &Core, caller: &Caller, resource: &str) -> Result<Opt
     sql.push(" AND rs.role_id IN (");
     sql.push_ids(&caller.role_ids);
     sql.push(") ORDER BY d.id");
-        let scopes: Vec<(String, i64, Option<String>)> =
-        sql.fetch_all::<(String, i64, Option<String>), _>(state.db.pool()).await?;
+    let scopes: Vec<(String, i64, Option<String>)> = sql
+        .fetch_all::<(String, i64, Option<String>), _>(state.db.pool())
+        .await?;
     if scopes.is_empty() {
         return Ok(None);
     }

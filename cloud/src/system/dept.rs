@@ -11,7 +11,7 @@ use serde_json::{Map, Value as Json};
 use sqlx::Row;
 use utoipa::IntoParams;
 
-use super::entities::{self, EntityDef, Col, Ty, HookFuture, Hooks, PLATFORM_TENANT};
+use super::entities::{self, Col, EntityDef, HookFuture, Hooks, PLATFORM_TENANT, Ty};
 use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -81,9 +81,7 @@ async fn find_in_tenant(state: &Core, tenant: &str, id: i64) -> Result<Option<St
         "SELECT ancestors FROM blade_dept WHERE is_deleted = 0 AND id = ? AND tenant_id = ?",
         [Value::Int(id), tenant.into()],
     );
-        Ok(
-        sql.scalar_optional::<String, _>(state.db.pool()).await?,
-    )
+    sql.scalar_optional::<String, _>(state.db.pool()).await
 }
 
 /// A submitted `parentId`: blank or null means a top-level department.
@@ -97,8 +95,6 @@ fn parent_of(raw: &Json) -> Result<i64, ApiError> {
         _ => Err(bad()),
     }
 }
-
-
 
 impl Hooks<SystemCtx, Caller> for DeptHooks {
     fn before_save<'a>(
@@ -148,8 +144,7 @@ impl Hooks<SystemCtx, Caller> for DeptHooks {
                 "SELECT parent_id, ancestors FROM blade_dept WHERE id = ? AND tenant_id = ?",
                 [id.into(), caller.tenant_id.clone().into()],
             );
-                        let Some(row) = sql.row(state.db.pool()).await?
-            else {
+            let Some(row) = sql.row(state.db.pool()).await? else {
                 return Ok(());
             };
             let parent: i64 = row.try_get("parent_id")?;
@@ -240,9 +235,7 @@ impl Hooks<SystemCtx, Caller> for DeptHooks {
                 let mut sql = Sql::new("SELECT id, dept_name FROM blade_dept WHERE id IN (");
                 sql.push_ids(&parents);
                 sql.push(")");
-                                for (id, name) in
-                    sql.fetch_all::<(i64, String), _>(state.db.pool()).await?
-                {
+                for (id, name) in sql.fetch_all::<(i64, String), _>(state.db.pool()).await? {
                     names.insert(id.to_string(), name);
                 }
             }
@@ -269,11 +262,11 @@ async fn parents_in(state: &Core, tenant: &str) -> Result<HashSet<i64>, ApiError
         "SELECT DISTINCT parent_id FROM blade_dept WHERE is_deleted = 0 AND tenant_id = ?",
         [tenant.into()],
     );
-        Ok(
-        sql.scalars::<i64, _>(state.db.pool()).await?
-            .into_iter()
-            .collect(),
-    )
+    Ok(sql
+        .scalars::<i64, _>(state.db.pool())
+        .await?
+        .into_iter()
+        .collect())
 }
 
 /// The request's filters (declared in [`FILTERS`]) as a condition, plus `parent_id = ?` when given.
@@ -362,12 +355,12 @@ async fn nodes(state: &Core, tenant: &str, parent: Option<i64>) -> Result<Vec<No
         sql.push_bind(" AND parent_id = ?", [Value::Int(p)]);
     }
     sql.push(" ORDER BY sort, id");
-        Ok(
-        sql.fetch_all::<(i64, i64, String), _>(state.db.pool()).await?
-            .into_iter()
-            .map(|(id, parent, name)| Node::new(id.to_string(), parent.to_string(), name))
-            .collect(),
-    )
+    Ok(sql
+        .fetch_all::<(i64, i64, String), _>(state.db.pool())
+        .await?
+        .into_iter()
+        .map(|(id, parent, name)| Node::new(id.to_string(), parent.to_string(), name))
+        .collect())
 }
 
 /// `GET dept/tree?tenantId=`: every department of the tenant as selector nodes. Any signed-in

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use utoipa::{IntoParams, ToSchema};
 
-use super::entities::{self, EntityDef, Col, Ty, HookFuture, Hooks, PLATFORM_TENANT};
+use super::entities::{self, Col, EntityDef, HookFuture, Hooks, PLATFORM_TENANT, Ty};
 use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -129,11 +129,8 @@ impl DictHooks {
         let mut sql = Sql::new("SELECT id, parent_id, code, dict_key, is_sealed");
         sql.append(&self.scope(caller));
         sql.push_bind(" AND id = ?", [Value::Int(id)]);
-                Ok(
-            sql.fetch_optional::<Stored, _>(state.db.pool()).await?,
-        )
+        sql.fetch_optional::<Stored, _>(state.db.pool()).await
     }
-
 }
 
 /// The text of a submitted scalar, trimmed; `None` when absent or blank.
@@ -245,7 +242,7 @@ impl Hooks<SystemCtx, Caller> for DictHooks {
                 ),
                 [row.code.clone().into(), Value::Int(row.id), row.code.into()],
             );
-                        sql.execute(state.db.pool()).await?;
+            sql.execute(state.db.pool()).await?;
             Ok(())
         })
     }
@@ -351,9 +348,7 @@ async fn rows_of(
         sql.push(" AND parent_id <> 0");
     }
     sql.push(" ORDER BY parent_id, sort, id");
-        Ok(
-        sql.fetch_all::<Entry, _>(state.db.pool()).await?,
-    )
+    sql.fetch_all::<Entry, _>(state.db.pool()).await
 }
 
 /// The entries of `code`: for business dictionaries the caller's tenant's, or the platform
@@ -382,11 +377,7 @@ async fn dictionaries(state: &Core, caller: &Caller, biz: bool) -> Result<Vec<Di
     let fetch = |source: Source<'_>| {
         let mut sql = source.from("id, code, dict_value");
         sql.push(" AND parent_id = 0 ORDER BY sort, id");
-        async move {
-                        Ok::<_, ApiError>(
-                sql.fetch_all::<DictRef, _>(state.db.pool()).await?,
-            )
-        }
+        async move { sql.fetch_all::<DictRef, _>(state.db.pool()).await }
     };
     if !biz {
         return fetch(Source::System).await;
@@ -432,7 +423,9 @@ async fn child_list_impl(
         .ok_or_else(|| ApiError::bad_request("请选择上级字典", "parentId is required"))?;
     let mut extra = Sql::default();
     extra.push_bind("parent_id = ?", [Value::Int(parent)]);
-    Ok(Data(entities::page(def, &state, &caller, &query, Some(extra)).await?))
+    Ok(Data(
+        entities::page(def, &state, &caller, &query, Some(extra)).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

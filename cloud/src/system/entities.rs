@@ -9,10 +9,10 @@
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::auth::Caller;
+use crate::kernel::Id;
 use crate::kernel::entity::blade::{self, Access};
 use crate::kernel::entity::field::CheckFuture;
 use crate::kernel::sql::Sql;
-use crate::kernel::Id;
 use crate::system::context::SystemCtx;
 
 pub use crate::kernel::entity::blade::{Hooks, PLATFORM_TENANT, find, page, rows};

@@ -60,8 +60,11 @@ pub struct MenuNode {
 }
 
 pub async fn all_menus(state: &Core) -> Result<Vec<MenuRow>, ApiError> {
-    let rows = Sql::new("SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open \
-         FROM blade_menu WHERE is_deleted = 0").fetch_all::<MenuRow, _>(state.db.pool())
+    let rows = Sql::new(
+        "SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open \
+         FROM blade_menu WHERE is_deleted = 0",
+    )
+    .fetch_all::<MenuRow, _>(state.db.pool())
     .await?;
     Ok(rows)
 }
@@ -74,7 +77,7 @@ pub async fn granted(state: &Core, roles: &[Id]) -> Result<HashSet<Id>, ApiError
     let mut sql = Sql::new("SELECT menu_id FROM blade_role_menu WHERE kind = 'web' AND role_id IN (");
     sql.push_ids(roles);
     sql.push(")");
-        let ids: Vec<i64> = sql.scalars::<i64, _>(state.db.pool()).await?;
+    let ids: Vec<i64> = sql.scalars::<i64, _>(state.db.pool()).await?;
     Ok(ids.into_iter().map(Id).collect())
 }
 
@@ -191,7 +194,9 @@ pub async fn routes(
              WHERE s.top_menu_id = ? AND t.tenant_id = ? AND t.is_deleted = 0",
             [top.into(), Value::Text(caller.tenant_id.clone())],
         );
-                let chosen: HashSet<Id> = sql.scalars::<i64, _>(state.db.pool()).await?
+        let chosen: HashSet<Id> = sql
+            .scalars::<i64, _>(state.db.pool())
+            .await?
             .into_iter()
             .map(Id)
             .collect();
@@ -232,7 +237,7 @@ pub async fn top_menu(State(state): State<SystemCtx>, caller: Caller) -> ApiResu
     let mut sql = Sql::new("SELECT id, code, name, source, path, sort FROM blade_top_menu WHERE ");
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.push(" AND is_deleted = 0 ORDER BY sort, id");
-        let tops = sql.fetch_all::<TopMenu, _>(state.db.pool()).await?;
+    let tops = sql.fetch_all::<TopMenu, _>(state.db.pool()).await?;
     if tops.is_empty() {
         return Ok(Data(tops));
     }
@@ -246,8 +251,7 @@ pub async fn top_menu(State(state): State<SystemCtx>, caller: Caller) -> ApiResu
          WHERE t.is_deleted = 0 AND ",
     );
     sql.append(&caller.tenant_filter("t.tenant_id"));
-        let settings: Vec<(i64, i64)> =
-        sql.fetch_all::<(i64, i64), _>(state.db.pool()).await?;
+    let settings: Vec<(i64, i64)> = sql.fetch_all::<(i64, i64), _>(state.db.pool()).await?;
     let mut chosen: HashMap<Id, HashSet<Id>> = HashMap::new();
     for (top, menu) in settings {
         chosen.entry(Id(top)).or_default().insert(Id(menu));

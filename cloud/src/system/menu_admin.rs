@@ -13,7 +13,7 @@ use serde_json::{Map, Value as Json};
 use utoipa::{IntoParams, ToSchema};
 
 use super::access::{self, HAS_CHILDREN, is_platform, require_platform};
-use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks, PLATFORM_TENANT};
+use super::entities::{Col, EntityDef, HookFuture, Hooks, PLATFORM_TENANT, Ty};
 use super::menu::{CATEGORY_BUTTON, CATEGORY_MENU, MenuRow, all_menus, with_ancestors};
 use super::tree::{TreeNode, forest, nodes};
 use crate::auth::Caller;
@@ -58,10 +58,8 @@ pub static MENU: EntityDef = EntityDef {
         Col::of("alias", "alias", Ty::TEXT).max(255),
         Col::of("path", "path", Ty::TEXT).max(255),
         Col::of("source", "source", Ty::TEXT).max(255),
-        Col::of("sort", "sort", Ty::INT)
-            .required_as("请输入菜单排序", "Please enter the sort order"),
-        Col::of("category", "category", Ty::INT)
-            .required_as("请选择菜单类型", "Please select the menu type"),
+        Col::of("sort", "sort", Ty::INT).required_as("请输入菜单排序", "Please enter the sort order"),
+        Col::of("category", "category", Ty::INT).required_as("请选择菜单类型", "Please select the menu type"),
         Col::of("action", "action", Ty::INT),
         Col::of("isOpen", "is_open", Ty::INT),
         Col::of("remark", "remark", Ty::TEXT).max(255),
@@ -174,7 +172,7 @@ impl Hooks<SystemCtx, Caller> for MenuHooks {
                     Value::from(super::seed::ADMIN_ROLE_ALIAS),
                 ],
             );
-                        sql.execute(state.db.pool()).await?;
+            sql.execute(state.db.pool()).await?;
             Ok(())
         })
     }
@@ -267,9 +265,9 @@ struct MenuEntityRow {
 }
 
 async fn entity_rows(state: &Core) -> Result<Vec<MenuEntityRow>, ApiError> {
-    Ok(Sql::new("SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open, remark \
+    Sql::new("SELECT id, parent_id, code, name, name_en, alias, path, source, sort, category, action, is_open, remark \
          FROM blade_menu WHERE is_deleted = 0 ORDER BY sort, id").fetch_all::<MenuEntityRow, _>(state.db.pool())
-    .await?)
+    .await
 }
 
 impl MenuEntityRow {
@@ -354,9 +352,10 @@ async fn tree_list(
             (m.id, m.parent_id, m.lazy(parent, false))
         })
         .collect();
-    Ok(Data(forest(items, &mut |_, _, menu, children: Vec<MenuEntity>| {
-        MenuEntity::from(menu, children)
-    })))
+    Ok(Data(forest(
+        items,
+        &mut |_, _, menu, children: Vec<MenuEntity>| MenuEntity::from(menu, children),
+    )))
 }
 
 async fn lazy_list(
@@ -538,8 +537,7 @@ async fn scope_tree(
     let sql = Sql::new(&format!(
         "SELECT id, menu_id, scope_name FROM {table} WHERE is_deleted = 0 ORDER BY id"
     ));
-        let scopes: Vec<(i64, i64, String)> =
-        sql.fetch_all::<(i64, i64, String), _>(state.db.pool()).await?;
+    let scopes: Vec<(i64, i64, String)> = sql.fetch_all::<(i64, i64, String), _>(state.db.pool()).await?;
     let scopes: Vec<(Id, Id, String)> = scopes
         .into_iter()
         .map(|(id, menu, name)| (Id(id), Id(menu), name))

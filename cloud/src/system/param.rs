@@ -1,6 +1,6 @@
 //! System parameters (`/api/blade-system/param`): platform-wide key/value settings.
 
-use super::entities::{EntityDef, Col, Ty};
+use super::entities::{Col, EntityDef, Ty};
 
 pub static PARAM: EntityDef = EntityDef {
     base: "/api/blade-system/param",

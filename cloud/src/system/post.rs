@@ -1,6 +1,6 @@
 //! Posts (job positions) of a tenant (`/api/blade-system/post`).
 
-use super::entities::{EntityDef, Col, Ty};
+use super::entities::{Col, EntityDef, Ty};
 
 pub static POST: EntityDef = EntityDef {
     base: "/api/blade-system/post",
@@ -22,8 +22,7 @@ pub static POST: EntityDef = EntityDef {
             .required_as("请输入岗位名称", "Please enter the post name")
             .max(64)
             .filter(),
-        Col::of("sort", "sort", Ty::INT)
-            .required_as("请输入岗位排序", "Please enter the sort order"),
+        Col::of("sort", "sort", Ty::INT).required_as("请输入岗位排序", "Please enter the sort order"),
         Col::of("remark", "remark", Ty::TEXT).max(255),
         Col::of("createTime", "create_time", Ty::Time).read_only(),
     ],

@@ -77,10 +77,11 @@ async fn children(db: &Db, parent: &str) -> Result<Vec<Region>, ApiError> {
         rows.iter().map(|r| Value::Text(r.code.clone())),
     );
     parents.push(")");
-        let with_children: HashSet<String> =
-        parents.scalars::<String, _>(db.pool()).await?
-            .into_iter()
-            .collect();
+    let with_children: HashSet<String> = parents
+        .scalars::<String, _>(db.pool())
+        .await?
+        .into_iter()
+        .collect();
     for r in &mut rows {
         r.has_children = with_children.contains(&r.code);
     }
@@ -250,7 +251,7 @@ pub async fn submit(
             );
         }
     }
-        sql.execute(state.db.pool()).await?;
+    sql.execute(state.db.pool()).await?;
     Ok(Data(code))
 }
 
@@ -276,7 +277,5 @@ pub async fn remove(
     }
     let mut sql = Sql::default();
     sql.push_bind("DELETE FROM blade_region WHERE code = ?", [code.into()]);
-        Ok(Data(
-        sql.execute(state.db.pool()).await?,
-    ))
+    Ok(Data(sql.execute(state.db.pool()).await?))
 }

@@ -13,7 +13,7 @@ use serde_json::{Map, Value as Json};
 use utoipa::{IntoParams, ToSchema};
 
 use super::access::{self, HAS_CHILDREN, NOT_HELD, OUTSIDE_PACKAGE, is_platform};
-use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks};
+use super::entities::{Col, EntityDef, HookFuture, Hooks, Ty};
 use super::tree::{IdList, TreeNode, entity_list, nodes};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -59,8 +59,7 @@ pub static ROLE: EntityDef = EntityDef {
             .required_as("请输入角色别名", "Please enter the role alias")
             .max(255)
             .filter(),
-        Col::of("sort", "sort", Ty::INT)
-            .required_as("请输入角色排序", "Please enter the sort order"),
+        Col::of("sort", "sort", Ty::INT).required_as("请输入角色排序", "Please enter the sort order"),
     ],
     default_order: "sort ASC, id ASC",
     audit: false,
@@ -188,9 +187,7 @@ impl Hooks<SystemCtx, Caller> for RoleHooks {
 }
 
 async fn text_of(state: &Core, sql: Sql) -> Result<Option<String>, ApiError> {
-        Ok(
-        sql.scalar_optional::<String, _>(state.db.pool()).await?,
-    )
+    sql.scalar_optional::<String, _>(state.db.pool()).await
 }
 
 /// (id, parent) of every live role of a tenant.
@@ -209,8 +206,7 @@ async fn role_names(state: &Core, ids: &[Id]) -> Result<HashMap<Id, String>, Api
     let mut sql = Sql::new("SELECT id, role_name FROM blade_role WHERE id IN (");
     sql.push_ids(ids);
     sql.push(")");
-        let rows: Vec<(i64, String)> =
-        sql.fetch_all::<(i64, String), _>(state.db.pool()).await?;
+    let rows: Vec<(i64, String)> = sql.fetch_all::<(i64, String), _>(state.db.pool()).await?;
     Ok(rows.into_iter().map(|(id, n)| (Id(id), n)).collect())
 }
 
@@ -247,9 +243,7 @@ async fn load(state: &Core, tenant: Option<&str>, f: &Filters) -> Result<Vec<Rol
         }
     }
     sql.push(" ORDER BY sort, id");
-        Ok(
-        sql.fetch_all::<RoleRow, _>(state.db.pool()).await?,
-    )
+    sql.fetch_all::<RoleRow, _>(state.db.pool()).await
 }
 
 /// The tenant a read names: the platform may pick one, everyone else reads their own.
@@ -570,7 +564,7 @@ async fn check_scopes(
     ));
     sql.push_ids(ids);
     sql.push(")");
-        let rows: Vec<(i64, i64)> = sql.fetch_all::<(i64, i64), _>(state.db.pool()).await?;
+    let rows: Vec<(i64, i64)> = sql.fetch_all::<(i64, i64), _>(state.db.pool()).await?;
     if rows.len() != ids.len() || rows.iter().any(|(_, menu)| !grantable.contains(&Id(*menu))) {
         return Err(ApiError::BadRequest(SCOPE_OUTSIDE));
     }

@@ -5,8 +5,8 @@
 use serde_json::{Map, Value as Json};
 
 use super::access::{self, require_platform};
-use super::entities::{self, EntityDef, Col, Ty, HookFuture, Hooks};
 use super::data_scope::{ALL, COLUMNS, CUSTOM, OWN};
+use super::entities::{self, Col, EntityDef, HookFuture, Hooks, Ty};
 use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::id::parse_id_list;

@@ -134,7 +134,6 @@ pub fn product_menus() -> Result<Vec<FlatMenu>, String> {
     Ok(out)
 }
 
-
 fn insert(table_and_columns: &str, values: Vec<Value>) -> Sql {
     let marks = vec!["?"; values.len()].join(", ");
     let mut sql = Sql::default();
@@ -160,8 +159,10 @@ pub async fn run(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
 }
 
 async fn platform_tenant_exists(db: &Db) -> Result<bool, ApiError> {
-    let exists: Option<i64> = Sql::new("SELECT id FROM blade_tenant WHERE tenant_id = '000000' AND is_deleted = 0").scalar_optional::<i64, _>(db.pool())
-    .await?;
+    let exists: Option<i64> =
+        Sql::new("SELECT id FROM blade_tenant WHERE tenant_id = '000000' AND is_deleted = 0")
+            .scalar_optional::<i64, _>(db.pool())
+            .await?;
     Ok(exists.is_some())
 }
 
@@ -175,96 +176,106 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
     let admin_hash = password::hash(ADMIN_PASSWORD_MD5).await?;
     let mut tx = db.pool().begin().await?;
     insert(
-            "blade_tenant (id, tenant_id, tenant_name, linkman, create_time)",
-            vec![
-                ids.next().into(),
-                t(),
-                "管理组".into(),
-                "admin".into(),
-                now.clone(),
-            ],
-        ).execute(&mut *tx)
+        "blade_tenant (id, tenant_id, tenant_name, linkman, create_time)",
+        vec![
+            ids.next().into(),
+            t(),
+            "管理组".into(),
+            "admin".into(),
+            now.clone(),
+        ],
+    )
+    .execute(&mut *tx)
     .await?;
     insert(
-            "blade_dept (id, tenant_id, parent_id, ancestors, dept_name, full_name, sort)",
-            vec![
-                dept.into(),
-                t(),
-                Value::Int(0),
-                "0".into(),
-                "总部".into(),
-                "总部".into(),
-                Value::Int(1),
-            ],
-        ).execute(&mut *tx)
+        "blade_dept (id, tenant_id, parent_id, ancestors, dept_name, full_name, sort)",
+        vec![
+            dept.into(),
+            t(),
+            Value::Int(0),
+            "0".into(),
+            "总部".into(),
+            "总部".into(),
+            Value::Int(1),
+        ],
+    )
+    .execute(&mut *tx)
     .await?;
     insert(
-            "blade_post (id, tenant_id, category, post_code, post_name, sort, create_time)",
-            vec![
-                post.into(),
-                t(),
-                Value::Int(1),
-                "ceo".into(),
-                "首席执行官".into(),
-                Value::Int(1),
-                now.clone(),
-            ],
-        ).execute(&mut *tx)
+        "blade_post (id, tenant_id, category, post_code, post_name, sort, create_time)",
+        vec![
+            post.into(),
+            t(),
+            Value::Int(1),
+            "ceo".into(),
+            "首席执行官".into(),
+            Value::Int(1),
+            now.clone(),
+        ],
+    )
+    .execute(&mut *tx)
     .await?;
     insert(
-            "blade_role (id, tenant_id, parent_id, role_name, role_alias, sort)",
-            vec![
-                role.into(),
-                t(),
-                Value::Int(0),
-                "超级管理员".into(),
-                ADMIN_ROLE_ALIAS.into(),
-                Value::Int(1),
-            ],
-        ).execute(&mut *tx)
+        "blade_role (id, tenant_id, parent_id, role_name, role_alias, sort)",
+        vec![
+            role.into(),
+            t(),
+            Value::Int(0),
+            "超级管理员".into(),
+            ADMIN_ROLE_ALIAS.into(),
+            Value::Int(1),
+        ],
+    )
+    .execute(&mut *tx)
     .await?;
     insert(
-            "blade_user (id, tenant_id, account, password, name, real_name, post_id, create_time, status)",
-            vec![
-                user.into(),
-                t(),
-                "admin".into(),
-                admin_hash.into(),
-                "管理员".into(),
-                "管理员".into(),
-                post.to_string().into(),
-                now.clone(),
-                Value::Int(1),
-            ],
-        ).execute(&mut *tx)
+        "blade_user (id, tenant_id, account, password, name, real_name, post_id, create_time, status)",
+        vec![
+            user.into(),
+            t(),
+            "admin".into(),
+            admin_hash.into(),
+            "管理员".into(),
+            "管理员".into(),
+            post.to_string().into(),
+            now.clone(),
+            Value::Int(1),
+        ],
+    )
+    .execute(&mut *tx)
     .await?;
     insert(
-            "blade_user_role (user_id, role_id)",
-            vec![user.into(), role.into()],
-        ).execute(&mut *tx)
+        "blade_user_role (user_id, role_id)",
+        vec![user.into(), role.into()],
+    )
+    .execute(&mut *tx)
     .await?;
     insert(
-            "blade_user_dept (user_id, dept_id)",
-            vec![user.into(), dept.into()],
-        ).execute(&mut *tx)
+        "blade_user_dept (user_id, dept_id)",
+        vec![user.into(), dept.into()],
+    )
+    .execute(&mut *tx)
     .await?;
-    let client_exists: Option<i64> = Sql::new("SELECT id FROM blade_client WHERE client_id = 'saber' AND is_deleted = 0").scalar_optional::<i64, _>(&mut *tx)
-    .await?;
+    let client_exists: Option<i64> =
+        Sql::new("SELECT id FROM blade_client WHERE client_id = 'saber' AND is_deleted = 0")
+            .scalar_optional::<i64, _>(&mut *tx)
+            .await?;
     if client_exists.is_none() {
         insert(
-                "blade_client (id, client_id, client_secret_hash, scope, authorized_grant_types, \
+            "blade_client (id, client_id, client_secret_hash, scope, authorized_grant_types, \
                  access_token_validity, refresh_token_validity, create_time)",
-                vec![
-                    ids.next().into(),
-                    "saber".into(),
-                    secret_hash("saber_secret").into(),
-                    "all".into(),
-                    "refresh_token,password,captcha,social,authorization_code".into(),
-                    Value::Int(3600),
-                    Value::Int(604_800),
-                    now,
-                ],
-            ).execute(&mut *tx)
+            vec![
+                ids.next().into(),
+                "saber".into(),
+                secret_hash("saber_secret").into(),
+                "all".into(),
+                "refresh_token,password,captcha,social,authorization_code".into(),
+                Value::Int(3600),
+                Value::Int(604_800),
+                now,
+            ],
+        )
+        .execute(&mut *tx)
         .await?;
     }
     tx.commit().await?;
@@ -274,12 +285,14 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
 
 async fn sync_menus(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
     let wanted = product_menus().map_err(ApiError::Internal)?;
-    let existing: Vec<(i64, String)> =
-        Sql::new("SELECT id, code FROM blade_menu WHERE is_deleted = 0").fetch_all::<(i64, String), _>(db.pool())
-            .await?;
+    let existing: Vec<(i64, String)> = Sql::new("SELECT id, code FROM blade_menu WHERE is_deleted = 0")
+        .fetch_all::<(i64, String), _>(db.pool())
+        .await?;
     let mut by_code: HashMap<String, Id> = existing.into_iter().map(|(id, code)| (code, Id(id))).collect();
-    let admin_roles: Vec<i64> = Sql::new("SELECT id FROM blade_role WHERE role_alias = 'administrator' AND is_deleted = 0").scalars::<i64, _>(db.pool())
-    .await?;
+    let admin_roles: Vec<i64> =
+        Sql::new("SELECT id FROM blade_role WHERE role_alias = 'administrator' AND is_deleted = 0")
+            .scalars::<i64, _>(db.pool())
+            .await?;
     let mut added = 0;
     let mut tx = db.pool().begin().await?;
     for m in &wanted {
@@ -313,9 +326,10 @@ async fn sync_menus(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
         .await?;
         for role in &admin_roles {
             insert(
-                    "blade_role_menu (role_id, menu_id, kind)",
-                    vec![Value::Int(*role), id.into(), "web".into()],
-                ).execute(&mut *tx)
+                "blade_role_menu (role_id, menu_id, kind)",
+                vec![Value::Int(*role), id.into(), "web".into()],
+            )
+            .execute(&mut *tx)
             .await?;
         }
         by_code.insert(m.code.clone(), id);

@@ -105,13 +105,15 @@ pub async fn run(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
 
 async fn sync_dicts(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
     let file = dict_file().map_err(ApiError::Internal)?;
-    let present: HashSet<(String, String)> =
-        Sql::new("SELECT code, dict_key FROM blade_dict").fetch_all::<(String, String), _>(db.pool())
-            .await?
-            .into_iter()
-            .collect();
-    let roots: Vec<(i64, String)> = Sql::new("SELECT id, code FROM blade_dict WHERE parent_id = 0 AND is_deleted = 0").fetch_all::<(i64, String), _>(db.pool())
-    .await?;
+    let present: HashSet<(String, String)> = Sql::new("SELECT code, dict_key FROM blade_dict")
+        .fetch_all::<(String, String), _>(db.pool())
+        .await?
+        .into_iter()
+        .collect();
+    let roots: Vec<(i64, String)> =
+        Sql::new("SELECT id, code FROM blade_dict WHERE parent_id = 0 AND is_deleted = 0")
+            .fetch_all::<(i64, String), _>(db.pool())
+            .await?;
     let now = time::now_ms();
     let mut rows: Vec<[Value; 9]> = Vec::new();
     let root_key = super::dict::ROOT_KEY;
@@ -169,7 +171,7 @@ async fn sync_dicts(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
             }
             sql.push_bind("(?, ?, ?, ?, ?, ?, ?, ?, ?)", row.iter().cloned());
         }
-                sql.execute(&mut *tx).await?;
+        sql.execute(&mut *tx).await?;
     }
     tx.commit().await?;
     tracing::info!(added, "dictionary rows added from seed/dicts.toml");
@@ -177,10 +179,9 @@ async fn sync_dicts(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
 }
 
 async fn region_count(db: &Db) -> Result<i64, ApiError> {
-    Ok(
-        Sql::new("SELECT COUNT(*) FROM blade_region").scalar::<i64, _>(db.pool())
-            .await?,
-    )
+    Sql::new("SELECT COUNT(*) FROM blade_region")
+        .scalar::<i64, _>(db.pool())
+        .await
 }
 
 async fn load_regions(db: &Db) -> Result<(), ApiError> {
@@ -211,7 +212,7 @@ async fn load_regions(db: &Db) -> Result<(), ApiError> {
                 ],
             );
         }
-                sql.execute(&mut *tx).await?;
+        sql.execute(&mut *tx).await?;
     }
     tx.commit().await?;
     tracing::info!(

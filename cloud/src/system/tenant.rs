@@ -36,9 +36,7 @@ const COLUMNS: &str = "tenant_id, tenant_name, domain, background_url, expire_ti
 pub async fn find(state: &Core, tenant_id: &str) -> Result<Option<TenantRow>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} FROM blade_tenant"));
     sql.push_bind(" WHERE tenant_id = ? AND is_deleted = 0", [tenant_id.into()]);
-        Ok(
-        sql.fetch_optional::<TenantRow, _>(state.db.pool()).await?,
-    )
+    sql.fetch_optional::<TenantRow, _>(state.db.pool()).await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -79,7 +77,7 @@ pub async fn info(
         " WHERE LOWER(domain) = ? AND is_deleted = 0 AND status = 1",
         [Value::Text(domain)],
     );
-        let row: Option<TenantRow> = sql.fetch_optional::<TenantRow, _>(state.db.pool()).await?;
+    let row: Option<TenantRow> = sql.fetch_optional::<TenantRow, _>(state.db.pool()).await?;
     Ok(Data(row.filter(TenantRow::usable).map(|t| TenantInfo {
         tenant_id: t.tenant_id,
         domain: t.domain.unwrap_or_default(),

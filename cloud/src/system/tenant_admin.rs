@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use utoipa::{IntoParams, ToSchema};
 
-use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks, PLATFORM_TENANT};
+use super::entities::{Col, EntityDef, HookFuture, Hooks, PLATFORM_TENANT, Ty};
 use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::extract::Query;
@@ -31,16 +31,12 @@ pub static TENANT: EntityDef = EntityDef {
             .required_as("请输入租户名称", "Please enter the tenant name")
             .max(50)
             .filter(),
-        Col::of("domain", "domain", Ty::TEXT)
-            .max(255)
-            .unique(
-                "域名已被其他租户使用",
-                "This domain is already used by another tenant",
-            ),
+        Col::of("domain", "domain", Ty::TEXT).max(255).unique(
+            "域名已被其他租户使用",
+            "This domain is already used by another tenant",
+        ),
         Col::of("backgroundUrl", "background_url", Ty::TEXT).max(1000),
-        Col::of("linkman", "linkman", Ty::TEXT)
-            .max(20)
-            .filter(),
+        Col::of("linkman", "linkman", Ty::TEXT).max(20).filter(),
         Col::of("contactNumber", "contact_number", Ty::TEXT).max(20),
         Col::of("address", "address", Ty::TEXT).max(255),
         Col::of("accountNumber", "account_number", Ty::INT),
@@ -203,8 +199,10 @@ impl Hooks<SystemCtx, Caller> for TenantHooks {
         rows: &'a mut [Json],
     ) -> HookFuture<'a, ()> {
         Box::pin(async move {
-            let names: Vec<(i64, String)> = Sql::new("SELECT id, package_name FROM blade_tenant_package WHERE is_deleted = 0").fetch_all::<(i64, String), _>(state.db.pool())
-            .await?;
+            let names: Vec<(i64, String)> =
+                Sql::new("SELECT id, package_name FROM blade_tenant_package WHERE is_deleted = 0")
+                    .fetch_all::<(i64, String), _>(state.db.pool())
+                    .await?;
             for row in rows.iter_mut() {
                 let pkg = row.get("packageId").and_then(json_id);
                 let name = pkg.and_then(|p| names.iter().find(|(id, _)| *id == p.0).map(|(_, n)| n.clone()));
@@ -323,12 +321,8 @@ fn json_id(v: &Json) -> Option<Id> {
     }
 }
 
-
-
 async fn text_list(state: &Core, sql: Sql) -> Result<Vec<String>, ApiError> {
-        Ok(
-        sql.scalars::<String, _>(state.db.pool()).await?,
-    )
+    sql.scalars::<String, _>(state.db.pool()).await
 }
 
 async fn package_exists(state: &Core, id: Id) -> Result<bool, ApiError> {
@@ -370,7 +364,10 @@ async fn fresh_tenant_id(state: &Core) -> Result<String, ApiError> {
 /// The initial password of accounts an administrator creates: parameter `account.initPassword`
 /// when set, else the configuration.
 pub async fn initial_password(state: &Core) -> Result<String, ApiError> {
-    let param: Option<String> = Sql::new("SELECT param_value FROM blade_param WHERE param_key = 'account.initPassword' AND is_deleted = 0").scalar_optional::<String, _>(state.db.pool())
+    let param: Option<String> = Sql::new(
+        "SELECT param_value FROM blade_param WHERE param_key = 'account.initPassword' AND is_deleted = 0",
+    )
+    .scalar_optional::<String, _>(state.db.pool())
     .await?;
     Ok(param
         .map(|p| p.trim().to_owned())
@@ -392,12 +389,15 @@ pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
         "SELECT tenant_id, tenant_name FROM blade_tenant WHERE id = ? AND is_deleted = 0",
         [id.into()],
     );
-        let (tenant_id, tenant_name): (String, String) =
-        sql.fetch_optional::<(String, String), _>(state.db.pool()).await?
-            .ok_or(ApiError::BadRequest(NO_SUCH_TENANT))?;
+    let (tenant_id, tenant_name): (String, String) = sql
+        .fetch_optional::<(String, String), _>(state.db.pool())
+        .await?
+        .ok_or(ApiError::BadRequest(NO_SUCH_TENANT))?;
     let package = crate::auth::package::package_menus(state, &tenant_id).await?;
-    let menus: Vec<(i64, i64, String)> = Sql::new("SELECT id, parent_id, code FROM blade_menu WHERE is_deleted = 0").fetch_all::<(i64, i64, String), _>(state.db.pool())
-    .await?;
+    let menus: Vec<(i64, i64, String)> =
+        Sql::new("SELECT id, parent_id, code FROM blade_menu WHERE is_deleted = 0")
+            .fetch_all::<(i64, i64, String), _>(state.db.pool())
+            .await?;
     let allowed = |m: &i64| package.as_ref().is_none_or(|p| p.contains(&Id(*m)));
     let password = password_hash_of(&initial_password(state).await?).await?;
     let now = Value::Int(time::now_ms());
@@ -506,7 +506,10 @@ pub struct TenantOption {
     responses((status = 200, body = Envelope<Vec<TenantOption>>), (status = 403)))]
 pub async fn select(State(state): State<SystemCtx>, caller: Caller) -> ApiResult<Data<Vec<TenantOption>>> {
     TENANT.check_platform(&caller)?;
-    let rows: Vec<(String, String)> = Sql::new("SELECT tenant_id, tenant_name FROM blade_tenant WHERE is_deleted = 0 ORDER BY create_time, id").fetch_all::<(String, String), _>(state.db.pool())
+    let rows: Vec<(String, String)> = Sql::new(
+        "SELECT tenant_id, tenant_name FROM blade_tenant WHERE is_deleted = 0 ORDER BY create_time, id",
+    )
+    .fetch_all::<(String, String), _>(state.db.pool())
     .await?;
     Ok(Data(
         rows.into_iter()
@@ -648,8 +651,9 @@ pub async fn package_detail(
         " WHERE t.is_deleted = 0 AND t.tenant_id = ?",
         [Value::Text(p.tenant_id.trim().to_owned())],
     );
-        let row =
-        sql.fetch_optional::<(i64, String, String, Option<String>), _>(state.db.pool()).await?;
+    let row = sql
+        .fetch_optional::<(i64, String, String, Option<String>), _>(state.db.pool())
+        .await?;
     Ok(Data(row.map(|(id, package_name, menu_id, remark)| PackageView {
         id: Id(id),
         package_name,

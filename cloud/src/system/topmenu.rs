@@ -10,7 +10,7 @@ use serde_json::{Map, Value as Json};
 use utoipa::ToSchema;
 
 use super::access::{self, OUTSIDE_PACKAGE};
-use super::entities::{EntityDef, Col, Ty, HookFuture, Hooks};
+use super::entities::{Col, EntityDef, HookFuture, Hooks, Ty};
 use super::tree::IdList;
 use crate::auth::Caller;
 use crate::kernel::extract::Json as JsonBody;

@@ -247,7 +247,12 @@ where
 
 /// Every live row the caller may see that matches `extra` (no leading `AND`), decorated, in the
 /// entity's default order. Checks no permission.
-pub async fn rows<S, C>(def: &BladeDef<S, C>, state: &S, caller: &C, extra: Option<Sql>) -> Result<Vec<Json>, ApiError>
+pub async fn rows<S, C>(
+    def: &BladeDef<S, C>,
+    state: &S,
+    caller: &C,
+    extra: Option<Sql>,
+) -> Result<Vec<Json>, ApiError>
 where
     S: Deref<Target = Core> + Send + Sync + 'static,
     C: Access<S> + 'static,
@@ -288,7 +293,12 @@ where
     Ok(Some(row))
 }
 
-async fn list<S, C>(def: &'static BladeDef<S, C>, state: S, caller: C, query: ListQuery) -> ApiResult<Data<Page<Json>>>
+async fn list<S, C>(
+    def: &'static BladeDef<S, C>,
+    state: S,
+    caller: C,
+    query: ListQuery,
+) -> ApiResult<Data<Page<Json>>>
 where
     S: Deref<Target = Core> + Send + Sync + 'static,
     C: Access<S> + 'static,
@@ -370,7 +380,10 @@ where
     }
     for (f, v) in &values {
         let Some(message) = &f.unique else { continue };
-        let mut sql = Sql::new(&format!("SELECT COUNT(*) FROM {} WHERE is_deleted = 0", def.table));
+        let mut sql = Sql::new(&format!(
+            "SELECT COUNT(*) FROM {} WHERE is_deleted = 0",
+            def.table
+        ));
         sql.append(&def.conditions(&caller));
         sql.push_bind(&format!(" AND {} = ?", f.column), [v.clone()]);
         if let Some(own) = id {
@@ -527,7 +540,12 @@ where
 
 fn document<S: 'static, C: 'static>(doc: &mut utoipa::openapi::OpenApi, def: &BladeDef<S, C>) {
     let readable: Vec<Col> = def.fields.iter().filter(|f| !f.write_only).copied().collect();
-    let writable: Vec<Col> = def.fields.iter().filter(|f| f.writable && f.name != "id").copied().collect();
+    let writable: Vec<Col> = def
+        .fields
+        .iter()
+        .filter(|f| f.writable && f.name != "id")
+        .copied()
+        .collect();
     let filters: Vec<Field> = def
         .fields
         .iter()

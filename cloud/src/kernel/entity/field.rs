@@ -398,11 +398,7 @@ async fn parse_scalar(
         }
         Ty::Time => Value::Int(time::parse_ms(text).ok_or_else(|| col.invalid(text))?),
         Ty::Date => Value::Int(parse_day(text).ok_or_else(|| col.invalid(text))?),
-        Ty::Id => Value::Int(
-            text.parse::<Id>()
-                .map_err(|_| col.invalid(text))?
-                .0,
-        ),
+        Ty::Id => Value::Int(text.parse::<Id>().map_err(|_| col.invalid(text))?.0),
         Ty::IntList(_) => Value::Text(text.to_owned()),
     })
 }
@@ -440,7 +436,8 @@ pub fn parse_plain(col: &Col, raw: Option<&Json>) -> Result<Option<Value>, ApiEr
     Ok(Some(v))
 }
 
-const TOO_LONG: crate::kernel::lang::Text = crate::kernel::lang::Text::new("输入内容过长", "The text is too long");
+const TOO_LONG: crate::kernel::lang::Text =
+    crate::kernel::lang::Text::new("输入内容过长", "The text is too long");
 
 /// The NULL a blank optional field stores, typed like its column: a cached PostgreSQL
 /// statement keeps its first parameter types.

@@ -95,4 +95,3 @@ pub fn exact_filters(cols: &'static [Col], query: &mut ListQuery) -> Sql {
     }
     sql
 }
-

@@ -36,7 +36,11 @@ pub fn value(ty: Ty, nullable: bool) -> Schema {
         Ty::Int { .. } => typed(Type::Integer, nullable, None),
         Ty::Time => typed(Type::String, nullable, Some("yyyy-MM-dd HH:mm:ss".into())),
         Ty::Date => typed(Type::String, nullable, Some("yyyy-MM-dd".into())),
-        Ty::Id => typed(Type::String, nullable, Some("64-bit id as a decimal string".into())),
+        Ty::Id => typed(
+            Type::String,
+            nullable,
+            Some("64-bit id as a decimal string".into()),
+        ),
         Ty::IntList(_) => {
             let items = ArrayBuilder::new().items(RefOr::T(typed(Type::Integer, false, None)));
             let items = if nullable {
@@ -60,7 +64,9 @@ pub fn record(cols: &[Col], extra: &[(&str, Schema)]) -> Schema {
         object = match c.ty {
             Ty::Secret(_) => {
                 let name = format!("{}Set", c.name);
-                object.property(&name, typed(Type::Boolean, false, None)).required(name)
+                object
+                    .property(&name, typed(Type::Boolean, false, None))
+                    .required(name)
             }
             _ => object.property(c.name, value(c.ty, true)).required(c.name),
         };
@@ -114,7 +120,10 @@ pub fn envelope(data: Schema) -> Schema {
 /// `{records, total, size, current, pages}`.
 pub fn page(record: Schema) -> Schema {
     let mut object = ObjectBuilder::new()
-        .property("records", Schema::Array(ArrayBuilder::new().items(RefOr::T(record)).build()))
+        .property(
+            "records",
+            Schema::Array(ArrayBuilder::new().items(RefOr::T(record)).build()),
+        )
         .required("records");
     for n in ["total", "size", "current", "pages"] {
         object = object.property(n, typed(Type::Integer, false, None)).required(n);
@@ -139,12 +148,23 @@ pub fn list_params(filters: &[Field], exact: &[&str]) -> Vec<RefOr<utoipa::opena
     let mut out = vec![
         query("current", Type::Integer, "Page, from 1".into()),
         query("size", Type::Integer, "Page size (10/30/50/100/200)".into()),
-        query("ascs", Type::String, "Sort ascending by (comma list of fields)".into()),
-        query("descs", Type::String, "Sort descending by (comma list of fields)".into()),
+        query(
+            "ascs",
+            Type::String,
+            "Sort ascending by (comma list of fields)".into(),
+        ),
+        query(
+            "descs",
+            Type::String,
+            "Sort descending by (comma list of fields)".into(),
+        ),
     ];
     for f in filters {
         let (ty, how) = match f.kind {
-            Kind::Text => (Type::String, "contains; suffixes _equal, _like, _notequal, _null..."),
+            Kind::Text => (
+                Type::String,
+                "contains; suffixes _equal, _like, _notequal, _null...",
+            ),
             Kind::Int => (Type::String, "equals; suffixes _ge, _le, _gt, _lt, _notequal..."),
             Kind::Float => (Type::Number, "equals; suffixes _ge, _le, _gt, _lt..."),
             Kind::Time => (Type::String, "yyyy-MM-dd HH:mm:ss; suffixes _datege, _datelt..."),
@@ -246,9 +266,20 @@ fn required_query(name: &str, description: &str) -> RefOr<utoipa::openapi::path:
 }
 
 /// Adds the typed list/detail/submit/remove operations of an entity to the document.
-pub fn document_blade(doc: &mut OpenApi, paths: &BladePaths<'_>, readable: &[Col], writable: &[Col], filters: &[Field]) {
+pub fn document_blade(
+    doc: &mut OpenApi,
+    paths: &BladePaths<'_>,
+    readable: &[Col],
+    writable: &[Col],
+    filters: &[Field],
+) {
     let record = record(readable, &[]);
-    let operation = |summary: String| OperationBuilder::new().tag(paths.tag).summary(Some(summary)).build();
+    let operation = |summary: String| {
+        OperationBuilder::new()
+            .tag(paths.tag)
+            .summary(Some(summary))
+            .build()
+    };
     let mut ops = Vec::new();
     if !paths.own_list {
         let mut list = operation(format!("Page of {}", paths.table));
@@ -260,14 +291,20 @@ pub fn document_blade(doc: &mut OpenApi, paths: &BladePaths<'_>, readable: &[Col
     detail.parameters = Some(vec![required_query("id", "Id")]);
     answer(&mut detail, envelope(record));
     ops.push(("detail", HttpMethod::Get, detail));
-    let mut submit = operation(format!("Insert (no id) or update (with id) a row of {}", paths.table));
+    let mut submit = operation(format!(
+        "Insert (no id) or update (with id) a row of {}",
+        paths.table
+    ));
     // One call inserts and updates: an update may leave required fields out.
     request(&mut submit, body(writable, false, false));
     answer(&mut submit, envelope(value(Ty::Id, false)));
     ops.push(("submit", HttpMethod::Post, submit));
     let mut remove = operation(format!("Logically delete rows of {}", paths.table));
     remove.parameters = Some(vec![required_query("ids", "Comma-joined ids")]);
-    answer(&mut remove, envelope(typed(Type::Integer, false, Some("rows removed".into()))));
+    answer(
+        &mut remove,
+        envelope(typed(Type::Integer, false, Some("rows removed".into()))),
+    );
     ops.push(("remove", HttpMethod::Post, remove));
     for (suffix, method, op) in ops {
         doc.paths

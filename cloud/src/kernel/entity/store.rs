@@ -111,7 +111,12 @@ pub async fn remove(db: &Db, table: &Table, ids: &[Id], user: Id, scope: &Sql) -
     visible.push(" AND id IN (");
     visible.push_ids(ids);
     visible.push(")");
-    let found: Vec<Id> = visible.scalars::<i64, _>(db.pool()).await?.into_iter().map(Id).collect();
+    let found: Vec<Id> = visible
+        .scalars::<i64, _>(db.pool())
+        .await?
+        .into_iter()
+        .map(Id)
+        .collect();
     if found.is_empty() {
         return Ok(found);
     }

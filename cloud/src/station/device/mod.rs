@@ -198,10 +198,13 @@ pub async fn find(
     .await
 }
 
-pub async fn detail(def: &'static DeviceDef, state: &Core, scope: &StationScope, id: Id) -> Result<Json, ApiError> {
-    find(def, state, scope, id)
-        .await?
-        .ok_or_else(ApiError::not_found)
+pub async fn detail(
+    def: &'static DeviceDef,
+    state: &Core,
+    scope: &StationScope,
+    id: Id,
+) -> Result<Json, ApiError> {
+    find(def, state, scope, id).await?.ok_or_else(ApiError::not_found)
 }
 
 /// Whether `sn` is taken by a live device of the tenant other than (`own_table`, `own_id`).
@@ -288,7 +291,10 @@ pub async fn create(
 pub async fn create_in(
     def: &'static DeviceDef,
     state: &StationCtx,
-    Scoped { caller, stations: scope }: &Scoped,
+    Scoped {
+        caller,
+        stations: scope,
+    }: &Scoped,
     body: Map<String, Json>,
 ) -> Result<Id, ApiError> {
     caller.require(state, &format!("{}_add", def.menu)).await?;
@@ -342,7 +348,10 @@ pub async fn update(
 pub async fn update_in(
     def: &'static DeviceDef,
     state: &StationCtx,
-    Scoped { caller, stations: scope }: &Scoped,
+    Scoped {
+        caller,
+        stations: scope,
+    }: &Scoped,
     body: Map<String, Json>,
 ) -> Result<(), ApiError> {
     caller.require(state, &format!("{}_edit", def.menu)).await?;
@@ -364,7 +373,10 @@ pub async fn update_in(
 pub async fn remove(
     def: &'static DeviceDef,
     state: &StationCtx,
-    Scoped { caller, stations: scope }: &Scoped,
+    Scoped {
+        caller,
+        stations: scope,
+    }: &Scoped,
     raw_ids: &str,
 ) -> Result<(), ApiError> {
     caller.require(state, &format!("{}_delete", def.menu)).await?;
