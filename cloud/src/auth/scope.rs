@@ -8,8 +8,6 @@
 //! their tenant. So assigning stations to an operator narrows what they see, and an owner with
 //! no assignment sees nothing rather than everything.
 
-use sqlx::Any;
-
 use axum::extract::{FromRef, FromRequestParts};
 use axum::http::request::Parts;
 
@@ -108,15 +106,12 @@ pub async fn role_aliases(state: &Core, caller: &Caller) -> Result<Vec<String>, 
     let mut sql = Sql::new("SELECT role_alias FROM blade_role WHERE is_deleted = 0 AND id IN (");
     sql.push_ids(&caller.role_ids);
     sql.push(")");
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, Option<String>, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_all(state.db.pool())
-            .await?
-            .into_iter()
-            .flatten()
-            .collect(),
-    )
+    Ok(sql
+        .scalars::<Option<String>, _>(state.db.pool())
+        .await?
+        .into_iter()
+        .flatten()
+        .collect())
 }
 
 /// The caller's station scope (see the module comment for the rule).
@@ -132,11 +127,7 @@ pub async fn visible_stations(state: &Core, caller: &Caller) -> Result<StationSc
             "SELECT COUNT(*) FROM pv_user_station WHERE user_id = ?",
             [Value::Int(caller.user_id.0)],
         );
-        let (text, args) = sql.build()?;
-        sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_one(state.db.pool())
-            .await?
-            > 0
+        sql.scalar::<i64, _>(state.db.pool()).await? > 0
     };
     Ok(StationScope {
         tenant_id: caller.tenant_id.clone(),
@@ -149,11 +140,5 @@ pub async fn visible_station(state: &Core, scope: &StationScope, id: Id) -> Resu
     let mut sql = Sql::new("SELECT COUNT(*) FROM pv_station s WHERE ");
     sql.append(&scope.stations("s"));
     sql.push_bind(" AND s.id = ?", [Value::Int(id.0)]);
-    let (text, args) = sql.build()?;
-    Ok(
-        sqlx::query_scalar_with::<Any, i64, _>(sqlx::AssertSqlSafe(text), args)
-            .fetch_one(state.db.pool())
-            .await?
-            > 0,
-    )
+    Ok(sql.scalar::<i64, _>(state.db.pool()).await? > 0)
 }

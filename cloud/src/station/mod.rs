@@ -19,6 +19,7 @@ pub mod price_history;
 pub mod services;
 #[allow(clippy::module_inception)]
 pub mod station;
+pub mod station_fields;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;

@@ -6,8 +6,6 @@
 //! asks through [`Access`], implemented here, where both are known. So the dependency runs
 //! kernel ← auth ← system, and the engine never learns about either.
 
-use utoipa_axum::router::OpenApiRouter;
-
 use crate::auth::Caller;
 use crate::kernel::Id;
 use crate::kernel::entity::blade::{self, Access};
@@ -45,30 +43,4 @@ impl Access<SystemCtx> for Caller {
     fn narrow<'a>(&'a self, state: &'a SystemCtx, code: &'a str) -> CheckFuture<'a, Option<Sql>> {
         Box::pin(async move { crate::system::data_scope::narrow(state, self, code).await })
     }
-}
-
-/// The list/detail/submit/remove routes of every system family.
-pub fn routes<S>() -> OpenApiRouter<S>
-where
-    S: Clone + Send + Sync + 'static,
-    crate::kernel::Core: axum::extract::FromRef<S>,
-    SystemCtx: axum::extract::FromRef<S>,
-{
-    [
-        &super::param::PARAM,
-        &super::post::POST,
-        &super::tenant_admin::TENANT,
-        &super::tenant_admin::TENANT_PACKAGE,
-        &super::client_admin::CLIENT,
-        &super::role::ROLE,
-        &super::menu_admin::MENU,
-        &super::topmenu::TOPMENU,
-        &super::scope::DATA_SCOPE,
-        &super::scope::API_SCOPE,
-        &super::dept::DEPT,
-        &super::dict::DICT,
-        &super::dict::DICT_BIZ,
-    ]
-    .into_iter()
-    .fold(OpenApiRouter::new(), blade::mount)
 }

@@ -87,5 +87,31 @@ where
         .routes(routes!(region::detail))
         .routes(routes!(region::submit))
         .routes(routes!(region::remove))
-        .merge(entities::routes())
+        .merge(entity_routes())
+}
+
+/// The list/detail/submit/remove routes of every system family.
+fn entity_routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    crate::kernel::Core: axum::extract::FromRef<S>,
+    SystemCtx: axum::extract::FromRef<S>,
+{
+    [
+        &param::PARAM,
+        &post::POST,
+        &tenant_admin::TENANT,
+        &tenant_admin::TENANT_PACKAGE,
+        &client_admin::CLIENT,
+        &role::ROLE,
+        &menu_admin::MENU,
+        &topmenu::TOPMENU,
+        &scope::DATA_SCOPE,
+        &scope::API_SCOPE,
+        &dept::DEPT,
+        &dict::DICT,
+        &dict::DICT_BIZ,
+    ]
+    .into_iter()
+    .fold(OpenApiRouter::new(), crate::kernel::entity::blade::mount)
 }
