@@ -152,6 +152,13 @@ impl Source {
         if let Some((f, _)) = self.files.iter().find(|(_, t)| t.contains(&quoted)) {
             return f.clone();
         }
+        // Generic CRUD entities: `base: "/api/.../entity"` with the document built by a generator.
+        if let Some((base, _)) = path.rsplit_once('/') {
+            let def = format!("base: \"{base}\"");
+            if let Some((f, _)) = self.files.iter().find(|(_, t)| t.contains(&def)) {
+                return format!("{f} (entity definition; routes and documentation generated in src/system/crud.rs)");
+            }
+        }
         let base = path.split("/{").next().unwrap_or(path);
         let quoted = format!("\"{base}");
         self.files
