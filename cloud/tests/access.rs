@@ -5,7 +5,7 @@ mod support;
 
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{TestApp, assert_failure, codes_in, ids_in};
+use support::{Client, Reply, TestApp, assert_failure, codes_in, find_in, ids_in};
 
 const ROLE: &str = "/api/blade-system/role";
 const MENU: &str = "/api/blade-system/menu";
@@ -14,66 +14,73 @@ const DATA_SCOPE: &str = "/api/blade-system/data-scope";
 const API_SCOPE: &str = "/api/blade-system/api-scope";
 const POST: &str = "/api/blade-system/post";
 
-async fn submit(app: &TestApp, token: &str, base: &str, body: Json) -> (u16, Json) {
-    app.post_json(&format!("{base}/submit"), token, &body, None).await
-}
-
 /// Submits and expects a 400 with `zh`, then the same in English with `en`.
-async fn refused(app: &TestApp, token: &str, base: &str, body: Json, zh: &str, en: &str) {
+async fn refused(caller: &Client<'_>, base: &str, body: Json, zh: &str, en: &str) {
     let path = format!("{base}/submit");
-    let (status, res) = app.post_json(&path, token, &body, None).await;
+    let Reply {
+        status, body: res, ..
+    } = caller.post_json(&path, body.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], zh, "{body}");
-    let (status, res) = app.post_json(&path, token, &body, Some("en")).await;
+    let Reply {
+        status, body: res, ..
+    } = caller.lang("en").post_json(&path, body.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], en, "{body}");
 }
 
-async fn created(app: &TestApp, token: &str, base: &str, body: Json) -> String {
-    let (status, res) = submit(app, token, base, body.clone()).await;
+async fn created(caller: &Client<'_>, base: &str, body: Json) -> String {
+    let Reply {
+        status, body: res, ..
+    } = caller.submit(base, body.clone()).await;
     assert_eq!(status, 200, "{body}: {res}");
     res["data"].as_str().expect("new id").to_owned()
 }
 
-async fn remove(app: &TestApp, token: &str, base: &str, ids: &str, lang: Option<&str>) -> (u16, Json) {
-    let mut req = app.authed(Method::POST, &format!("{base}/remove?ids={ids}"), token);
-    if let Some(l) = lang {
-        req = req.header("Accept-Language", l);
-    }
-    app.send_json(req).await
-}
-
-async fn grant(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
-    app.post_json(path, token, &body, None).await
-}
-
-fn find<'a>(list: &'a Json, id: &str) -> Option<&'a Json> {
-    fn walk<'a>(v: &'a Json, id: &str) -> Option<&'a Json> {
-        v.as_array()?.iter().find_map(|n| {
-            if n["id"] == id {
-                Some(n)
-            } else {
-                walk(&n["children"], id)
-            }
-        })
-    }
-    walk(list, id)
-}
-
-async fn button_codes(app: &TestApp, token: &str) -> Vec<String> {
-    codes_in(&app.data_of("/api/blade-system/menu/buttons", token).await)
+async fn button_codes(caller: &Client<'_>) -> Vec<String> {
+    codes_in(&caller.get_data("/api/blade-system/menu/buttons").await)
 }
 
 async fn menu_ids(app: &TestApp, codes: &[&str]) -> Vec<String> {
     app.menu_ids(codes).await.iter().map(i64::to_string).collect()
 }
 
-#[tokio::test]
-async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
+/// Role "运维主管" (`ops_lead`) with child "运维" (`ops`) on the platform, and a role of tenant
+/// 510001 with the alias `ops_lead` too; returns (app, admin token, lead id, ops id).
+async fn role_tree() -> (TestApp, String, String, String) {
     let app = TestApp::start().await;
     let admin = app.token_of("000000", "admin", "admin").await;
+    let lead = created(
+        &app.as_user(&admin),
+        ROLE,
+        json!({"roleName": "运维主管", "roleAlias": "ops_lead", "sort": 2}),
+    )
+    .await;
+    let ops = created(
+        &app.as_user(&admin),
+        ROLE,
+        json!({"roleName": "运维", "roleAlias": "ops", "sort": 1, "parentId": lead}),
+    )
+    .await;
+    // The same alias is free in another tenant.
+    app.create_tenant_user("510001", "t_adm", "t-pass", &["role", "role_add"], None)
+        .await;
+    let other = app.token_of("510001", "t_adm", "t-pass").await;
+    created(
+        &app.as_user(&other),
+        ROLE,
+        json!({"roleName": "x", "roleAlias": "ops_lead", "sort": 1}),
+    )
+    .await;
+
+    (app, admin, lead, ops)
+}
+
+#[tokio::test]
+async fn role_forms_are_validated_and_aliases_are_unique_within_a_tenant() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleAlias": "x", "sort": 1}),
@@ -82,7 +89,6 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     )
     .await;
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "x", "sort": 1}),
@@ -91,7 +97,6 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     )
     .await;
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "x", "roleAlias": "x"}),
@@ -100,14 +105,12 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     )
     .await;
     let lead = created(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "运维主管", "roleAlias": "ops_lead", "sort": 2}),
     )
     .await;
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "again", "roleAlias": "ops_lead", "sort": 3}),
@@ -116,7 +119,6 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     )
     .await;
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "orphan", "roleAlias": "orphan", "sort": 3, "parentId": "12345"}),
@@ -124,8 +126,7 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
         "The parent role does not exist",
     )
     .await;
-    let ops = created(
-        &app,
+    created(
         &admin,
         ROLE,
         json!({"roleName": "运维", "roleAlias": "ops", "sort": 1, "parentId": lead}),
@@ -136,16 +137,25 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
         .await;
     let other = app.token_of("510001", "t_adm", "t-pass").await;
     created(
-        &app,
-        &other,
+        &app.as_user(&other),
         ROLE,
         json!({"roleName": "x", "roleAlias": "ops_lead", "sort": 1}),
     )
     .await;
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn roles_form_a_tree_in_lists_selectors_and_details() {
+    let (app, admin, lead, ops) = role_tree().await;
+
     // Tree list: the child under its parent, with parentName and hasChildren.
-    let list = app.data_of(&format!("{ROLE}/list?roleAlias=ops"), &admin).await;
-    let parent = find(&list, &lead).expect("parent listed");
+    let list = app
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/list?roleAlias=ops"))
+        .await;
+    let parent = find_in(&list, &lead).expect("parent listed");
     assert_eq!(parent["hasChildren"], true, "{list}");
     assert_eq!(parent["tenantId"], "000000");
     assert_eq!(parent["children"][0]["id"], ops.as_str());
@@ -155,30 +165,36 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
         "the platform lists every tenant's roles: {list}"
     );
     let only = app
-        .data_of(&format!("{ROLE}/list?roleAlias=ops_lead&tenantId=000000"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/list?roleAlias=ops_lead&tenantId=000000"))
         .await;
     assert_eq!(only.as_array().unwrap().len(), 1, "{only}");
     assert_eq!(only[0]["hasChildren"], false);
-    let by_name = app.data_of(&format!("{ROLE}/list?roleName=运维"), &admin).await;
+    let by_name = app
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/list?roleName=运维"))
+        .await;
     assert_eq!(ids_in(&by_name).len(), 2, "{by_name}");
 
     // Selector trees and the flat list.
-    let tree = app.data_of(&format!("{ROLE}/tree"), &admin).await;
-    let node = find(&tree, &lead).expect("node");
+    let tree = app.as_user(&admin).get_data(&format!("{ROLE}/tree")).await;
+    let node = find_in(&tree, &lead).expect("node");
     assert_eq!(node["title"], "运维主管");
     assert_eq!(node["key"], lead.as_str());
     assert_eq!(node["value"], lead.as_str());
     assert_eq!(node["parentId"], "0");
     assert_eq!(node["children"][0]["id"], ops.as_str());
     let sub = app
-        .data_of(&format!("{ROLE}/tree-by-id?roleId={lead}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/tree-by-id?roleId={lead}"))
         .await;
     assert_eq!(ids_in(&sub), vec![lead.clone(), ops.clone()]);
     let sub = app
-        .data_of(&format!("{ROLE}/tree-by-id?roleId={ops}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/tree-by-id?roleId={ops}"))
         .await;
     assert_eq!(ids_in(&sub), vec![ops.clone()]);
-    let flat = app.data_of(&format!("{ROLE}/rolelist"), &admin).await;
+    let flat = app.as_user(&admin).get_data(&format!("{ROLE}/rolelist")).await;
     let aliases: Vec<&str> = flat
         .as_array()
         .unwrap()
@@ -191,12 +207,14 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     );
     assert!(flat[0].get("children").is_none());
 
-    let detail = app.data_of(&format!("{ROLE}/detail?id={ops}"), &admin).await;
+    let detail = app
+        .as_user(&admin)
+        .get_data(&format!("{ROLE}/detail?id={ops}"))
+        .await;
     assert_eq!(detail["parentName"], "运维主管");
     assert_eq!(detail["roleAlias"], "ops");
     refused(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         ROLE,
         json!({"id": lead, "parentId": ops}),
         "上级角色不能是自己或下级角色",
@@ -204,53 +222,62 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
     )
     .await;
     // Keeping its own alias is not a duplicate.
-    let (status, body) = submit(
-        &app,
-        &admin,
-        ROLE,
-        json!({"id": lead, "roleAlias": "ops_lead", "sort": 5}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .submit(ROLE, json!({"id": lead, "roleAlias": "ops_lead", "sort": 5}))
+        .await;
     assert_eq!(status, 200, "{body}");
 
-    let (status, body) = remove(&app, &admin, ROLE, &lead, None).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_role_with_children_or_holders_is_kept_and_its_alias_is_free_once_it_is_gone() {
+    let (app, admin, lead, ops) = role_tree().await;
+
+    let Reply { status, body, .. } = app.as_user(&admin).remove(ROLE, &lead).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先删除子节点");
-    let (_, body) = remove(&app, &admin, ROLE, &lead, Some("en")).await;
+    let Reply { body, .. } = app.as_user(&admin).lang("en").remove(ROLE, &lead).await;
     assert_eq!(body["msg"], "Delete the child items first");
 
     let holder = app
         .create_role_holder("000000", "ops1", "ops-pass", ops.parse().unwrap())
         .await;
-    let (status, body) = remove(&app, &admin, ROLE, &ops, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(ROLE, &ops).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该角色已分配给用户，无法删除");
-    let (_, body) = remove(&app, &admin, ROLE, &ops, Some("en")).await;
+    let Reply { body, .. } = app.as_user(&admin).lang("en").remove(ROLE, &ops).await;
     assert_eq!(body["msg"], "This role is still assigned to users");
     app.exec(
         "UPDATE blade_user SET is_deleted = 1 WHERE id = ?",
         vec![pv_cloud::kernel::sql::Value::Int(holder)],
     )
     .await;
-    let (status, body) = remove(&app, &admin, ROLE, &ops, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(ROLE, &ops).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
-    let (status, body) = remove(&app, &admin, ROLE, &lead, None).await;
+    let Reply { status, body, .. } = app.as_user(&admin).remove(ROLE, &lead).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
     // The alias is free again once its role is gone.
     created(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         ROLE,
         json!({"roleName": "n", "roleAlias": "ops_lead", "sort": 1}),
     )
     .await;
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn reading_the_role_list_needs_the_role_menu() {
+    let app = TestApp::start().await;
     // Reading the role list needs the role menu.
     app.create_tenant_user("510001", "nobody", "nobody-pass", &["post"], None)
         .await;
     let nobody = app.token_of("510001", "nobody", "nobody-pass").await;
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, &format!("{ROLE}/list"), &nobody))
+    let Reply { status, body, .. } = app
+        .send(app.as_user(&nobody).request(Method::GET, &format!("{ROLE}/list")))
         .await;
     assert_failure(status, &body, 403);
     app.stop().await;
@@ -259,7 +286,7 @@ async fn roles_validate_form_a_tree_and_refuse_unsafe_removal() {
 #[tokio::test]
 async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let perms = [
         "role",
         "role_add",
@@ -277,21 +304,19 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
         .await;
     app.create_tenant_user("520002", "adm_b", "b-pass", &perms, None)
         .await;
-    let a = app.token_of("520001", "adm_a", "a-pass").await;
-    let b = app.token_of("520002", "adm_b", "b-pass").await;
+    let a = app.as_user(&app.token_of("520001", "adm_a", "a-pass").await);
+    let b = app.as_user(&app.token_of("520002", "adm_b", "b-pass").await);
 
     // The platform creates a role inside tenant A; an unknown tenant is refused.
     let role_a = created(
-        &app,
         &admin,
         ROLE,
         json!({"tenantId": "520001", "roleName": "A 的角色", "roleAlias": "a_role", "sort": 1}),
     )
     .await;
-    let detail = app.data_of(&format!("{ROLE}/detail?id={role_a}"), &admin).await;
+    let detail = admin.get_data(&format!("{ROLE}/detail?id={role_a}")).await;
     assert_eq!(detail["tenantId"], "520001");
     refused(
-        &app,
         &admin,
         ROLE,
         json!({"tenantId": "999999", "roleName": "x", "roleAlias": "x", "sort": 1}),
@@ -300,112 +325,100 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
     )
     .await;
     let post = app.menu_id("post").await;
-    let (status, body) = grant(
-        &app,
-        &a,
-        &format!("{ROLE}/grant"),
-        json!({"roleIds": [role_a], "menuIds": [post], "dataScopeIds": [], "apiScopeIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = a
+        .post_json(
+            &format!("{ROLE}/grant"),
+            json!({"roleIds": [role_a], "menuIds": [post], "dataScopeIds": [], "apiScopeIds": []}),
+        )
+        .await;
     assert_eq!(status, 200, "A grants its own role: {body}");
-    let top_a = created(
-        &app,
-        &a,
-        TOPMENU,
-        json!({"code": "a_top", "name": "A 顶部", "sort": 1}),
-    )
-    .await;
-    let (status, body) = grant(
-        &app,
-        &a,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [top_a], "menuIds": [post]}),
-    )
-    .await;
+    let top_a = created(&a, TOPMENU, json!({"code": "a_top", "name": "A 顶部", "sort": 1})).await;
+    let Reply { status, body, .. } = a
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [top_a], "menuIds": [post]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
 
     // Tenant B names A's ids: it gets nothing and changes nothing.
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, &format!("{ROLE}/detail?id={role_a}"), &b))
+    let Reply { status, body, .. } = app
+        .send(b.request(Method::GET, &format!("{ROLE}/detail?id={role_a}")))
         .await;
     assert_failure(status, &body, 404);
-    let (status, body) = submit(&app, &b, ROLE, json!({"id": role_a, "roleName": "hijacked"})).await;
+    let Reply { status, body, .. } = b
+        .submit(ROLE, json!({"id": role_a, "roleName": "hijacked"}))
+        .await;
     assert_failure(status, &body, 404);
-    let (_, body) = remove(&app, &b, ROLE, &role_a, None).await;
+    let Reply { body, .. } = b.remove(ROLE, &role_a).await;
     assert_eq!(body["data"], 0);
-    let (status, body) = grant(
-        &app,
-        &b,
-        &format!("{ROLE}/grant"),
-        json!({"roleIds": [role_a], "menuIds": [], "dataScopeIds": [], "apiScopeIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = b
+        .post_json(
+            &format!("{ROLE}/grant"),
+            json!({"roleIds": [role_a], "menuIds": [], "dataScopeIds": [], "apiScopeIds": []}),
+        )
+        .await;
     assert_failure(status, &body, 404);
-    let (status, body) = grant(
-        &app,
-        &b,
-        &format!("{ROLE}/grant-app"),
-        json!({"roleIds": [role_a], "menuIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = b
+        .post_json(
+            &format!("{ROLE}/grant-app"),
+            json!({"roleIds": [role_a], "menuIds": []}),
+        )
+        .await;
     assert_failure(status, &body, 404);
-    let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role_a}"), &b)
+    let keys = b
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={role_a}"))
         .await;
     assert_eq!(keys["menu"], json!([]), "{keys}");
-    let sub = app
-        .data_of(&format!("{ROLE}/tree-by-id?roleId={role_a}"), &b)
-        .await;
+    let sub = b.get_data(&format!("{ROLE}/tree-by-id?roleId={role_a}")).await;
     assert_eq!(sub, json!([]));
     for path in [
         format!("{ROLE}/list"),
         format!("{ROLE}/tree?tenantId=520001"),
         format!("{ROLE}/rolelist?tenantId=520001"),
     ] {
-        let data = app.data_of(&path, &b).await;
+        let data = b.get_data(&path).await;
         assert!(!data.to_string().contains(&role_a), "{path}: {data}");
         assert!(!data.to_string().contains("a_role"), "{path}: {data}");
     }
     // B cannot plant a role in A either: tenantId is the platform's to choose.
     let planted = created(
-        &app,
         &b,
         ROLE,
         json!({"tenantId": "520001", "roleName": "p", "roleAlias": "p", "sort": 1}),
     )
     .await;
     assert_eq!(
-        app.data_of(&format!("{ROLE}/detail?id={planted}"), &b).await["tenantId"],
+        b.get_data(&format!("{ROLE}/detail?id={planted}")).await["tenantId"],
         "520002"
     );
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, &format!("{TOPMENU}/detail?id={top_a}"), &b))
+    let Reply { status, body, .. } = app
+        .send(b.request(Method::GET, &format!("{TOPMENU}/detail?id={top_a}")))
         .await;
     assert_failure(status, &body, 404);
-    let (status, body) = grant(
-        &app,
-        &b,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [top_a], "menuIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = b
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [top_a], "menuIds": []}),
+        )
+        .await;
     assert_failure(status, &body, 404);
-    let keys = app
-        .data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"), &b)
+    let keys = b
+        .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"))
         .await;
     assert_eq!(keys, json!([]));
-    let (_, body) = remove(&app, &b, TOPMENU, &top_a, None).await;
+    let Reply { body, .. } = b.remove(TOPMENU, &top_a).await;
     assert_eq!(body["data"], 0);
 
     // A's data is untouched.
-    let role = app.data_of(&format!("{ROLE}/detail?id={role_a}"), &a).await;
+    let role = a.get_data(&format!("{ROLE}/detail?id={role_a}")).await;
     assert_eq!(role["roleName"], "A 的角色");
-    let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role_a}"), &a)
+    let keys = a
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={role_a}"))
         .await;
     assert_eq!(keys["menu"], json!([post]));
-    let keys = app
-        .data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"), &a)
+    let keys = a
+        .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"))
         .await;
     assert_eq!(keys, json!([post]));
     app.stop().await;
@@ -414,9 +427,8 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
 #[tokio::test]
 async fn grants_replace_and_app_grants_are_a_separate_set() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let role = created(
-        &app,
         &admin,
         ROLE,
         json!({"roleName": "查看", "roleAlias": "viewer", "sort": 3}),
@@ -424,32 +436,25 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     .await;
     app.create_role_holder("000000", "viewer", "viewer-pass", role.parse().unwrap())
         .await;
-    let viewer = app.token_of("000000", "viewer", "viewer-pass").await;
-    assert!(button_codes(&app, &viewer).await.is_empty());
+    let viewer = app.as_user(&app.token_of("000000", "viewer", "viewer-pass").await);
+    assert!(button_codes(&viewer).await.is_empty());
 
     let web = format!("{ROLE}/grant");
     let app_grant = format!("{ROLE}/grant-app");
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_add"]).await, "dataScopeIds": [], "apiScopeIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin.post_json(&web, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_add"]).await, "dataScopeIds": [], "apiScopeIds": []})).await;
     assert_eq!((status, &body["data"]), (200, &json!(true)), "{body}");
-    let buttons = button_codes(&app, &viewer).await;
+    let buttons = button_codes(&viewer).await;
     assert!(buttons.contains(&"post_add".to_owned()), "{buttons:?}");
 
     // A second grant replaces the first.
-    let (status, _) = grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_delete"]).await}),
-    )
-    .await;
+    let Reply { status, .. } = admin
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_delete"]).await}),
+        )
+        .await;
     assert_eq!(status, 200);
-    let buttons = button_codes(&app, &viewer).await;
+    let buttons = button_codes(&viewer).await;
     assert!(buttons.contains(&"post_delete".to_owned()), "{buttons:?}");
     assert!(
         !buttons.contains(&"post_add".to_owned()),
@@ -457,29 +462,23 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     );
 
     // The app set is separate: it changes neither the buttons nor the web set.
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &app_grant,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await, "dataScopeIds": [], "apiScopeIds": []}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin.post_json(&app_grant, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await, "dataScopeIds": [], "apiScopeIds": []})).await;
     assert_eq!(status, 200, "{body}");
-    let buttons = button_codes(&app, &viewer).await;
+    let buttons = button_codes(&viewer).await;
     assert!(!buttons.contains(&"post_edit".to_owned()), "{buttons:?}");
     assert!(buttons.contains(&"post_delete".to_owned()), "{buttons:?}");
     let mut want = menu_ids(&app, &["post", "post_delete"]).await;
     want.sort();
-    let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role}"), &admin)
+    let keys = admin
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={role}"))
         .await;
     let mut got: Vec<String> = serde_json::from_value(keys["menu"].clone()).unwrap();
     got.sort();
     assert_eq!(got, want);
     assert_eq!(keys["dataScope"], json!([]));
     assert_eq!(keys["apiScope"], json!([]));
-    let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys-app?roleIds={role}"), &admin)
+    let keys = admin
+        .get_data(&format!("{MENU}/role-tree-keys-app?roleIds={role}"))
         .await;
     let mut got: Vec<String> = serde_json::from_value(keys["menu"].clone()).unwrap();
     got.sort();
@@ -489,30 +488,29 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
     assert!(keys.get("dataScope").is_none());
 
     // A web grant leaves the app set alone.
-    grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post"]).await}),
-    )
-    .await;
-    let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys-app?roleIds={role}"), &admin)
+    admin
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post"]).await}),
+        )
+        .await;
+    let keys = admin
+        .get_data(&format!("{MENU}/role-tree-keys-app?roleIds={role}"))
         .await;
     assert_eq!(keys["menu"].as_array().unwrap().len(), 2);
-    let tree = app.data_of(&format!("{MENU}/grant-tree-app"), &admin).await;
+    let tree = admin.get_data(&format!("{MENU}/grant-tree-app")).await;
     assert!(tree["menu"].as_array().is_some_and(|m| !m.is_empty()));
     assert!(tree.get("dataScope").is_none());
 
     // No role named; a caller without the grant button.
-    let (status, body) = grant(&app, &admin, &web, json!({"roleIds": [], "menuIds": []})).await;
+    let Reply { status, body, .. } = admin.post_json(&web, json!({"roleIds": [], "menuIds": []})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请选择角色");
-    let (status, body) = grant(&app, &viewer, &web, json!({"roleIds": [role], "menuIds": []})).await;
-    assert_failure(status, &body, 403);
-    let (status, body) = app
-        .post_json(&web, &admin, &json!({"roleIds": ["x"]}), None)
+    let Reply { status, body, .. } = viewer
+        .post_json(&web, json!({"roleIds": [role], "menuIds": []}))
         .await;
+    assert_failure(status, &body, 403);
+    let Reply { status, body, .. } = admin.post_json(&web, json!({"roleIds": ["x"]})).await;
     assert_failure(status, &body, 400);
     app.stop().await;
 }
@@ -520,7 +518,7 @@ async fn grants_replace_and_app_grants_are_a_separate_set() {
 #[tokio::test]
 async fn packages_limit_grant_trees_and_grants() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let package = [
         "role",
         "role_add",
@@ -534,9 +532,9 @@ async fn packages_limit_grant_trees_and_grants() {
     let held = ["role", "role_add", "role_grant", "topmenu", "post", "post_add"];
     app.create_tenant_user("530001", "pkg_adm", "pkg-pass", &held, Some(&package))
         .await;
-    let tadm = app.token_of("530001", "pkg_adm", "pkg-pass").await;
+    let tadm = app.as_user(&app.token_of("530001", "pkg_adm", "pkg-pass").await);
 
-    let tree = app.data_of(&format!("{MENU}/grant-tree"), &tadm).await;
+    let tree = tadm.get_data(&format!("{MENU}/grant-tree")).await;
     let ids = ids_in(&tree["menu"]);
     for code in ["system", "authority", "role", "role_grant", "post", "post_add"] {
         assert!(ids.contains(&app.menu_id(code).await), "{code} in {tree}");
@@ -548,83 +546,70 @@ async fn packages_limit_grant_trees_and_grants() {
             "{code} not in the grant tree"
         );
     }
-    let full = app.data_of(&format!("{MENU}/grant-tree"), &admin).await;
+    let full = admin.get_data(&format!("{MENU}/grant-tree")).await;
     assert!(ids_in(&full["menu"]).contains(&app.menu_id("user").await));
 
     let role = created(
-        &app,
         &tadm,
         ROLE,
         json!({"roleName": "子角色", "roleAlias": "sub", "sort": 1}),
     )
     .await;
     let web = format!("{ROLE}/grant");
-    let (status, body) = grant(
-        &app,
-        &tadm,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
-    )
-    .await;
-    assert_failure(status, &body, 400);
-    assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
-    let (status, body) = grant(
-        &app,
-        &tadm,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
-    )
-    .await;
-    assert_failure(status, &body, 400);
-    assert_eq!(body["msg"], "不能授予自己没有的权限");
-    let (_, body) = app
+    let Reply { status, body, .. } = tadm
         .post_json(
             &web,
-            &tadm,
-            &json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
-            Some("en"),
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
+        )
+        .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
+    let Reply { status, body, .. } = tadm
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
+        )
+        .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "不能授予自己没有的权限");
+    let Reply { body, .. } = tadm
+        .lang("en")
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post_edit"]).await}),
         )
         .await;
     assert_eq!(body["msg"], "You cannot grant permissions you do not hold");
-    let (status, body) = grant(
-        &app,
-        &tadm,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["system", "authority", "post", "post_add"]).await}),
-    )
-    .await;
+    let Reply { status, body, .. } = tadm.post_json(&web, json!({"roleIds": [role], "menuIds": menu_ids(&app, &["system", "authority", "post", "post_add"]).await})).await;
     assert_eq!(status, 200, "held menus and their ancestors: {body}");
     // The app grant obeys the same limits.
-    let (status, _) = grant(
-        &app,
-        &tadm,
-        &format!("{ROLE}/grant-app"),
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user"]).await}),
-    )
-    .await;
+    let Reply { status, .. } = tadm
+        .post_json(
+            &format!("{ROLE}/grant-app"),
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user"]).await}),
+        )
+        .await;
     assert_eq!(status, 400);
 
     // The platform is bound by the tenant's package, not by its own holdings.
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["user_add"]).await}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &web,
-        json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            &web,
+            json!({"roleIds": [role], "menuIds": menu_ids(&app, &["post", "post_edit"]).await}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
 
     // Top-menu choices: the package's menus, no buttons.
-    let top = app.data_of(&format!("{MENU}/grant-top-tree"), &tadm).await;
+    let top = tadm.get_data(&format!("{MENU}/grant-top-tree")).await;
     let ids = ids_in(&top);
     assert!(ids.contains(&app.menu_id("post").await), "{top}");
     assert!(!ids.contains(&app.menu_id("post_add").await), "no buttons");
@@ -633,16 +618,16 @@ async fn packages_limit_grant_trees_and_grants() {
 }
 
 #[tokio::test]
-async fn menus_are_platform_data_with_tree_lists_and_checks() {
+async fn menu_lists_trees_and_lazy_lists_show_the_platform_menus() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let post = app.menu_id("post").await;
     let system = app.menu_id("system").await;
 
-    let list = app.data_of(&format!("{MENU}/list"), &admin).await;
-    let sys = find(&list, &system).expect("system menu");
+    let list = admin.get_data(&format!("{MENU}/list")).await;
+    let sys = find_in(&list, &system).expect("system menu");
     assert_eq!(sys["hasChildren"], true);
-    let p = find(&list, &post).expect("post menu");
+    let p = find_in(&list, &post).expect("post menu");
     assert_eq!(p["parentName"], "系统管理");
     assert_eq!(p["code"], "post");
     assert_eq!(p["category"], 1);
@@ -653,10 +638,10 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
             .iter()
             .any(|c| c["code"] == "post_add")
     );
-    let menus_only = app.data_of(&format!("{MENU}/menu-list"), &admin).await;
+    let menus_only = admin.get_data(&format!("{MENU}/menu-list")).await;
     assert!(!menus_only.to_string().contains("\"category\":2"), "no buttons");
-    assert!(find(&menus_only, &post).is_some());
-    let filtered = app.data_of(&format!("{MENU}/list?code=post_"), &admin).await;
+    assert!(find_in(&menus_only, &post).is_some());
+    let filtered = admin.get_data(&format!("{MENU}/list?code=post_")).await;
     assert!(
         filtered
             .as_array()
@@ -666,19 +651,20 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
         "{filtered}"
     );
     let en = app
-        .send_json(
-            app.authed(Method::GET, &format!("{MENU}/tree"), &admin)
+        .send(
+            admin
+                .request(Method::GET, &format!("{MENU}/tree"))
                 .header("Accept-Language", "en"),
         )
         .await
-        .1;
-    assert_eq!(find(&en["data"], &post).unwrap()["title"], "Posts");
+        .body;
+    assert_eq!(find_in(&en["data"], &post).unwrap()["title"], "Posts");
     assert!(
-        find(&en["data"], &app.menu_id("post_add").await).is_none(),
+        find_in(&en["data"], &app.menu_id("post_add").await).is_none(),
         "tree has menus only"
     );
 
-    let roots = app.data_of(&format!("{MENU}/lazy-list"), &admin).await;
+    let roots = admin.get_data(&format!("{MENU}/lazy-list")).await;
     assert_eq!(roots.as_array().unwrap().len(), 8, "{roots}");
     assert!(
         roots
@@ -689,9 +675,7 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     );
     assert_eq!(roots[0]["code"], "basicFacts");
     assert_eq!(roots[0]["hasChildren"], true);
-    let buttons = app
-        .data_of(&format!("{MENU}/lazy-list?parentId={post}"), &admin)
-        .await;
+    let buttons = admin.get_data(&format!("{MENU}/lazy-list?parentId={post}")).await;
     assert!(
         buttons
             .as_array()
@@ -700,12 +684,12 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
             .all(|b| b["category"] == 2 && b["hasChildren"] == false)
     );
     assert_eq!(buttons.as_array().unwrap().len(), 4);
-    let none = app
-        .data_of(&format!("{MENU}/lazy-menu-list?parentId={post}"), &admin)
+    let none = admin
+        .get_data(&format!("{MENU}/lazy-menu-list?parentId={post}"))
         .await;
     assert_eq!(none, json!([]));
-    let sys_children = app
-        .data_of(&format!("{MENU}/lazy-menu-list?parentId={system}"), &admin)
+    let sys_children = admin
+        .get_data(&format!("{MENU}/lazy-menu-list?parentId={system}"))
         .await;
     assert!(
         sys_children
@@ -715,8 +699,15 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
             .any(|m| m["code"] == "post" && m["hasChildren"] == false)
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn menu_forms_are_validated_in_both_languages() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+
     refused(
-        &app,
         &admin,
         MENU,
         json!({"name": "x", "sort": 1, "category": 1}),
@@ -725,7 +716,6 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "sort": 1, "category": 1}),
@@ -734,7 +724,6 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "name": "演示", "category": 1}),
@@ -743,7 +732,6 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "name": "演示", "sort": 1}),
@@ -752,7 +740,6 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "name": "演示", "sort": 1, "category": 3}),
@@ -761,7 +748,6 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "post", "name": "重复", "sort": 1, "category": 1}),
@@ -770,7 +756,6 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo", "name": "演示", "sort": 1, "category": 1, "parentId": "42"}),
@@ -779,32 +764,34 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     )
     .await;
 
-    let demo = created(
-        &app,
-        &admin,
-        MENU,
-        json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}),
-    )
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn new_menus_nest_reach_the_platform_administrators_and_leave_as_a_whole_subtree() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+    let post = app.menu_id("post").await;
+
+    let demo = created(&admin, MENU, json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}))
     .await;
     let run = created(
-        &app,
         &admin,
         MENU,
         json!({"code": "demo_run", "name": "运行", "sort": 1, "category": 2, "parentId": demo}),
     )
     .await;
-    let detail = app.data_of(&format!("{MENU}/detail?id={run}"), &admin).await;
+    let detail = admin.get_data(&format!("{MENU}/detail?id={run}")).await;
     assert_eq!(detail["parentName"], "演示");
     assert_eq!(detail["parentId"], demo.as_str());
-    let detail = app.data_of(&format!("{MENU}/detail?id={demo}"), &admin).await;
+    let detail = admin.get_data(&format!("{MENU}/detail?id={demo}")).await;
     assert_eq!(
         (&detail["isOpen"], &detail["nameEn"]),
         (&json!(1), &json!("Demo"))
     );
     // New menus reach the platform's administrators, as the start-up sync does.
-    assert!(button_codes(&app, &admin).await.contains(&"demo_run".to_owned()));
+    assert!(button_codes(&admin).await.contains(&"demo_run".to_owned()));
     refused(
-        &app,
         &admin,
         MENU,
         json!({"id": demo, "parentId": run}),
@@ -813,7 +800,6 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
     )
     .await;
     refused(
-        &app,
         &admin,
         MENU,
         json!({"id": post, "code": "post2"}),
@@ -821,47 +807,19 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
         "The code of a built-in menu cannot be changed",
     )
     .await;
-    let (status, body) = submit(
-        &app,
-        &admin,
-        MENU,
-        json!({"id": post, "sort": 3, "remark": "岗位"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .submit(MENU, json!({"id": post, "sort": 3, "remark": "岗位"}))
+        .await;
     assert_eq!(status, 200, "other fields of built-in menus may change: {body}");
 
-    let (status, body) = remove(&app, &admin, MENU, &demo, None).await;
+    let Reply { status, body, .. } = admin.remove(MENU, &demo).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先删除子节点");
-    let (status, body) = remove(&app, &admin, MENU, &post, Some("en")).await;
+    let Reply { status, body, .. } = admin.lang("en").remove(MENU, &post).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "Built-in menus cannot be deleted");
 
-    // Other tenants read (their package's) menus but never change them.
-    let perms = ["menu", "menu_add", "menu_edit", "menu_delete", "post", "role"];
-    app.create_tenant_user("540001", "m_adm", "m-pass", &perms, Some(&perms))
-        .await;
-    let tenant = app.token_of("540001", "m_adm", "m-pass").await;
-    let (status, body) = submit(
-        &app,
-        &tenant,
-        MENU,
-        json!({"code": "t", "name": "t", "sort": 1, "category": 1}),
-    )
-    .await;
-    assert_failure(status, &body, 403);
-    let (status, body) = submit(&app, &tenant, MENU, json!({"id": demo, "name": "changed"})).await;
-    assert_eq!(status, 404, "outside the package: {body}");
-    let (status, body) = submit(&app, &tenant, MENU, json!({"id": post, "name": "changed"})).await;
-    assert_failure(status, &body, 403);
-    let (status, body) = remove(&app, &tenant, MENU, &post, None).await;
-    assert_failure(status, &body, 403);
-    let theirs = app.data_of(&format!("{MENU}/list"), &tenant).await;
-    let ids = ids_in(&theirs);
-    assert!(ids.contains(&post) && ids.contains(&system), "{theirs}");
-    assert!(!ids.contains(&demo) && !ids.contains(&app.menu_id("user").await));
-
-    let (status, body) = remove(&app, &admin, MENU, &format!("{run},{demo}"), None).await;
+    let Reply { status, body, .. } = admin.remove(MENU, &format!("{run},{demo}")).await;
     assert_eq!(
         (status, &body["data"]),
         (200, &json!(2)),
@@ -871,11 +829,48 @@ async fn menus_are_platform_data_with_tree_lists_and_checks() {
 }
 
 #[tokio::test]
+async fn other_tenants_read_their_packages_menus_but_never_change_them() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+    let post = app.menu_id("post").await;
+    let system = app.menu_id("system").await;
+
+    let demo = created(&admin, MENU, json!({"code": "demo", "name": "演示", "nameEn": "Demo", "path": "/demo", "sort": 99, "category": 1, "isOpen": ""}))
+    .await;
+    let _run = created(
+        &admin,
+        MENU,
+        json!({"code": "demo_run", "name": "运行", "sort": 1, "category": 2, "parentId": demo}),
+    )
+    .await;
+    // Other tenants read (their package's) menus but never change them.
+    let perms = ["menu", "menu_add", "menu_edit", "menu_delete", "post", "role"];
+    app.create_tenant_user("540001", "m_adm", "m-pass", &perms, Some(&perms))
+        .await;
+    let tenant = app.as_user(&app.token_of("540001", "m_adm", "m-pass").await);
+    let Reply { status, body, .. } = tenant
+        .submit(MENU, json!({"code": "t", "name": "t", "sort": 1, "category": 1}))
+        .await;
+    assert_failure(status, &body, 403);
+    let Reply { status, body, .. } = tenant.submit(MENU, json!({"id": demo, "name": "changed"})).await;
+    assert_eq!(status, 404, "outside the package: {body}");
+    let Reply { status, body, .. } = tenant.submit(MENU, json!({"id": post, "name": "changed"})).await;
+    assert_failure(status, &body, 403);
+    let Reply { status, body, .. } = tenant.remove(MENU, &post).await;
+    assert_failure(status, &body, 403);
+    let theirs = tenant.get_data(&format!("{MENU}/list")).await;
+    let ids = ids_in(&theirs);
+    assert!(ids.contains(&post) && ids.contains(&system), "{theirs}");
+    assert!(!ids.contains(&demo) && !ids.contains(&app.menu_id("user").await));
+
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn top_menus_hold_menu_settings_that_routes_follow() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     refused(
-        &app,
         &admin,
         TOPMENU,
         json!({"name": "运维"}),
@@ -884,7 +879,6 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
     )
     .await;
     refused(
-        &app,
         &admin,
         TOPMENU,
         json!({"code": "ops"}),
@@ -893,14 +887,12 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
     )
     .await;
     let top = created(
-        &app,
         &admin,
         TOPMENU,
         json!({"code": "ops", "name": "运维", "source": "ToolOutlined", "sort": ""}),
     )
     .await;
     refused(
-        &app,
         &admin,
         TOPMENU,
         json!({"code": "ops", "name": "again"}),
@@ -908,60 +900,59 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
         "This top menu code already exists",
     )
     .await;
-    let page = app.data_of(&format!("{TOPMENU}/list"), &admin).await;
+    let page = admin.get_data(&format!("{TOPMENU}/list")).await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["sort"], 1);
 
     // Without settings the top menu would open an empty sidebar, so it is not offered.
-    let offered = app.data_of("/api/blade-system/menu/top-menu", &admin).await;
+    let offered = admin.get_data("/api/blade-system/menu/top-menu").await;
     assert_eq!(offered, json!([]));
     let system = app.menu_id("system").await;
     let station = app.menu_id("stationMonitor").await;
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [top], "menuIds": [system]}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [top], "menuIds": [system]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        app.data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top}"), &admin)
+        admin
+            .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top}"))
             .await,
         json!([system])
     );
-    let offered = app.data_of("/api/blade-system/menu/top-menu", &admin).await;
+    let offered = admin.get_data("/api/blade-system/menu/top-menu").await;
     assert_eq!(offered[0]["id"], top.as_str(), "{offered}");
-    let routes = app
-        .data_of(&format!("/api/blade-system/menu/routes?topMenuId={top}"), &admin)
+    let routes = admin
+        .get_data(&format!("/api/blade-system/menu/routes?topMenuId={top}"))
         .await;
     assert_eq!(routes.as_array().unwrap().len(), 1, "{routes}");
     assert_eq!(routes[0]["code"], "system");
     // Replaced, not appended.
-    grant(
-        &app,
-        &admin,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [top], "menuIds": [station]}),
-    )
-    .await;
+    admin
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [top], "menuIds": [station]}),
+        )
+        .await;
     assert_eq!(
-        app.data_of(&format!("{MENU}/top-tree-keys?topMenuIds={top}"), &admin)
+        admin
+            .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top}"))
             .await,
         json!([station])
     );
-    let routes = app
-        .data_of(&format!("/api/blade-system/menu/routes?topMenuId={top}"), &admin)
+    let routes = admin
+        .get_data(&format!("/api/blade-system/menu/routes?topMenuId={top}"))
         .await;
     assert_eq!(codes_in(&routes)[0], "stationMonitor");
     assert!(!codes_in(&routes).contains(&"post".to_owned()));
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [], "menuIds": [station]}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [], "menuIds": [station]}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请选择顶部菜单");
 
@@ -969,43 +960,38 @@ async fn top_menus_hold_menu_settings_that_routes_follow() {
     let perms = ["topmenu", "topmenu_add", "topmenu_setting", "post"];
     app.create_tenant_user("550001", "top_adm", "top-pass", &perms, Some(&perms))
         .await;
-    let tenant = app.token_of("550001", "top_adm", "top-pass").await;
-    let theirs = created(&app, &tenant, TOPMENU, json!({"code": "ops", "name": "运维"})).await;
-    let (status, body) = grant(
-        &app,
-        &tenant,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [theirs], "menuIds": [station]}),
-    )
-    .await;
+    let tenant = app.as_user(&app.token_of("550001", "top_adm", "top-pass").await);
+    let theirs = created(&tenant, TOPMENU, json!({"code": "ops", "name": "运维"})).await;
+    let Reply { status, body, .. } = tenant
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [theirs], "menuIds": [station]}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "所选菜单超出租户产品包范围");
     let post = app.menu_id("post").await;
-    let (status, _) = grant(
-        &app,
-        &tenant,
-        &format!("{TOPMENU}/grant"),
-        json!({"topMenuIds": [theirs], "menuIds": [post]}),
-    )
-    .await;
+    let Reply { status, .. } = tenant
+        .post_json(
+            &format!("{TOPMENU}/grant"),
+            json!({"topMenuIds": [theirs], "menuIds": [post]}),
+        )
+        .await;
     assert_eq!(status, 200);
-    let offered = app.data_of("/api/blade-system/menu/top-menu", &tenant).await;
+    let offered = tenant.get_data("/api/blade-system/menu/top-menu").await;
     assert_eq!(offered.as_array().unwrap().len(), 1, "{offered}");
     assert_eq!(offered[0]["id"], theirs.as_str());
 
-    let (status, body) = remove(&app, &admin, TOPMENU, &top, None).await;
+    let Reply { status, body, .. } = admin.remove(TOPMENU, &top).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)));
-    assert_eq!(
-        app.data_of("/api/blade-system/menu/top-menu", &admin).await,
-        json!([])
-    );
+    assert_eq!(admin.get_data("/api/blade-system/menu/top-menu").await, json!([]));
     app.stop().await;
 }
 
 #[tokio::test]
-async fn data_and_api_scopes_validate_and_are_platform_only() {
+async fn data_scope_forms_are_validated_in_both_languages_and_updates_against_the_stored_row() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let post = app.menu_id("post").await;
     let user_menu = app.menu_id("user").await;
     let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
@@ -1017,7 +1003,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
         b
     };
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         json!({}),
@@ -1026,7 +1011,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         json!({"menuId": post}),
@@ -1035,7 +1019,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeName": ""})),
@@ -1044,7 +1027,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeType": null})),
@@ -1053,7 +1035,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"menuId": "77"})),
@@ -1062,7 +1043,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeColumn": "password"})),
@@ -1071,7 +1051,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeType": 6})),
@@ -1080,7 +1059,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeColumn": "create_dept"})),
@@ -1089,7 +1067,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"scopeColumn": "create_dept", "scopeType": 5, "scopeValue": ""})),
@@ -1097,9 +1074,8 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
         "A custom data scope needs the department ids",
     )
     .await;
-    let own = created(&app, &admin, DATA_SCOPE, ok.clone()).await;
+    let own = created(&admin, DATA_SCOPE, ok.clone()).await;
     created(
-        &app,
         &admin,
         DATA_SCOPE,
         with(json!({"menuId": user_menu, "resourceCode": "user"})),
@@ -1107,7 +1083,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     .await;
     // An update is checked against the stored row it changes.
     refused(
-        &app,
         &admin,
         DATA_SCOPE,
         json!({"id": own, "scopeType": 3}),
@@ -1115,12 +1090,19 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
         "Own-rows scopes use create_user; department scopes use create_dept",
     )
     .await;
-    let page = app
-        .data_of(&format!("{DATA_SCOPE}/list?menuId={post}"), &admin)
-        .await;
+    let page = admin.get_data(&format!("{DATA_SCOPE}/list?menuId={post}")).await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["scopeColumn"], "create_user");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn api_scope_forms_are_validated_and_listed_by_menu() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+    let post = app.menu_id("post").await;
+    let user_menu = app.menu_id("user").await;
     let api = json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2});
     let api_with = |patch: Json| {
         let mut b = api.clone();
@@ -1130,7 +1112,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
         b
     };
     refused(
-        &app,
         &admin,
         API_SCOPE,
         json!({"menuId": post}),
@@ -1139,7 +1120,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopePath": ""})),
@@ -1148,7 +1128,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopeType": ""})),
@@ -1157,7 +1136,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopePath": "blade-system/post/list"})),
@@ -1166,7 +1144,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopePath": "/api/*/list"})),
@@ -1175,7 +1152,6 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     )
     .await;
     refused(
-        &app,
         &admin,
         API_SCOPE,
         api_with(json!({"scopeType": 9})),
@@ -1183,26 +1159,54 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
         "Invalid API scope type",
     )
     .await;
-    let api_id = created(
-        &app,
+    created(
         &admin,
         API_SCOPE,
         api_with(json!({"scopePath": "/api/blade-system/post/**", "scopeType": 1})),
     )
     .await;
-    let page = app
-        .data_of(&format!("{API_SCOPE}/list?menuId={post}"), &admin)
-        .await;
+    let page = admin.get_data(&format!("{API_SCOPE}/list?menuId={post}")).await;
     assert_eq!(page["total"], 1);
     assert_eq!(page["records"][0]["scopePath"], "/api/blade-system/post/**");
-    let page = app
-        .data_of(&format!("{API_SCOPE}/list?menuId={user_menu}"), &admin)
+    let page = admin
+        .get_data(&format!("{API_SCOPE}/list?menuId={user_menu}"))
         .await;
     assert_eq!(page["total"], 0);
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_grant_tree_shows_the_scopes_as_leaves_under_their_menus() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+    let post = app.menu_id("post").await;
+    let user_menu = app.menu_id("user").await;
+    let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
+    let with = |patch: Json| {
+        let mut b = ok.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    let own = created(&admin, DATA_SCOPE, ok.clone()).await;
+    created(
+        &admin,
+        DATA_SCOPE,
+        with(json!({"menuId": user_menu, "resourceCode": "user"})),
+    )
+    .await;
+    let api_id = created(
+        &admin,
+        API_SCOPE,
+        json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表",
+            "scopePath": "/api/blade-system/post/**", "scopeType": 1}),
+    )
+    .await;
     // The grant tree shows the scopes as leaves under their menus.
-    let tree = app.data_of(&format!("{MENU}/grant-tree"), &admin).await;
-    let node = find(&tree["dataScope"], &post).expect("post holds data scopes");
+    let tree = admin.get_data(&format!("{MENU}/grant-tree")).await;
+    let node = find_in(&tree["dataScope"], &post).expect("post holds data scopes");
     assert!(
         node["children"]
             .as_array()
@@ -1210,13 +1214,38 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
             .iter()
             .any(|c| c["id"] == own.as_str())
     );
-    let node = find(&tree["apiScope"], &post).expect("post holds API scopes");
+    let node = find_in(&tree["apiScope"], &post).expect("post holds API scopes");
     assert_eq!(node["children"][0]["id"], api_id.as_str());
     assert!(
-        find(&tree["apiScope"], &app.menu_id("stationMonitor").await).is_none(),
+        find_in(&tree["apiScope"], &app.menu_id("stationMonitor").await).is_none(),
         "only menus with scopes"
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn other_tenants_read_the_scopes_but_never_change_them() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+    let post = app.menu_id("post").await;
+    let user_menu = app.menu_id("user").await;
+    let ok = json!({"menuId": post, "resourceCode": "post", "scopeName": "本人", "scopeColumn": "create_user", "scopeType": 2});
+    let with = |patch: Json| {
+        let mut b = ok.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    let own = created(&admin, DATA_SCOPE, ok.clone()).await;
+    created(
+        &admin,
+        DATA_SCOPE,
+        with(json!({"menuId": user_menu, "resourceCode": "user"})),
+    )
+    .await;
+    let api = json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2});
     // Others may read the scopes but not change them.
     let perms = [
         "datascope",
@@ -1228,37 +1257,35 @@ async fn data_and_api_scopes_validate_and_are_platform_only() {
     ];
     app.create_tenant_user("560001", "s_adm", "s-pass", &perms, None)
         .await;
-    let tenant = app.token_of("560001", "s_adm", "s-pass").await;
-    let (status, body) = submit(&app, &tenant, DATA_SCOPE, ok.clone()).await;
+    let tenant = app.as_user(&app.token_of("560001", "s_adm", "s-pass").await);
+    let Reply { status, body, .. } = tenant.submit(DATA_SCOPE, ok.clone()).await;
     assert_failure(status, &body, 403);
-    let (status, body) = submit(&app, &tenant, DATA_SCOPE, json!({"id": own, "scopeName": "x"})).await;
+    let Reply { status, body, .. } = tenant
+        .submit(DATA_SCOPE, json!({"id": own, "scopeName": "x"}))
+        .await;
     assert_failure(status, &body, 403);
-    let (status, body) = remove(&app, &tenant, DATA_SCOPE, &own, None).await;
+    let Reply { status, body, .. } = tenant.remove(DATA_SCOPE, &own).await;
     assert_failure(status, &body, 403);
-    let (status, body) = submit(&app, &tenant, API_SCOPE, api.clone()).await;
+    let Reply { status, body, .. } = tenant.submit(API_SCOPE, api.clone()).await;
     assert_failure(status, &body, 403);
-    assert_eq!(
-        app.data_of(&format!("{DATA_SCOPE}/list"), &tenant).await["total"],
-        2
-    );
-    let (status, body) = remove(&app, &admin, DATA_SCOPE, &own, None).await;
+    assert_eq!(tenant.get_data(&format!("{DATA_SCOPE}/list")).await["total"], 2);
+    let Reply { status, body, .. } = admin.remove(DATA_SCOPE, &own).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)));
     app.stop().await;
 }
 
 /// Creates a post as `token`, returning its id.
-async fn new_post(app: &TestApp, token: &str, code: &str) -> String {
+async fn new_post(caller: &Client<'_>, code: &str) -> String {
     created(
-        app,
-        token,
+        caller,
         POST,
         json!({"category": 1, "postCode": code, "postName": code, "sort": 1}),
     )
     .await
 }
 
-async fn visible_posts(app: &TestApp, token: &str) -> Vec<String> {
-    let page = app.data_of(&format!("{POST}/list?size=100"), token).await;
+async fn visible_posts(caller: &Client<'_>) -> Vec<String> {
+    let page = caller.get_data(&format!("{POST}/list?size=100")).await;
     let mut codes: Vec<String> = page["records"]
         .as_array()
         .unwrap()
@@ -1297,7 +1324,7 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
     let (no_dept_role, _) = app
         .create_tenant_user(tenant, "no_dept", "pass-1234", &perms, None)
         .await;
-    let no_dept = app.token_of(tenant, "no_dept", "pass-1234").await;
+    let no_dept = app.as_user(&app.token_of(tenant, "no_dept", "pass-1234").await);
     let viewer_role: i64 = app
         .scalar_int(
             "SELECT r.id FROM blade_role r WHERE r.tenant_id = ? AND r.role_alias = ?",
@@ -1307,31 +1334,44 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
         .expect("viewer role");
     for account in ["u_east", "u_team", "u_west", "viewer"] {
         let token = app.token_of(tenant, account, "pass-1234").await;
-        new_post(&app, &token, &format!("p_{account}")).await;
+        new_post(&app.as_user(&token), &format!("p_{account}")).await;
     }
-    let viewer = app.token_of(tenant, "viewer", "pass-1234").await;
+    let viewer = app.as_user(&app.token_of(tenant, "viewer", "pass-1234").await);
     let everything = vec!["p_u_east", "p_u_team", "p_u_west", "p_viewer"];
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&viewer).await,
         everything,
         "no scope granted: no narrowing"
     );
 
     let post = app.menu_id("post").await;
     let scope = |name: &str, column: &str, scope_type: i64, value: Option<String>| json!({"menuId": post, "resourceCode": "post", "scopeName": name, "scopeColumn": column, "scopeType": scope_type, "scopeValue": value});
-    let all = created(&app, &admin, DATA_SCOPE, scope("全部", "create_user", 1, None)).await;
-    let own = created(&app, &admin, DATA_SCOPE, scope("本人", "create_user", 2, None)).await;
-    let own_dept = created(&app, &admin, DATA_SCOPE, scope("本部门", "create_dept", 3, None)).await;
+    let all = created(
+        &app.as_user(&admin),
+        DATA_SCOPE,
+        scope("全部", "create_user", 1, None),
+    )
+    .await;
+    let own = created(
+        &app.as_user(&admin),
+        DATA_SCOPE,
+        scope("本人", "create_user", 2, None),
+    )
+    .await;
+    let own_dept = created(
+        &app.as_user(&admin),
+        DATA_SCOPE,
+        scope("本部门", "create_dept", 3, None),
+    )
+    .await;
     let below = created(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         DATA_SCOPE,
         scope("本部门及以下", "create_dept", 4, None),
     )
     .await;
     let custom = created(
-        &app,
-        &admin,
+        &app.as_user(&admin),
         DATA_SCOPE,
         scope("西区", "create_dept", 5, Some(west.to_string())),
     )
@@ -1342,13 +1382,18 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
         let body = json!({"roleIds": [role.to_string()], "menuIds": perm_ids, "dataScopeIds": scopes, "apiScopeIds": []});
         let (app, admin) = (&app, admin.clone());
         async move {
-            let (status, res) = grant(app, &admin, &format!("{ROLE}/grant"), body).await;
+            let Reply {
+                status, body: res, ..
+            } = app
+                .as_user(&admin)
+                .post_json(&format!("{ROLE}/grant"), body)
+                .await;
             assert_eq!(status, 200, "{res}");
         }
     };
 
     apply(vec![own.clone()], viewer_role).await;
-    assert_eq!(visible_posts(&app, &viewer).await, vec!["p_viewer"], "own rows");
+    assert_eq!(visible_posts(&viewer).await, vec!["p_viewer"], "own rows");
     // Details and changes follow the same narrowing.
     let west_post = app
         .scalar_int(
@@ -1357,57 +1402,54 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
         )
         .await
         .unwrap();
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, &format!("{POST}/detail?id={west_post}"), &viewer))
+    let Reply { status, body, .. } = app
+        .send(viewer.request(Method::GET, &format!("{POST}/detail?id={west_post}")))
         .await;
     assert_failure(status, &body, 404);
-    let (_, body) = remove(&app, &viewer, POST, &west_post.to_string(), None).await;
+    let Reply { body, .. } = viewer.remove(POST, &west_post.to_string()).await;
     assert_eq!(body["data"], 0);
 
     apply(vec![own_dept.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&viewer).await,
         vec!["p_u_east", "p_viewer"],
         "own dept"
     );
     apply(vec![below.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&viewer).await,
         vec!["p_u_east", "p_u_team", "p_viewer"],
         "own dept and below"
     );
     apply(vec![custom.clone()], viewer_role).await;
-    assert_eq!(
-        visible_posts(&app, &viewer).await,
-        vec!["p_u_west"],
-        "custom depts"
-    );
+    assert_eq!(visible_posts(&viewer).await, vec!["p_u_west"], "custom depts");
     apply(vec![own.clone(), custom.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&viewer).await,
         vec!["p_u_west", "p_viewer"],
         "union"
     );
     apply(vec![own.clone(), all.clone()], viewer_role).await;
     assert_eq!(
-        visible_posts(&app, &viewer).await,
+        visible_posts(&viewer).await,
         everything,
         "all lifts the narrowing"
     );
     apply(vec![], viewer_role).await;
-    assert_eq!(visible_posts(&app, &viewer).await, everything);
+    assert_eq!(visible_posts(&viewer).await, everything);
 
     // A caller whose dept is unknown sees nothing through dept scopes, never everything.
     apply(vec![own_dept.clone()], no_dept_role).await;
-    assert_eq!(visible_posts(&app, &no_dept).await, Vec::<String>::new());
+    assert_eq!(visible_posts(&no_dept).await, Vec::<String>::new());
     apply(vec![below.clone()], no_dept_role).await;
-    assert_eq!(visible_posts(&app, &no_dept).await, Vec::<String>::new());
+    assert_eq!(visible_posts(&no_dept).await, Vec::<String>::new());
     // A removed scope no longer narrows.
-    remove(&app, &admin, DATA_SCOPE, &below, None).await;
-    assert_eq!(visible_posts(&app, &no_dept).await, everything);
+    app.as_user(&admin).remove(DATA_SCOPE, &below).await;
+    assert_eq!(visible_posts(&no_dept).await, everything);
 
     let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={viewer_role}"), &admin)
+        .as_user(&admin)
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={viewer_role}"))
         .await;
     assert_eq!(keys["dataScope"], json!([]));
     app.stop().await;
@@ -1416,97 +1458,75 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
 #[tokio::test]
 async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let perms = ["post", "post_add"];
     let (role, _) = app
         .create_tenant_user("580001", "clerk", "clerk-pass", &perms, None)
         .await;
-    let clerk = app.token_of("580001", "clerk", "clerk-pass").await;
+    let clerk = app.as_user(&app.token_of("580001", "clerk", "clerk-pass").await);
     let list = format!("{POST}/list");
-    assert_eq!(app.send_json(app.authed(Method::GET, &list, &clerk)).await.0, 200);
+    assert_eq!(app.send(clerk.request(Method::GET, &list)).await.status, 200);
 
     let post = app.menu_id("post").await;
-    let scope = created(
-        &app,
-        &admin,
-        API_SCOPE,
-        json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2}),
-    )
+    let scope = created(&admin, API_SCOPE, json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位列表", "scopePath": "/api/blade-system/post/list", "scopeType": 2}))
     .await;
-    let (status, body) = app.send_json(app.authed(Method::GET, &list, &clerk)).await;
+    let Reply { status, body, .. } = app.send(clerk.request(Method::GET, &list)).await;
     assert_failure(status, &body, 403);
     assert_eq!(body["msg"], "缺少接口权限");
-    let (_, body) = app
-        .send_json(
-            app.authed(Method::GET, &list, &clerk)
-                .header("Accept-Language", "en"),
-        )
+    let Reply { body, .. } = app
+        .send(clerk.request(Method::GET, &list).header("Accept-Language", "en"))
         .await;
     assert_eq!(body["msg"], "You do not have permission for this API");
     // Other methods and paths are not covered by this scope; administrators pass.
-    let (status, body) = submit(
-        &app,
-        &clerk,
-        POST,
-        json!({"category": 1, "postCode": "c1", "postName": "c1", "sort": 1}),
-    )
-    .await;
+    let Reply { status, body, .. } = clerk
+        .submit(
+            POST,
+            json!({"category": 1, "postCode": "c1", "postName": "c1", "sort": 1}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(app.send_json(app.authed(Method::GET, &list, &admin)).await.0, 200);
+    assert_eq!(app.send(admin.request(Method::GET, &list)).await.status, 200);
     // Without a valid token the route answers for itself.
-    let (status, _) = app.get_json(&list).await;
+    let Reply { status, .. } = app.get(&list).await;
     assert_eq!(status, 401);
 
     let menus: Vec<String> = app.menu_ids(&perms).await.iter().map(i64::to_string).collect();
-    let (status, body) = grant(
-        &app,
-        &admin,
-        &format!("{ROLE}/grant"),
-        json!({"roleIds": [role.to_string()], "menuIds": menus, "dataScopeIds": [], "apiScopeIds": [scope]}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin.post_json(&format!("{ROLE}/grant"), json!({"roleIds": [role.to_string()], "menuIds": menus, "dataScopeIds": [], "apiScopeIds": [scope]})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        app.send_json(app.authed(Method::GET, &list, &clerk)).await.0,
+        app.send(clerk.request(Method::GET, &list)).await.status,
         200,
         "granted"
     );
-    let keys = app
-        .data_of(&format!("{MENU}/role-tree-keys?roleIds={role}"), &admin)
+    let keys = admin
+        .get_data(&format!("{MENU}/role-tree-keys?roleIds={role}"))
         .await;
     assert_eq!(keys["apiScope"], json!([scope]));
 
     // A prefix scope on any method now guards submit too.
-    let prefix = created(
-        &app,
-        &admin,
-        API_SCOPE,
-        json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位全部", "scopePath": "/api/blade-system/post/**", "scopeType": 1}),
-    )
+    let prefix = created(&admin, API_SCOPE, json!({"menuId": post, "resourceCode": "post", "scopeName": "岗位全部", "scopePath": "/api/blade-system/post/**", "scopeType": 1}))
     .await;
-    let (status, body) = submit(
-        &app,
-        &clerk,
-        POST,
-        json!({"category": 1, "postCode": "c2", "postName": "c2", "sort": 1}),
-    )
-    .await;
+    let Reply { status, body, .. } = clerk
+        .submit(
+            POST,
+            json!({"category": 1, "postCode": "c2", "postName": "c2", "sort": 1}),
+        )
+        .await;
     assert_failure(status, &body, 403);
     assert_eq!(
-        app.send_json(app.authed(Method::GET, &list, &clerk)).await.0,
+        app.send(clerk.request(Method::GET, &list)).await.status,
         200,
         "the list scope still matches"
     );
     // Removing the scope lifts the guard at once on this replica.
-    let (status, _) = remove(&app, &admin, API_SCOPE, &prefix, None).await;
+    let Reply { status, .. } = admin.remove(API_SCOPE, &prefix).await;
     assert_eq!(status, 200);
-    let (status, body) = submit(
-        &app,
-        &clerk,
-        POST,
-        json!({"category": 1, "postCode": "c3", "postName": "c3", "sort": 1}),
-    )
-    .await;
+    let Reply { status, body, .. } = clerk
+        .submit(
+            POST,
+            json!({"category": 1, "postCode": "c3", "postName": "c3", "sort": 1}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     // A tenant admin without the scope cannot hand it out.
     let (sub_role, _) = app
@@ -1521,13 +1541,13 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
     )
     .await;
     let lead = app.token_of("580001", "lead", "lead-pass").await;
-    let (status, body) = grant(
-        &app,
-        &lead,
-        &format!("{ROLE}/grant"),
-        json!({"roleIds": [sub_role.to_string()], "menuIds": [post], "apiScopeIds": [scope]}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&lead)
+        .post_json(
+            &format!("{ROLE}/grant"),
+            json!({"roleIds": [sub_role.to_string()], "menuIds": [post], "apiScopeIds": [scope]}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "不能授予自己没有的权限");
     app.stop().await;
@@ -1536,7 +1556,7 @@ async fn an_api_scope_blocks_calls_until_its_role_is_granted_it() {
 #[tokio::test]
 async fn the_access_routes_are_in_the_openapi_document() {
     let app = TestApp::start().await;
-    let (_, doc) = app.get_json("/api/openapi.json").await;
+    let Reply { body: doc, .. } = app.get("/api/openapi.json").await;
     let mut paths = Vec::new();
     for p in [
         "list",

@@ -11,19 +11,14 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use pv_cloud::kernel::sql::Value;
 use pv_shared::wire::TelemetryBatch;
-use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{GatewayClient, IngestApp, eventually, sample};
+use support::{GatewayClient, IngestApp, Reply, eventually, now_ms, sample};
 
 const T: Duration = Duration::from_secs(10);
 const TENANT: &str = "100001";
 
 /// Station, alarm handling and message permissions of an operator.
 const ALARM_MENUS: &[&str] = &["alarmData", "alarmData_handle", "message", "intelligentWarning"];
-
-fn now_ms() -> i64 {
-    pv_cloud::kernel::time::now_ms()
-}
 
 struct Site {
     app: IngestApp,
@@ -88,15 +83,11 @@ impl Gw {
 
 impl Site {
     async fn alarms(&self, kind_like: &str) -> Vec<Json> {
-        let (status, body) = self
+        let Reply { status, body, .. } = self
             .app
             .app
-            .call(
-                Method::GET,
-                &format!("/api/alarmData/page?size=100&keyword={kind_like}"),
-                &self.manager,
-                None,
-            )
+            .as_user(&self.manager)
+            .get(&format!("/api/alarmData/page?size=100&keyword={kind_like}"))
             .await;
         assert_eq!(status, 200, "{body}");
         body["data"]["records"].as_array().cloned().unwrap_or_default()
@@ -106,14 +97,21 @@ impl Site {
         self.app.app.scalar_i64(sql, values).await
     }
 
-    async fn put_rule(&self, changes: Json) -> (u16, Json) {
-        let mut rule = self.app.app.data_of("/api/alarmRule", &self.manager).await;
+    async fn put_rule(&self, changes: Json) -> Reply {
+        let mut rule = self
+            .app
+            .app
+            .as_user(&self.manager)
+            .get_data("/api/alarmRule")
+            .await;
         for (k, v) in changes.as_object().expect("object") {
             rule[k] = v.clone();
         }
         self.app
             .app
-            .call_en(Method::PUT, "/api/alarmRule", &self.manager, Some(rule))
+            .as_user(&self.manager)
+            .en()
+            .put_json("/api/alarmRule", rule)
             .await
     }
 
@@ -160,22 +158,17 @@ async fn a_fault_code_raises_one_named_alarm_on_two_bells_within_2s_and_messages
         .await;
     let ops = app.token_of(TENANT, "ops", "secret1").await;
     let owner_id = app.user_with_alias(TENANT, "owner1", "owner", &[]).await;
-    let (status, body) = app
-        .call(
-            Method::POST,
-            "/api/station",
-            &s.manager,
-            Some(json!({"name": "Elsewhere"})),
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .post_json("/api/station", json!({"name": "Elsewhere"}))
         .await;
     assert_eq!(status, 200, "{body}");
     let elsewhere = body["data"].as_str().expect("id").to_owned();
-    let (status, body) = app
-        .call(
-            Method::POST,
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .post_json(
             "/api/station/updateUserStation",
-            &s.manager,
-            Some(json!({"userId": owner_id.to_string(), "stationIds": [elsewhere]})),
+            json!({"userId": owner_id.to_string(), "stationIds": [elsewhere]}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
@@ -235,9 +228,7 @@ async fn a_fault_code_raises_one_named_alarm_on_two_bells_within_2s_and_messages
         .await,
         1
     );
-    let (status, body) = app
-        .call_en(Method::GET, "/api/alarmData/page", &s.manager, None)
-        .await;
+    let Reply { status, body, .. } = app.as_user(&s.manager).en().get("/api/alarmData/page").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["total"], 1, "{body}");
     let r = &body["data"]["records"][0];
@@ -259,7 +250,10 @@ async fn a_fault_code_raises_one_named_alarm_on_two_bells_within_2s_and_messages
     assert_eq!(r["code"], "2");
     assert_eq!(r["kind"], "fault:fault_code:2");
     let id = r["id"].as_str().expect("id").to_owned();
-    let one = app.data_of(&format!("/api/alarmData/{id}"), &s.manager).await;
+    let one = app
+        .as_user(&s.manager)
+        .get_data(&format!("/api/alarmData/{id}"))
+        .await;
     assert_eq!(one["warningName"], "电网过压");
 
     // Messages: the two operators, not the owner of another station.
@@ -282,19 +276,23 @@ async fn a_fault_code_raises_one_named_alarm_on_two_bells_within_2s_and_messages
         .await
     );
     assert_eq!(messaged(owner_id).await, 0, "not his station");
-    let list = app.data_of("/api/message/list?isRead=0", &ops).await;
+    let list = app.as_user(&ops).get_data("/api/message/list?isRead=0").await;
     assert_eq!(list["total"], 1, "{list}");
     assert_eq!(list["records"][0]["title"], "INV-0：电网过压");
     assert_eq!(list["records"][0]["alarmId"], id);
-    let (status, body) = app
-        .call(Method::POST, "/api/message/read", &ops, Some(json!({"ids": []})))
+    let Reply { status, body, .. } = app
+        .as_user(&ops)
+        .post_json("/api/message/read", json!({"ids": []}))
         .await;
     assert_eq!((status, body["data"].as_i64()), (200, Some(1)), "{body}");
-    assert_eq!(app.data_of("/api/message/list?isRead=0", &ops).await["total"], 0);
-    assert_eq!(app.data_of("/api/message/list", &ops).await["total"], 1);
+    assert_eq!(
+        app.as_user(&ops).get_data("/api/message/list?isRead=0").await["total"],
+        0
+    );
+    assert_eq!(app.as_user(&ops).get_data("/api/message/list").await["total"], 1);
 
     // The home page now counts the station as faulty.
-    let home = app.data_of("/api/homePage/data", &s.manager).await;
+    let home = app.as_user(&s.manager).get_data("/api/homePage/data").await;
     assert_eq!(home["faultCount"], 1, "{home}");
     let _ = bell1
         .send(tokio_tungstenite::tungstenite::Message::Text("{}".into()))
@@ -337,12 +335,11 @@ async fn a_flapping_fault_is_one_alarm_acknowledged_then_cleared_after_the_hold(
     let id = r["id"].as_str().expect("id").to_owned();
 
     // Acknowledged with a note.
-    let (status, body) = app
-        .call(
-            Method::PUT,
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .put_json(
             "/api/alarmData",
-            &s.manager,
-            Some(json!({"id": id, "action": "ack", "note": "crew on the way"})),
+            json!({"id": id, "action": "ack", "note": "crew on the way"}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
@@ -352,13 +349,9 @@ async fn a_flapping_fault_is_one_alarm_acknowledged_then_cleared_after_the_hold(
     );
     assert_eq!(body["data"]["ackUserName"], "mgr");
     // Acknowledging twice is refused.
-    let (status, body) = app
-        .call(
-            Method::PUT,
-            "/api/alarmData",
-            &s.manager,
-            Some(json!({"id": id, "action": "ack"})),
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .put_json("/api/alarmData", json!({"id": id, "action": "ack"}))
         .await;
     support::assert_failure(status, &body, 400);
 
@@ -386,8 +379,10 @@ async fn a_flapping_fault_is_one_alarm_acknowledged_then_cleared_after_the_hold(
         })
         .await
     );
-    let (_, body) = app
-        .call_en(Method::GET, &format!("/api/alarmData/{id}"), &s.manager, None)
+    let Reply { body, .. } = app
+        .as_user(&s.manager)
+        .en()
+        .get(&format!("/api/alarmData/{id}"))
         .await;
     let r = &body["data"];
     assert_eq!(
@@ -410,7 +405,7 @@ async fn threshold_rules_follow_tenant_settings_and_alarms_clear_by_hand() {
     let (s, mut g) = site().await;
     let app = &s.app.app;
     // Settings that make no sense are refused with a message.
-    let (status, body) = s
+    let Reply { status, body, .. } = s
         .put_rule(json!({"gridVoltageMinV": 260.0, "gridVoltageMaxV": 250.0}))
         .await;
     support::assert_failure(status, &body, 400);
@@ -420,20 +415,20 @@ async fn threshold_rules_follow_tenant_settings_and_alarms_clear_by_hand() {
             .is_some_and(|m| m.contains("minimum must be below")),
         "{body}"
     );
-    let (status, body) = s.put_rule(json!({"clearHoldSeconds": -5})).await;
+    let Reply { status, body, .. } = s.put_rule(json!({"clearHoldSeconds": -5})).await;
     support::assert_failure(status, &body, 400);
-    let (status, body) = s.put_rule(json!({"temperatureMaxC": 70.0})).await;
+    let Reply { status, body, .. } = s.put_rule(json!({"temperatureMaxC": 70.0})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        app.data_of("/api/alarmRule", &s.manager).await["temperatureMaxC"],
+        app.as_user(&s.manager).get_data("/api/alarmRule").await["temperatureMaxC"],
         70.0
     );
     // A user without the handle button may read but not change them.
     app.create_tenant_user(TENANT, "viewer", "secret1", &["alarmData"], None)
         .await;
-    let viewer = app.token_of(TENANT, "viewer", "secret1").await;
-    let rule = app.data_of("/api/alarmRule", &viewer).await;
-    let (status, body) = app.call(Method::PUT, "/api/alarmRule", &viewer, Some(rule)).await;
+    let viewer = app.as_user(&app.token_of(TENANT, "viewer", "secret1").await);
+    let rule = viewer.get_data("/api/alarmRule").await;
+    let Reply { status, body, .. } = viewer.put_json("/api/alarmRule", rule).await;
     support::assert_failure(status, &body, 403);
 
     // 72 °C is over the tenant's 70 °C (not over the default 80 °C).
@@ -451,40 +446,29 @@ async fn threshold_rules_follow_tenant_settings_and_alarms_clear_by_hand() {
     let id = r["id"].as_str().expect("id").to_owned();
 
     // Clearing needs the button; bad actions and long notes are refused.
-    let (status, body) = app
-        .call(
-            Method::PUT,
-            "/api/alarmData",
-            &viewer,
-            Some(json!({"id": id, "action": "clear"})),
-        )
+    let Reply { status, body, .. } = viewer
+        .put_json("/api/alarmData", json!({"id": id, "action": "clear"}))
         .await;
     support::assert_failure(status, &body, 403);
-    let (status, body) = app
-        .call(
-            Method::PUT,
-            "/api/alarmData",
-            &s.manager,
-            Some(json!({"id": id, "action": "delete"})),
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .put_json("/api/alarmData", json!({"id": id, "action": "delete"}))
         .await;
     support::assert_failure(status, &body, 400);
-    let (status, body) = app
-        .call(
-            Method::PUT,
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .put_json(
             "/api/alarmData",
-            &s.manager,
-            Some(json!({"id": id, "action": "clear", "note": "x".repeat(501)})),
+            json!({"id": id, "action": "clear", "note": "x".repeat(501)}),
         )
         .await;
     support::assert_failure(status, &body, 400);
     // Cleared by hand from active.
-    let (status, body) = app
-        .call(
-            Method::PUT,
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .put_json(
             "/api/alarmData",
-            &s.manager,
-            Some(json!({"id": id, "action": "clear", "note": "sensor replaced"})),
+            json!({"id": id, "action": "clear", "note": "sensor replaced"}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
@@ -505,25 +489,25 @@ async fn threshold_rules_follow_tenant_settings_and_alarms_clear_by_hand() {
         .await,
         s.manager_id
     );
-    let (status, body) = app
-        .call(
-            Method::PUT,
-            "/api/alarmData",
-            &s.manager,
-            Some(json!({"id": id, "action": "clear"})),
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .put_json("/api/alarmData", json!({"id": id, "action": "clear"}))
         .await;
     support::assert_failure(status, &body, 400);
     // Status names, both languages.
-    let (_, body) = app
-        .call_en(Method::GET, "/api/alarmData/listAlarmStatus", &s.manager, None)
+    let Reply { body, .. } = app
+        .as_user(&s.manager)
+        .en()
+        .get("/api/alarmData/listAlarmStatus")
         .await;
     assert_eq!(
         body["data"],
         json!([{"dictKey": "0", "dictValue": "Active"}, {"dictKey": "1", "dictValue": "Acknowledged"}, {"dictKey": "2", "dictValue": "Cleared"}])
     );
     assert_eq!(
-        app.data_of("/api/alarmData/listAlarmStatus", &s.manager).await[0]["dictValue"],
+        app.as_user(&s.manager)
+            .get_data("/api/alarmData/listAlarmStatus")
+            .await[0]["dictValue"],
         "未处理"
     );
 }
@@ -531,7 +515,7 @@ async fn threshold_rules_follow_tenant_settings_and_alarms_clear_by_hand() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_device_raises_a_communication_alarm_that_clears_when_it_reports() {
     let (s, mut g) = site().await;
-    let (status, body) = s
+    let Reply { status, body, .. } = s
         .put_rule(json!({"deviceSilenceSeconds": 2, "clearHoldSeconds": 1}))
         .await;
     assert_eq!(status, 200, "{body}");
@@ -578,13 +562,9 @@ async fn owners_see_their_stations_alarms_and_other_tenants_nothing() {
     let (s, mut g) = site().await;
     let app = &s.app.app;
     // A second station of the tenant with a smart warning and a fault of its own.
-    let (status, body) = app
-        .call(
-            Method::POST,
-            "/api/station",
-            &s.manager,
-            Some(json!({"name": "Second"})),
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .post_json("/api/station", json!({"name": "Second"}))
         .await;
     assert_eq!(status, 200, "{body}");
     let second: i64 = body["data"].as_str().expect("id").parse().expect("id");
@@ -629,27 +609,25 @@ async fn owners_see_their_stations_alarms_and_other_tenants_nothing() {
 
     // An owner given the first station only.
     let owner_id = app.user_with_alias(TENANT, "owner1", "owner", &[]).await;
-    let (status, body) = app
-        .call(
-            Method::POST,
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .post_json(
             "/api/station/updateUserStation",
-            &s.manager,
-            Some(json!({"userId": owner_id.to_string(), "stationIds": [s.station]})),
+            json!({"userId": owner_id.to_string(), "stationIds": [s.station]}),
         )
         .await;
     assert_eq!(status, 200, "{body}");
     let owner = app.token_of(TENANT, "owner1", "secret1").await;
-    let page = app.data_of("/api/alarmData/page", &owner).await;
+    let page = app.as_user(&owner).get_data("/api/alarmData/page").await;
     assert_eq!(page["total"], 1, "{page}");
     assert_eq!(page["records"][0]["id"], first_alarm);
-    assert_eq!(app.data_of("/api/warnData/page", &owner).await["total"], 0);
-    let (status, body) = app
-        .call(
-            Method::GET,
-            &format!("/api/alarmData/{second_alarm}"),
-            &owner,
-            None,
-        )
+    assert_eq!(
+        app.as_user(&owner).get_data("/api/warnData/page").await["total"],
+        0
+    );
+    let Reply { status, body, .. } = app
+        .as_user(&owner)
+        .get(&format!("/api/alarmData/{second_alarm}"))
         .await;
     support::assert_failure(status, &body, 404);
     // The owner's bell: his station's alarm only.
@@ -662,57 +640,41 @@ async fn owners_see_their_stations_alarms_and_other_tenants_nothing() {
     assert_eq!(msg["data"][0]["id"], first_alarm);
 
     // The manager sees both stations; warnings on their own page; filters narrow.
-    let warn = app.data_of("/api/warnData/page", &s.manager).await;
+    let warn = app.as_user(&s.manager).get_data("/api/warnData/page").await;
     assert_eq!(
         (warn["total"].as_i64(), warn["records"][0]["type"].as_i64()),
         (Some(1), Some(2)),
         "{warn}"
     );
     let by_station = app
-        .data_of(
-            &format!("/api/alarmData/page?stationId={second}&status=0"),
-            &s.manager,
-        )
+        .as_user(&s.manager)
+        .get_data(&format!("/api/alarmData/page?stationId={second}&status=0"))
         .await;
     assert_eq!(by_station["total"], 1);
     assert_eq!(
-        app.data_of("/api/alarmData/page?level=4", &s.manager).await["total"],
+        app.as_user(&s.manager)
+            .get_data("/api/alarmData/page?level=4")
+            .await["total"],
         0
     );
-    let (status, body) = app
-        .call(
-            Method::GET,
-            "/api/alarmData/page?startTime=yesterday",
-            &s.manager,
-            None,
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&s.manager)
+        .get("/api/alarmData/page?startTime=yesterday")
         .await;
     support::assert_failure(status, &body, 400);
 
     // Another tenant: nothing, and 404 on the id.
     app.create_tenant_user("100002", "mgr2", "secret1", ALARM_MENUS, None)
         .await;
-    let other = app.token_of("100002", "mgr2", "secret1").await;
-    assert_eq!(app.data_of("/api/alarmData/page", &other).await["total"], 0);
-    let (status, body) = app
-        .call(
-            Method::GET,
-            &format!("/api/alarmData/{first_alarm}"),
-            &other,
-            None,
-        )
-        .await;
+    let other = app.as_user(&app.token_of("100002", "mgr2", "secret1").await);
+    assert_eq!(other.get_data("/api/alarmData/page").await["total"], 0);
+    let Reply { status, body, .. } = other.get(&format!("/api/alarmData/{first_alarm}")).await;
     support::assert_failure(status, &body, 404);
-    let (status, body) = app
-        .call(
-            Method::PUT,
-            "/api/alarmData",
-            &other,
-            Some(json!({"id": first_alarm, "action": "ack"})),
-        )
+    let Reply { status, body, .. } = other
+        .put_json("/api/alarmData", json!({"id": first_alarm, "action": "ack"}))
         .await;
     assert!(status == 404 || status == 403, "{status} {body}");
-    assert_eq!(app.data_of("/api/message/list", &other).await["total"], 0);
+    assert_eq!(other.get_data("/api/message/list").await["total"], 0);
 }
 
 /// The gateway's last-will status, as the edge registers it.

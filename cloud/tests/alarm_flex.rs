@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 
 use pv_cloud::alarm::flex::{self, DeviceRef};
 use pv_cloud::alarm::store::{self, Raise};
+use pv_cloud::kernel::Id;
 use pv_cloud::kernel::sql::Value;
 use pv_shared::wire::Value as WireValue;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{GATEWAY_MENUS, STATION_MENUS, TestApp, assert_failure};
+use support::{Client, GATEWAY_MENUS, Reply, STATION_MENUS, TestApp, assert_failure, row_ids};
 
 const FLEX_MENUS: &[&str] = &[
     "alarmSettingFlex",
@@ -37,66 +38,38 @@ async fn manager(app: &TestApp, tenant: &str, account: &str) -> String {
     app.token_of(tenant, account, "secret1").await
 }
 
-async fn call(app: &TestApp, token: &str, method: Method, path: &str, body: Option<Json>) -> (u16, Json) {
-    app.call(method, path, token, body).await
-}
-
-/// A station (with a bracket when `sn` is given); returns (station id, bracket id).
-async fn station(app: &TestApp, token: &str, name: &str, sn: Option<&str>) -> (String, Option<i64>) {
-    let (status, body) = call(
-        app,
-        token,
-        Method::POST,
-        "/api/station",
-        Some(json!({"name": name, "stationType": "2"})),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    let id = body["data"].as_str().expect("station id").to_owned();
-    let Some(sn) = sn else {
-        return (id, None);
-    };
-    let (status, body) = call(
-        app,
-        token,
-        Method::POST,
-        "/api/flex",
-        Some(json!({"stationId": id, "name": format!("{name} row"), "sn": sn,
-            "mapModel": "pv-reference-tracker", "unitId": 5})),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    let flex = body["data"]
-        .as_str()
-        .and_then(|s| s.parse().ok())
-        .expect("bracket id");
-    (id, Some(flex))
-}
-
-async fn create_rule(app: &TestApp, token: &str, body: Json) -> String {
-    let (status, res) = call(app, token, Method::POST, "/api/alarmSettingFlex", Some(body)).await;
+async fn create_rule(caller: &Client<'_>, body: Json) -> String {
+    let Reply {
+        status, body: res, ..
+    } = caller.post_json("/api/alarmSettingFlex", body).await;
     assert_eq!(status, 200, "{res}");
     res["data"].as_str().expect("rule id").to_owned()
 }
 
-fn ids(page: &Json) -> Vec<String> {
-    page["records"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|r| r["id"].as_str().unwrap_or_default().to_owned())
-        .collect()
+/// A bracket-alarm manager of tenant 100001 with a tracker station (bracket TRK-1) and a fixed
+/// one, and a valid rule form for the tracker station; returns (app, token, tracker station,
+/// fixed station, rule form).
+async fn rules_setup() -> (TestApp, String, String, String, Json) {
+    let app = TestApp::start().await;
+    let t = manager(&app, "100001", "mgr").await;
+    let (s, _) = app
+        .as_user(&t)
+        .station_with_bracket("Tracker plant", "TRK-1")
+        .await;
+    let fixed = app.as_user(&t).station("Fixed plant").await;
+
+    let good = json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
+        "durationSeconds": 30, "level": 3, "enabled": true, "remark": "gusts"});
+    (app, t, s, fixed, good)
 }
 
 #[tokio::test]
-async fn rules_are_validated_permissioned_and_station_scoped() {
+async fn bracket_rule_variables_are_listed_in_the_callers_language() {
     let app = TestApp::start().await;
-    let t = manager(&app, "100001", "mgr").await;
-    let (s, _) = station(&app, &t, "Tracker plant", Some("TRK-1")).await;
-    let (fixed, _) = station(&app, &t, "Fixed plant", None).await;
+    let t = app.as_user(&manager(&app, "100001", "mgr").await);
 
     // The variables, in the caller's language.
-    let vars = app.data_of("/api/alarmSettingFlex/listVariable", &t).await;
+    let vars = t.get_data("/api/alarmSettingFlex/listVariable").await;
     let wind = vars
         .as_array()
         .and_then(|v| v.iter().find(|v| v["key"] == "wind_speed"))
@@ -109,13 +82,15 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         vars.as_array()
             .is_some_and(|v| v.iter().any(|v| v["key"] == "angle_deviation"))
     );
-    let (_, en) = app
-        .call_en(Method::GET, "/api/alarmSettingFlex/listVariable", &t, None)
-        .await;
+    let Reply { body: en, .. } = t.en().get("/api/alarmSettingFlex/listVariable").await;
     assert_eq!(en["data"][0]["name"], "Wind speed");
 
-    let good = json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
-        "durationSeconds": 30, "level": 3, "enabled": true, "remark": "gusts"});
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bracket_rules_are_validated_in_both_languages_and_nothing_is_saved() {
+    let (app, t, _s, fixed, good) = rules_setup().await;
     let with = |patch: Json| {
         let mut b = good.clone();
         for (k, v) in patch.as_object().cloned().unwrap_or_default() {
@@ -175,11 +150,16 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
             "This station has no flexible bracket",
         ),
     ] {
-        let (status, body) = call(&app, &t, Method::POST, "/api/alarmSettingFlex", Some(bad.clone())).await;
+        let Reply { status, body, .. } = app
+            .as_user(&t)
+            .post_json("/api/alarmSettingFlex", bad.clone())
+            .await;
         assert_failure(status, &body, 400);
         assert_eq!(body["msg"], zh, "{bad}");
-        let (status, body) = app
-            .call_en(Method::POST, "/api/alarmSettingFlex", &t, Some(bad.clone()))
+        let Reply { status, body, .. } = app
+            .as_user(&t)
+            .en()
+            .post_json("/api/alarmSettingFlex", bad.clone())
             .await;
         assert_eq!(status, 400);
         assert!(
@@ -194,16 +174,24 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         "nothing saved"
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bracket_rules_are_created_read_paged_and_updated_field_by_field() {
+    let (app, t, s, fixed, good) = rules_setup().await;
     // Create, read, page.
-    let id = create_rule(&app, &t, good.clone()).await;
+    let id = create_rule(&app.as_user(&t), good.clone()).await;
     let range = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "tracker_angle", "comparison": "outside", "threshold": "-50",
             "thresholdHigh": "50", "level": "2", "enabled": 0}),
     )
     .await;
-    let d = app.data_of(&format!("/api/alarmSettingFlex/{id}"), &t).await;
+    let d = app
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/{id}"))
+        .await;
     assert_eq!(d["stationId"], s.as_str());
     assert_eq!(d["stationName"], "Tracker plant");
     assert_eq!(d["variable"], "wind_speed");
@@ -216,12 +204,17 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
     assert_eq!(d["enabled"], true);
     assert_eq!(d["remark"], "gusts");
     assert_eq!(d["ruleName"], "风速 > 12 m/s 持续 30 s");
-    let (_, en) = app
-        .call_en(Method::GET, &format!("/api/alarmSettingFlex/{id}"), &t, None)
+    let Reply { body: en, .. } = app
+        .as_user(&t)
+        .en()
+        .get(&format!("/api/alarmSettingFlex/{id}"))
         .await;
     assert_eq!(en["data"]["ruleName"], "Wind speed > 12 m/s for 30 s");
     assert_eq!(en["data"]["variableName"], "Wind speed");
-    let r = app.data_of(&format!("/api/alarmSettingFlex/{range}"), &t).await;
+    let r = app
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/{range}"))
+        .await;
     assert_eq!(
         (
             r["thresholdHigh"].as_f64(),
@@ -231,30 +224,39 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         (Some(50.0), Some(false), Some(0))
     );
     let page = app
-        .data_of(&format!("/api/alarmSettingFlex/page?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/page?stationId={s}"))
         .await;
     assert_eq!(page["total"], 2);
-    assert_eq!(ids(&page), vec![range.clone(), id.clone()], "newest first");
+    assert_eq!(
+        row_ids(&page["records"]),
+        vec![range.clone(), id.clone()],
+        "newest first"
+    );
     let page = app
-        .data_of("/api/alarmSettingFlex/page?enabled=true&current=1&size=10", &t)
+        .as_user(&t)
+        .get_data("/api/alarmSettingFlex/page?enabled=true&current=1&size=10")
         .await;
-    assert_eq!(ids(&page), vec![id.clone()]);
+    assert_eq!(row_ids(&page["records"]), vec![id.clone()]);
     let page = app
-        .data_of(&format!("/api/alarmSettingFlex/page?stationId={fixed}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/page?stationId={fixed}"))
         .await;
     assert_eq!(page["total"], 0);
 
     // Update: named fields change, the rest stay; the whole rule is checked again.
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": id, "threshold": 15.5, "level": 4})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json(
+            "/api/alarmSettingFlex",
+            json!({"id": id, "threshold": 15.5, "level": 4}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let d = app.data_of(&format!("/api/alarmSettingFlex/{id}"), &t).await;
+    let d = app
+        .as_user(&t)
+        .get_data(&format!("/api/alarmSettingFlex/{id}"))
+        .await;
     assert_eq!(
         (
             d["threshold"].as_f64(),
@@ -263,44 +265,46 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         ),
         (Some(15.5), Some(4), Some(30))
     );
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": id, "comparison": "inside"})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": id, "comparison": "inside"}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入阈值上限");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": id, "stationId": fixed})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": id, "stationId": fixed}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该电站未配置柔性支架");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": "999", "level": 1})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": "999", "level": 1}))
+        .await;
     assert_failure(status, &body, 404);
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn readers_owners_and_other_tenants_cannot_see_or_change_bracket_rules() {
+    let (app, t, s, _fixed, good) = rules_setup().await;
+    let id = create_rule(&app.as_user(&t), good.clone()).await;
+    let _range = create_rule(
+        &app.as_user(&t),
+        json!({"stationId": s, "variable": "tracker_angle", "comparison": "outside", "threshold": "-50",
+            "thresholdHigh": "50", "level": "2", "enabled": 0}),
+    )
+    .await;
+    app.as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": id, "level": 4}))
+        .await
+        .ok();
     // Buttons: a reader without them may read but not change.
     app.create_tenant_user("100001", "reader", "secret1", &["alarmSettingFlex"], None)
         .await;
-    let reader = app.token_of("100001", "reader", "secret1").await;
-    assert_eq!(
-        app.data_of("/api/alarmSettingFlex/page", &reader).await["total"],
-        2
-    );
+    let reader = app.as_user(&app.token_of("100001", "reader", "secret1").await);
+    assert_eq!(reader.get_data("/api/alarmSettingFlex/page").await["total"], 2);
     for (method, path, body) in [
         (
             Method::POST,
@@ -314,103 +318,69 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         ),
         (Method::DELETE, format!("/api/alarmSettingFlex/{id}"), None),
     ] {
-        let (status, res) = call(&app, &reader, method.clone(), &path, body).await;
+        let Reply {
+            status, body: res, ..
+        } = reader.send(method.clone(), &path, body).await;
         assert_failure(status, &res, 403);
     }
 
     // An owner sees only the stations assigned to them: none yet.
     app.user_with_alias("100001", "owner1", "owner", FLEX_MENUS).await;
-    let owner = app.token_of("100001", "owner1", "secret1").await;
-    assert_eq!(
-        app.data_of("/api/alarmSettingFlex/page", &owner).await["total"],
-        0
-    );
-    let (status, _) = call(
-        &app,
-        &owner,
-        Method::GET,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    let owner = app.as_user(&app.token_of("100001", "owner1", "secret1").await);
+    assert_eq!(owner.get_data("/api/alarmSettingFlex/page").await["total"], 0);
+    let Reply { status, .. } = owner.get(&format!("/api/alarmSettingFlex/{id}")).await;
     assert_eq!(status, 404);
-    let (status, body) = call(
-        &app,
-        &owner,
-        Method::POST,
-        "/api/alarmSettingFlex",
-        Some(good.clone()),
-    )
-    .await;
+    let Reply { status, body, .. } = owner.post_json("/api/alarmSettingFlex", good.clone()).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站不存在");
 
     // Another tenant sees and changes nothing.
-    let b = manager(&app, "100002", "mgr_b").await;
-    assert_eq!(app.data_of("/api/alarmSettingFlex/page", &b).await["total"], 0);
-    let (status, _) = call(
-        &app,
-        &b,
-        Method::GET,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    let b = app.as_user(&manager(&app, "100002", "mgr_b").await);
+    assert_eq!(b.get_data("/api/alarmSettingFlex/page").await["total"], 0);
+    let Reply { status, .. } = b.get(&format!("/api/alarmSettingFlex/{id}")).await;
     assert_eq!(status, 404);
-    let (status, _) = call(
-        &app,
-        &b,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": id, "level": 1})),
-    )
-    .await;
+    let Reply { status, .. } = b
+        .put_json("/api/alarmSettingFlex", json!({"id": id, "level": 1}))
+        .await;
     assert_eq!(status, 404);
-    let (status, _) = call(
-        &app,
-        &b,
-        Method::DELETE,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = b.delete(&format!("/api/alarmSettingFlex/{id}")).await;
     assert_eq!(status, 404);
-    let (status, body) = call(
-        &app,
-        &b,
-        Method::POST,
-        "/api/alarmSettingFlex",
-        Some(good.clone()),
-    )
-    .await;
+    let Reply { status, body, .. } = b.post_json("/api/alarmSettingFlex", good.clone()).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站不存在");
     assert_eq!(
-        app.data_of(&format!("/api/alarmSettingFlex/{id}"), &t).await["level"],
+        app.as_user(&t)
+            .get_data(&format!("/api/alarmSettingFlex/{id}"))
+            .await["level"],
         4,
         "untouched"
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn removed_bracket_rules_leave_the_reads_but_stay_in_the_table() {
+    let (app, t, s, _fixed, good) = rules_setup().await;
+    let id = create_rule(&app.as_user(&t), good.clone()).await;
+    let range = create_rule(
+        &app.as_user(&t),
+        json!({"stationId": s, "variable": "tracker_angle", "comparison": "outside", "threshold": "-50",
+            "thresholdHigh": "50", "level": "2", "enabled": 0}),
+    )
+    .await;
     // Delete (comma-joined ids): gone from reads, kept in the table for old alarms' names.
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmSettingFlex/{id},{range}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmSettingFlex/{id},{range}"))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, _) = call(
-        &app,
-        &t,
-        Method::GET,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app.as_user(&t).get(&format!("/api/alarmSettingFlex/{id}")).await;
     assert_eq!(status, 404);
-    assert_eq!(app.data_of("/api/alarmSettingFlex/page", &t).await["total"], 0);
+    assert_eq!(
+        app.as_user(&t).get_data("/api/alarmSettingFlex/page").await["total"],
+        0
+    );
     assert_eq!(
         app.scalar_i64(
             "SELECT COUNT(*) FROM pv_alarm_setting_flex WHERE is_deleted = 1",
@@ -419,18 +389,20 @@ async fn rules_are_validated_permissioned_and_station_scoped() {
         .await,
         2
     );
-    let (status, _) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmSettingFlex/{id}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmSettingFlex/{id}"))
+        .await;
     assert_eq!(status, 404, "already removed");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_bracket_alarm_calls_are_in_the_openapi_document() {
+    let app = TestApp::start().await;
     // Every call is described.
-    let (_, doc) = app.get_json("/api/openapi.json").await;
+    let Reply { body: doc, .. } = app.get("/api/openapi.json").await;
     for p in [
         "/api/alarmSettingFlex/listVariable",
         "/api/alarmSettingFlex/page",
@@ -469,17 +441,38 @@ fn raise_of(tenant: &str, station: i64, device: i64, kind: &str, at: i64) -> Rai
     }
 }
 
-#[tokio::test]
-async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
+/// What the alarm-data tests read: tenant 100001's manager with two tracker stations and a wind
+/// rule; on the first bracket an alarm raised and cleared at 10:00 and one open from 11:00, on
+/// the second an alarm of a rule never stored, plus a fault of the first bracket and another
+/// tenant's bracket alarm (neither is listed).
+struct Alarms {
+    app: TestApp,
+    t: String,
+    s: String,
+    station_id: i64,
+    device: i64,
+    rule: String,
+    t0: i64,
+    cleared: Id,
+    open: Id,
+    orphan: Id,
+}
+
+async fn alarms() -> Alarms {
     let app = TestApp::start().await;
     let t = manager(&app, "100001", "mgr").await;
-    let (s, flex_id) = station(&app, &t, "Tracker plant", Some("TRK-1")).await;
-    let (s2, flex2) = station(&app, &t, "Second plant", Some("TRK-2")).await;
-    let (station_id, device) = (s.parse::<i64>().expect("id"), flex_id.expect("bracket"));
-    let (station2, device2) = (s2.parse::<i64>().expect("id"), flex2.expect("bracket"));
+    let (s, flex_id) = app
+        .as_user(&t)
+        .station_with_bracket("Tracker plant", "TRK-1")
+        .await;
+    let (s2, flex2) = app
+        .as_user(&t)
+        .station_with_bracket("Second plant", "TRK-2")
+        .await;
+    let (station_id, device) = (s.parse::<i64>().expect("id"), flex_id);
+    let (station2, device2) = (s2.parse::<i64>().expect("id"), flex2);
     let rule = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
             "durationSeconds": 30, "level": 3}),
     )
@@ -542,10 +535,37 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     .await
     .expect("raise other tenant");
 
-    let page = app.data_of("/api/alarmDataFlex/page", &t).await;
+    Alarms {
+        app,
+        t,
+        s,
+        station_id,
+        device,
+        rule,
+        t0,
+        cleared,
+        open,
+        orphan,
+    }
+}
+
+#[tokio::test]
+async fn bracket_alarms_are_paged_newest_first_with_their_rule_and_only_the_tenants_brackets() {
+    let Alarms {
+        app,
+        t,
+        s,
+        device,
+        rule,
+        cleared,
+        open,
+        orphan,
+        ..
+    } = alarms().await;
+    let page = app.as_user(&t).get_data("/api/alarmDataFlex/page").await;
     assert_eq!(page["total"], 3, "{page}");
     assert_eq!(
-        ids(&page),
+        row_ids(&page["records"]),
         vec![orphan.to_string(), open.to_string(), cleared.to_string()],
         "newest lastTime first"
     );
@@ -581,12 +601,25 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     assert_eq!(done["clearUserName"], "系统");
     assert_eq!(done["clearTime"], "2026-05-01 10:01:00");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bracket_alarm_pages_filter_by_station_status_and_time_in_both_languages() {
+    let Alarms {
+        app,
+        t,
+        s,
+        cleared,
+        open,
+        ..
+    } = alarms().await;
     // Filters.
     let only = |q: &str| {
         let path = format!("/api/alarmDataFlex/page?{q}");
         let app = &app;
         let t = &t;
-        async move { ids(&app.data_of(&path, t).await) }
+        async move { row_ids(&app.as_user(t).get_data(&path).await["records"]) }
     };
     assert_eq!(
         only(&format!("stationId={s}")).await,
@@ -603,22 +636,15 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
         "seen within the window, bounds included"
     );
     assert_eq!(only("endTime=2026-05-01%2009:59:59").await, Vec::<String>::new());
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::GET,
-        "/api/alarmDataFlex/page?startTime=yesterday",
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .get("/api/alarmDataFlex/page?startTime=yesterday")
+        .await;
     assert_failure(status, &body, 400);
-    let (_, en) = app
-        .call_en(
-            Method::GET,
-            &format!("/api/alarmDataFlex/page?stationId={s}"),
-            &t,
-            None,
-        )
+    let Reply { body: en, .. } = app
+        .as_user(&t)
+        .en()
+        .get(&format!("/api/alarmDataFlex/page?stationId={s}"))
         .await;
     assert_eq!(
         en["data"]["records"][0]["warningName"],
@@ -628,8 +654,17 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     assert_eq!(en["data"]["records"][1]["clearUserName"], "system");
     assert_eq!(en["data"]["records"][1]["statusName"], "Cleared");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_bracket_alarm_detail_shows_only_the_tenants_bracket_alarms() {
+    let Alarms { app, t, open, .. } = alarms().await;
     // Detail.
-    let d = app.data_of(&format!("/api/alarmDataFlex/{open}"), &t).await;
+    let d = app
+        .as_user(&t)
+        .get_data(&format!("/api/alarmDataFlex/{open}"))
+        .await;
     assert_eq!(
         (d["id"].as_str(), d["comparison"].as_str()),
         (Some(open.to_string().as_str()), Some(">"))
@@ -642,49 +677,59 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
         format!("/api/alarmDataFlex/{other_tenant_alarm}"),
         "/api/alarmDataFlex/1".to_owned(),
     ] {
-        let (status, body) = call(&app, &t, Method::GET, &path, None).await;
+        let Reply { status, body, .. } = app.as_user(&t).get(&path).await;
         assert_failure(status, &body, 404);
     }
     let fault_id = app
         .scalar_int("SELECT id FROM pv_alarm WHERE category = 'fault'", vec![])
         .await
         .expect("fault");
-    let (status, _) = call(
-        &app,
-        &t,
-        Method::GET,
-        &format!("/api/alarmDataFlex/{fault_id}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .get(&format!("/api/alarmDataFlex/{fault_id}"))
+        .await;
     assert_eq!(status, 404, "not a bracket alarm");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn only_cleared_bracket_alarms_are_deleted_and_only_with_the_button() {
+    let Alarms {
+        app,
+        t,
+        station_id,
+        device,
+        rule,
+        t0,
+        cleared,
+        open,
+        ..
+    } = alarms().await;
+    let other_tenant_alarm = app
+        .scalar_int("SELECT id FROM pv_alarm WHERE tenant_id = '100002'", vec![])
+        .await
+        .expect("other alarm");
     // Delete: an open alarm is refused, in both languages; a cleared one goes.
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{open}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmDataFlex/{open}"))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先清除告警");
-    let (status, body) = app
-        .call_en(Method::DELETE, &format!("/api/alarmDataFlex/{open}"), &t, None)
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .en()
+        .delete(&format!("/api/alarmDataFlex/{open}"))
         .await;
     assert_eq!(
         (status, body["msg"].as_str()),
         (400, Some("Clear the alarm first"))
     );
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{cleared},{open}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmDataFlex/{cleared},{open}"))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(
         app.scalar_i64("SELECT COUNT(*) FROM pv_alarm WHERE category = 'flex'", vec![])
@@ -695,51 +740,29 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     // Without the button, or from another tenant, nothing goes either.
     app.create_tenant_user("100001", "reader", "secret1", &["alarmDataFlex"], None)
         .await;
-    let reader = app.token_of("100001", "reader", "secret1").await;
-    assert_eq!(app.data_of("/api/alarmDataFlex/page", &reader).await["total"], 3);
-    let (status, body) = call(
-        &app,
-        &reader,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{cleared}"),
-        None,
-    )
-    .await;
+    let reader = app.as_user(&app.token_of("100001", "reader", "secret1").await);
+    assert_eq!(reader.get_data("/api/alarmDataFlex/page").await["total"], 3);
+    let Reply { status, body, .. } = reader.delete(&format!("/api/alarmDataFlex/{cleared}")).await;
     assert_failure(status, &body, 403);
-    let b = manager(&app, "100002", "mgr_b").await;
-    let (status, _) = call(
-        &app,
-        &b,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{cleared}"),
-        None,
-    )
-    .await;
+    let b = app.as_user(&manager(&app, "100002", "mgr_b").await);
+    let Reply { status, .. } = b.delete(&format!("/api/alarmDataFlex/{cleared}")).await;
     assert_eq!(status, 404);
-    let page_b = app.data_of("/api/alarmDataFlex/page", &b).await;
-    assert_eq!(ids(&page_b), vec![other_tenant_alarm.to_string()]);
+    let page_b = b.get_data("/api/alarmDataFlex/page").await;
+    assert_eq!(row_ids(&page_b["records"]), vec![other_tenant_alarm.to_string()]);
     assert!(
         page_b["records"][0]["variable"].is_null(),
         "another tenant's rule is not resolved"
     );
 
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{cleared}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmDataFlex/{cleared}"))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, _) = call(
-        &app,
-        &t,
-        Method::GET,
-        &format!("/api/alarmDataFlex/{cleared}"),
-        None,
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&t)
+        .get(&format!("/api/alarmDataFlex/{cleared}"))
+        .await;
     assert_eq!(status, 404);
     // Once cleared, the other can go too.
     store::clear_auto(
@@ -752,16 +775,15 @@ async fn alarm_data_pages_details_and_deletes_only_cleared_alarms() {
     )
     .await
     .expect("clear");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmDataFlex/{open}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmDataFlex/{open}"))
+        .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(app.data_of("/api/alarmDataFlex/page", &t).await["total"], 1);
+    assert_eq!(
+        app.as_user(&t).get_data("/api/alarmDataFlex/page").await["total"],
+        1
+    );
     app.stop().await;
 }
 
@@ -772,15 +794,34 @@ fn values(pairs: &[(&str, f64)]) -> BTreeMap<String, WireValue> {
         .collect()
 }
 
-#[tokio::test]
-async fn the_evaluator_applies_the_rules_saved_through_the_api() {
+/// The evaluator's world: tenant 100001's tracker station with its bracket (`device`), and
+/// rules saved through the API: `wind` (> 12 m/s for 30 s), `lag` (deviation >= 5), `off`
+/// (motor current, disabled), and a rule of a second station that never applies here.
+struct Evaluator {
+    app: TestApp,
+    t: String,
+    station_id: i64,
+    device: DeviceRef,
+    ts: i64,
+    wind: String,
+    lag: String,
+    off: String,
+}
+
+async fn evaluator() -> Evaluator {
     let app = TestApp::start().await;
     let t = manager(&app, "100001", "mgr").await;
-    let (s, flex_id) = station(&app, &t, "Tracker plant", Some("TRK-1")).await;
-    let (s2, _) = station(&app, &t, "Second plant", Some("TRK-2")).await;
+    let (s, flex_id) = app
+        .as_user(&t)
+        .station_with_bracket("Tracker plant", "TRK-1")
+        .await;
+    let (s2, _) = app
+        .as_user(&t)
+        .station_with_bracket("Second plant", "TRK-2")
+        .await;
     let station_id: i64 = s.parse().expect("id");
     let device = DeviceRef {
-        device_id: flex_id.expect("bracket"),
+        device_id: flex_id,
         tenant_id: "100001".into(),
         station_id,
         kind: "flex",
@@ -789,33 +830,49 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     let ts = pv_cloud::kernel::time::now_ms();
 
     let wind = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "wind_speed", "comparison": ">", "threshold": 12,
             "durationSeconds": 30, "level": 3}),
     )
     .await;
-    let lag = create_rule(
-        &app,
-        &t,
-        json!({"stationId": s, "variable": "angle_deviation", "comparison": ">=", "threshold": 5, "level": 2}),
-    )
+    let lag = create_rule(&app.as_user(&t), json!({"stationId": s, "variable": "angle_deviation", "comparison": ">=", "threshold": 5, "level": 2}))
     .await;
     let off = create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s, "variable": "motor_current", "comparison": ">", "threshold": 0, "level": 4,
             "enabled": false}),
     )
     .await;
     // Another station's rule never applies to this bracket.
     create_rule(
-        &app,
-        &t,
+        &app.as_user(&t),
         json!({"stationId": s2, "variable": "wind_speed", "comparison": ">", "threshold": 0, "level": 1}),
     )
     .await;
 
+    Evaluator {
+        app,
+        t,
+        station_id,
+        device,
+        ts,
+        wind,
+        lag,
+        off,
+    }
+}
+
+#[tokio::test]
+async fn the_evaluator_applies_the_enabled_rules_of_the_brackets_own_station_only() {
+    let Evaluator {
+        app,
+        device,
+        ts,
+        wind,
+        lag,
+        off,
+        ..
+    } = evaluator().await;
     let calm = flex::conditions(
         &app.state.alarm_ctx(),
         &device,
@@ -891,24 +948,30 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
         .is_empty()
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn rule_edits_reach_the_evaluator_at_the_next_sample() {
+    let Evaluator {
+        app,
+        t,
+        device,
+        ts,
+        wind,
+        off,
+        ..
+    } = evaluator().await;
     // Edits apply at the next sample (the API drops the cache).
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": wind, "threshold": 20})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": wind, "threshold": 20}))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": off, "enabled": true})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": off, "enabled": true}))
+        .await;
     assert_eq!(status, 200, "{body}");
     let kinds = |c: Vec<pv_cloud::alarm::condition::Condition>| {
         let mut k: Vec<String> = c.into_iter().map(|c| c.kind).collect();
@@ -928,6 +991,29 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
         vec![format!("flex:{off}")]
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn disabling_or_removing_a_rule_clears_its_open_alarm_at_once() {
+    let Evaluator {
+        app,
+        t,
+        wind,
+        station_id,
+        device,
+        ts,
+        lag,
+        off,
+        ..
+    } = evaluator().await;
+    // The wind threshold raised to 20 and the motor-current rule switched on, as edited.
+    for edit in [
+        json!({"id": wind, "threshold": 20}),
+        json!({"id": off, "enabled": true}),
+    ] {
+        app.as_user(&t).put_json("/api/alarmSettingFlex", edit).await.ok();
+    }
     // Disabling or removing a rule clears its open alarm at once.
     let open = store::raise(
         &app.state.alarm_ctx(),
@@ -943,23 +1029,15 @@ async fn the_evaluator_applies_the_rules_saved_through_the_api() {
     .await
     .expect("raise")
     .id();
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::PUT,
-        "/api/alarmSettingFlex",
-        Some(json!({"id": off, "enabled": false})),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/alarmSettingFlex", json!({"id": off, "enabled": false}))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = call(
-        &app,
-        &t,
-        Method::DELETE,
-        &format!("/api/alarmSettingFlex/{lag}"),
-        None,
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/alarmSettingFlex/{lag}"))
+        .await;
     assert_eq!(status, 200, "{body}");
     for id in [open, lag_open] {
         assert_eq!(

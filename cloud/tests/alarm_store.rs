@@ -5,7 +5,7 @@ mod support;
 
 use pv_cloud::alarm::store::{self, Raise, Raised};
 use pv_cloud::kernel::sql::Value;
-use support::TestApp;
+use support::{Reply, TestApp};
 
 fn fault(at: i64) -> Raise {
     Raise {
@@ -146,19 +146,15 @@ async fn one_open_alarm_per_device_and_kind_retrigger_updates_clear_reopens() {
 async fn removing_a_device_or_its_station_clears_its_open_alarms() {
     use serde_json::json;
     let app = TestApp::start().await;
-    let t = app.station_manager("120001", "mgr").await;
-    let (_, s) = app
-        .post_json("/api/station", &t, &json!({"name": "清除测试"}), None)
-        .await;
+    let t = app.as_user(&app.station_manager("120001", "mgr").await);
+    let Reply { body: s, .. } = t.post_json("/api/station", json!({"name": "清除测试"})).await;
     let station: i64 = s["data"].as_str().expect("station id").parse().expect("id");
     let mut inverters = Vec::new();
     for sn in ["RM-1", "RM-2"] {
-        let (status, body) = app
+        let Reply { status, body, .. } = t
             .post_json(
                 "/api/inverter",
-                &t,
-                &json!({"stationId": station.to_string(), "name": sn, "sn": sn, "stringsCount": 8}),
-                None,
+                json!({"stationId": station.to_string(), "name": sn, "sn": sn, "stringsCount": 8}),
             )
             .await;
         assert_eq!(status, 200, "{body}");
@@ -191,11 +187,10 @@ async fn removing_a_device_or_its_station_clears_its_open_alarms() {
             .unwrap_or(-1)
         }
     };
-    let (status, body) = app
-        .send_json(app.authed(
+    let Reply { status, body, .. } = app
+        .send(t.request(
             reqwest::Method::DELETE,
             &format!("/api/inverter/{}", inverters[0]),
-            &t,
         ))
         .await;
     assert_eq!(status, 200, "{body}");
@@ -227,11 +222,10 @@ async fn removing_a_device_or_its_station_clears_its_open_alarms() {
             > 0,
         "cleared by the user who removed it"
     );
-    let (status, body) = app
-        .send_json(app.authed(
+    let Reply { status, body, .. } = app
+        .send(t.request(
             reqwest::Method::DELETE,
             &format!("/api/station/{station}?confirm=true"),
-            &t,
         ))
         .await;
     assert_eq!(status, 200, "{body}");

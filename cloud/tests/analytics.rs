@@ -9,53 +9,17 @@ mod support;
 use chrono::{Duration, NaiveDate};
 use pv_cloud::analytics::job::{self, JobConfig};
 use pv_cloud::kernel::sql::Value;
-use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{TestApp, local_midnight, local_today};
+use support::{Reply, TestApp, approx, int, json_id, local_midnight, local_today};
 
 const T1: &str = "100001";
 const T2: &str = "100002";
 const HOUR: i64 = 3_600_000;
 const MIN5: i64 = 300_000;
 
-async fn post(app: &TestApp, token: &str, path: &str, body: Json) -> Json {
-    let (status, res) = app.call(Method::POST, path, token, Some(body)).await;
-    assert_eq!(status, 200, "POST {path}: {res}");
-    res["data"].clone()
-}
-
-async fn get(app: &TestApp, token: &str, path: &str) -> Json {
-    let (status, res) = app.call(Method::GET, path, token, None).await;
-    assert_eq!(status, 200, "GET {path}: {res}");
-    res["data"].clone()
-}
-
-fn id(v: &Json) -> i64 {
-    v.as_str().expect("id string").parse().expect("id")
-}
-
-fn approx(actual: &Json, expected: f64, what: &str) {
-    let a = actual
-        .as_f64()
-        .unwrap_or_else(|| panic!("{what}: not a number: {actual}"));
-    assert!((a - expected).abs() < 1e-6, "{what}: {a} != {expected}");
-}
-
 fn round(x: f64, places: i32) -> f64 {
     let f = 10f64.powi(places);
     (x * f).round() / f
-}
-
-async fn station(app: &TestApp, token: &str, body: Json) -> i64 {
-    id(&post(app, token, "/api/station", body).await)
-}
-
-async fn inverter(app: &TestApp, token: &str, station: i64, sn: &str, strings: i64, extra: Json) -> i64 {
-    let mut body = json!({"stationId": station.to_string(), "name": sn, "sn": sn, "stringsCount": strings});
-    if let (Some(b), Json::Object(e)) = (body.as_object_mut(), extra) {
-        b.extend(e);
-    }
-    id(&post(app, token, "/api/inverter", body).await)
 }
 
 async fn set_offset(app: &TestApp, station: i64, minutes: i64) {
@@ -132,36 +96,49 @@ async fn plant() -> Plant {
     )
     .await;
     let analyst = app.token_of(T1, "analyst", "secret1").await;
-    let s1 = station(&app, &manager, json!({"name": "Alpha", "componentCapacity": 100})).await;
-    let s2 = station(&app, &manager, json!({"name": "Beta", "componentCapacity": 50})).await;
+    let s1 = int(&app
+        .as_user(&manager)
+        .station_with(json!({"name": "Alpha", "componentCapacity": 100}))
+        .await);
+    let s2 = int(&app
+        .as_user(&manager)
+        .station_with(json!({"name": "Beta", "componentCapacity": 50}))
+        .await);
     set_offset(&app, s2, 0).await;
-    let weak = inverter(
-        &app,
-        &manager,
-        s1,
-        "WEAK",
-        6,
-        json!({"ratedPower": 50, "modulesPerString": [20, 20, 20, 20, 20, 20]}),
-    )
-    .await;
-    let good = inverter(
-        &app,
-        &manager,
-        s1,
-        "GOOD",
-        6,
-        json!({"ratedPower": 50, "modulesPerString": [20, 20, 20, 20, 20, 18]}),
-    )
-    .await;
-    let four = inverter(&app, &manager, s1, "FOUR", 4, json!({"ratedPower": 20})).await;
-    let far = inverter(&app, &manager, s2, "FAR", 6, json!({"ratedPower": 50})).await;
-    let weather = id(&post(
-        &app,
-        &manager,
-        "/api/weather",
-        json!({"stationId": s1.to_string(), "name": "Met", "sn": "MET-1"}),
-    )
-    .await);
+    let weak = int(&app
+        .as_user(&manager)
+        .inverter(
+            &s1.to_string(),
+            "WEAK",
+            6,
+            json!({"ratedPower": 50, "modulesPerString": [20, 20, 20, 20, 20, 20]}),
+        )
+        .await);
+    let good = int(&app
+        .as_user(&manager)
+        .inverter(
+            &s1.to_string(),
+            "GOOD",
+            6,
+            json!({"ratedPower": 50, "modulesPerString": [20, 20, 20, 20, 20, 18]}),
+        )
+        .await);
+    let four = int(&app
+        .as_user(&manager)
+        .inverter(&s1.to_string(), "FOUR", 4, json!({"ratedPower": 20}))
+        .await);
+    let far = int(&app
+        .as_user(&manager)
+        .inverter(&s2.to_string(), "FAR", 6, json!({"ratedPower": 50}))
+        .await);
+    let weather = json_id(
+        &app.as_user(&manager)
+            .post_data(
+                "/api/weather",
+                json!({"stationId": s1.to_string(), "name": "Met", "sn": "MET-1"}),
+            )
+            .await,
+    );
     let owner_id = app.user_with_alias(T1, "owner1", "owner", &[]).await;
     app.exec(
         "INSERT INTO pv_user_station (user_id, station_id, tenant_id) VALUES (?, ?, ?)",
@@ -288,19 +265,19 @@ fn record(list: &Json, inverter: i64) -> &Json {
         .as_array()
         .expect("records")
         .iter()
-        .find(|r| id(&r["inverterId"]) == inverter)
+        .find(|r| json_id(&r["inverterId"]) == inverter)
         .unwrap_or_else(|| panic!("inverter {inverter} in {list}"))
 }
 
 #[tokio::test]
 async fn dispersion_grades_the_weak_inverter_from_gated_instants_in_the_local_window() {
     let p = plant().await;
-    let list = get(&p.app, &p.manager, &p.list_path(Some(p.s1))).await;
+    let list = p.app.as_user(&p.manager).get_data(&p.list_path(Some(p.s1))).await;
     assert_eq!(list["date"], p.today.to_string());
     assert_eq!(list["setting"]["attentionMax"], 20.0);
     let recs = list["records"].as_array().expect("records");
     assert_eq!(recs.len(), 2, "FOUR (4 strings) is not analysed: {list}");
-    assert!(recs.iter().all(|r| id(&r["inverterId"]) != p.four));
+    assert!(recs.iter().all(|r| json_id(&r["inverterId"]) != p.four));
 
     // WEAK: 9 counted instants (8 by irradiance, 1 by power), every one at 20.327891 %.
     let w = record(&list, p.weak);
@@ -378,23 +355,21 @@ async fn dispersion_grades_the_weak_inverter_from_gated_instants_in_the_local_wi
         currents(&BAD_WEAK, 2_000.0),
     )
     .await;
-    let far = get(
-        &p.app,
-        &p.manager,
-        &format!("/api/discreteRate/list?stationId={}&date={day}", p.s2),
-    )
-    .await;
+    let far = p
+        .app
+        .as_user(&p.manager)
+        .get_data(&format!("/api/discreteRate/list?stationId={}&date={day}", p.s2))
+        .await;
     let f = record(&far, p.far);
     assert_eq!(f["instants"], 12, "{f}");
     assert_eq!(f["rate"], 20.33);
     assert_eq!(f["level"], "poor");
     // Without a date the station's own local day (UTC) is taken.
-    let now_far = get(
-        &p.app,
-        &p.manager,
-        &format!("/api/discreteRate/list?stationId={}", p.s2),
-    )
-    .await;
+    let now_far = p
+        .app
+        .as_user(&p.manager)
+        .get_data(&format!("/api/discreteRate/list?stationId={}", p.s2))
+        .await;
     assert_eq!(
         now_far["date"],
         chrono::Utc::now().date_naive().to_string(),
@@ -402,53 +377,49 @@ async fn dispersion_grades_the_weak_inverter_from_gated_instants_in_the_local_wi
     );
 
     // All visible stations at once; bad input.
-    let all = get(&p.app, &p.manager, &p.list_path(None)).await;
+    let all = p.app.as_user(&p.manager).get_data(&p.list_path(None)).await;
     assert_eq!(all["records"].as_array().expect("records").len(), 3);
-    let (status, body) = p
+    let Reply { status, body, .. } = p
         .app
-        .call(
-            Method::GET,
-            "/api/discreteRate/list?date=2026-13-01",
-            &p.manager,
-            None,
-        )
+        .as_user(&p.manager)
+        .get("/api/discreteRate/list?date=2026-13-01")
         .await;
     support::assert_failure(status, &body, 400);
 
     // Shading-tolerant leaves out the lowest string: WEAK's instants become 0 %.
-    post(
-        &p.app,
-        &p.analyst,
-        "/api/discreteRate/updateSetting",
-        json!({"shadingTolerant": true}),
-    )
-    .await;
-    let tolerant = get(&p.app, &p.manager, &p.list_path(Some(p.s1))).await;
+    p.app
+        .as_user(&p.analyst)
+        .post_data(
+            "/api/discreteRate/updateSetting",
+            json!({"shadingTolerant": true}),
+        )
+        .await;
+    let tolerant = p.app.as_user(&p.manager).get_data(&p.list_path(Some(p.s1))).await;
     assert_eq!(record(&tolerant, p.weak)["rate"], 0.0);
     assert_eq!(record(&tolerant, p.weak)["level"], "excellent");
     // Bounds from the setting: attention up to 25 % grades WEAK "attention".
-    post(
-        &p.app,
-        &p.analyst,
-        "/api/discreteRate/updateSetting",
-        json!({"shadingTolerant": false, "attentionMax": 25}),
-    )
-    .await;
-    let wider = get(&p.app, &p.manager, &p.list_path(Some(p.s1))).await;
+    p.app
+        .as_user(&p.analyst)
+        .post_data(
+            "/api/discreteRate/updateSetting",
+            json!({"shadingTolerant": false, "attentionMax": 25}),
+        )
+        .await;
+    let wider = p.app.as_user(&p.manager).get_data(&p.list_path(Some(p.s1))).await;
     assert_eq!(record(&wider, p.weak)["level"], "attention");
     // A stricter light gate (900 W/m²) leaves only the power-gated instant.
-    post(
-        &p.app,
-        &p.analyst,
-        "/api/discreteRate/updateSetting",
-        json!({"attentionMax": 20, "minIrradianceWm2": 900}),
-    )
-    .await;
-    let strict = get(&p.app, &p.manager, &p.list_path(Some(p.s1))).await;
+    p.app
+        .as_user(&p.analyst)
+        .post_data(
+            "/api/discreteRate/updateSetting",
+            json!({"attentionMax": 20, "minIrradianceWm2": 900}),
+        )
+        .await;
+    let strict = p.app.as_user(&p.manager).get_data(&p.list_path(Some(p.s1))).await;
     assert_eq!(record(&strict, p.weak)["instants"], 1);
 
     // Scope: the owner sees S2 only; S1 is 404 to him and to the other tenant.
-    let mine = get(&p.app, &p.owner, &p.list_path(None)).await;
+    let mine = p.app.as_user(&p.owner).get_data(&p.list_path(None)).await;
     let ids: Vec<&Json> = mine["records"]
         .as_array()
         .expect("records")
@@ -457,13 +428,10 @@ async fn dispersion_grades_the_weak_inverter_from_gated_instants_in_the_local_wi
         .collect();
     assert_eq!(ids, vec![&json!(p.far.to_string())]);
     for token in [&p.owner, &p.other] {
-        let (status, body) = p
-            .app
-            .call(Method::GET, &p.list_path(Some(p.s1)), token, None)
-            .await;
+        let Reply { status, body, .. } = p.app.as_user(token).get(&p.list_path(Some(p.s1))).await;
         support::assert_failure(status, &body, 404);
     }
-    let theirs = get(&p.app, &p.other, &p.list_path(None)).await;
+    let theirs = p.app.as_user(&p.other).get_data(&p.list_path(None)).await;
     assert_eq!(theirs["records"], json!([]));
 }
 
@@ -517,25 +485,19 @@ async fn the_job_warns_about_the_poor_inverter_only_and_clears_when_it_recovers(
 
     // poorDays 2: yesterday was not poor (no data), so a new warning would wait; the open one
     // stays until today's figure says otherwise.
-    post(
-        &p.app,
-        &p.analyst,
-        "/api/discreteRate/updateSetting",
-        json!({"poorDays": 2}),
-    )
-    .await;
+    p.app
+        .as_user(&p.analyst)
+        .post_data("/api/discreteRate/updateSetting", json!({"poorDays": 2}))
+        .await;
     let kept = job::run_once(&p.app.state.alarm_ctx(), &config, now)
         .await
         .expect("pass");
     assert_eq!(kept, job::Outcome::default());
     assert_eq!(p.open_dispersion().await, vec![(p.weak, 1)]);
-    post(
-        &p.app,
-        &p.analyst,
-        "/api/discreteRate/updateSetting",
-        json!({"poorDays": 1}),
-    )
-    .await;
+    p.app
+        .as_user(&p.analyst)
+        .post_data("/api/discreteRate/updateSetting", json!({"poorDays": 1}))
+        .await;
 
     // The string is repaired: the running job, woken, clears the warning (by the system).
     p.write_s1(&HEALTHY).await;
@@ -576,7 +538,7 @@ async fn the_job_warns_about_the_poor_inverter_only_and_clears_when_it_recovers(
 #[tokio::test]
 async fn settings_are_validated_with_messages_and_need_the_button() {
     let p = plant().await;
-    let (_, doc) = p.app.get_json("/api/openapi.json").await;
+    let Reply { body: doc, .. } = p.app.get("/api/openapi.json").await;
     for path in [
         "/api/discreteRate/list",
         "/api/discreteRate/setting",
@@ -588,21 +550,21 @@ async fn settings_are_validated_with_messages_and_need_the_button() {
         assert!(doc["paths"][path].is_object(), "{path} documented");
     }
     assert!(doc["paths"]["/api/hdayRate/setting"]["put"].is_object());
-    let d = get(&p.app, &p.manager, "/api/discreteRate/setting").await;
+    let d = p
+        .app
+        .as_user(&p.manager)
+        .get_data("/api/discreteRate/setting")
+        .await;
     assert_eq!(
         d,
         json!({"excellentMax": 5.0, "goodMax": 10.0, "attentionMax": 20.0, "minIrradianceWm2": 200.0,
                "minPowerRatio": 0.2, "shadingTolerant": false, "poorDays": 1})
     );
     // The manager holds no discreteRate_setting button.
-    let (status, body) = p
+    let Reply { status, body, .. } = p
         .app
-        .call(
-            Method::POST,
-            "/api/discreteRate/updateSetting",
-            &p.manager,
-            Some(json!({"poorDays": 3})),
-        )
+        .as_user(&p.manager)
+        .post_json("/api/discreteRate/updateSetting", json!({"poorDays": 3}))
         .await;
     support::assert_failure(status, &body, 403);
     for (bad, zh, en) in [
@@ -642,68 +604,63 @@ async fn settings_are_validated_with_messages_and_need_the_button() {
             "Poor days must be a whole number from 1 to 30",
         ),
     ] {
-        let (status, body) = p
+        let Reply { status, body, .. } = p
             .app
-            .call(
-                Method::POST,
-                "/api/discreteRate/updateSetting",
-                &p.analyst,
-                Some(bad.clone()),
-            )
+            .as_user(&p.analyst)
+            .post_json("/api/discreteRate/updateSetting", bad.clone())
             .await;
         support::assert_failure(status, &body, 400);
         assert_eq!(body["msg"], zh, "{bad}");
-        let (status, body) = p
+        let Reply { status, body, .. } = p
             .app
-            .call_en(
-                Method::POST,
-                "/api/discreteRate/updateSetting",
-                &p.analyst,
-                Some(bad.clone()),
-            )
+            .as_user(&p.analyst)
+            .en()
+            .post_json("/api/discreteRate/updateSetting", bad.clone())
             .await;
         assert_eq!(status, 400);
         assert_eq!(body["msg"], en, "{bad}");
     }
-    let (status, body) = p
+    let Reply { status, body, .. } = p
         .app
-        .call(
-            Method::POST,
-            "/api/discreteRate/updateSetting",
-            &p.analyst,
-            Some(json!({"goodMax": "ten"})),
-        )
+        .as_user(&p.analyst)
+        .post_json("/api/discreteRate/updateSetting", json!({"goodMax": "ten"}))
         .await;
     support::assert_failure(status, &body, 400);
     // A valid change keeps the fields not sent; it is the tenant's, not the other tenant's.
-    let saved = post(
-        &p.app,
-        &p.analyst,
-        "/api/discreteRate/updateSetting",
-        json!({"excellentMax": 3, "goodMax": 8, "poorDays": 3}),
-    )
-    .await;
+    let saved = p
+        .app
+        .as_user(&p.analyst)
+        .post_data(
+            "/api/discreteRate/updateSetting",
+            json!({"excellentMax": 3, "goodMax": 8, "poorDays": 3}),
+        )
+        .await;
     assert_eq!(saved["excellentMax"], 3.0);
     assert_eq!(saved["attentionMax"], 20.0);
-    assert_eq!(get(&p.app, &p.manager, "/api/discreteRate/setting").await, saved);
     assert_eq!(
-        get(&p.app, &p.other, "/api/discreteRate/setting").await["poorDays"],
+        p.app
+            .as_user(&p.manager)
+            .get_data("/api/discreteRate/setting")
+            .await,
+        saved
+    );
+    assert_eq!(
+        p.app
+            .as_user(&p.other)
+            .get_data("/api/discreteRate/setting")
+            .await["poorDays"],
         1
     );
 
     // Hours setting.
     assert_eq!(
-        get(&p.app, &p.manager, "/api/hdayRate/setting").await,
+        p.app.as_user(&p.manager).get_data("/api/hdayRate/setting").await,
         json!({"thresholdPct": -10.0, "minDays": 3})
     );
-    let (status, body) = p
+    let Reply { status, body, .. } = p
         .app
-        .call(
-            Method::PUT,
-            "/api/hdayRate/setting",
-            &p.manager,
-            Some(json!({"minDays": 2})),
-        )
+        .as_user(&p.manager)
+        .put_json("/api/hdayRate/setting", json!({"minDays": 2}))
         .await;
     support::assert_failure(status, &body, 403);
     for (bad, en) in [
@@ -717,36 +674,25 @@ async fn settings_are_validated_with_messages_and_need_the_button() {
         ),
         (json!({"minDays": 0}), "Days must be a whole number from 1 to 31"),
     ] {
-        let (status, body) = p
+        let Reply { status, body, .. } = p
             .app
-            .call_en(
-                Method::PUT,
-                "/api/hdayRate/setting",
-                &p.analyst,
-                Some(bad.clone()),
-            )
+            .as_user(&p.analyst)
+            .en()
+            .put_json("/api/hdayRate/setting", bad.clone())
             .await;
         support::assert_failure(status, &body, 400);
         assert_eq!(body["msg"], en, "{bad}");
     }
-    let (_, body) = p
+    let Reply { body, .. } = p
         .app
-        .call(
-            Method::PUT,
-            "/api/hdayRate/setting",
-            &p.analyst,
-            Some(json!({"thresholdPct": 1})),
-        )
+        .as_user(&p.analyst)
+        .put_json("/api/hdayRate/setting", json!({"thresholdPct": 1}))
         .await;
     assert_eq!(body["msg"], "偏差阈值须为-100到0之间的负数（%）");
-    let (status, body) = p
+    let Reply { status, body, .. } = p
         .app
-        .call(
-            Method::PUT,
-            "/api/hdayRate/setting",
-            &p.analyst,
-            Some(json!({"thresholdPct": -15})),
-        )
+        .as_user(&p.analyst)
+        .put_json("/api/hdayRate/setting", json!({"thresholdPct": -15}))
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"], json!({"thresholdPct": -15.0, "minDays": 3}));
@@ -786,37 +732,50 @@ async fn hours_plant() -> Hours {
     app.create_tenant_user(T1, "analyst", "secret1", &["hdayRate"], None)
         .await;
     let analyst = app.token_of(T1, "analyst", "secret1").await;
-    let h1 = station(
-        &app,
-        &manager,
-        json!({"name": "Alpha", "componentCapacity": 100, "componentCount": 200}),
-    )
-    .await;
-    let h2 = station(&app, &manager, json!({"name": "Beta", "componentCapacity": 50})).await;
-    let h3 = station(&app, &manager, json!({"name": "Gamma", "componentCapacity": 20})).await;
-    let h4 = station(&app, &manager, json!({"name": "Delta"})).await;
+    let h1 = int(&app
+        .as_user(&manager)
+        .station_with(json!({"name": "Alpha", "componentCapacity": 100, "componentCount": 200}))
+        .await);
+    let h2 = int(&app
+        .as_user(&manager)
+        .station_with(json!({"name": "Beta", "componentCapacity": 50}))
+        .await);
+    let h3 = int(&app
+        .as_user(&manager)
+        .station_with(json!({"name": "Gamma", "componentCapacity": 20}))
+        .await);
+    let h4 = int(&app.as_user(&manager).station_with(json!({"name": "Delta"})).await);
     set_offset(&app, h3, 0).await;
-    let a1 = inverter(
-        &app,
-        &manager,
-        h1,
-        "A1",
-        2,
-        json!({"ratedPower": 40, "modulesPerString": [50, 50]}),
-    )
-    .await;
-    let a2 = inverter(
-        &app,
-        &manager,
-        h1,
-        "A2",
-        2,
-        json!({"ratedPower": 40, "modulesPerString": [50, 50]}),
-    )
-    .await;
-    let b1 = inverter(&app, &manager, h2, "B1", 2, json!({"ratedPower": 40})).await;
-    let c1 = inverter(&app, &manager, h3, "C1", 2, json!({"ratedPower": 20})).await;
-    let e1 = inverter(&app, &manager, h4, "E1", 2, json!({"ratedPower": 20})).await;
+    let a1 = int(&app
+        .as_user(&manager)
+        .inverter(
+            &h1.to_string(),
+            "A1",
+            2,
+            json!({"ratedPower": 40, "modulesPerString": [50, 50]}),
+        )
+        .await);
+    let a2 = int(&app
+        .as_user(&manager)
+        .inverter(
+            &h1.to_string(),
+            "A2",
+            2,
+            json!({"ratedPower": 40, "modulesPerString": [50, 50]}),
+        )
+        .await);
+    let b1 = int(&app
+        .as_user(&manager)
+        .inverter(&h2.to_string(), "B1", 2, json!({"ratedPower": 40}))
+        .await);
+    let c1 = int(&app
+        .as_user(&manager)
+        .inverter(&h3.to_string(), "C1", 2, json!({"ratedPower": 20}))
+        .await);
+    let e1 = int(&app
+        .as_user(&manager)
+        .inverter(&h4.to_string(), "E1", 2, json!({"ratedPower": 20}))
+        .await);
     let today = local_today();
     let (d1, d2) = (today - Duration::days(2), today - Duration::days(1));
     let day = |d: NaiveDate| local_midnight(d);
@@ -877,10 +836,14 @@ async fn hours_plant() -> Hours {
 }
 
 #[tokio::test]
-async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() {
+async fn full_load_hours_compare_each_station_with_its_peers_over_local_days_and_page() {
     let h = hours_plant().await;
     let range = format!("startDate={}&endDate={}", h.d1, h.d2);
-    let page = get(&h.app, &h.manager, &format!("/api/hdayRate/pageStation?{range}")).await;
+    let page = h
+        .app
+        .as_user(&h.manager)
+        .get_data(&format!("/api/hdayRate/pageStation?{range}"))
+        .await;
     assert_eq!(page["total"], 4);
     let recs = page["records"].as_array().expect("records");
     let order: Vec<&Json> = recs.iter().map(|r| &r["stationName"]).collect();
@@ -919,22 +882,30 @@ async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() 
     assert_eq!(by("Alpha")["stationId"], h.h[0].to_string());
 
     // Paging.
-    let second = get(
-        &h.app,
-        &h.manager,
-        &format!("/api/hdayRate/pageStation?{range}&current=2&size=3"),
-    )
-    .await;
+    let second = h
+        .app
+        .as_user(&h.manager)
+        .get_data(&format!("/api/hdayRate/pageStation?{range}&current=2&size=3"))
+        .await;
     assert_eq!(second["records"].as_array().expect("records").len(), 1);
     assert_eq!(second["pages"], 2);
 
+    h.app.stop().await;
+}
+
+#[tokio::test]
+async fn full_load_hours_compare_each_inverter_with_its_stations_mean() {
+    let h = hours_plant().await;
+    let range = format!("startDate={}&endDate={}", h.d1, h.d2);
     // Inverters of Alpha against Alpha's mean (4.1): A2 −12.20 % flagged, A1 +12.20 %.
-    let inv = get(
-        &h.app,
-        &h.manager,
-        &format!("/api/hdayRate/pageInverter?stationId={}&{range}", h.h[0]),
-    )
-    .await;
+    let inv = h
+        .app
+        .as_user(&h.manager)
+        .get_data(&format!(
+            "/api/hdayRate/pageInverter?stationId={}&{range}",
+            h.h[0]
+        ))
+        .await;
     let recs = inv["records"].as_array().expect("records");
     assert_eq!(recs.len(), 2);
     assert_eq!(recs[0]["inverterId"], h.a2.to_string());
@@ -953,12 +924,11 @@ async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() 
     assert_eq!(recs[1]["inverterId"], h.a1.to_string());
     assert_eq!(recs[1]["flagged"], false);
     // Every inverter: B1's P0 is its rating (no module count at Beta), C1 counts UTC days.
-    let all = get(
-        &h.app,
-        &h.manager,
-        &format!("/api/hdayRate/pageInverter?{range}&size=100"),
-    )
-    .await;
+    let all = h
+        .app
+        .as_user(&h.manager)
+        .get_data(&format!("/api/hdayRate/pageInverter?{range}&size=100"))
+        .await;
     assert_eq!(all["total"], 5);
     let find = |id: i64| {
         all["records"]
@@ -974,22 +944,36 @@ async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() 
     approx(&find(h.b1)["deviationPct"], 0.0, "alone in its station");
     approx(&find(h.c1)["energyKwh"], 50.0, "C1 UTC days");
 
+    h.app.stop().await;
+}
+
+#[tokio::test]
+async fn full_load_hours_follow_the_callers_stations_and_refuse_bad_ranges() {
+    let h = hours_plant().await;
+    let range = format!("startDate={}&endDate={}", h.d1, h.d2);
     // Scope: the owner's reference is his one station; other tenants see nothing.
-    let mine = get(&h.app, &h.owner, &format!("/api/hdayRate/pageStation?{range}")).await;
+    let mine = h
+        .app
+        .as_user(&h.owner)
+        .get_data(&format!("/api/hdayRate/pageStation?{range}"))
+        .await;
     assert_eq!(mine["total"], 1);
     approx(&mine["records"][0]["refHours"], 3.6, "owner's reference");
     approx(&mine["records"][0]["deviationPct"], 0.0, "owner's deviation");
-    let theirs = get(&h.app, &h.other, &format!("/api/hdayRate/pageStation?{range}")).await;
+    let theirs = h
+        .app
+        .as_user(&h.other)
+        .get_data(&format!("/api/hdayRate/pageStation?{range}"))
+        .await;
     assert_eq!(theirs["total"], 0);
     for token in [&h.owner, &h.other] {
-        let (status, body) = h
+        let Reply { status, body, .. } = h
             .app
-            .call(
-                Method::GET,
-                &format!("/api/hdayRate/pageInverter?stationId={}&{range}", h.h[0]),
-                token,
-                None,
-            )
+            .as_user(token)
+            .get(&format!(
+                "/api/hdayRate/pageInverter?stationId={}&{range}",
+                h.h[0]
+            ))
             .await;
         support::assert_failure(status, &body, 404);
     }
@@ -999,32 +983,46 @@ async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() 
         "startDate=2026-01-01&endDate=2027-06-01".to_owned(),
         "endDate=yesterday".to_owned(),
     ] {
-        let (status, body) = h
+        let Reply { status, body, .. } = h
             .app
-            .call(
-                Method::GET,
-                &format!("/api/hdayRate/pageStation?{bad}"),
-                &h.manager,
-                None,
-            )
+            .as_user(&h.manager)
+            .get(&format!("/api/hdayRate/pageStation?{bad}"))
             .await;
         support::assert_failure(status, &body, 400);
     }
 
-    // The default range is the setting's minDays ending yesterday: with minDays 2, D1..D2.
-    let (status, body) = h
+    // The same page as the explicit range D1..D2:
+    let page = h
         .app
-        .call(
-            Method::PUT,
-            "/api/hdayRate/setting",
-            &h.analyst,
-            Some(json!({"minDays": 2})),
-        )
+        .as_user(&h.manager)
+        .get_data(&format!("/api/hdayRate/pageStation?{range}"))
+        .await;
+    // The default range is the setting's minDays ending yesterday: with minDays 2, D1..D2.
+    let Reply { status, body, .. } = h
+        .app
+        .as_user(&h.analyst)
+        .put_json("/api/hdayRate/setting", json!({"minDays": 2}))
         .await;
     assert_eq!(status, 200, "{body}");
-    let default = get(&h.app, &h.manager, "/api/hdayRate/pageStation").await;
+    let default = h
+        .app
+        .as_user(&h.manager)
+        .get_data("/api/hdayRate/pageStation")
+        .await;
     assert_eq!(default["records"], page["records"]);
 
+    h.app.stop().await;
+}
+
+#[tokio::test]
+async fn the_job_warns_about_the_poor_station_and_inverter_only_and_a_looser_threshold_clears_them() {
+    let h = hours_plant().await;
+    // Judged over the two days D1..D2.
+    h.app
+        .as_user(&h.analyst)
+        .put_json("/api/hdayRate/setting", json!({"minDays": 2}))
+        .await
+        .ok();
     // The job warns about Gamma (station) and A2 (inverter), and only them.
     let now = chrono::Utc::now().timestamp_millis();
     let config = JobConfig::default();
@@ -1047,14 +1045,10 @@ async fn full_load_hours_pages_compare_stations_and_inverters_over_local_days() 
         2
     );
     // A looser threshold (−30 %) flags nobody: both clear.
-    let (status, _) = h
+    let Reply { status, .. } = h
         .app
-        .call(
-            Method::PUT,
-            "/api/hdayRate/setting",
-            &h.analyst,
-            Some(json!({"thresholdPct": -30})),
-        )
+        .as_user(&h.analyst)
+        .put_json("/api/hdayRate/setting", json!({"thresholdPct": -30}))
         .await;
     assert_eq!(status, 200);
     let o = job::run_once(&h.app.state.alarm_ctx(), &config, now)
@@ -1180,13 +1174,10 @@ async fn the_demo_sites_keep_the_simulated_sun_and_only_the_weak_inverter_disper
 #[tokio::test]
 async fn a_warning_waits_for_poor_days_in_a_row() {
     let p = plant().await;
-    post(
-        &p.app,
-        &p.analyst,
-        "/api/discreteRate/updateSetting",
-        json!({"poorDays": 2}),
-    )
-    .await;
+    p.app
+        .as_user(&p.analyst)
+        .post_data("/api/discreteRate/updateSetting", json!({"poorDays": 2}))
+        .await;
     let config = JobConfig::default();
     let now = chrono::Utc::now().timestamp_millis();
     // Poor today, no data yesterday: not yet.

@@ -13,7 +13,7 @@ use pv_cloud::kernel::time::{Timestamp, format_ms, parse_ms};
 use pv_cloud::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
 use pv_cloud::state::AppState;
 use serde::Serialize;
-use support::{TestApp, assert_failure, is_postgres};
+use support::{Reply, TestApp, assert_failure, is_postgres};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -108,7 +108,7 @@ async fn insert_param(app: &TestApp, key: &str, name: &str, created: &str) -> Id
 #[tokio::test]
 async fn health_answers_in_the_envelope_and_names_the_backend() {
     let app = TestApp::start().await;
-    let (status, body) = app.get_json("/api/health").await;
+    let Reply { status, body, .. } = app.get("/api/health").await;
     assert_eq!(status, 200);
     assert_eq!(body["code"], 200);
     assert_eq!(body["success"], true);
@@ -118,8 +118,8 @@ async fn health_answers_in_the_envelope_and_names_the_backend() {
         body["data"]["database"],
         if is_postgres() { "postgres" } else { "sqlite" }
     );
-    let (_, en) = app
-        .send_json(
+    let Reply { body: en, .. } = app
+        .send(
             app.client
                 .get(app.url("/api/health"))
                 .header("Accept-Language", "en-US,en;q=0.9"),
@@ -132,7 +132,9 @@ async fn health_answers_in_the_envelope_and_names_the_backend() {
 #[tokio::test]
 async fn openapi_document_is_generated_from_the_mounted_routes() {
     let app = TestApp::start_with(test_routes()).await;
-    let (status, doc) = app.get_json("/api/openapi.json").await;
+    let Reply {
+        status, body: doc, ..
+    } = app.get("/api/openapi.json").await;
     assert_eq!(status, 200);
     assert!(
         doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.")),
@@ -149,7 +151,7 @@ async fn openapi_document_is_generated_from_the_mounted_routes() {
     }
     // A server without the test routes does not describe them.
     let plain = TestApp::start().await;
-    let (_, doc) = plain.get_json("/api/openapi.json").await;
+    let Reply { body: doc, .. } = plain.get("/api/openapi.json").await;
     assert!(
         !doc["paths"]
             .as_object()
@@ -163,17 +165,17 @@ async fn openapi_document_is_generated_from_the_mounted_routes() {
 #[tokio::test]
 async fn unknown_paths_and_wrong_methods_answer_in_the_envelope() {
     let app = TestApp::start().await;
-    let (status, body) = app.get_json("/api/no/such/thing").await;
+    let Reply { status, body, .. } = app.get("/api/no/such/thing").await;
     assert_failure(status, &body, 404);
     assert_eq!(body["msg"], "接口不存在");
-    let (status, body) = app.get_json("/api").await;
+    let Reply { status, body, .. } = app.get("/api").await;
     assert_failure(status, &body, 404);
-    let (status, body) = app.get_json("/ws").await;
+    let Reply { status, body, .. } = app.get("/ws").await;
     assert_failure(status, &body, 404);
-    let (status, body) = app.get_json("/ws/123").await;
+    let Reply { status, body, .. } = app.get("/ws/123").await;
     assert_failure(status, &body, 401);
-    let (status, body) = app
-        .send_json(
+    let Reply { status, body, .. } = app
+        .send(
             app.client
                 .post(app.url("/api/health"))
                 .header("Accept-Language", "en"),
@@ -225,7 +227,7 @@ async fn lists_page_filter_and_sort_on_the_database() {
     let b = insert_param(&app, "tenant.default", "Default tenant", "2026-02-10 09:30:00").await;
     let c = insert_param(&app, "sms_limit_100%", "SMS limit", "2026-03-15 10:00:00").await;
 
-    let (status, body) = app.get_json("/api/test/params").await;
+    let Reply { status, body, .. } = app.get("/api/test/params").await;
     assert_eq!(status, 200, "{body}");
     let page = &body["data"];
     assert_eq!(page["total"], 3);
@@ -242,37 +244,35 @@ async fn lists_page_filter_and_sort_on_the_database() {
     assert_eq!(page["records"][0]["createTime"], "2026-03-15 10:00:00");
 
     // "contains" without suffix, case-insensitive on both back-ends.
-    let (_, body) = app.get_json("/api/test/params?paramName=PASSWORD").await;
+    let Reply { body, .. } = app.get("/api/test/params?paramName=PASSWORD").await;
     assert_eq!(body["data"]["total"], 1);
     assert_eq!(body["data"]["records"][0]["id"], a.0.to_string());
     // LIKE wildcards in the value match literally.
-    let (_, body) = app.get_json("/api/test/params?paramKey_like=100%25").await;
+    let Reply { body, .. } = app.get("/api/test/params?paramKey_like=100%25").await;
     assert_eq!(body["data"]["total"], 1, "{body}");
-    let (_, body) = app.get_json("/api/test/params?paramKey_like=_").await;
+    let Reply { body, .. } = app.get("/api/test/params?paramKey_like=_").await;
     assert_eq!(
         body["data"]["total"], 1,
         "only sms_limit_100% has an underscore: {body}"
     );
     // Date range as the console sends it.
-    let (_, body) = app
-        .get_json("/api/test/params?createTime_datege=2026-02-01%2000:00:00&createTime_datelt=2026-03-01%2000:00:00")
+    let Reply { body, .. } = app
+        .get("/api/test/params?createTime_datege=2026-02-01%2000:00:00&createTime_datelt=2026-03-01%2000:00:00")
         .await;
     assert_eq!(body["data"]["total"], 1);
     assert_eq!(body["data"]["records"][0]["id"], b.0.to_string());
     // Paging with an explicit sort.
-    let (_, body) = app
-        .get_json("/api/test/params?ascs=createTime&size=2&current=2")
-        .await;
+    let Reply { body, .. } = app.get("/api/test/params?ascs=createTime&size=2&current=2").await;
     assert_eq!(body["data"]["total"], 3);
     assert_eq!(body["data"]["pages"], 2);
     assert_eq!(body["data"]["records"].as_array().map(Vec::len), Some(1));
     assert_eq!(body["data"]["records"][0]["id"], c.0.to_string());
     // An injection attempt is just a value that matches nothing; the table is intact.
-    let (_, body) = app
-        .get_json("/api/test/params?paramName=x'%20OR%201=1;DROP%20TABLE%20blade_param;--")
+    let Reply { body, .. } = app
+        .get("/api/test/params?paramName=x'%20OR%201=1;DROP%20TABLE%20blade_param;--")
         .await;
     assert_eq!(body["data"]["total"], 0);
-    let (_, body) = app.get_json("/api/test/params").await;
+    let Reply { body, .. } = app.get("/api/test/params").await;
     assert_eq!(body["data"]["total"], 3);
     app.stop().await;
 }
@@ -280,17 +280,17 @@ async fn lists_page_filter_and_sort_on_the_database() {
 #[tokio::test]
 async fn bad_list_requests_get_a_clear_400_in_the_callers_language() {
     let app = TestApp::start_with(test_routes()).await;
-    let (status, body) = app.get_json("/api/test/params?paramValue=secret").await;
+    let Reply { status, body, .. } = app.get("/api/test/params?paramValue=secret").await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "不支持的查询条件：paramValue");
     let en = |path: &str| app.client.get(app.url(path)).header("Accept-Language", "en-GB");
-    let (status, body) = app.send_json(en("/api/test/params?descs=param_value")).await;
+    let Reply { status, body, .. } = app.send(en("/api/test/params?descs=param_value")).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "unknown sort column: param_value");
-    let (status, body) = app.send_json(en("/api/test/params?status=active")).await;
+    let Reply { status, body, .. } = app.send(en("/api/test/params?status=active")).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "invalid value for filter status: active");
-    let (status, body) = app.send_json(en("/api/test/params?size=5000")).await;
+    let Reply { status, body, .. } = app.send(en("/api/test/params?size=5000")).await;
     assert_failure(status, &body, 400);
     app.stop().await;
 }
@@ -298,12 +298,12 @@ async fn bad_list_requests_get_a_clear_400_in_the_callers_language() {
 #[tokio::test]
 async fn malformed_and_unknown_ids() {
     let app = TestApp::start_with(test_routes()).await;
-    let (status, body) = app.get_json("/api/test/params/12ab").await;
+    let Reply { status, body, .. } = app.get("/api/test/params/12ab").await;
     assert_failure(status, &body, 400);
-    let (status, body) = app.get_json("/api/test/params/99999").await;
+    let Reply { status, body, .. } = app.get("/api/test/params/99999").await;
     assert_failure(status, &body, 404);
     let id = insert_param(&app, "k", "n", "2026-05-01 00:00:00").await;
-    let (status, body) = app.get_json(&format!("/api/test/params/{id}")).await;
+    let Reply { status, body, .. } = app.get(&format!("/api/test/params/{id}")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["id"], id.0.to_string());
     assert_eq!(
@@ -316,13 +316,13 @@ async fn malformed_and_unknown_ids() {
 #[tokio::test]
 async fn a_panicking_handler_gets_a_500_envelope_and_the_server_keeps_serving() {
     let app = TestApp::start_with(test_routes()).await;
-    let (status, body) = app.get_json("/api/test/panic").await;
+    let Reply { status, body, .. } = app.get("/api/test/panic").await;
     assert_failure(status, &body, 500);
     assert!(
         !body["msg"].as_str().unwrap_or("").contains("index out of bounds"),
         "no internals leak: {body}"
     );
-    let (status, _) = app.get_json("/api/health").await;
+    let Reply { status, .. } = app.get("/api/health").await;
     assert_eq!(status, 200);
     app.stop().await;
 }
@@ -355,7 +355,7 @@ async fn restart_keeps_schema_data_and_token_secret() {
     // Migrations run again at start and must be a no-op on an up-to-date schema.
     let again = TestApp::start_on(dir, url, test_routes()).await;
     assert_eq!(again.state.token_secret, secret);
-    let (status, body) = again.get_json(&format!("/api/test/params/{id}")).await;
+    let Reply { status, body, .. } = again.get(&format!("/api/test/params/{id}")).await;
     assert_eq!(status, 200, "{body}");
     again.stop().await;
     drop(tmp);

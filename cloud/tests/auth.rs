@@ -6,7 +6,7 @@ use futures_util::{SinkExt, StreamExt};
 use pv_cloud::kernel::sql::Value;
 use reqwest::Method;
 use serde_json::Value as Json;
-use support::{BASIC_SABER, TestApp, assert_failure, md5_hex};
+use support::{BASIC_SABER, Reply, TestApp, assert_failure, codes_in, md5_hex};
 
 fn oauth_error(status: u16, body: &Json, code: u16, description: &str) {
     assert_eq!(status, code, "{body}");
@@ -18,7 +18,7 @@ fn oauth_error(status: u16, body: &Json, code: u16, description: &str) {
 #[tokio::test]
 async fn admin_signs_in_with_the_password_grant() {
     let app = TestApp::start().await;
-    let (status, body) = app.sign_in("000000", "admin", "admin").await;
+    let Reply { status, body, .. } = app.sign_in("000000", "admin", "admin").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["token_type"], "bearer");
     assert_eq!(body["expires_in"], 3600);
@@ -27,8 +27,13 @@ async fn admin_signs_in_with_the_password_grant() {
     assert_eq!(body["role_name"], "administrator");
     assert!(body["user_id"].is_string() && body["refresh_token"].is_string());
     let token = body["access_token"].as_str().unwrap();
-    let (status, info) = app
-        .send_json(app.authed(Method::GET, "/api/blade-auth/oauth/user-info", token))
+    let Reply {
+        status, body: info, ..
+    } = app
+        .send(
+            app.as_user(token)
+                .request(Method::GET, "/api/blade-auth/oauth/user-info"),
+        )
         .await;
     assert_eq!(status, 200, "{info}");
     assert_eq!(info["data"]["account"], "admin");
@@ -52,8 +57,8 @@ async fn bad_clients_credentials_and_tenants_are_refused() {
         ("password", pw.as_str()),
         ("grant_type", "password"),
     ];
-    let (status, body) = app
-        .send_json(
+    let Reply { status, body, .. } = app
+        .send(
             app.client
                 .post(app.url("/api/blade-auth/oauth/token"))
                 .query(&params)
@@ -61,14 +66,14 @@ async fn bad_clients_credentials_and_tenants_are_refused() {
         )
         .await;
     oauth_error(status, &body, 401, "客户端认证失败");
-    let (status, body) = app.sign_in("000000", "admin", "wrong").await;
+    let Reply { status, body, .. } = app.sign_in("000000", "admin", "wrong").await;
     oauth_error(status, &body, 400, "用户名或密码不正确");
-    let (status, body) = app.sign_in("000000", "nobody", "admin").await;
+    let Reply { status, body, .. } = app.sign_in("000000", "nobody", "admin").await;
     oauth_error(status, &body, 400, "用户名或密码不正确");
-    let (status, body) = app.sign_in("123456", "admin", "admin").await;
+    let Reply { status, body, .. } = app.sign_in("123456", "admin", "admin").await;
     oauth_error(status, &body, 400, "租户信息错误或已过期");
-    let (status, body) = app
-        .send_json(
+    let Reply { status, body, .. } = app
+        .send(
             app.client
                 .post(app.url("/api/blade-auth/oauth/token"))
                 .query(&params)
@@ -78,12 +83,12 @@ async fn bad_clients_credentials_and_tenants_are_refused() {
         .await;
     assert_eq!(status, 200, "{body}");
     for grant in ["social", "authorization_code"] {
-        let (status, body) = app
+        let Reply { status, body, .. } = app
             .token_call(&[("grant_type", grant), ("source", "github"), ("code", "x")], &[])
             .await;
         oauth_error(status, &body, 400, "未配置第三方登录服务，无法使用该登录方式");
     }
-    let (status, body) = app.token_call(&[("grant_type", "magic")], &[]).await;
+    let Reply { status, body, .. } = app.token_call(&[("grant_type", "magic")], &[]).await;
     oauth_error(status, &body, 400, "不支持的授权类型");
     app.stop().await;
 }
@@ -94,13 +99,13 @@ async fn five_wrong_passwords_lock_the_account_until_unlocked() {
     app.create_tenant_user("000000", "bob", "bob-pass", &["equipmentMap"], None)
         .await;
     for _ in 0..4 {
-        let (status, body) = app.sign_in("000000", "bob", "nope").await;
+        let Reply { status, body, .. } = app.sign_in("000000", "bob", "nope").await;
         oauth_error(status, &body, 400, "用户名或密码不正确");
     }
-    let (status, body) = app.sign_in("000000", "bob", "nope").await;
+    let Reply { status, body, .. } = app.sign_in("000000", "bob", "nope").await;
     oauth_error(status, &body, 400, "密码错误次数过多，账号已锁定30分钟");
     // Now even the right password is refused.
-    let (status, body) = app.sign_in("000000", "bob", "bob-pass").await;
+    let Reply { status, body, .. } = app.sign_in("000000", "bob", "bob-pass").await;
     assert_eq!(status, 400);
     assert!(
         body["error_description"].as_str().unwrap().contains("账号已锁定"),
@@ -115,23 +120,21 @@ async fn five_wrong_passwords_lock_the_account_until_unlocked() {
         .await
         .unwrap();
     let admin = app.token_of("000000", "admin", "admin").await;
-    let (status, body) = app
-        .send_json(app.authed(
-            Method::POST,
-            &format!("/api/blade-user/unlock?userIds={bob_id}"),
-            &admin,
-        ))
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(&admin)
+                .request(Method::POST, &format!("/api/blade-user/unlock?userIds={bob_id}")),
+        )
         .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = app.sign_in("000000", "bob", "bob-pass").await;
+    let Reply { status, body, .. } = app.sign_in("000000", "bob", "bob-pass").await;
     assert_eq!(status, 200, "{body}");
     let bob = body["access_token"].as_str().unwrap().to_owned();
-    let (status, body) = app
-        .send_json(app.authed(
-            Method::POST,
-            &format!("/api/blade-user/unlock?userIds={bob_id}"),
-            &bob,
-        ))
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(&bob)
+                .request(Method::POST, &format!("/api/blade-user/unlock?userIds={bob_id}")),
+        )
         .await;
     assert_failure(status, &body, 403);
     app.stop().await;
@@ -141,7 +144,7 @@ async fn five_wrong_passwords_lock_the_account_until_unlocked() {
 async fn captcha_grant_checks_a_one_use_expiring_answer() {
     let app = TestApp::start().await;
     let captcha = || async {
-        let (status, c) = app.get_json("/api/blade-auth/oauth/captcha").await;
+        let Reply { status, body: c, .. } = app.get("/api/blade-auth/oauth/captcha").await;
         assert_eq!(status, 200);
         assert!(c["image"].as_str().unwrap().starts_with("data:image/png;base64,"));
         assert!(c.get("answer").is_none(), "the test hook is off by default");
@@ -162,17 +165,17 @@ async fn captcha_grant_checks_a_one_use_expiring_answer() {
         ("password", pw.as_str()),
         ("grant_type", "captcha"),
     ];
-    let (status, body) = app.token_call(&params, &[]).await;
+    let Reply { status, body, .. } = app.token_call(&params, &[]).await;
     oauth_error(status, &body, 400, "请输入验证码");
 
     let (key, answer) = captcha().await;
     let wrong = if answer == "0000" { "1111" } else { "0000" };
-    let (status, body) = app
+    let Reply { status, body, .. } = app
         .token_call(&params, &[("Captcha-Key", &key), ("Captcha-Code", wrong)])
         .await;
     oauth_error(status, &body, 400, "验证码不正确");
     // The key was used up by the wrong try.
-    let (status, body) = app
+    let Reply { status, body, .. } = app
         .token_call(&params, &[("Captcha-Key", &key), ("Captcha-Code", &answer)])
         .await;
     oauth_error(status, &body, 400, "验证码已过期，请刷新后重试");
@@ -183,13 +186,13 @@ async fn captcha_grant_checks_a_one_use_expiring_answer() {
         vec![key.clone().into()],
     )
     .await;
-    let (status, body) = app
+    let Reply { status, body, .. } = app
         .token_call(&params, &[("Captcha-Key", &key), ("Captcha-Code", &answer)])
         .await;
     oauth_error(status, &body, 400, "验证码已过期，请刷新后重试");
 
     let (key, answer) = captcha().await;
-    let (status, body) = app
+    let Reply { status, body, .. } = app
         .token_call(&params, &[("Captcha-Key", &key), ("Captcha-Code", &answer)])
         .await;
     assert_eq!(status, 200, "{body}");
@@ -214,7 +217,7 @@ async fn refresh_rotates_honours_held_roles_and_detects_reuse() {
         vec![Value::Int(user), Value::Int(role_b)],
     )
     .await;
-    let (_, body) = app.sign_in("000000", "carol", "carol-pass").await;
+    let Reply { body, .. } = app.sign_in("000000", "carol", "carol-pass").await;
     let refresh = body["refresh_token"].as_str().unwrap().to_owned();
     let mut ids: Vec<String> = body["role_id"]
         .as_str()
@@ -228,7 +231,7 @@ async fn refresh_rotates_honours_held_roles_and_detects_reuse() {
     assert_eq!(ids, want);
 
     let rb = role_b.to_string();
-    let (status, r1) = app
+    let Reply { status, body: r1, .. } = app
         .token_call(
             &[
                 ("grant_type", "refresh_token"),
@@ -241,19 +244,20 @@ async fn refresh_rotates_honours_held_roles_and_detects_reuse() {
     assert_eq!(status, 200, "{r1}");
     assert_eq!(r1["role_id"], rb.as_str(), "a held role is honoured");
     assert_eq!(r1["role_name"], "role_b");
-    let (status, info) = app
-        .send_json(app.authed(
-            Method::GET,
-            "/api/blade-auth/oauth/user-info",
-            r1["access_token"].as_str().unwrap(),
-        ))
+    let Reply {
+        status, body: info, ..
+    } = app
+        .send(
+            app.as_user(r1["access_token"].as_str().unwrap())
+                .request(Method::GET, "/api/blade-auth/oauth/user-info"),
+        )
         .await;
     assert_eq!(status, 200);
     assert_eq!(info["data"]["roleId"], rb.as_str());
 
     // A role carol does not hold is ignored.
     let r1_refresh = r1["refresh_token"].as_str().unwrap().to_owned();
-    let (status, r2) = app
+    let Reply { status, body: r2, .. } = app
         .token_call(
             &[("grant_type", "refresh_token"), ("refresh_token", &r1_refresh)],
             &[("Role-Id", "1")],
@@ -263,23 +267,22 @@ async fn refresh_rotates_honours_held_roles_and_detects_reuse() {
     assert_eq!(r2["role_id"].as_str().unwrap().split(',').count(), 2);
 
     // Reusing an already-used refresh token ends the session: even the newest tokens die.
-    let (status, body) = app
+    let Reply { status, body, .. } = app
         .token_call(
             &[("grant_type", "refresh_token"), ("refresh_token", &refresh)],
             &[],
         )
         .await;
     oauth_error(status, &body, 400, "登录已过期，请重新登录");
-    let (status, body) = app
-        .send_json(app.authed(
-            Method::GET,
-            "/api/blade-auth/oauth/user-info",
-            r2["access_token"].as_str().unwrap(),
-        ))
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(r2["access_token"].as_str().unwrap())
+                .request(Method::GET, "/api/blade-auth/oauth/user-info"),
+        )
         .await;
     assert_failure(status, &body, 401);
     // An access token is not a refresh token.
-    let (status, _) = app
+    let Reply { status, .. } = app
         .token_call(
             &[
                 ("grant_type", "refresh_token"),
@@ -297,53 +300,56 @@ async fn logout_and_tampering_end_access() {
     let app = TestApp::start().await;
     let token = app.token_of("000000", "admin", "admin").await;
     let other = app.token_of("000000", "admin", "admin").await;
-    let (status, _) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/routes", &token))
+    let Reply { status, .. } = app
+        .send(
+            app.as_user(&token)
+                .request(Method::GET, "/api/blade-system/menu/routes"),
+        )
         .await;
     assert_eq!(status, 200);
     // Tampered: another payload under the same signature.
     let mut parts: Vec<String> = token.split('.').map(str::to_owned).collect();
     parts[1] = other.split('.').nth(1).unwrap().to_owned() + "x";
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/routes", &parts.join(".")))
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(&parts.join("."))
+                .request(Method::GET, "/api/blade-system/menu/routes"),
+        )
         .await;
     assert_failure(status, &body, 401);
-    let (status, body) = app.get_json("/api/blade-system/menu/routes").await;
+    let Reply { status, body, .. } = app.get("/api/blade-system/menu/routes").await;
     assert_failure(status, &body, 401);
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, "/api/blade-auth/oauth/logout", &token))
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(&token)
+                .request(Method::GET, "/api/blade-auth/oauth/logout"),
+        )
         .await;
     assert_eq!((status, &body["data"]), (200, &Json::Bool(true)), "{body}");
-    let (status, body) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/routes", &token))
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(&token)
+                .request(Method::GET, "/api/blade-system/menu/routes"),
+        )
         .await;
     assert_failure(status, &body, 401);
     // Only that session ended.
-    let (status, _) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/routes", &other))
+    let Reply { status, .. } = app
+        .send(
+            app.as_user(&other)
+                .request(Method::GET, "/api/blade-system/menu/routes"),
+        )
         .await;
     assert_eq!(status, 200);
     app.stop().await;
 }
 
-fn codes(tree: &Json) -> Vec<String> {
-    let mut out = Vec::new();
-    fn walk(n: &Json, out: &mut Vec<String>) {
-        for item in n.as_array().into_iter().flatten() {
-            out.push(item["code"].as_str().unwrap_or("").to_owned());
-            walk(&item["children"], out);
-        }
-    }
-    walk(tree, &mut out);
-    out
-}
-
 #[tokio::test]
 async fn menus_follow_roles_packages_and_language() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
-    let (_, routes) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/routes", &admin))
+    let admin = app.as_admin().await;
+    let Reply { body: routes, .. } = app
+        .send(admin.request(Method::GET, "/api/blade-system/menu/routes"))
         .await;
     let top: Vec<&str> = routes["data"]
         .as_array()
@@ -366,38 +372,39 @@ async fn menus_follow_roles_packages_and_language() {
     );
     assert_eq!(routes["data"][2]["name"], "电站监控");
     assert!(
-        !codes(&routes["data"]).contains(&"station_add".to_owned()),
+        !codes_in(&routes["data"]).contains(&"station_add".to_owned()),
         "routes carry menus only"
     );
-    let (_, en) = app
-        .send_json(
-            app.authed(Method::GET, "/api/blade-system/menu/routes", &admin)
+    let Reply { body: en, .. } = app
+        .send(
+            admin
+                .request(Method::GET, "/api/blade-system/menu/routes")
                 .header("Accept-Language", "en-US"),
         )
         .await;
     assert_eq!(en["data"][2]["name"], "Station monitoring");
-    let (_, buttons) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/buttons", &admin))
+    let Reply { body: buttons, .. } = app
+        .send(admin.request(Method::GET, "/api/blade-system/menu/buttons"))
         .await;
-    assert!(codes(&buttons["data"]).contains(&"station_add".to_owned()));
+    assert!(codes_in(&buttons["data"]).contains(&"station_add".to_owned()));
 
     // Another tenant's operator granted only the station page and its add button.
     app.create_tenant_user("200001", "op", "op-pass", &["station", "station_add"], None)
         .await;
-    let op = app.token_of("200001", "op", "op-pass").await;
-    let (_, routes) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/routes", &op))
+    let op = app.as_user(&app.token_of("200001", "op", "op-pass").await);
+    let Reply { body: routes, .. } = app
+        .send(op.request(Method::GET, "/api/blade-system/menu/routes"))
         .await;
     assert_eq!(
-        codes(&routes["data"]),
+        codes_in(&routes["data"]),
         ["stationMonitor", "station"],
         "granted page plus its ancestor"
     );
-    let (_, buttons) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/buttons", &op))
+    let Reply { body: buttons, .. } = app
+        .send(op.request(Method::GET, "/api/blade-system/menu/buttons"))
         .await;
     assert_eq!(
-        codes(&buttons["data"]),
+        codes_in(&buttons["data"]),
         ["stationMonitor", "station", "station_add"]
     );
 
@@ -410,13 +417,13 @@ async fn menus_follow_roles_packages_and_language() {
         Some(&["stationMonitor", "station"]),
     )
     .await;
-    let boss = app.token_of("200002", "boss", "boss-pass").await;
-    let (_, routes) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/routes", &boss))
+    let boss = app.as_user(&app.token_of("200002", "boss", "boss-pass").await);
+    let Reply { body: routes, .. } = app
+        .send(boss.request(Method::GET, "/api/blade-system/menu/routes"))
         .await;
-    assert_eq!(codes(&routes["data"]), ["stationMonitor", "station"]);
-    let (status, body) = app
-        .send_json(app.authed(Method::POST, "/api/blade-user/unlock?userIds=1", &boss))
+    assert_eq!(codes_in(&routes["data"]), ["stationMonitor", "station"]);
+    let Reply { status, body, .. } = app
+        .send(boss.request(Method::POST, "/api/blade-user/unlock?userIds=1"))
         .await;
     assert_failure(status, &body, 403);
     app.stop().await;
@@ -425,7 +432,7 @@ async fn menus_follow_roles_packages_and_language() {
 #[tokio::test]
 async fn tenants_never_see_each_other() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let admin_id = app
         .scalar_text(
             "SELECT CAST(id AS VARCHAR(30)) FROM blade_user WHERE account = 'admin'",
@@ -436,54 +443,51 @@ async fn tenants_never_see_each_other() {
     // The other tenant's user even holds user_view there.
     app.create_tenant_user("300001", "admin", "other-pass", &["user", "user_view"], None)
         .await;
-    let other = app.token_of("300001", "admin", "other-pass").await;
-    let (_, info) = app
-        .send_json(app.authed(Method::GET, "/api/blade-user/info", &other))
-        .await;
+    let other = app.as_user(&app.token_of("300001", "admin", "other-pass").await);
+    let Reply { body: info, .. } = app.send(other.request(Method::GET, "/api/blade-user/info")).await;
     assert_eq!(
         info["data"]["tenantId"], "300001",
         "same account name, different tenant"
     );
     assert_ne!(info["data"]["id"].as_str().unwrap(), admin_id);
-    let (status, body) = app
-        .send_json(app.authed(
+    let Reply { status, body, .. } = app
+        .send(other.request(
             Method::GET,
             &format!("/api/blade-system/role/select?userId={admin_id}"),
-            &other,
         ))
         .await;
     assert_failure(status, &body, 404);
-    let (_, routes) = app
-        .send_json(app.authed(Method::GET, "/api/blade-system/menu/routes", &other))
+    let Reply { body: routes, .. } = app
+        .send(other.request(Method::GET, "/api/blade-system/menu/routes"))
         .await;
-    assert_eq!(codes(&routes["data"]), ["system", "user"]);
+    assert_eq!(codes_in(&routes["data"]), ["system", "user"]);
 
     // Files: tenant 000000 uploads; the other tenant's token cannot read or remove it.
     let form = reqwest::multipart::Form::new().part(
         "file",
         reqwest::multipart::Part::bytes(b"hello".to_vec()).file_name("note.txt"),
     );
-    let (status, up) = app
-        .send_json(
-            app.authed(Method::POST, "/api/blade-resource/oss/endpoint/put-file", &admin)
+    let Reply { status, body: up, .. } = app
+        .send(
+            admin
+                .request(Method::POST, "/api/blade-resource/oss/endpoint/put-file")
                 .multipart(form),
         )
         .await;
     assert_eq!(status, 200, "{up}");
     let link = up["data"]["link"].as_str().unwrap().to_owned();
     let path_only = link.split('?').next().unwrap().to_owned();
-    let res = app.authed(Method::GET, &path_only, &other).send().await.unwrap();
+    let res = other.request(Method::GET, &path_only).send().await.unwrap();
     assert_eq!(res.status(), 403);
     let name = up["data"]["name"].as_str().unwrap();
-    let (status, body) = app
-        .send_json(app.authed(
+    let Reply { status, body, .. } = app
+        .send(other.request(
             Method::POST,
             &format!("/api/blade-resource/oss/endpoint/remove-file?fileName={name}"),
-            &other,
         ))
         .await;
     assert_failure(status, &body, 404);
-    let res = app.authed(Method::GET, &path_only, &admin).send().await.unwrap();
+    let res = admin.request(Method::GET, &path_only).send().await.unwrap();
     assert_eq!(res.status(), 200);
     app.stop().await;
 }
@@ -497,11 +501,12 @@ async fn uploads_are_served_by_signed_link_and_never_run_inline() {
             "file",
             reqwest::multipart::Part::bytes(bytes).file_name(name.to_owned()),
         );
-        app.authed(Method::POST, "/api/blade-resource/oss/endpoint/put-file", &admin)
+        app.as_user(&admin)
+            .request(Method::POST, "/api/blade-resource/oss/endpoint/put-file")
             .multipart(form)
     };
     let png = b"\x89PNG\r\n\x1a\nfake".to_vec();
-    let (status, up) = app.send_json(upload(png.clone(), "me.png")).await;
+    let Reply { status, body: up, .. } = app.send(upload(png.clone(), "me.png")).await;
     assert_eq!(status, 200, "{up}");
     let link = up["data"]["link"].as_str().unwrap();
     let res = app.client.get(app.url(link)).send().await.unwrap();
@@ -519,8 +524,8 @@ async fn uploads_are_served_by_signed_link_and_never_run_inline() {
         403
     );
 
-    let (_, html) = app
-        .send_json(upload(b"<script>alert(1)</script>".to_vec(), "x.html"))
+    let Reply { body: html, .. } = app
+        .send(upload(b"<script>alert(1)</script>".to_vec(), "x.html"))
         .await;
     let res = app
         .client
@@ -531,8 +536,8 @@ async fn uploads_are_served_by_signed_link_and_never_run_inline() {
     assert_eq!(res.headers()["content-disposition"], "attachment");
     assert_eq!(res.headers()["content-type"], "application/octet-stream");
 
-    let (status, body) = app
-        .send_json(
+    let Reply { status, body, .. } = app
+        .send(
             app.client
                 .post(app.url("/api/blade-resource/oss/endpoint/put-file")),
         )
@@ -544,21 +549,22 @@ async fn uploads_are_served_by_signed_link_and_never_run_inline() {
 #[tokio::test]
 async fn profile_and_password_changes_validate_and_save_nothing_half() {
     let app = TestApp::start().await;
-    let token = app.token_of("000000", "admin", "admin").await;
+    let token = app.as_admin().await;
     let second = app.token_of("000000", "admin", "admin").await;
     let post = |body: Json| {
-        app.authed(Method::POST, "/api/blade-user/update-info", &token)
+        token
+            .request(Method::POST, "/api/blade-user/update-info")
             .json(&body)
     };
-    let (status, body) = app
-        .send_json(post(
+    let Reply { status, body, .. } = app
+        .send(post(
             serde_json::json!({"realName": "张三", "name": "zs", "phone": "2380013800", "email": ""}),
         ))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入正确的11位手机号码");
-    let (status, body) = app
-        .send_json(post(
+    let Reply { status, body, .. } = app
+        .send(post(
             serde_json::json!({"realName": "张三", "avatar": "/not/uploaded.png"}),
         ))
         .await;
@@ -568,21 +574,20 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
         "file",
         reqwest::multipart::Part::bytes(vec![0u8; 600 * 1024]).file_name("big.png"),
     );
-    let (_, up) = app
-        .send_json(
-            app.authed(Method::POST, "/api/blade-resource/oss/endpoint/put-file", &token)
+    let Reply { body: up, .. } = app
+        .send(
+            token
+                .request(Method::POST, "/api/blade-resource/oss/endpoint/put-file")
                 .multipart(big),
         )
         .await;
-    let (status, _) = app
-        .send_json(post(
+    let Reply { status, .. } = app
+        .send(post(
             serde_json::json!({"realName": "张三", "avatar": up["data"]["link"]}),
         ))
         .await;
     assert_eq!(status, 400, "an avatar over 500 kB is refused");
-    let (_, info) = app
-        .send_json(app.authed(Method::GET, "/api/blade-user/info", &token))
-        .await;
+    let Reply { body: info, .. } = app.send(token.request(Method::GET, "/api/blade-user/info")).await;
     assert_eq!(
         info["data"]["realName"], "管理员",
         "nothing saved by the refused calls"
@@ -592,17 +597,16 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
         "file",
         reqwest::multipart::Part::bytes(vec![1u8; 1024]).file_name("a.png"),
     );
-    let (_, up) = app
-        .send_json(
-            app.authed(Method::POST, "/api/blade-resource/oss/endpoint/put-file", &token)
+    let Reply { body: up, .. } = app
+        .send(
+            token
+                .request(Method::POST, "/api/blade-resource/oss/endpoint/put-file")
                 .multipart(small),
         )
         .await;
-    let (status, body) = app.send_json(post(serde_json::json!({"realName": "张三", "name": "zs", "phone": "13800138000", "email": "zs@example.com", "avatar": up["data"]["link"]}))).await;
+    let Reply { status, body, .. } = app.send(post(serde_json::json!({"realName": "张三", "name": "zs", "phone": "13800138000", "email": "zs@example.com", "avatar": up["data"]["link"]}))).await;
     assert_eq!(status, 200, "{body}");
-    let (_, info) = app
-        .send_json(app.authed(Method::GET, "/api/blade-user/info", &token))
-        .await;
+    let Reply { body: info, .. } = app.send(token.request(Method::GET, "/api/blade-user/info")).await;
     assert_eq!(
         (info["data"]["realName"].as_str(), info["data"]["phone"].as_str()),
         (Some("张三"), Some("13800138000"))
@@ -610,34 +614,35 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
     assert_eq!(info["data"]["avatar"], up["data"]["link"]);
 
     let change = |old: &str, new: &str, again: &str| {
-        app.authed(Method::POST, "/api/blade-user/update-password", &token)
+        token
+            .request(Method::POST, "/api/blade-user/update-password")
             .query(&[
                 ("oldPassword", md5_hex(old)),
                 ("newPassword", md5_hex(new)),
                 ("newPassword1", md5_hex(again)),
             ])
     };
-    let (status, body) = app.send_json(change("admin", "n3w-Pass", "other")).await;
+    let Reply { status, body, .. } = app.send(change("admin", "n3w-Pass", "other")).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "两次输入的密码不一致");
-    let (status, body) = app.send_json(change("wrong", "n3w-Pass", "n3w-Pass")).await;
+    let Reply { status, body, .. } = app.send(change("wrong", "n3w-Pass", "n3w-Pass")).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "原密码不正确");
-    let (status, body) = app.send_json(change("admin", "n3w-Pass", "n3w-Pass")).await;
+    let Reply { status, body, .. } = app.send(change("admin", "n3w-Pass", "n3w-Pass")).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(app.sign_in("000000", "admin", "admin").await.0, 400);
-    assert_eq!(app.sign_in("000000", "admin", "n3w-Pass").await.0, 200);
+    assert_eq!(app.sign_in("000000", "admin", "admin").await.status, 400);
+    assert_eq!(app.sign_in("000000", "admin", "n3w-Pass").await.status, 200);
     // This session goes on; the other one ended with the change.
     assert_eq!(
-        app.send_json(app.authed(Method::GET, "/api/blade-user/info", &token))
+        app.send(token.request(Method::GET, "/api/blade-user/info"))
             .await
-            .0,
+            .status,
         200
     );
     assert_eq!(
-        app.send_json(app.authed(Method::GET, "/api/blade-user/info", &second))
+        app.send(app.as_user(&second).request(Method::GET, "/api/blade-user/info"))
             .await
-            .0,
+            .status,
         401
     );
     app.stop().await;
@@ -656,15 +661,15 @@ async fn guests_register_and_wait_for_approval() {
                 ("password", &md5_hex("guest-pass")),
             ])
     };
-    let (status, body) = app.send_json(register("guest_1")).await;
+    let Reply { status, body, .. } = app.send(register("guest_1")).await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = app.send_json(register("guest_1")).await;
+    let Reply { status, body, .. } = app.send(register("guest_1")).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该账号已存在");
-    let (status, body) = app.send_json(register("bad account!")).await;
+    let Reply { status, body, .. } = app.send(register("bad account!")).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入正确的用户名");
-    let (status, body) = app.sign_in("000000", "guest_1", "guest-pass").await;
+    let Reply { status, body, .. } = app.sign_in("000000", "guest_1", "guest-pass").await;
     oauth_error(status, &body, 400, "账号待管理员审批");
     app.stop().await;
 }
@@ -672,7 +677,7 @@ async fn guests_register_and_wait_for_approval() {
 #[tokio::test]
 async fn the_alarm_websocket_needs_the_users_own_live_token() {
     let app = TestApp::start().await;
-    let (_, body) = app.sign_in("000000", "admin", "admin").await;
+    let Reply { body, .. } = app.sign_in("000000", "admin", "admin").await;
     let token = body["access_token"].as_str().unwrap().to_owned();
     let user = body["user_id"].as_str().unwrap().to_owned();
     let ws_url =
@@ -698,8 +703,11 @@ async fn the_alarm_websocket_needs_the_users_own_live_token() {
             .await
             .is_err()
     );
-    app.send_json(app.authed(Method::GET, "/api/blade-auth/oauth/logout", &token))
-        .await;
+    app.send(
+        app.as_user(&token)
+            .request(Method::GET, "/api/blade-auth/oauth/logout"),
+    )
+    .await;
     assert!(
         tokio_tungstenite::connect_async(ws_url(&user, &token))
             .await

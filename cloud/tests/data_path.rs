@@ -12,6 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value as Json, json};
+use support::{Client, Device};
 
 /// A child process killed when the test ends, however it ends.
 struct Proc(Child);
@@ -79,43 +80,13 @@ impl Hub {
         }
     }
 
+    /// An anonymous caller of this hub.
+    fn client(&self) -> Client<'static> {
+        Client::at(&self.base)
+    }
+
     fn log(&self) -> String {
         std::fs::read_to_string(self.data_dir.join("hub.log")).unwrap_or_default()
-    }
-
-    async fn token(&self) -> String {
-        let r = self
-            .client
-            .post(format!("{}/api/blade-auth/oauth/token", self.base))
-            .header("Authorization", support::BASIC_SABER)
-            .header("Tenant-Id", "000000")
-            .query(&[
-                ("tenantId", "000000"),
-                ("username", "admin"),
-                ("password", support::md5_hex("admin").as_str()),
-                ("grant_type", "password"),
-                ("scope", "all"),
-            ])
-            .send()
-            .await
-            .expect("sign in");
-        let body: Json = r.json().await.expect("token json");
-        body["access_token"].as_str().expect("access_token").to_owned()
-    }
-
-    async fn call(&self, method: reqwest::Method, path: &str, token: &str, body: Option<Json>) -> Json {
-        let mut req = self
-            .client
-            .request(method, format!("{}{path}", self.base))
-            .header("Blade-Auth", format!("bearer {token}"));
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let r = req.send().await.expect("call");
-        let text = r.text().await.expect("body");
-        let json: Json = serde_json::from_str(&text).unwrap_or(Json::String(text));
-        assert_eq!(json["code"], 200, "{path}: {json}");
-        json
     }
 }
 
@@ -124,13 +95,12 @@ async fn wait_for_row(hub: &Hub, token: &str, sn: &str, what: &str, ready: impl 
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let page = hub
-            .call(
-                reqwest::Method::POST,
-                "/api/inverterReal/list",
-                token,
-                Some(json!({"sn": sn})),
-            )
-            .await;
+            .client()
+            .with_token(token)
+            .post_json("/api/inverterReal/list", json!({"sn": sn}))
+            .await
+            .ok()
+            .body;
         let row = page["data"]["records"]
             .as_array()
             .and_then(|r| r.first().cloned())
@@ -164,38 +134,23 @@ async fn a_simulated_value_reaches_the_api_through_edge_broker_and_ingest_and_su
     };
     let mut hub_proc = Some(hub.spawn());
     hub.wait_healthy().await;
-    let token = hub.token().await;
+    let token = hub.client().token_of("000000", "admin", "admin").await;
 
     // Provisioned as an installer does it: station, inverter on a Modbus TCP address, credentials.
     let sim_port = free_port();
-    let station = hub
-        .call(
-            reqwest::Method::POST,
-            "/api/station",
-            &token,
-            Some(json!({"name": "E2E plant", "gatewayId": "GW-E2E-1"})),
-        )
-        .await["data"]
-        .as_str()
-        .expect("station id")
-        .to_owned();
-    hub.call(
-        reqwest::Method::POST,
-        "/api/inverter",
-        &token,
-        Some(json!({"stationId": station, "name": "INV-1", "sn": "E2E-INV-1",
+    let installer = hub.client().with_token(&token);
+    let station = installer
+        .station_with(json!({"name": "E2E plant", "gatewayId": "GW-E2E-1"}))
+        .await;
+    installer
+        .device(
+            Device::Inverter,
+            json!({"stationId": station, "name": "INV-1", "sn": "E2E-INV-1",
             "mapModel": "huawei-sun2000-ktl", "unitId": 1, "stringsCount": 8,
-            "modbusAddress": format!("tcp://127.0.0.1:{sim_port}")})),
-    )
-    .await;
-    let password = hub
-        .call(
-            reqwest::Method::POST,
-            &format!("/api/station/gateway/credentials?stationId={station}"),
-            &token,
-            Some(json!({})),
+            "modbusAddress": format!("tcp://127.0.0.1:{sim_port}")}),
         )
-        .await["data"]["password"]
+        .await;
+    let password = installer.gateway_credentials(&station).await.ok().data()["password"]
         .as_str()
         .expect("password")
         .to_owned();
@@ -304,7 +259,7 @@ async fn a_simulated_value_reaches_the_api_through_edge_broker_and_ingest_and_su
     let up_at = support_now_ms();
     hub_proc = Some(hub.spawn());
     hub.wait_healthy().await;
-    let token = hub.token().await;
+    let token = hub.client().token_of("000000", "admin", "admin").await;
     // Wait until samples taken after the restart are in, so the backlog had its chance.
     let deadline = Instant::now() + Duration::from_secs(60);
     let stamps = loop {

@@ -80,8 +80,8 @@ fn probe(dir: &Path, port: u16, unit: u8, map: &str) -> String {
     panic!("unit {unit} on port {port} never answered");
 }
 
-#[tokio::test]
-async fn the_demo_is_provisioned_once_and_its_gateways_run() {
+/// A hub with the demo enabled on six free Modbus ports from `base`; returns (app, base, now).
+async fn demo_app() -> (TestApp, u16, i64) {
     let base = free_ports(6);
     let app = TestApp::start_configured(|c| {
         c.demo.enabled = true;
@@ -89,6 +89,12 @@ async fn the_demo_is_provisioned_once_and_its_gateways_run() {
     })
     .await;
     let now = pv_cloud::kernel::time::now_ms();
+    (app, base, now)
+}
+
+#[tokio::test]
+async fn the_demo_is_provisioned_once_with_its_tenant_stations_devices_and_prices() {
+    let (app, _base, now) = demo_app().await;
     let first = demo::provision(&app.state.station_ctx(), now)
         .await
         .expect("first run");
@@ -181,8 +187,16 @@ async fn the_demo_is_provisioned_once_and_its_gateways_run() {
 
     // The demo administrator signs in with the installation's initial password and sees them.
     let token = app.token_of("demo", "admin", "123456").await;
-    let stations = app.data_of("/api/station/list", &token).await;
+    let stations = app.as_user(&token).get_data("/api/station/list").await;
     assert_eq!(stations.as_array().map(Vec::len), Some(3), "{stations}");
+}
+
+#[tokio::test]
+async fn each_demo_gateway_gets_a_config_the_edge_accepts_and_a_private_password() {
+    let (app, _base, now) = demo_app().await;
+    let first = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("first run");
 
     // Files: a config that the real edge agent accepts, a private password that signs in.
     for s in &first.stations {
@@ -217,6 +231,14 @@ async fn the_demo_is_provisioned_once_and_its_gateways_run() {
             "{out}"
         );
     }
+}
+
+#[tokio::test]
+async fn the_demo_simulators_serve_daylight_on_the_shifted_clock_with_the_jiangsu_troubles() {
+    let (app, _base, now) = demo_app().await;
+    let first = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("first run");
 
     // The simulators serve daylight on the shifted clock, with the Jiangsu troubles.
     let js: &DemoStation = &first.stations[1];
@@ -239,6 +261,14 @@ async fn the_demo_is_provisioned_once_and_its_gateways_run() {
     assert!(value(&met, "irradiance_ghi") > 50.0, "{met}");
     let meter = probe(&js.dir, js.ports[1], 1, "chint-dtsu666");
     assert!(value(&meter, "ac_power").abs() > 0.0, "{meter}");
+}
+
+#[tokio::test]
+async fn a_lost_demo_password_is_reissued_and_moved_ports_follow() {
+    let (app, base, now) = demo_app().await;
+    let first = demo::provision(&app.state.station_ctx(), now)
+        .await
+        .expect("first run");
 
     // A lost password file is re-issued (the old password stops working); moved ports follow.
     let gd = &first.stations[2];

@@ -10,13 +10,9 @@ use std::time::Duration;
 use pv_cloud::kernel::sql::Value;
 use pv_shared::topics;
 use pv_shared::wire::{self, GatewayStatus, StatusKind, TelemetryBatch};
-use support::{GatewayClient, IngestApp, eventually, sample};
+use support::{GatewayClient, IngestApp, eventually, now_ms, sample};
 
 const T: Duration = Duration::from_secs(10);
-
-fn now_ms() -> i64 {
-    pv_cloud::kernel::time::now_ms()
-}
 
 async fn device_id(app: &IngestApp, sn: &str) -> i64 {
     app.app
@@ -26,7 +22,7 @@ async fn device_id(app: &IngestApp, sn: &str) -> i64 {
 }
 
 async fn rejected(app: &IngestApp, token: &str, gateway: &str, reason: &str) -> i64 {
-    let list = app.app.data_of("/api/telemetry/gateways", token).await;
+    let list = app.app.as_user(token).get_data("/api/telemetry/gateways").await;
     list.as_array()
         .and_then(|l| l.iter().find(|g| g["gatewayId"] == gateway))
         .and_then(|g| g["rejected"][reason].as_i64())
@@ -140,9 +136,9 @@ async fn a_batch_is_stored_once_acknowledged_and_shown_live_with_presence() {
         })
         .await,
         "counted and visible to the operator: {}",
-        app.app.data_of("/api/telemetry/gateways", &t).await
+        app.app.as_user(&t).get_data("/api/telemetry/gateways").await
     );
-    let list = app.app.data_of("/api/telemetry/gateways", &t).await;
+    let list = app.app.as_user(&t).get_data("/api/telemetry/gateways").await;
     assert_eq!(list[0]["accepted"], 7, "3 + 3 replayed + 1: {list}");
     assert_eq!(list[0]["online"], true);
 
@@ -273,7 +269,7 @@ async fn sign_in_is_checked_and_a_gateway_cannot_publish_as_another() {
         })
         .await,
         "{}",
-        app.app.data_of("/api/telemetry/gateways", &t).await
+        app.app.as_user(&t).get_data("/api/telemetry/gateways").await
     );
 
     // GW-Y's own data still flows.

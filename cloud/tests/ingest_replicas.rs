@@ -18,14 +18,10 @@ use pv_cloud::state::AppState;
 use pv_cloud::telemetry::registry::Registry;
 use pv_cloud::telemetry::stats::{Reason, Stats};
 use pv_shared::wire::TelemetryBatch;
-use support::{GatewayClient, IngestApp, TestApp, eventually, is_postgres, sample};
+use support::{GatewayClient, IngestApp, TestApp, eventually, is_postgres, now_ms, sample};
 
 const T: Duration = Duration::from_secs(10);
 const DAY_MS: i64 = 86_400_000;
-
-fn now_ms() -> i64 {
-    pv_cloud::kernel::time::now_ms()
-}
 
 /// A second hub process's state on the same database (another replica).
 async fn replica_of(app: &TestApp) -> AppState {
@@ -45,7 +41,7 @@ fn registry(state: &AppState) -> Registry {
 }
 
 async fn counters(app: &TestApp, token: &str, gateway: &str) -> serde_json::Value {
-    let list = app.data_of("/api/telemetry/gateways", token).await;
+    let list = app.as_user(token).get_data("/api/telemetry/gateways").await;
     list.as_array()
         .and_then(|l| l.iter().find(|g| g["gatewayId"] == gateway))
         .cloned()

@@ -9,56 +9,14 @@ mod support;
 use chrono::{Datelike, Duration, NaiveDate};
 use pv_cloud::kernel::sql::Value;
 use pv_cloud::telemetry::realtime::GatewayLive;
-use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{TestApp, live_sample, local_midnight, local_text, local_today};
+use support::{
+    Device, Reply, TestApp, approx, int, json_id, live_sample, local_midnight, local_text, local_today,
+};
 
 const T1: &str = "100001";
 const T2: &str = "100002";
 const DAY: i64 = 86_400_000;
-
-async fn post(app: &TestApp, token: &str, path: &str, body: Json) -> Json {
-    let (status, res) = app.call(Method::POST, path, token, Some(body)).await;
-    assert_eq!(status, 200, "POST {path}: {res}");
-    res["data"].clone()
-}
-
-fn id(v: &Json) -> i64 {
-    v.as_str().expect("id string").parse().expect("id")
-}
-
-fn approx(actual: &Json, expected: f64, what: &str) {
-    let a = actual
-        .as_f64()
-        .unwrap_or_else(|| panic!("{what}: not a number: {actual}"));
-    assert!((a - expected).abs() < 1e-6, "{what}: {a} != {expected}");
-}
-
-async fn station(app: &TestApp, token: &str, body: Json) -> i64 {
-    id(&post(app, token, "/api/station", body).await)
-}
-
-async fn inverter(app: &TestApp, token: &str, station: i64, name: &str, sn: &str, strings: i64) -> i64 {
-    id(&post(
-        app,
-        token,
-        "/api/inverter",
-        json!({"stationId": station.to_string(), "name": name, "sn": sn, "stringsCount": strings, "ratedPower": 50}),
-    )
-    .await)
-}
-
-async fn switch_to_running(app: &TestApp, token: &str, station: i64) {
-    let (status, body) = app
-        .call(
-            Method::PUT,
-            &format!("/api/station/switchStation/{station}"),
-            token,
-            None,
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-}
 
 /// What the suite builds: tenant 100001 with four stations, three inverters, a meter and a
 /// bracket; tenant 100002 with one producing station.
@@ -83,56 +41,34 @@ async fn fleet() -> Fleet {
     let app = TestApp::start().await;
     let manager = app.gateway_manager(T1, "mgr").await;
     // S1 Alpha: Beijing, 100 kWp / 80 kW, running, producing.
-    let s1 = station(
-        &app,
-        &manager,
-        json!({"name": "Alpha", "componentCapacity": 100, "capacity": 80, "latitude": 39.9, "longitude": 116.4,
-               "provinceCode": "110000", "cityCode": "110100", "gatewayId": "GW-A"}),
-    )
-    .await;
+    let s1 = int(&app.as_user(&manager).station_with(json!({"name": "Alpha", "componentCapacity": 100, "capacity": 80, "latitude": 39.9, "longitude": 116.4,
+               "provinceCode": "110000", "cityCode": "110100", "gatewayId": "GW-A"})).await);
     // S2 Beta: Guangzhou, 50 kWp / 40 kW, running, an inverter with a fault code.
-    let s2 = station(
-        &app,
-        &manager,
-        json!({"name": "Beta", "componentCapacity": 50, "capacity": 40, "latitude": 23.1, "longitude": 113.3,
-               "provinceCode": "440000", "cityCode": "440100", "gatewayId": "GW-B"}),
-    )
-    .await;
+    let s2 = int(&app.as_user(&manager).station_with(json!({"name": "Beta", "componentCapacity": 50, "capacity": 40, "latitude": 23.1, "longitude": 113.3,
+               "provinceCode": "440000", "cityCode": "440100", "gatewayId": "GW-B"})).await);
     // S3 Gamma: nowhere, no capacity, running, never reported.
-    let s3 = station(&app, &manager, json!({"name": "Gamma"})).await;
+    let s3 = int(&app.as_user(&manager).station_with(json!({"name": "Gamma"})).await);
     // S4 Delta: Beijing, 20 kWp, still commissioning, its gateway online.
-    let s4 = station(
-        &app,
-        &manager,
-        json!({"name": "Delta", "componentCapacity": 20, "capacity": 15, "provinceCode": "110000",
+    let s4 = int(&app
+        .as_user(&manager)
+        .station_with(
+            json!({"name": "Delta", "componentCapacity": 20, "capacity": 15, "provinceCode": "110000",
                "cityCode": "110100", "gatewayId": "GW-D"}),
-    )
-    .await;
+        )
+        .await);
     for s in [s1, s2, s3] {
-        switch_to_running(&app, &manager, s).await;
+        app.as_user(&manager).switch_to_running(&s.to_string()).await;
     }
-    let i1 = inverter(&app, &manager, s1, "INV-A1", "A1", 3).await;
-    let i2 = inverter(&app, &manager, s1, "INV-A2", "A2", 2).await;
-    let i3 = inverter(&app, &manager, s2, "INV-B1", "B1", 2).await;
-    let meter = id(&post(
-        &app,
-        &manager,
-        "/api/meter",
-        json!({"stationId": s1.to_string(), "name": "M", "sn": "M1", "meterRole": "1", "ctRatio": 1, "ptRatio": 1}),
-    )
-    .await);
-    let flex = id(&post(
-        &app,
-        &manager,
-        "/api/flex",
-        json!({"stationId": s2.to_string(), "name": "Row 1", "sn": "TRK-1", "mapModel": "pv-reference-tracker",
+    let i1 = int(&app.as_user(&manager).device(Device::Inverter, json!({"stationId": s1.to_string(), "name": "INV-A1", "sn": "A1", "stringsCount": 3, "ratedPower": 50})).await);
+    let i2 = int(&app.as_user(&manager).device(Device::Inverter, json!({"stationId": s1.to_string(), "name": "INV-A2", "sn": "A2", "stringsCount": 2, "ratedPower": 50})).await);
+    let i3 = int(&app.as_user(&manager).device(Device::Inverter, json!({"stationId": s2.to_string(), "name": "INV-B1", "sn": "B1", "stringsCount": 2, "ratedPower": 50})).await);
+    let meter = json_id(&app.as_user(&manager).post_data("/api/meter", json!({"stationId": s1.to_string(), "name": "M", "sn": "M1", "meterRole": "1", "ctRatio": 1, "ptRatio": 1})).await);
+    let flex = json_id(&app.as_user(&manager).post_data("/api/flex", json!({"stationId": s2.to_string(), "name": "Row 1", "sn": "TRK-1", "mapModel": "pv-reference-tracker",
                "unitId": 5, "sensors": [
                    {"name": "Inclinometer", "kind": "angle", "unitId": 6},
                    {"name": "Anemometer", "kind": "wind", "point": "wind_speed"},
                    {"name": "Motor", "kind": "motor", "unitId": 7},
-                   {"name": "Spare", "kind": "other", "point": "AI3"}]}),
-    )
-    .await);
+                   {"name": "Spare", "kind": "other", "point": "AI3"}]})).await);
 
     let now = chrono::Utc::now().timestamp_millis();
     let today = local_midnight(local_today());
@@ -282,24 +218,21 @@ async fn fleet() -> Fleet {
 
     // An owner given S1 only.
     let owner_id = app.user_with_alias(T1, "owner1", "owner", &[]).await;
-    post(
-        &app,
-        &manager,
-        "/api/station/updateUserStation",
-        json!({"userId": owner_id.to_string(), "stationIds": [s1.to_string()]}),
-    )
-    .await;
+    app.as_user(&manager)
+        .post_data(
+            "/api/station/updateUserStation",
+            json!({"userId": owner_id.to_string(), "stationIds": [s1.to_string()]}),
+        )
+        .await;
     let owner = app.token_of(T1, "owner1", "secret1").await;
 
     // Tenant 100002: one station, one inverter producing 7 kW, 2 kWh today.
     let other = app.gateway_manager(T2, "mgr2").await;
-    let x = station(
-        &app,
-        &other,
-        json!({"name": "Xi", "componentCapacity": 10, "provinceCode": "110000"}),
-    )
-    .await;
-    let xi = inverter(&app, &other, x, "INV-X", "A1", 1).await;
+    let x = int(&app
+        .as_user(&other)
+        .station_with(json!({"name": "Xi", "componentCapacity": 10, "provinceCode": "110000"}))
+        .await);
+    let xi = int(&app.as_user(&other).device(Device::Inverter, json!({"stationId": x.to_string(), "name": "INV-X", "sn": "A1", "stringsCount": 1, "ratedPower": 50})).await);
     app.put_rollup(
         T2,
         x,
@@ -365,7 +298,7 @@ fn past(f: &Fleet, stations: &[i64]) -> (f64, f64) {
 async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
     let f = fleet().await;
     let app = &f.app;
-    let d = app.data_of("/api/homePage/data", &f.manager).await;
+    let d = app.as_user(&f.manager).get_data("/api/homePage/data").await;
     assert_eq!(d["stationCount"], 4, "{d}");
     assert_eq!(
         (d["runningCount"].as_i64(), d["commissioningCount"].as_i64()),
@@ -414,13 +347,13 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
         ],
     )
     .await;
-    let d = app.data_of("/api/homePage/data", &f.manager).await;
+    let d = app.as_user(&f.manager).get_data("/api/homePage/data").await;
     // 9235 × 0.8 = 7388 kg; 7388 / 18.3 = 403.7.
     approx(&d["co2AvoidedT"], 7.388, "CO2 with the parameter");
     assert_eq!(d["treesEquivalent"], 404);
 
     // The owner of S1 sees S1's figures only.
-    let d = app.data_of("/api/homePage/data", &f.owner).await;
+    let d = app.as_user(&f.owner).get_data("/api/homePage/data").await;
     assert_eq!(d["stationCount"], 1, "{d}");
     assert_eq!(
         (d["onlineCount"].as_i64(), d["faultCount"].as_i64()),
@@ -436,14 +369,14 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
     approx(&d["equivalentHoursToday"], 2.05, "205 / 100");
 
     // The other tenant sees its own station only.
-    let d = app.data_of("/api/homePage/data", &f.other).await;
+    let d = app.as_user(&f.other).get_data("/api/homePage/data").await;
     assert_eq!(d["stationCount"], 1, "{d}");
     approx(&d["currentPowerKw"], 7.0, "other power");
     approx(&d["todayEnergyKwh"], 2.0, "other today");
     approx(&d["totalEnergyKwh"], 9.0, "other total");
 
     // Not signed in.
-    let (status, body) = app.get_json("/api/homePage/data").await;
+    let Reply { status, body, .. } = app.get("/api/homePage/data").await;
     support::assert_failure(status, &body, 401);
 }
 
@@ -451,7 +384,7 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
 async fn map_area_and_province_figures_add_up() {
     let f = fleet().await;
     let app = &f.app;
-    let map = app.data_of("/api/homePage/map", &f.manager).await;
+    let map = app.as_user(&f.manager).get_data("/api/homePage/map").await;
     let by_name = |name: &str| {
         map.as_array()
             .expect("list")
@@ -487,7 +420,7 @@ async fn map_area_and_province_figures_add_up() {
     );
 
     // Area tree: Beijing (S1, S4), Guangdong (S2), then the stations without a province (S3).
-    let area = app.data_of("/api/station/listByArea", &f.manager).await;
+    let area = app.as_user(&f.manager).get_data("/api/station/listByArea").await;
     let provinces: Vec<&str> = area
         .as_array()
         .expect("list")
@@ -517,13 +450,12 @@ async fn map_area_and_province_figures_add_up() {
         (area[2]["provinceName"].as_str(), area[2]["stationCount"].as_i64()),
         (Some("未设置"), Some(1))
     );
-    let (_, body) = app
-        .call_en(Method::GET, "/api/station/listByArea", &f.manager, None)
-        .await;
+    let Reply { body, .. } = app.as_user(&f.manager).en().get("/api/station/listByArea").await;
     assert_eq!(body["data"][2]["provinceName"], "Not set");
 
     let stats = app
-        .data_of("/api/station/getStatisticsByProvince", &f.manager)
+        .as_user(&f.manager)
+        .get_data("/api/station/getStatisticsByProvince")
         .await;
     assert_eq!(stats.as_array().map(Vec::len), Some(3), "{stats}");
     assert_eq!(
@@ -540,19 +472,20 @@ async fn map_area_and_province_figures_add_up() {
     approx(&stats[1]["totalEnergyKwh"], 1_030.0, "GD total");
 
     // The owner: S1 only, everywhere.
-    let map = app.data_of("/api/homePage/map", &f.owner).await;
+    let map = app.as_user(&f.owner).get_data("/api/homePage/map").await;
     assert_eq!(map.as_array().map(Vec::len), Some(1));
     assert_eq!(map[0]["name"], "Alpha");
-    let area = app.data_of("/api/station/listByArea", &f.owner).await;
+    let area = app.as_user(&f.owner).get_data("/api/station/listByArea").await;
     assert_eq!(area.as_array().map(Vec::len), Some(1));
     assert_eq!(area[0]["stationCount"], 1);
     approx(&area[0]["capacityKwp"], 100.0, "owner BJ kWp");
     let stats = app
-        .data_of("/api/station/getStatisticsByProvince", &f.owner)
+        .as_user(&f.owner)
+        .get_data("/api/station/getStatisticsByProvince")
         .await;
     assert_eq!(stats.as_array().map(Vec::len), Some(1));
     approx(&stats[0]["totalEnergyKwh"], 8_205.0, "owner total");
-    let list = app.data_of("/api/station/list", &f.owner).await;
+    let list = app.as_user(&f.owner).get_data("/api/station/list").await;
     assert_eq!(
         list.as_array().map(Vec::len),
         Some(1),
@@ -560,11 +493,12 @@ async fn map_area_and_province_figures_add_up() {
     );
 
     // The other tenant: none of tenant 100001's stations.
-    let map = app.data_of("/api/homePage/map", &f.other).await;
+    let map = app.as_user(&f.other).get_data("/api/homePage/map").await;
     assert_eq!(map.as_array().map(Vec::len), Some(1));
     assert_eq!(map[0]["name"], "Xi");
     let stats = app
-        .data_of("/api/station/getStatisticsByProvince", &f.other)
+        .as_user(&f.other)
+        .get_data("/api/station/getStatisticsByProvince")
         .await;
     assert_eq!(stats[0]["stationCount"], 1);
     approx(&stats[0]["totalEnergyKwh"], 9.0, "other total");
@@ -574,9 +508,7 @@ async fn map_area_and_province_figures_add_up() {
 async fn the_inverter_table_shows_live_values_filters_and_pages() {
     let f = fleet().await;
     let app = &f.app;
-    let (status, body) = app
-        .call(Method::POST, "/api/inverterReal/list", &f.manager, None)
-        .await;
+    let Reply { status, body, .. } = app.as_user(&f.manager).post("/api/inverterReal/list").await;
     assert_eq!(status, 200, "{body}");
     let page = &body["data"];
     assert_eq!(page["total"], 3, "{page}");
@@ -627,67 +559,61 @@ async fn the_inverter_table_shows_live_values_filters_and_pages() {
             .map(|r| r["id"].as_str().unwrap_or("?").to_owned())
             .collect()
     };
-    let p = post(app, &f.manager, "/api/inverterReal/list?online=false", json!({})).await;
+    let p = app
+        .as_user(&f.manager)
+        .post_data("/api/inverterReal/list?online=false", json!({}))
+        .await;
     assert_eq!(records(&p), vec![i2.clone()]);
-    let p = post(
-        app,
-        &f.manager,
-        "/api/inverterReal/list",
-        json!({"online": true, "stationId": f.s1.to_string()}),
-    )
-    .await;
+    let p = app
+        .as_user(&f.manager)
+        .post_data(
+            "/api/inverterReal/list",
+            json!({"online": true, "stationId": f.s1.to_string()}),
+        )
+        .await;
     assert_eq!(records(&p), vec![i1.clone()]);
-    let p = post(
-        app,
-        &f.manager,
-        "/api/inverterReal/list",
-        json!({"keyword": "b1"}),
-    )
-    .await;
+    let p = app
+        .as_user(&f.manager)
+        .post_data("/api/inverterReal/list", json!({"keyword": "b1"}))
+        .await;
     assert_eq!(records(&p), vec![i3.clone()]);
-    let p = post(
-        app,
-        &f.manager,
-        "/api/inverterReal/list?size=2&current=2",
-        json!({}),
-    )
-    .await;
+    let p = app
+        .as_user(&f.manager)
+        .post_data("/api/inverterReal/list?size=2&current=2", json!({}))
+        .await;
     assert_eq!(
         (records(&p), p["total"].as_i64(), p["pages"].as_i64()),
         (vec![i3.clone()], Some(3), Some(2))
     );
-    let (status, body) = app
-        .call(
-            Method::POST,
-            "/api/inverterReal/list",
-            &f.manager,
-            Some(json!({"online": "maybe"})),
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&f.manager)
+        .post_json("/api/inverterReal/list", json!({"online": "maybe"}))
         .await;
     support::assert_failure(status, &body, 400);
 
     // Owner: S1's inverters; the other tenant: only its own (same SN A1, other tenant).
-    let p = post(app, &f.owner, "/api/inverterReal/list", json!({})).await;
+    let p = app
+        .as_user(&f.owner)
+        .post_data("/api/inverterReal/list", json!({}))
+        .await;
     assert_eq!(records(&p), vec![i1.clone(), i2.clone()]);
-    let p = post(
-        app,
-        &f.owner,
-        "/api/inverterReal/list",
-        json!({"stationId": f.s2.to_string()}),
-    )
-    .await;
+    let p = app
+        .as_user(&f.owner)
+        .post_data("/api/inverterReal/list", json!({"stationId": f.s2.to_string()}))
+        .await;
     assert_eq!(p["total"], 0, "another station is not the owner's");
-    let p = post(app, &f.other, "/api/inverterReal/list", json!({})).await;
+    let p = app
+        .as_user(&f.other)
+        .post_data("/api/inverterReal/list", json!({}))
+        .await;
     assert_eq!(p["total"], 1);
     assert_eq!(p["records"][0]["name"], "INV-X");
     approx(&p["records"][0]["todayEnergyKwh"], 2.0, "other today");
 
     // Chartable metrics, with PV inputs up to the chosen inverters' string count.
     let names = app
-        .data_of(
-            &format!("/api/inverterReal/listWaveName?inverterIds={}", f.i1),
-            &f.manager,
-        )
+        .as_user(&f.manager)
+        .get_data(&format!("/api/inverterReal/listWaveName?inverterIds={}", f.i1))
         .await;
     let list: Vec<&str> = names
         .as_array()
@@ -713,8 +639,10 @@ async fn the_inverter_table_shows_live_values_filters_and_pages() {
         ),
         (Some("kW"), Some("交流功率"), Some("AC power"), Some("交流功率"))
     );
-    let (_, body) = app
-        .call_en(Method::GET, "/api/inverterReal/listWaveName", &f.owner, None)
+    let Reply { body, .. } = app
+        .as_user(&f.owner)
+        .en()
+        .get("/api/inverterReal/listWaveName")
         .await;
     let pv: Vec<&str> = body["data"]
         .as_array()
@@ -783,7 +711,7 @@ async fn wave_curves_are_five_minute_means_of_one_local_day() {
         "/api/inverterReal/listWaveTag?inverterIds={},{}&names=ac_power,pv1_current&date={day}",
         f.i1, f.i2
     );
-    let d = app.data_of(&path, &f.manager).await;
+    let d = app.as_user(&f.manager).get_data(&path).await;
     assert_eq!(d["date"], day.to_string());
     assert_eq!(d["start"], format!("{day} 00:00:00"));
     assert_eq!(d["end"], format!("{} 00:00:00", day + Duration::days(1)));
@@ -843,49 +771,35 @@ async fn wave_curves_are_five_minute_means_of_one_local_day() {
         (format!("inverterIds={}&names=ac_power&date=yesterday", f.i1), 400),
         (format!("inverterIds={}&names=a,b,c,d,e,f,g,h,i,j,k", f.i1), 400),
     ] {
-        let (status, body) = app
-            .call(
-                Method::GET,
-                &format!("/api/inverterReal/listWaveTag?{query}"),
-                &f.manager,
-                None,
-            )
+        let Reply { status, body, .. } = app
+            .as_user(&f.manager)
+            .get(&format!("/api/inverterReal/listWaveTag?{query}"))
             .await;
         support::assert_failure(status, &body, code);
     }
-    let (status, body) = app
-        .call(
-            Method::GET,
-            &format!(
-                "/api/inverterReal/listWaveTag?inverterIds={}&names=ac_power",
-                f.i3
-            ),
-            &f.owner,
-            None,
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&f.owner)
+        .get(&format!(
+            "/api/inverterReal/listWaveTag?inverterIds={}&names=ac_power",
+            f.i3
+        ))
         .await;
     support::assert_failure(status, &body, 404);
-    let (status, body) = app
-        .call(
-            Method::GET,
-            &format!(
-                "/api/inverterReal/listWaveTag?inverterIds={}&names=ac_power",
-                f.i1
-            ),
-            &f.other,
-            None,
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&f.other)
+        .get(&format!(
+            "/api/inverterReal/listWaveTag?inverterIds={}&names=ac_power",
+            f.i1
+        ))
         .await;
     support::assert_failure(status, &body, 404);
     // The owner's own inverter works.
     let d = app
-        .data_of(
-            &format!(
-                "/api/inverterReal/listWaveTag?inverterIds={}&names=ac_power&date={day}",
-                f.i1
-            ),
-            &f.owner,
-        )
+        .as_user(&f.owner)
+        .get_data(&format!(
+            "/api/inverterReal/listWaveTag?inverterIds={}&names=ac_power&date={day}",
+            f.i1
+        ))
         .await;
     assert_eq!(d["series"][0]["points"].as_array().map(Vec::len), Some(5));
 }
@@ -894,7 +808,10 @@ async fn wave_curves_are_five_minute_means_of_one_local_day() {
 async fn flex_realtime_and_sensor_curves() {
     let f = fleet().await;
     let app = &f.app;
-    let list = app.data_of("/api/FlexData/realTimeData", &f.manager).await;
+    let list = app
+        .as_user(&f.manager)
+        .get_data("/api/FlexData/realTimeData")
+        .await;
     assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
     let b = &list[0];
     assert_eq!(
@@ -943,19 +860,17 @@ async fn flex_realtime_and_sensor_curves() {
     assert_eq!(b["sensors"][0]["unit"], "deg");
     assert_eq!(b["sensors"][1]["unit"], "m/s");
     let one = app
-        .data_of(
-            &format!("/api/FlexData/realTimeData?stationId={}", f.s1),
-            &f.manager,
-        )
+        .as_user(&f.manager)
+        .get_data(&format!("/api/FlexData/realTimeData?stationId={}", f.s1))
         .await;
     assert_eq!(one, json!([]), "S1 has no bracket");
     // S2 is not the owner's, nor the other tenant's.
     assert_eq!(
-        app.data_of("/api/FlexData/realTimeData", &f.owner).await,
+        app.as_user(&f.owner).get_data("/api/FlexData/realTimeData").await,
         json!([])
     );
     assert_eq!(
-        app.data_of("/api/FlexData/realTimeData", &f.other).await,
+        app.as_user(&f.other).get_data("/api/FlexData/realTimeData").await,
         json!([])
     );
 
@@ -987,10 +902,8 @@ async fn flex_realtime_and_sensor_curves() {
     )
     .await;
     let d = app
-        .data_of(
-            &format!("/api/FlexReal/dataBySensor?sensorId={angle}&date={day}"),
-            &f.manager,
-        )
+        .as_user(&f.manager)
+        .get_data(&format!("/api/FlexReal/dataBySensor?sensorId={angle}&date={day}"))
         .await;
     assert_eq!(
         (d["sensorName"].as_str(), d["stationName"].as_str()),
@@ -1007,10 +920,8 @@ async fn flex_realtime_and_sensor_curves() {
         json!([[format!("{day} 10:00:00"), 11.0]])
     );
     let d = app
-        .data_of(
-            &format!("/api/FlexReal/dataBySensor?sensorId={wind}&date={day}"),
-            &f.manager,
-        )
+        .as_user(&f.manager)
+        .get_data(&format!("/api/FlexReal/dataBySensor?sensorId={wind}&date={day}"))
         .await;
     assert_eq!(d["series"].as_array().map(Vec::len), Some(1));
     assert_eq!(d["series"][0]["unit"], "m/s");
@@ -1019,26 +930,22 @@ async fn flex_realtime_and_sensor_curves() {
         json!([[format!("{day} 10:00:00"), 4.0], [format!("{day} 10:05:00"), 7.0]])
     );
     for token in [&f.owner, &f.other] {
-        let (status, body) = app
-            .call(
-                Method::GET,
-                &format!("/api/FlexReal/dataBySensor?sensorId={angle}"),
-                token,
-                None,
-            )
+        let Reply { status, body, .. } = app
+            .as_user(token)
+            .get(&format!("/api/FlexReal/dataBySensor?sensorId={angle}"))
             .await;
         support::assert_failure(status, &body, 404);
     }
-    let (status, body) = app
-        .call(Method::GET, "/api/FlexReal/dataBySensor", &f.manager, None)
-        .await;
+    let Reply { status, body, .. } = app.as_user(&f.manager).get("/api/FlexReal/dataBySensor").await;
     support::assert_failure(status, &body, 400);
 }
 
 #[tokio::test]
 async fn the_calls_are_in_the_openapi_document() {
     let app = TestApp::start().await;
-    let (status, doc) = app.get_json("/api/openapi.json").await;
+    let Reply {
+        status, body: doc, ..
+    } = app.get("/api/openapi.json").await;
     assert_eq!(status, 200);
     for p in [
         "/api/homePage/data",

@@ -6,9 +6,8 @@ mod support;
 use pv_cloud::kernel::sql::Value;
 use pv_cloud::kernel::{ApiResult, Data};
 use pv_cloud::state::AppState;
-use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{TestApp, assert_failure};
+use support::{Client, Reply, TestApp, assert_failure, find_in, row_ids};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -17,17 +16,11 @@ const DICT: &str = "/api/blade-system/dict";
 const BIZ: &str = "/api/blade-system/dict-biz";
 const REGION: &str = "/api/blade-system/region";
 
-async fn get(app: &TestApp, token: &str, path: &str) -> (u16, Json) {
-    app.call(Method::GET, path, token, None).await
-}
-
-async fn post(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
-    app.call(Method::POST, path, token, Some(body)).await
-}
-
 /// Submits and returns the new id, asserting success.
-async fn create(app: &TestApp, token: &str, base: &str, body: Json) -> String {
-    let (status, res) = post(app, token, &format!("{base}/submit"), body).await;
+async fn create(caller: &Client<'_>, base: &str, body: Json) -> String {
+    let Reply {
+        status, body: res, ..
+    } = caller.post_json(&format!("{base}/submit"), body).await;
     assert_eq!(status, 200, "{res}");
     res["data"].as_str().expect("id").to_owned()
 }
@@ -36,133 +29,104 @@ fn dept(name: &str, parent: &str) -> Json {
     json!({"parentId": parent, "deptName": name, "fullName": format!("{name} full"), "deptCategory": 2, "sort": 1})
 }
 
-fn ids_of(rows: &Json) -> Vec<String> {
-    rows.as_array()
-        .map(|a| {
-            a.iter()
-                .map(|r| r["id"].as_str().unwrap_or("").to_owned())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn find<'a>(rows: &'a Json, id: &str) -> Option<&'a Json> {
-    let rows = rows.as_array()?;
-    for r in rows {
-        if r["id"] == id {
-            return Some(r);
-        }
-        if let Some(found) = find(&r["children"], id) {
-            return Some(found);
-        }
-    }
-    None
-}
-
 // ---- departments ----
 
 #[tokio::test]
 async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removals() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
 
-    let (status, body) = post(&app, &admin, &format!("{DEPT}/submit"), json!({"fullName": "x"})).await;
+    let Reply { status, body, .. } = admin
+        .post_json(&format!("{DEPT}/submit"), json!({"fullName": "x"}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入机构名称");
-    let (status, body) = app
-        .call_en(
-            Method::POST,
-            &format!("{DEPT}/submit"),
-            &admin,
-            Some(json!({"deptName": "x"})),
-        )
+    let Reply { status, body, .. } = admin
+        .en()
+        .post_json(&format!("{DEPT}/submit"), json!({"deptName": "x"}))
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "Please enter the department's full name");
 
-    let a = create(&app, &admin, DEPT, dept("A", "")).await;
-    let b = create(&app, &admin, DEPT, dept("B", &a)).await;
-    let c = create(&app, &admin, DEPT, dept("C", &b)).await;
-    let (_, detail) = get(&app, &admin, &format!("{DEPT}/detail?id={c}")).await;
+    let a = create(&admin, DEPT, dept("A", "")).await;
+    let b = create(&admin, DEPT, dept("B", &a)).await;
+    let c = create(&admin, DEPT, dept("C", &b)).await;
+    let Reply { body: detail, .. } = admin.get(&format!("{DEPT}/detail?id={c}")).await;
     assert_eq!(detail["data"]["ancestors"], format!("0,{a},{b}"), "{detail}");
     assert_eq!(detail["data"]["parentName"], "B");
     assert_eq!(detail["data"]["tenantId"], "000000");
 
     // Tree list: the seeded head office and A > B > C, every row with children and hasChildren.
-    let (status, list) = get(&app, &admin, &format!("{DEPT}/list")).await;
+    let Reply {
+        status, body: list, ..
+    } = admin.get(&format!("{DEPT}/list")).await;
     assert_eq!(status, 200, "{list}");
     let roots = &list["data"];
     assert!(
         roots.as_array().unwrap().iter().any(|r| r["deptName"] == "总部"),
         "{roots}"
     );
-    let node_a = find(roots, &a).expect("A is a root");
+    let node_a = find_in(roots, &a).expect("A is a root");
     assert_eq!(node_a["hasChildren"], true);
-    assert_eq!(ids_of(&node_a["children"]), [b.as_str()]);
-    assert_eq!(ids_of(&node_a["children"][0]["children"]), [c.as_str()]);
+    assert_eq!(row_ids(&node_a["children"]), [b.as_str()]);
+    assert_eq!(row_ids(&node_a["children"][0]["children"]), [c.as_str()]);
     assert_eq!(node_a["children"][0]["children"][0]["children"], json!([]));
-    let (_, filtered) = get(&app, &admin, &format!("{DEPT}/list?deptName=C")).await;
+    let Reply { body: filtered, .. } = admin.get(&format!("{DEPT}/list?deptName=C")).await;
     assert_eq!(
-        ids_of(&filtered["data"]),
+        row_ids(&filtered["data"]),
         [c.as_str()],
         "a match without its parent is a root"
     );
 
-    let (_, lazy) = get(&app, &admin, &format!("{DEPT}/lazy-list?parentId={a}")).await;
-    assert_eq!(ids_of(&lazy["data"]), [b.as_str()]);
+    let Reply { body: lazy, .. } = admin.get(&format!("{DEPT}/lazy-list?parentId={a}")).await;
+    assert_eq!(row_ids(&lazy["data"]), [b.as_str()]);
     assert_eq!(lazy["data"][0]["hasChildren"], true);
     assert_eq!(lazy["data"][0]["deptName"], "B");
-    let (_, children) = get(&app, &admin, &format!("{DEPT}/child-list?parentId={b}")).await;
-    assert_eq!(ids_of(&children["data"]), [c.as_str()]);
+    let Reply { body: children, .. } = admin.get(&format!("{DEPT}/child-list?parentId={b}")).await;
+    assert_eq!(row_ids(&children["data"]), [c.as_str()]);
     assert_eq!(children["data"][0]["hasChildren"], false);
 
-    let (_, tree) = get(&app, &admin, &format!("{DEPT}/tree")).await;
-    let node = find(&tree["data"], &a).expect("A in tree");
+    let Reply { body: tree, .. } = admin.get(&format!("{DEPT}/tree")).await;
+    let node = find_in(&tree["data"], &a).expect("A in tree");
     assert_eq!(node["title"], "A");
     assert_eq!(node["key"], a.as_str());
     assert_eq!(node["value"], a.as_str());
     assert_eq!(node["parentId"], "0");
     assert_eq!(node["children"][0]["children"][0]["id"], c.as_str());
-    let (_, lazy_tree) = get(&app, &admin, &format!("{DEPT}/lazy-tree?parentId={a}")).await;
-    assert_eq!(ids_of(&lazy_tree["data"]), [b.as_str()]);
+    let Reply { body: lazy_tree, .. } = admin.get(&format!("{DEPT}/lazy-tree?parentId={a}")).await;
+    assert_eq!(row_ids(&lazy_tree["data"]), [b.as_str()]);
     assert_eq!(lazy_tree["data"][0]["hasChildren"], true);
     assert!(
         lazy_tree["data"][0].get("children").is_none(),
         "lazy nodes never fill children"
     );
-    let (_, top) = get(&app, &admin, &format!("{DEPT}/lazy-tree")).await;
-    assert!(ids_of(&top["data"]).contains(&a));
+    let Reply { body: top, .. } = admin.get(&format!("{DEPT}/lazy-tree")).await;
+    assert!(row_ids(&top["data"]).contains(&a));
 
     // A department cannot go under itself or its descendants.
     for parent in [&a, &c] {
-        let (status, body) = post(
-            &app,
-            &admin,
-            &format!("{DEPT}/submit"),
-            json!({"id": a, "parentId": parent}),
-        )
-        .await;
+        let Reply { status, body, .. } = admin
+            .post_json(&format!("{DEPT}/submit"), json!({"id": a, "parentId": parent}))
+            .await;
         assert_failure(status, &body, 400);
         assert_eq!(body["msg"], "上级机构不能是自己或下级机构");
     }
     // Moving B under a new root D rewrites the ancestors of its whole subtree.
-    let d = create(&app, &admin, DEPT, dept("D", "0")).await;
-    let (status, body) = post(
-        &app,
-        &admin,
-        &format!("{DEPT}/submit"),
-        json!({"id": b, "parentId": d}),
-    )
-    .await;
+    let d = create(&admin, DEPT, dept("D", "0")).await;
+    let Reply { status, body, .. } = admin
+        .post_json(&format!("{DEPT}/submit"), json!({"id": b, "parentId": d}))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (_, cb) = get(&app, &admin, &format!("{DEPT}/detail?id={b}")).await;
+    let Reply { body: cb, .. } = admin.get(&format!("{DEPT}/detail?id={b}")).await;
     assert_eq!(cb["data"]["ancestors"], format!("0,{d}"));
     assert_eq!(cb["data"]["deptName"], "B", "fields not sent are kept");
-    let (_, cc) = get(&app, &admin, &format!("{DEPT}/detail?id={c}")).await;
+    let Reply { body: cc, .. } = admin.get(&format!("{DEPT}/detail?id={c}")).await;
     assert_eq!(cc["data"]["ancestors"], format!("0,{d},{b}"));
 
     // Removal: not with children, not with users.
-    let (status, body) = post(&app, &admin, &format!("{DEPT}/remove?ids={b}"), json!({})).await;
+    let Reply { status, body, .. } = admin
+        .post_json(&format!("{DEPT}/remove?ids={b}"), json!({}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先删除子节点");
     let user = app.state.ids.next().0;
@@ -176,19 +140,21 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
         vec![Value::Int(user), Value::Int(c.parse().unwrap())],
     )
     .await;
-    let (status, body) = post(&app, &admin, &format!("{DEPT}/remove?ids={c}"), json!({})).await;
+    let Reply { status, body, .. } = admin
+        .post_json(&format!("{DEPT}/remove?ids={c}"), json!({}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该机构下存在用户，无法删除");
-    let (_, body) = app
-        .call_en(Method::POST, &format!("{DEPT}/remove?ids={c}"), &admin, None)
-        .await;
+    let Reply { body, .. } = admin.en().post(&format!("{DEPT}/remove?ids={c}")).await;
     assert_eq!(body["msg"], "This department still has users");
     app.exec(
         "UPDATE blade_user SET is_deleted = 1 WHERE id = ?",
         vec![Value::Int(user)],
     )
     .await;
-    let (status, body) = post(&app, &admin, &format!("{DEPT}/remove?ids={b},{c}"), json!({})).await;
+    let Reply { status, body, .. } = admin
+        .post_json(&format!("{DEPT}/remove?ids={b},{c}"), json!({}))
+        .await;
     assert_eq!(
         (status, &body["data"]),
         (200, &json!(2)),
@@ -196,7 +162,7 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
     );
 
     // The existing dept/select still answers.
-    let (status, body) = get(&app, &admin, &format!("{DEPT}/select")).await;
+    let Reply { status, body, .. } = admin.get(&format!("{DEPT}/select")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"][0]["deptName"], "总部");
     app.stop().await;
@@ -205,8 +171,8 @@ async fn departments_keep_ancestors_serve_trees_and_refuse_bad_moves_and_removal
 #[tokio::test]
 async fn departments_stay_inside_their_tenant() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
-    let ours = create(&app, &admin, DEPT, dept("Platform dept", "0")).await;
+    let admin = app.as_admin().await;
+    let ours = create(&admin, DEPT, dept("Platform dept", "0")).await;
     app.create_tenant_user(
         "500001",
         "mgr",
@@ -215,58 +181,76 @@ async fn departments_stay_inside_their_tenant() {
         None,
     )
     .await;
-    let other = app.token_of("500001", "mgr", "mgr-pass").await;
+    let other = app.as_user(&app.token_of("500001", "mgr", "mgr-pass").await);
 
-    let (_, list) = get(&app, &other, &format!("{DEPT}/list")).await;
+    let Reply { body: list, .. } = other.get(&format!("{DEPT}/list")).await;
     assert_eq!(list["data"], json!([]), "{list}");
-    let (status, body) = get(&app, &other, &format!("{DEPT}/detail?id={ours}")).await;
+    let Reply { status, body, .. } = other.get(&format!("{DEPT}/detail?id={ours}")).await;
     assert_failure(status, &body, 404);
-    let (status, body) = post(
-        &app,
-        &other,
-        &format!("{DEPT}/submit"),
-        json!({"id": ours, "deptName": "hijacked"}),
-    )
-    .await;
+    let Reply { status, body, .. } = other
+        .post_json(
+            &format!("{DEPT}/submit"),
+            json!({"id": ours, "deptName": "hijacked"}),
+        )
+        .await;
     assert_failure(status, &body, 404);
-    let (_, removed) = post(&app, &other, &format!("{DEPT}/remove?ids={ours}"), json!({})).await;
+    let Reply { body: removed, .. } = other
+        .post_json(&format!("{DEPT}/remove?ids={ours}"), json!({}))
+        .await;
     assert_eq!(removed["data"], 0);
     // Nor can another tenant's department be chosen as a parent.
-    let (status, body) = post(&app, &other, &format!("{DEPT}/submit"), dept("Mine", &ours)).await;
+    let Reply { status, body, .. } = other
+        .post_json(&format!("{DEPT}/submit"), dept("Mine", &ours))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "上级机构不存在");
 
-    let theirs = create(&app, &other, DEPT, dept("Tenant dept", "")).await;
-    let (_, tree) = get(&app, &other, &format!("{DEPT}/tree?tenantId=000000")).await;
+    let theirs = create(&other, DEPT, dept("Tenant dept", "")).await;
+    let Reply { body: tree, .. } = other.get(&format!("{DEPT}/tree?tenantId=000000")).await;
     assert_eq!(
-        ids_of(&tree["data"]),
+        row_ids(&tree["data"]),
         [theirs.as_str()],
         "others always get their own tenant"
     );
-    let (_, tree) = get(&app, &admin, &format!("{DEPT}/tree?tenantId=500001")).await;
+    let Reply { body: tree, .. } = admin.get(&format!("{DEPT}/tree?tenantId=500001")).await;
     assert_eq!(
-        ids_of(&tree["data"]),
+        row_ids(&tree["data"]),
         [theirs.as_str()],
         "the platform may name a tenant"
     );
-    let (_, tree) = get(
-        &app,
-        &admin,
-        &format!("{DEPT}/lazy-tree?tenantId=500001&parentId=0"),
-    )
-    .await;
-    assert_eq!(ids_of(&tree["data"]), [theirs.as_str()]);
-    let (_, detail) = get(&app, &admin, &format!("{DEPT}/detail?id={ours}")).await;
+    let Reply { body: tree, .. } = admin
+        .get(&format!("{DEPT}/lazy-tree?tenantId=500001&parentId=0"))
+        .await;
+    assert_eq!(row_ids(&tree["data"]), [theirs.as_str()]);
+    let Reply { body: detail, .. } = admin.get(&format!("{DEPT}/detail?id={ours}")).await;
     assert_eq!(detail["data"]["deptName"], "Platform dept", "untouched");
     app.stop().await;
 }
 
 // ---- dictionaries ----
 
+/// Platform dictionary `t1` "测试" with entry 1 "一" / "One"; returns (dictionary id, entry id).
+async fn dictionary_t1(caller: &Client<'_>) -> (String, String) {
+    let root = create(
+        caller,
+        DICT,
+        json!({"code": "t1", "dictValue": "测试", "sort": 1, "isSealed": 0}),
+    )
+    .await;
+    let child = create(
+        caller,
+        DICT,
+        json!({"parentId": root, "code": "ignored", "dictKey": "1", "dictValue": "一", "dictValueEn": "One",
+            "sort": 1, "isSealed": 0}),
+    )
+    .await;
+    (root, child)
+}
+
 #[tokio::test]
-async fn dictionaries_validate_force_children_and_refuse_duplicates() {
+async fn dictionary_forms_are_validated_and_entries_take_their_dictionarys_code_and_unique_keys() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let submit = format!("{DICT}/submit");
     // The spec's messages, in order of the form.
     let mut body = json!({});
@@ -296,74 +280,89 @@ async fn dictionaries_validate_force_children_and_refuse_duplicates() {
             "Please choose whether it is sealed",
         ),
     ] {
-        let (status, res) = post(&app, &admin, &submit, body.clone()).await;
+        let Reply {
+            status, body: res, ..
+        } = admin.post_json(&submit, body.clone()).await;
         assert_failure(status, &res, 400);
         assert_eq!(res["msg"], zh);
-        let (_, res) = app
-            .call_en(Method::POST, &submit, &admin, Some(body.clone()))
-            .await;
+        let Reply { body: res, .. } = admin.en().post_json(&submit, body.clone()).await;
         assert_eq!(res["msg"], en);
         body[field] = value;
     }
-    let root = create(&app, &admin, DICT, body).await;
-    let (_, detail) = get(&app, &admin, &format!("{DICT}/detail?id={root}")).await;
+    let root = create(&admin, DICT, body).await;
+    let Reply { body: detail, .. } = admin.get(&format!("{DICT}/detail?id={root}")).await;
     assert_eq!(detail["data"]["dictKey"], "-1", "a dictionary row's key is -1");
     assert_eq!(detail["data"]["parentId"], "0");
 
     let entry = json!({"parentId": root, "code": "ignored", "dictValue": "一", "dictValueEn": "One", "sort": 1, "isSealed": 0});
-    let (status, res) = post(&app, &admin, &submit, entry.clone()).await;
+    let Reply {
+        status, body: res, ..
+    } = admin.post_json(&submit, entry.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "请输入字典键值");
-    let (_, res) = app
-        .call_en(Method::POST, &submit, &admin, Some(entry.clone()))
-        .await;
+    let Reply { body: res, .. } = admin.en().post_json(&submit, entry.clone()).await;
     assert_eq!(res["msg"], "Please enter the dictionary key");
     let mut entry = entry;
     entry["dictKey"] = json!("1");
-    let child = create(&app, &admin, DICT, entry.clone()).await;
-    let (_, detail) = get(&app, &admin, &format!("{DICT}/detail?id={child}")).await;
+    let child = create(&admin, DICT, entry.clone()).await;
+    let Reply { body: detail, .. } = admin.get(&format!("{DICT}/detail?id={child}")).await;
     assert_eq!(detail["data"]["code"], "t1", "a child's code is its parent's");
     assert_eq!(detail["data"]["parentId"], root.as_str());
-    let (status, res) = post(&app, &admin, &submit, json!({"id": child, "code": "moved"})).await;
+    let Reply {
+        status, body: res, ..
+    } = admin
+        .post_json(&submit, json!({"id": child, "code": "moved"}))
+        .await;
     assert_eq!(status, 200, "{res}");
-    let (_, detail) = get(&app, &admin, &format!("{DICT}/detail?id={child}")).await;
+    let Reply { body: detail, .. } = admin.get(&format!("{DICT}/detail?id={child}")).await;
     assert_eq!(detail["data"]["code"], "t1", "not editable on update either");
 
-    let (status, res) = post(&app, &admin, &submit, entry.clone()).await;
+    let Reply {
+        status, body: res, ..
+    } = admin.post_json(&submit, entry.clone()).await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "字典键值已存在");
-    let (_, res) = app
-        .call_en(Method::POST, &submit, &admin, Some(entry.clone()))
-        .await;
+    let Reply { body: res, .. } = admin.en().post_json(&submit, entry.clone()).await;
     assert_eq!(res["msg"], "This dictionary key already exists");
-    let (status, res) = post(
-        &app,
-        &admin,
-        &submit,
-        json!({"code": "t1", "dictValue": "again", "sort": 2, "isSealed": 0}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = admin
+        .post_json(
+            &submit,
+            json!({"code": "t1", "dictValue": "again", "sort": 2, "isSealed": 0}),
+        )
+        .await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "字典键值已存在", "dictionary codes are unique too");
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn dictionaries_read_as_lists_entries_and_trees_and_a_renamed_code_carries_its_entries() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+    let submit = format!("{DICT}/submit");
+    let (root, child) = dictionary_t1(&admin).await;
+
     // Reads.
-    let (_, page) = get(&app, &admin, &format!("{DICT}/list?code=t1")).await;
+    let Reply { body: page, .. } = admin.get(&format!("{DICT}/list?code=t1")).await;
     assert_eq!(page["data"]["total"], 1, "list shows dictionaries only: {page}");
     assert_eq!(page["data"]["records"][0]["id"], root.as_str());
-    let (_, page) = get(&app, &admin, &format!("{DICT}/child-list?parentId={root}")).await;
+    let Reply { body: page, .. } = admin.get(&format!("{DICT}/child-list?parentId={root}")).await;
     assert_eq!(page["data"]["total"], 1);
     assert_eq!(page["data"]["records"][0]["dictValueEn"], "One");
-    let (_, entries) = get(&app, &admin, &format!("{DICT}/dictionary?code=t1")).await;
-    assert_eq!(ids_of(&entries["data"]), [child.as_str()]);
+    let Reply { body: entries, .. } = admin.get(&format!("{DICT}/dictionary?code=t1")).await;
+    assert_eq!(row_ids(&entries["data"]), [child.as_str()]);
     assert_eq!(entries["data"][0]["dictKey"], "1");
     assert_eq!(entries["data"][0]["dictValue"], "一");
-    let (_, tree) = get(&app, &admin, &format!("{DICT}/tree?code=DICT")).await;
-    let node = find(&tree["data"], &root).expect("dictionary node");
+    let Reply { body: tree, .. } = admin.get(&format!("{DICT}/tree?code=DICT")).await;
+    let node = find_in(&tree["data"], &root).expect("dictionary node");
     assert_eq!(node["title"], "测试");
-    let (_, tree) = get(&app, &admin, &format!("{DICT}/tree?code=t1")).await;
-    assert_eq!(ids_of(&tree["data"]), [child.as_str()]);
+    let Reply { body: tree, .. } = admin.get(&format!("{DICT}/tree?code=t1")).await;
+    assert_eq!(row_ids(&tree["data"]), [child.as_str()]);
     assert_eq!(tree["data"][0]["parentId"], root.as_str());
-    let (_, all) = get(&app, &admin, &format!("{DICT}/listDict")).await;
+    let Reply { body: all, .. } = admin.get(&format!("{DICT}/listDict")).await;
     let listed = all["data"]
         .as_array()
         .unwrap()
@@ -376,20 +375,45 @@ async fn dictionaries_validate_force_children_and_refuse_duplicates() {
     );
 
     // Renaming a dictionary's code carries its entries along.
-    let (status, _) = post(&app, &admin, &submit, json!({"id": root, "code": "t2"})).await;
+    let Reply { status, .. } = admin.post_json(&submit, json!({"id": root, "code": "t2"})).await;
     assert_eq!(status, 200);
-    let (_, entries) = get(&app, &admin, &format!("{DICT}/dictionary?code=t2")).await;
-    assert_eq!(ids_of(&entries["data"]), [child.as_str()]);
+    let Reply { body: entries, .. } = admin.get(&format!("{DICT}/dictionary?code=t2")).await;
+    assert_eq!(row_ids(&entries["data"]), [child.as_str()]);
+
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_dictionary_is_removed_only_after_its_entries() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+    let (root, child) = dictionary_t1(&admin).await;
 
     // Removal: the dictionary is refused while it has entries.
-    let (status, res) = post(&app, &admin, &format!("{DICT}/remove?ids={root}"), json!({})).await;
+    let Reply {
+        status, body: res, ..
+    } = admin
+        .post_json(&format!("{DICT}/remove?ids={root}"), json!({}))
+        .await;
     assert_failure(status, &res, 400);
     assert_eq!(res["msg"], "请先删除子节点");
-    let (_, res) = post(&app, &admin, &format!("{DICT}/remove?ids={child}"), json!({})).await;
+    let Reply { body: res, .. } = admin
+        .post_json(&format!("{DICT}/remove?ids={child}"), json!({}))
+        .await;
     assert_eq!(res["data"], 1);
-    let (_, res) = post(&app, &admin, &format!("{DICT}/remove?ids={root}"), json!({})).await;
+    let Reply { body: res, .. } = admin
+        .post_json(&format!("{DICT}/remove?ids={root}"), json!({}))
+        .await;
     assert_eq!(res["data"], 1);
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn other_tenants_read_platform_dictionaries_but_never_change_them() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+    let submit = format!("{DICT}/submit");
     // Other tenants read platform dictionaries but never change them.
     app.create_tenant_user(
         "500002",
@@ -399,27 +423,34 @@ async fn dictionaries_validate_force_children_and_refuse_duplicates() {
         None,
     )
     .await;
-    let reader = app.token_of("500002", "reader", "reader-pass").await;
-    let (status, res) = get(&app, &reader, &format!("{DICT}/dictionary?code=sex")).await;
+    let reader = app.as_user(&app.token_of("500002", "reader", "reader-pass").await);
+    let Reply {
+        status, body: res, ..
+    } = reader.get(&format!("{DICT}/dictionary?code=sex")).await;
     assert_eq!(status, 200, "{res}");
     assert_eq!(res["data"].as_array().map(Vec::len), Some(3));
-    let (status, res) = post(
-        &app,
-        &reader,
-        &submit,
-        json!({"code": "x", "dictValue": "x", "sort": 1, "isSealed": 0}),
-    )
-    .await;
+    let Reply {
+        status, body: res, ..
+    } = reader
+        .post_json(
+            &submit,
+            json!({"code": "x", "dictValue": "x", "sort": 1, "isSealed": 0}),
+        )
+        .await;
     assert_failure(status, &res, 403);
-    let sex = res_id(&app, &admin, "sex").await;
-    let (status, res) = post(&app, &reader, &format!("{DICT}/remove?ids={sex}"), json!({})).await;
+    let sex = res_id(&app.as_user(&admin), "sex").await;
+    let Reply {
+        status, body: res, ..
+    } = reader
+        .post_json(&format!("{DICT}/remove?ids={sex}"), json!({}))
+        .await;
     assert_failure(status, &res, 403);
     app.stop().await;
 }
 
 /// The id of a seeded dictionary.
-async fn res_id(app: &TestApp, token: &str, code: &str) -> String {
-    let (_, page) = get(app, token, &format!("{DICT}/list?code_equal={code}")).await;
+async fn res_id(caller: &Client<'_>, code: &str) -> String {
+    let Reply { body: page, .. } = caller.get(&format!("{DICT}/list?code_equal={code}")).await;
     page["data"]["records"][0]["id"]
         .as_str()
         .expect("dictionary")
@@ -430,7 +461,10 @@ async fn res_id(app: &TestApp, token: &str, code: &str) -> String {
 async fn seeded_dictionaries_cover_the_product_and_survive_edits() {
     let app = TestApp::start().await;
     let admin = app.token_of("000000", "admin", "admin").await;
-    let (_, flow) = get(&app, &admin, &format!("{DICT}/dictionary?code=flow")).await;
+    let Reply { body: flow, .. } = app
+        .as_user(&admin)
+        .get(&format!("{DICT}/dictionary?code=flow"))
+        .await;
     let e = &flow["data"][0];
     // The console builds its flow routes from these: routeKey = code_dictKey, routeValue = remark.
     assert_eq!(
@@ -442,7 +476,10 @@ async fn seeded_dictionaries_cover_the_product_and_survive_edits() {
         "flow_1"
     );
     assert_eq!(e["remark"], "leave");
-    let (_, repair) = get(&app, &admin, &format!("{DICT}/dictionary?code=repair_status")).await;
+    let Reply { body: repair, .. } = app
+        .as_user(&admin)
+        .get(&format!("{DICT}/dictionary?code=repair_status"))
+        .await;
     let labels: Vec<&str> = repair["data"]
         .as_array()
         .unwrap()
@@ -463,12 +500,10 @@ async fn seeded_dictionaries_cover_the_product_and_survive_edits() {
         ]
     );
     assert_eq!(repair["data"][7]["dictValueEn"], "Canceled");
-    let (_, status) = get(
-        &app,
-        &admin,
-        &format!("{DICT}/dictionary?code=installation_status"),
-    )
-    .await;
+    let Reply { body: status, .. } = app
+        .as_user(&admin)
+        .get(&format!("{DICT}/dictionary?code=installation_status"))
+        .await;
     let labels: Vec<&str> = status["data"]
         .as_array()
         .unwrap()
@@ -476,31 +511,43 @@ async fn seeded_dictionaries_cover_the_product_and_survive_edits() {
         .filter_map(|e| e["dictValue"].as_str())
         .collect();
     assert_eq!(labels, ["调试中", "运行中"]);
-    let (_, alarm) = get(&app, &admin, &format!("{DICT}/dictionary?code=alarm_type")).await;
+    let Reply { body: alarm, .. } = app
+        .as_user(&admin)
+        .get(&format!("{DICT}/dictionary?code=alarm_type"))
+        .await;
     assert_eq!(alarm["data"][0]["dictKey"], "1");
     assert_eq!(alarm["data"][0]["dictValue"], "电站故障");
-    let (_, all) = get(&app, &admin, &format!("{DICT}/listDict")).await;
+    let Reply { body: all, .. } = app.as_user(&admin).get(&format!("{DICT}/listDict")).await;
     assert_eq!(all["data"].as_array().map(Vec::len), Some(24), "{all}");
 
     // An administrator's edit and deletion survive a restart (the seed runs at every start).
-    let sex = res_id(&app, &admin, "sex").await;
-    let (_, page) = get(&app, &admin, &format!("{DICT}/child-list?parentId={sex}")).await;
+    let sex = res_id(&app.as_user(&admin), "sex").await;
+    let Reply { body: page, .. } = app
+        .as_user(&admin)
+        .get(&format!("{DICT}/child-list?parentId={sex}"))
+        .await;
     let male = page["data"]["records"][0]["id"].as_str().unwrap().to_owned();
     let unknown = page["data"]["records"][2]["id"].as_str().unwrap().to_owned();
-    let (status, _) = post(
-        &app,
-        &admin,
-        &format!("{DICT}/submit"),
-        json!({"id": male, "dictValue": "男性"}),
-    )
-    .await;
+    let Reply { status, .. } = app
+        .as_user(&admin)
+        .post_json(
+            &format!("{DICT}/submit"),
+            json!({"id": male, "dictValue": "男性"}),
+        )
+        .await;
     assert_eq!(status, 200);
-    let (_, res) = post(&app, &admin, &format!("{DICT}/remove?ids={unknown}"), json!({})).await;
+    let Reply { body: res, .. } = app
+        .as_user(&admin)
+        .post_json(&format!("{DICT}/remove?ids={unknown}"), json!({}))
+        .await;
     assert_eq!(res["data"], 1);
     let (dir, url, tmp) = app.stop().await;
     let app = TestApp::start_on(dir, url, OpenApiRouter::new()).await;
     let admin = app.token_of("000000", "admin", "admin").await;
-    let (_, entries) = get(&app, &admin, &format!("{DICT}/dictionary?code=sex")).await;
+    let Reply { body: entries, .. } = app
+        .as_user(&admin)
+        .get(&format!("{DICT}/dictionary?code=sex"))
+        .await;
     let labels: Vec<&str> = entries["data"]
         .as_array()
         .unwrap()
@@ -521,16 +568,14 @@ async fn seeded_dictionaries_cover_the_product_and_survive_edits() {
 #[tokio::test]
 async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_tenant() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let platform_root = create(
-        &app,
         &admin,
         BIZ,
         json!({"code": "biz_t", "dictValue": "业务", "sort": 1, "isSealed": 0}),
     )
     .await;
     let platform_entry = create(
-        &app,
         &admin,
         BIZ,
         json!({"parentId": platform_root, "dictKey": "p1", "dictValue": "平台项", "sort": 1, "isSealed": 1}),
@@ -541,110 +586,101 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
         .await;
     app.create_tenant_user("500004", "c", "c-pass", &buttons, None)
         .await;
-    let b = app.token_of("500003", "b", "b-pass").await;
-    let c = app.token_of("500004", "c", "c-pass").await;
+    let b = app.as_user(&app.token_of("500003", "b", "b-pass").await);
+    let c = app.as_user(&app.token_of("500004", "c", "c-pass").await);
 
     // A new tenant starts empty and reads the platform's rows.
-    let (_, page) = get(&app, &b, &format!("{BIZ}/list")).await;
+    let Reply { body: page, .. } = b.get(&format!("{BIZ}/list")).await;
     assert_eq!(page["data"]["total"], 0, "{page}");
-    let (_, entries) = get(&app, &b, &format!("{BIZ}/dictionary?code=biz_t")).await;
-    assert_eq!(ids_of(&entries["data"]), [platform_entry.as_str()]);
-    let (_, listed) = get(&app, &b, &format!("{BIZ}/listDict")).await;
-    assert!(ids_of(&listed["data"]).contains(&platform_root));
-    let (_, tree) = get(&app, &b, &format!("{BIZ}/tree?code=biz_t")).await;
-    assert_eq!(ids_of(&tree["data"]), [platform_entry.as_str()]);
+    let Reply { body: entries, .. } = b.get(&format!("{BIZ}/dictionary?code=biz_t")).await;
+    assert_eq!(row_ids(&entries["data"]), [platform_entry.as_str()]);
+    let Reply { body: listed, .. } = b.get(&format!("{BIZ}/listDict")).await;
+    assert!(row_ids(&listed["data"]).contains(&platform_root));
+    let Reply { body: tree, .. } = b.get(&format!("{BIZ}/tree?code=biz_t")).await;
+    assert_eq!(row_ids(&tree["data"]), [platform_entry.as_str()]);
 
     // Its own rows then take over for that code, for it alone.
     let own_root = create(
-        &app,
         &b,
         BIZ,
         json!({"code": "biz_t", "dictValue": "我的", "sort": 1, "isSealed": 0}),
     )
     .await;
     let own_entry = create(
-        &app,
         &b,
         BIZ,
         json!({"parentId": own_root, "dictKey": "b1", "dictValue": "租户项", "sort": 1, "isSealed": 0}),
     )
     .await;
-    let (_, entries) = get(&app, &b, &format!("{BIZ}/dictionary?code=biz_t")).await;
-    assert_eq!(ids_of(&entries["data"]), [own_entry.as_str()]);
+    let Reply { body: entries, .. } = b.get(&format!("{BIZ}/dictionary?code=biz_t")).await;
+    assert_eq!(row_ids(&entries["data"]), [own_entry.as_str()]);
     assert_eq!(entries["data"][0]["code"], "biz_t");
-    let (_, entries) = get(&app, &c, &format!("{BIZ}/dictionary?code=biz_t")).await;
+    let Reply { body: entries, .. } = c.get(&format!("{BIZ}/dictionary?code=biz_t")).await;
     assert_eq!(
-        ids_of(&entries["data"]),
+        row_ids(&entries["data"]),
         [platform_entry.as_str()],
         "C still reads the platform's"
     );
-    let (_, listed) = get(&app, &b, &format!("{BIZ}/listDict")).await;
+    let Reply { body: listed, .. } = b.get(&format!("{BIZ}/listDict")).await;
     assert_eq!(
-        ids_of(&listed["data"]),
+        row_ids(&listed["data"]),
         [own_root.as_str()],
         "the tenant's own code replaces the platform's"
     );
 
     // Neither tenant reaches the other's rows or the platform's.
-    let (status, body) = get(&app, &c, &format!("{BIZ}/detail?id={own_entry}")).await;
+    let Reply { status, body, .. } = c.get(&format!("{BIZ}/detail?id={own_entry}")).await;
     assert_failure(status, &body, 404);
-    let (status, body) = post(
-        &app,
-        &c,
-        &format!("{BIZ}/submit"),
-        json!({"id": own_entry, "dictValue": "x"}),
-    )
-    .await;
+    let Reply { status, body, .. } = c
+        .post_json(
+            &format!("{BIZ}/submit"),
+            json!({"id": own_entry, "dictValue": "x"}),
+        )
+        .await;
     assert_failure(status, &body, 404);
-    let (_, removed) = post(
-        &app,
-        &c,
-        &format!("{BIZ}/remove?ids={own_entry},{platform_entry}"),
-        json!({}),
-    )
-    .await;
+    let Reply { body: removed, .. } = c
+        .post_json(
+            &format!("{BIZ}/remove?ids={own_entry},{platform_entry}"),
+            json!({}),
+        )
+        .await;
     assert_eq!(removed["data"], 0);
-    let (status, body) = post(
-        &app,
-        &b,
-        &format!("{BIZ}/submit"),
-        json!({"parentId": platform_root, "dictKey": "x", "dictValue": "x", "sort": 1, "isSealed": 0}),
-    )
-    .await;
+    let Reply { status, body, .. } = b
+        .post_json(
+            &format!("{BIZ}/submit"),
+            json!({"parentId": platform_root, "dictKey": "x", "dictValue": "x", "sort": 1, "isSealed": 0}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(
         body["msg"], "上级字典不存在",
         "no entries under another tenant's dictionary"
     );
-    let (_, page) = get(&app, &c, &format!("{BIZ}/child-list?parentId={own_root}")).await;
+    let Reply { body: page, .. } = c.get(&format!("{BIZ}/child-list?parentId={own_root}")).await;
     assert_eq!(page["data"]["total"], 0);
 
     // Sealed rows: a tenant cannot change or remove its own sealed rows; the platform can.
     let sealed = create(
-        &app,
         &b,
         BIZ,
         json!({"parentId": own_root, "dictKey": "b2", "dictValue": "封", "sort": 2, "isSealed": 1}),
     )
     .await;
-    let (status, body) = post(
-        &app,
-        &b,
-        &format!("{BIZ}/submit"),
-        json!({"id": sealed, "dictValue": "改"}),
-    )
-    .await;
+    let Reply { status, body, .. } = b
+        .post_json(&format!("{BIZ}/submit"), json!({"id": sealed, "dictValue": "改"}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该字典已封存，无法修改或删除");
-    let (status, body) = post(&app, &b, &format!("{BIZ}/remove?ids={sealed}"), json!({})).await;
+    let Reply { status, body, .. } = b
+        .post_json(&format!("{BIZ}/remove?ids={sealed}"), json!({}))
+        .await;
     assert_failure(status, &body, 400);
-    let (status, body) = post(
-        &app,
-        &admin,
-        &format!("{BIZ}/submit"),
-        json!({"id": platform_entry, "dictValue": "改"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            &format!("{BIZ}/submit"),
+            json!({"id": platform_entry, "dictValue": "改"}),
+        )
+        .await;
     assert_eq!(status, 200, "the platform edits its sealed rows: {body}");
     app.stop().await;
 }
@@ -654,11 +690,15 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
 #[tokio::test]
 async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let total = app.scalar_i64("SELECT COUNT(*) FROM blade_region", vec![]).await;
     assert_eq!(total, 3221);
 
-    let (status, provinces) = get(&app, &admin, &format!("{REGION}/lazy-tree")).await;
+    let Reply {
+        status,
+        body: provinces,
+        ..
+    } = admin.get(&format!("{REGION}/lazy-tree")).await;
     assert_eq!(status, 200, "{provinces}");
     let list = provinces["data"].as_array().unwrap();
     assert_eq!(
@@ -672,18 +712,18 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
     );
     let hk = list.iter().find(|p| p["id"] == "810000").expect("Hong Kong");
     assert_eq!(hk["hasChildren"], false);
-    let (_, same) = get(&app, &admin, &format!("{REGION}/lazy-tree?parentCode=00")).await;
+    let Reply { body: same, .. } = admin.get(&format!("{REGION}/lazy-tree?parentCode=00")).await;
     assert_eq!(same["data"].as_array().map(Vec::len), Some(34));
-    let (_, cities) = get(&app, &admin, &format!("{REGION}/lazy-tree?parentCode=110000")).await;
-    assert_eq!(ids_of(&cities["data"]), ["110100"]);
-    let (_, districts) = get(&app, &admin, &format!("{REGION}/lazy-tree?parentCode=110100")).await;
+    let Reply { body: cities, .. } = admin.get(&format!("{REGION}/lazy-tree?parentCode=110000")).await;
+    assert_eq!(row_ids(&cities["data"]), ["110100"]);
+    let Reply { body: districts, .. } = admin.get(&format!("{REGION}/lazy-tree?parentCode=110100")).await;
     let first = &districts["data"][0];
     assert_eq!(
         (first["id"].as_str(), first["title"].as_str()),
         (Some("110101"), Some("东城区"))
     );
     assert_eq!(first["hasChildren"], false);
-    let (_, gd) = get(&app, &admin, &format!("{REGION}/lazy-list?parentCode=440000")).await;
+    let Reply { body: gd, .. } = admin.get(&format!("{REGION}/lazy-list?parentCode=440000")).await;
     let shenzhen = gd["data"]
         .as_array()
         .unwrap()
@@ -693,7 +733,7 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
     assert_eq!(shenzhen["name"], "深圳市");
     assert_eq!(shenzhen["level"], 2);
     assert_eq!(shenzhen["hasChildren"], true);
-    let (_, d) = get(&app, &admin, &format!("{REGION}/detail?code=440305")).await;
+    let Reply { body: d, .. } = admin.get(&format!("{REGION}/detail?code=440305")).await;
     assert_eq!(d["data"]["name"], "南山区");
     assert_eq!(d["data"]["level"], 3);
     assert_eq!(d["data"]["parentCode"], "440300");
@@ -701,57 +741,59 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
     // Any signed-in user reads; only the platform changes.
     app.create_tenant_user("500005", "t", "t-pass", &["region"], None)
         .await;
-    let t = app.token_of("500005", "t", "t-pass").await;
-    let (status, _) = get(&app, &t, &format!("{REGION}/lazy-tree?parentCode=110100")).await;
+    let t = app.as_user(&app.token_of("500005", "t", "t-pass").await);
+    let Reply { status, .. } = t.get(&format!("{REGION}/lazy-tree?parentCode=110100")).await;
     assert_eq!(status, 200);
-    let (status, body) = post(
-        &app,
-        &t,
-        &format!("{REGION}/submit"),
-        json!({"code": "110199", "parentCode": "110100", "name": "x"}),
-    )
-    .await;
+    let Reply { status, body, .. } = t
+        .post_json(
+            &format!("{REGION}/submit"),
+            json!({"code": "110199", "parentCode": "110100", "name": "x"}),
+        )
+        .await;
     assert_failure(status, &body, 403);
 
-    let (status, body) = post(&app, &admin, &format!("{REGION}/submit"), json!({"name": "x"})).await;
+    let Reply { status, body, .. } = admin
+        .post_json(&format!("{REGION}/submit"), json!({"name": "x"}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入区划编号");
-    let (status, body) = post(
-        &app,
-        &admin,
-        &format!("{REGION}/submit"),
-        json!({"code": "110199", "parentCode": "999999", "name": "x"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            &format!("{REGION}/submit"),
+            json!({"code": "110199", "parentCode": "999999", "name": "x"}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "上级区划不存在");
-    let (status, body) = post(
-        &app,
-        &admin,
-        &format!("{REGION}/submit"),
-        json!({"code": "110199", "parentCode": "110100", "name": "测试区", "sort": 99}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            &format!("{REGION}/submit"),
+            json!({"code": "110199", "parentCode": "110100", "name": "测试区", "sort": 99}),
+        )
+        .await;
     assert_eq!((status, &body["data"]), (200, &json!("110199")), "{body}");
-    let (status, _) = post(
-        &app,
-        &admin,
-        &format!("{REGION}/submit"),
-        json!({"code": "110199", "parentCode": "110100", "name": "新测试区"}),
-    )
-    .await;
+    let Reply { status, .. } = admin
+        .post_json(
+            &format!("{REGION}/submit"),
+            json!({"code": "110199", "parentCode": "110100", "name": "新测试区"}),
+        )
+        .await;
     assert_eq!(status, 200);
-    let (_, d) = get(&app, &admin, &format!("{REGION}/detail?code=110199")).await;
+    let Reply { body: d, .. } = admin.get(&format!("{REGION}/detail?code=110199")).await;
     assert_eq!(
         (d["data"]["name"].as_str(), d["data"]["level"].as_i64()),
         (Some("新测试区"), Some(3))
     );
-    let (status, body) = post(&app, &admin, &format!("{REGION}/remove?id=110100"), json!({})).await;
+    let Reply { status, body, .. } = admin
+        .post_json(&format!("{REGION}/remove?id=110100"), json!({}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先删除子节点");
-    let (_, body) = post(&app, &admin, &format!("{REGION}/remove?id=110199"), json!({})).await;
+    let Reply { body, .. } = admin
+        .post_json(&format!("{REGION}/remove?id=110199"), json!({}))
+        .await;
     assert_eq!(body["data"], 1);
-    let (status, body) = get(&app, &admin, &format!("{REGION}/detail?code=110199")).await;
+    let Reply { status, body, .. } = admin.get(&format!("{REGION}/detail?code=110199")).await;
     assert_failure(status, &body, 404);
     app.stop().await;
 }
@@ -761,30 +803,24 @@ async fn regions_ship_gb2260_and_serve_a_lazy_tree() {
 #[tokio::test]
 async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     // A JSON body carrying secrets (ignored by the handler, but logged masked)...
-    let (status, _) = post(
-        &app,
-        &admin,
-        "/api/blade-system/param/submit?token=query-secret",
-        json!({"paramName": "n", "paramKey": "k.logged", "paramValue": "v", "password": "hunter2",
+    let Reply { status, .. } = admin
+        .post_json(
+            "/api/blade-system/param/submit?token=query-secret",
+            json!({"paramName": "n", "paramKey": "k.logged", "paramValue": "v", "password": "hunter2",
                "nested": {"clientSecret": "s3cret", "newPassword1": "pw1"}}),
-    )
-    .await;
+        )
+        .await;
     assert_eq!(status, 200);
     // ...and a query string carrying passwords (the old one is wrong: refused, still logged).
-    let (status, _) = app
-        .call(
-            Method::POST,
-            "/api/blade-user/update-password?oldPassword=wrong-old&newPassword=new-pw&newPassword1=new-pw",
-            &admin,
-            None,
-        )
+    let Reply { status, .. } = admin
+        .post("/api/blade-user/update-password?oldPassword=wrong-old&newPassword=new-pw&newPassword1=new-pw")
         .await;
     assert_eq!(status, 400);
     // Reads and calls without a token are not logged.
     for _ in 0..3 {
-        get(&app, &admin, "/api/blade-system/param/list").await;
+        admin.get("/api/blade-system/param/list").await;
     }
     let anonymous = app
         .client
@@ -795,10 +831,8 @@ async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
         .expect("request");
     assert_eq!(anonymous.status(), 401);
 
-    let page = app
-        .poll("/api/blade-log/api/list?size=50", &admin, |b| {
-            b["data"]["total"] == 2
-        })
+    let page = admin
+        .poll("/api/blade-log/api/list?size=50", |b| b["data"]["total"] == 2)
         .await;
     let rows = page["data"]["records"].as_array().unwrap();
     let text = page.to_string();
@@ -838,24 +872,18 @@ async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
         "oldPassword=******&newPassword=******&newPassword1=******"
     );
     assert_eq!(pw["status"], 400);
-    let (_, gets) = get(&app, &admin, "/api/blade-log/api/list?method=GET").await;
+    let Reply { body: gets, .. } = admin.get("/api/blade-log/api/list?method=GET").await;
     assert_eq!(gets["data"]["total"], 0);
-    let (_, filtered) = get(
-        &app,
-        &admin,
-        "/api/blade-log/api/list?requestUri=update-password&createBy=admin",
-    )
-    .await;
+    let Reply { body: filtered, .. } = admin
+        .get("/api/blade-log/api/list?requestUri=update-password&createBy=admin")
+        .await;
     assert_eq!(filtered["data"]["total"], 1);
-    let (_, none) = get(
-        &app,
-        &admin,
-        "/api/blade-log/api/list?createTime_datelt=2000-01-01%2000:00:00",
-    )
-    .await;
+    let Reply { body: none, .. } = admin
+        .get("/api/blade-log/api/list?createTime_datelt=2000-01-01%2000:00:00")
+        .await;
     assert_eq!(none["data"]["total"], 0);
     let id = submit["id"].as_str().unwrap();
-    let (_, detail) = get(&app, &admin, &format!("/api/blade-log/api/detail?id={id}")).await;
+    let Reply { body: detail, .. } = admin.get(&format!("/api/blade-log/api/detail?id={id}")).await;
     assert_eq!(detail["data"]["requestUri"], "/api/blade-system/param/submit");
     // No proxy header: the peer address of the connection is recorded.
     assert_eq!(detail["data"]["remoteIp"], "127.0.0.1");
@@ -865,16 +893,14 @@ async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
 #[tokio::test]
 async fn sign_in_and_sign_out_reach_the_usual_log() {
     let app = TestApp::start().await;
-    let (status, _) = app.sign_in("000000", "admin", "not-the-password").await;
+    let Reply { status, .. } = app.sign_in("000000", "admin", "not-the-password").await;
     assert_eq!(status, 400);
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let other = app.token_of("000000", "admin", "admin").await;
-    let (status, _) = get(&app, &other, "/api/blade-auth/oauth/logout").await;
+    let Reply { status, .. } = app.as_user(&other).get("/api/blade-auth/oauth/logout").await;
     assert_eq!(status, 200);
-    let page = app
-        .poll("/api/blade-log/usual/list?size=50", &admin, |b| {
-            b["data"]["total"] == 4
-        })
+    let page = admin
+        .poll("/api/blade-log/usual/list?size=50", |b| b["data"]["total"] == 4)
         .await;
     let ids: Vec<&str> = page["data"]["records"]
         .as_array()
@@ -884,13 +910,15 @@ async fn sign_in_and_sign_out_reach_the_usual_log() {
         .collect();
     assert_eq!(ids.iter().filter(|i| **i == "login").count(), 2, "{page}");
     assert!(ids.contains(&"login_failed") && ids.contains(&"logout"), "{page}");
-    let (_, failed) = get(&app, &admin, "/api/blade-log/usual/list?logId_equal=login_failed").await;
+    let Reply { body: failed, .. } = admin
+        .get("/api/blade-log/usual/list?logId_equal=login_failed")
+        .await;
     let row = &failed["data"]["records"][0];
     assert_eq!(row["createBy"], "admin");
     assert_eq!(row["logLevel"], "warn");
     assert_eq!(row["logData"], "Wrong account or password");
     let id = row["id"].as_str().unwrap();
-    let (_, detail) = get(&app, &admin, &format!("/api/blade-log/usual/detail?id={id}")).await;
+    let Reply { body: detail, .. } = admin.get(&format!("/api/blade-log/usual/detail?id={id}")).await;
     assert_eq!(detail["data"]["logId"], "login_failed");
     app.stop().await;
 }
@@ -909,14 +937,10 @@ fn boom_routes() -> OpenApiRouter<AppState> {
 #[tokio::test]
 async fn server_errors_reach_the_error_log() {
     let app = TestApp::start_with(boom_routes()).await;
-    let admin = app.token_of("000000", "admin", "admin").await;
-    let (status, body) = post(
-        &app,
-        &admin,
-        "/api/test/boom?x=1",
-        json!({"password": "p4ss", "n": 1}),
-    )
-    .await;
+    let admin = app.as_admin().await;
+    let Reply { status, body, .. } = admin
+        .post_json("/api/test/boom?x=1", json!({"password": "p4ss", "n": 1}))
+        .await;
     assert_failure(status, &body, 500);
     let anonymous = app
         .client
@@ -925,8 +949,8 @@ async fn server_errors_reach_the_error_log() {
         .await
         .expect("request");
     assert_eq!(anonymous.status(), 500);
-    let page = app
-        .poll("/api/blade-log/error/list", &admin, |b| b["data"]["total"] == 2)
+    let page = admin
+        .poll("/api/blade-log/error/list", |b| b["data"]["total"] == 2)
         .await;
     let rows = page["data"]["records"].as_array().unwrap();
     let signed = rows
@@ -943,12 +967,12 @@ async fn server_errors_reach_the_error_log() {
             .any(|r| r["createBy"].is_null() && r["tenantId"] == "000000")
     );
     // The failed call is in the API log too, with its status.
-    let api = app
-        .poll("/api/blade-log/api/list", &admin, |b| b["data"]["total"] == 1)
+    let api = admin
+        .poll("/api/blade-log/api/list", |b| b["data"]["total"] == 1)
         .await;
     assert_eq!(api["data"]["records"][0]["status"], 500);
     let id = signed["id"].as_str().unwrap();
-    let (_, detail) = get(&app, &admin, &format!("/api/blade-log/error/detail?id={id}")).await;
+    let Reply { body: detail, .. } = admin.get(&format!("/api/blade-log/error/detail?id={id}")).await;
     assert_eq!(detail["data"]["requestUri"], "/api/test/boom");
     app.stop().await;
 }
@@ -956,7 +980,7 @@ async fn server_errors_reach_the_error_log() {
 #[tokio::test]
 async fn logs_are_read_per_tenant_and_whole_by_the_platform() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     app.create_tenant_user(
         "500006",
         "ops",
@@ -965,25 +989,23 @@ async fn logs_are_read_per_tenant_and_whole_by_the_platform() {
         None,
     )
     .await;
-    let ops = app.token_of("500006", "ops", "ops-pass").await;
-    let (status, _) = post(
-        &app,
-        &ops,
-        "/api/blade-system/post/submit",
-        json!({"category": 1, "postCode": "p", "postName": "p", "sort": 1}),
-    )
-    .await;
+    let ops = app.as_user(&app.token_of("500006", "ops", "ops-pass").await);
+    let Reply { status, .. } = ops
+        .post_json(
+            "/api/blade-system/post/submit",
+            json!({"category": 1, "postCode": "p", "postName": "p", "sort": 1}),
+        )
+        .await;
     assert_eq!(status, 200);
-    let (status, _) = post(
-        &app,
-        &admin,
-        "/api/blade-system/post/submit",
-        json!({"category": 1, "postCode": "q", "postName": "q", "sort": 1}),
-    )
-    .await;
+    let Reply { status, .. } = admin
+        .post_json(
+            "/api/blade-system/post/submit",
+            json!({"category": 1, "postCode": "q", "postName": "q", "sort": 1}),
+        )
+        .await;
     assert_eq!(status, 200);
-    let all = app
-        .poll("/api/blade-log/api/list", &admin, |b| b["data"]["total"] == 2)
+    let all = admin
+        .poll("/api/blade-log/api/list", |b| b["data"]["total"] == 2)
         .await;
     let admin_row = all["data"]["records"]
         .as_array()
@@ -994,19 +1016,23 @@ async fn logs_are_read_per_tenant_and_whole_by_the_platform() {
         .as_str()
         .unwrap()
         .to_owned();
-    let (_, platform_only) = get(&app, &admin, "/api/blade-log/api/list?tenantId=500006").await;
+    let Reply {
+        body: platform_only, ..
+    } = admin.get("/api/blade-log/api/list?tenantId=500006").await;
     assert_eq!(platform_only["data"]["total"], 1);
-    let (_, own) = get(&app, &ops, "/api/blade-log/api/list").await;
+    let Reply { body: own, .. } = ops.get("/api/blade-log/api/list").await;
     assert_eq!(own["data"]["total"], 1, "{own}");
     assert_eq!(own["data"]["records"][0]["createBy"], "ops");
-    let (_, own) = get(&app, &ops, "/api/blade-log/api/list?tenantId=000000").await;
+    let Reply { body: own, .. } = ops.get("/api/blade-log/api/list?tenantId=000000").await;
     assert_eq!(
         own["data"]["total"], 0,
         "naming another tenant does not widen the view"
     );
-    let (status, body) = get(&app, &ops, &format!("/api/blade-log/api/detail?id={admin_row}")).await;
+    let Reply { status, body, .. } = ops
+        .get(&format!("/api/blade-log/api/detail?id={admin_row}"))
+        .await;
     assert_failure(status, &body, 404);
-    let (_, usual) = get(&app, &ops, "/api/blade-log/usual/list").await;
+    let Reply { body: usual, .. } = ops.get("/api/blade-log/usual/list").await;
     assert!(
         usual["data"]["records"]
             .as_array()
@@ -1019,7 +1045,7 @@ async fn logs_are_read_per_tenant_and_whole_by_the_platform() {
     app.create_tenant_user("500006", "plain", "plain-pass", &["post"], None)
         .await;
     let plain = app.token_of("500006", "plain", "plain-pass").await;
-    let (status, body) = get(&app, &plain, "/api/blade-log/api/list").await;
+    let Reply { status, body, .. } = app.as_user(&plain).get("/api/blade-log/api/list").await;
     assert_failure(status, &body, 403);
     app.stop().await;
 }
@@ -1027,7 +1053,7 @@ async fn logs_are_read_per_tenant_and_whole_by_the_platform() {
 #[tokio::test]
 async fn the_reference_routes_are_in_the_openapi_document() {
     let app = TestApp::start().await;
-    let (_, doc) = app.get_json("/api/openapi.json").await;
+    let Reply { body: doc, .. } = app.get("/api/openapi.json").await;
     for p in [
         "/api/blade-system/dept/list",
         "/api/blade-system/dept/lazy-list",

@@ -9,40 +9,7 @@ use pv_cloud::kernel::sql::Value;
 use pv_cloud::station::gateway::verify_gateway;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{TestApp, assert_failure};
-
-async fn post(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
-    app.call(Method::POST, path, token, Some(body)).await
-}
-
-async fn put(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
-    app.call(Method::PUT, path, token, Some(body)).await
-}
-
-async fn get(app: &TestApp, token: &str, path: &str) -> (u16, Json) {
-    app.call(Method::GET, path, token, None).await
-}
-
-/// Creates a station (optionally with a gateway id) and returns its id.
-async fn station(app: &TestApp, token: &str, name: &str, gateway: Option<&str>) -> String {
-    let mut body = json!({"name": name});
-    if let Some(g) = gateway {
-        body["gatewayId"] = json!(g);
-    }
-    let (status, body) = post(app, token, "/api/station", body).await;
-    assert_eq!(status, 200, "{body}");
-    body["data"].as_str().expect("id").to_owned()
-}
-
-async fn issue(app: &TestApp, token: &str, station: &str) -> (u16, Json) {
-    post(
-        app,
-        token,
-        &format!("/api/station/gateway/credentials?stationId={station}"),
-        json!({}),
-    )
-    .await
-}
+use support::{Client, Device, Reply, TestApp, assert_failure};
 
 fn repo_maps_dir() -> String {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -68,37 +35,41 @@ async fn credentials_are_shown_once_stored_hashed_and_rotated() {
     let t = app.gateway_manager("100001", "mgr").await;
 
     // No gateway id yet, or one that cannot be an MQTT identity.
-    let bare = station(&app, &t, "Bare", None).await;
-    let (status, body) = issue(&app, &t, &bare).await;
+    let bare = app.as_user(&t).station_with(json!({"name": "Bare"})).await;
+    let Reply { status, body, .. } = app.as_user(&t).gateway_credentials(&bare).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请先填写电站的网关ID");
-    let (status, body) = app
-        .call_en(
-            Method::POST,
-            &format!("/api/station/gateway/credentials?stationId={bare}"),
-            &t,
-            None,
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .en()
+        .post(&format!("/api/station/gateway/credentials?stationId={bare}"))
         .await;
     assert_eq!(
         (status, body["msg"].as_str()),
         (400, Some("Set the station's gateway id first"))
     );
-    let spaced = station(&app, &t, "Spaced", Some("GW 1/x")).await;
-    let (status, body) = issue(&app, &t, &spaced).await;
+    let spaced = app
+        .as_user(&t)
+        .station_with(json!({"name": "Spaced", "gatewayId": "GW 1/x"}))
+        .await;
+    let Reply { status, body, .. } = app.as_user(&t).gateway_credentials(&spaced).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "网关ID只能包含1-64个字母、数字、“-”或“_”");
 
-    let s = station(&app, &t, "Plant", Some("GW-0001")).await;
+    let s = app
+        .as_user(&t)
+        .station_with(json!({"name": "Plant", "gatewayId": "GW-0001"}))
+        .await;
     let info = app
-        .data_of(&format!("/api/station/gateway?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/station/gateway?stationId={s}"))
         .await;
     assert_eq!(info["gatewayId"], "GW-0001");
     assert_eq!(info["credentialsIssued"], false);
     assert_eq!(info["issuedAt"], Json::Null);
 
     // Issued: the password is answered this once.
-    let (status, body) = issue(&app, &t, &s).await;
+    let Reply { status, body, .. } = app.as_user(&t).gateway_credentials(&s).await;
     assert_eq!(status, 200, "{body}");
     let pw1 = body["data"]["password"].as_str().expect("password").to_owned();
     assert_eq!(pw1.len(), 32);
@@ -120,7 +91,10 @@ async fn credentials_are_shown_once_stored_hashed_and_rotated() {
     assert!(stored[0].starts_with("$argon2id$"), "{}", stored[0]);
     assert!(!stored[0].contains(&pw1), "only a hash is stored");
 
-    let (_, raw) = get(&app, &t, &format!("/api/station/gateway?stationId={s}")).await;
+    let Reply { body: raw, .. } = app
+        .as_user(&t)
+        .get(&format!("/api/station/gateway?stationId={s}"))
+        .await;
     assert_eq!(raw["data"]["credentialsIssued"], true);
     assert!(raw["data"]["issuedAt"].as_str().is_some_and(|t| t.len() == 19));
     assert!(!raw.to_string().contains(&pw1), "never shown again");
@@ -141,7 +115,7 @@ async fn credentials_are_shown_once_stored_hashed_and_rotated() {
     );
 
     // Rotation: the old password stops working.
-    let (status, body) = issue(&app, &t, &s).await;
+    let Reply { status, body, .. } = app.as_user(&t).gateway_credentials(&s).await;
     assert_eq!(status, 200, "{body}");
     let pw2 = body["data"]["password"].as_str().expect("password").to_owned();
     assert_ne!(pw1, pw2);
@@ -162,7 +136,10 @@ async fn credentials_are_shown_once_stored_hashed_and_rotated() {
     );
 
     // A station that changes its gateway id leaves the old credentials behind.
-    let (status, body) = put(&app, &t, "/api/station", json!({"id": s, "gatewayId": "GW-0002"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/station", json!({"id": s, "gatewayId": "GW-0002"}))
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         verify_gateway(&app.state, "GW-0001", &pw2).await.expect("verify"),
@@ -173,35 +150,34 @@ async fn credentials_are_shown_once_stored_hashed_and_rotated() {
         None
     );
     let info = app
-        .data_of(&format!("/api/station/gateway?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/station/gateway?stationId={s}"))
         .await;
     assert_eq!(info["credentialsIssued"], false);
 
     // Without the gateway button: no credentials, no config; reading the state is allowed.
     app.create_tenant_user("100001", "plain", "secret1", support::STATION_MENUS, None)
         .await;
-    let p = app.token_of("100001", "plain", "secret1").await;
-    let (status, _) = issue(&app, &p, &s).await;
+    let p = app.as_user(&app.token_of("100001", "plain", "secret1").await);
+    let Reply { status, .. } = p.gateway_credentials(&s).await;
     assert_eq!(status, 403);
-    let (status, _, _) = app
-        .call_raw(
-            Method::GET,
-            &format!("/api/station/gateway/config?stationId={s}"),
-            &p,
-        )
+    let (status, _, _) = p
+        .raw(Method::GET, &format!("/api/station/gateway/config?stationId={s}"))
         .await;
     assert_eq!(status, 403);
-    let (status, _) = get(&app, &p, &format!("/api/station/gateway?stationId={s}")).await;
+    let Reply { status, .. } = p.get(&format!("/api/station/gateway?stationId={s}")).await;
     assert_eq!(status, 200);
 }
 
 #[tokio::test]
 async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_other() {
     let app = configured_app().await;
-    let a = app.gateway_manager("100001", "mgr_a").await;
-    let b = app.gateway_manager("100002", "mgr_b").await;
-    let sa = station(&app, &a, "A", Some("GW-SHARED")).await;
-    let (status, body) = issue(&app, &a, &sa).await;
+    let a = app.as_user(&app.gateway_manager("100001", "mgr_a").await);
+    let b = app.as_user(&app.gateway_manager("100002", "mgr_b").await);
+    let sa = a
+        .station_with(json!({"name": "A", "gatewayId": "GW-SHARED"}))
+        .await;
+    let Reply { status, body, .. } = a.gateway_credentials(&sa).await;
     assert_eq!(status, 200, "{body}");
     let pa = body["data"]["password"].as_str().expect("password").to_owned();
 
@@ -210,10 +186,10 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
         format!("/api/station/gateway?stationId={sa}"),
         format!("/api/station/gateway/config?stationId={sa}"),
     ] {
-        let (status, _, _) = app.call_raw(Method::GET, &path, &b).await;
+        let (status, _, _) = b.raw(Method::GET, &path).await;
         assert_eq!(status, 404, "{path}");
     }
-    let (status, _) = issue(&app, &b, &sa).await;
+    let Reply { status, .. } = b.gateway_credentials(&sa).await;
     assert_eq!(status, 404);
     assert!(
         verify_gateway(&app.state, "GW-SHARED", &pa)
@@ -223,8 +199,10 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
     );
 
     // The gateway id is the MQTT username: one per installation.
-    let sb = station(&app, &b, "B", Some("GW-SHARED")).await;
-    let (status, body) = issue(&app, &b, &sb).await;
+    let sb = b
+        .station_with(json!({"name": "B", "gatewayId": "GW-SHARED"}))
+        .await;
+    let Reply { status, body, .. } = b.gateway_credentials(&sb).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该网关ID已被其他电站使用");
     assert!(
@@ -235,14 +213,7 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
     );
 
     // Once A's station is gone, its credentials die with it and the id is free.
-    let (status, body) = app
-        .call(
-            Method::DELETE,
-            &format!("/api/station/{sa}?confirm=true"),
-            &a,
-            None,
-        )
-        .await;
+    let Reply { status, body, .. } = a.delete(&format!("/api/station/{sa}?confirm=true")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         verify_gateway(&app.state, "GW-SHARED", &pa)
@@ -250,7 +221,7 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
             .expect("verify"),
         None
     );
-    let (status, body) = issue(&app, &b, &sb).await;
+    let Reply { status, body, .. } = b.gateway_credentials(&sb).await;
     assert_eq!(status, 200, "{body}");
     let pb = body["data"]["password"].as_str().expect("password").to_owned();
     let who = verify_gateway(&app.state, "GW-SHARED", &pb)
@@ -262,8 +233,10 @@ async fn gateway_ids_are_unique_across_tenants_and_tenants_see_nothing_of_each_o
 #[tokio::test]
 async fn the_generated_config_lists_the_devices_and_passes_the_edge_check() {
     let app = configured_app().await;
-    let t = app.gateway_manager("100001", "mgr").await;
-    let s = station(&app, &t, "Plant", Some("GW-CFG-1")).await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
+    let s = t
+        .station_with(json!({"name": "Plant", "gatewayId": "GW-CFG-1"}))
+        .await;
     for (path, body) in [
         (
             "/api/inverter",
@@ -296,19 +269,17 @@ async fn the_generated_config_lists_the_devices_and_passes_the_edge_check() {
                 "unitId": 1, "modbusAddress": "192.168.10.20:502"}),
         ),
     ] {
-        let (status, res) = post(&app, &t, path, body.clone()).await;
+        let Reply {
+            status, body: res, ..
+        } = t.post_json(path, body.clone()).await;
         assert_eq!(status, 200, "{body}: {res}");
     }
-    let (status, body) = issue(&app, &t, &s).await;
+    let Reply { status, body, .. } = t.gateway_credentials(&s).await;
     assert_eq!(status, 200, "{body}");
     let password = body["data"]["password"].as_str().expect("password").to_owned();
 
-    let (status, headers, bytes) = app
-        .call_raw(
-            Method::GET,
-            &format!("/api/station/gateway/config?stationId={s}"),
-            &t,
-        )
+    let (status, headers, bytes) = t
+        .raw(Method::GET, &format!("/api/station/gateway/config?stationId={s}"))
         .await;
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&bytes));
     let disposition = headers
@@ -424,8 +395,8 @@ fn cells(bytes: Vec<u8>) -> Vec<Vec<String>> {
         .collect()
 }
 
-async fn download(app: &TestApp, token: &str, path: &str) -> Vec<Vec<String>> {
-    let (status, headers, bytes) = app.call_raw(Method::GET, path, token).await;
+async fn download(caller: &Client<'_>, path: &str) -> Vec<Vec<String>> {
+    let (status, headers, bytes) = caller.raw(Method::GET, path).await;
     assert_eq!(status, 200, "{path}: {}", String::from_utf8_lossy(&bytes));
     assert_eq!(
         headers.get("content-type").and_then(|v| v.to_str().ok()),
@@ -441,13 +412,54 @@ async fn download(app: &TestApp, token: &str, path: &str) -> Vec<Vec<String>> {
     cells(bytes)
 }
 
+/// The header of the station import template.
+const STATION_HEADER: [&str; 6] = ["电站名称*", "电站地址", "纬度", "经度", "业主电话", "网关ID"];
+
+/// The header of the inverter import template.
+const INVERTER_HEADER: [&str; 7] = [
+    "电站名称*",
+    "逆变器名称*",
+    "逆变器SN*",
+    "组串数*",
+    "每串组件数",
+    "点表模型",
+    "Modbus从站地址",
+];
+
+/// Imports stations S-A and S-C, then inverters SN-1 (on S-A) and SN-2 (on S-C), as the good
+/// files of the import test do.
+async fn imported(caller: &Client<'_>) {
+    let good = xlsx(
+        &STATION_HEADER,
+        &[
+            vec!["S-A", "Road 1", "30.5", "120.1", "13800000001", "GW-A"],
+            vec!["S-C", "Road 3", "31", "121", "", ""],
+        ],
+    );
+    caller
+        .upload_file("/api/station/import", "stations.xlsx", good)
+        .await
+        .ok();
+    let good = xlsx(
+        &INVERTER_HEADER,
+        &[
+            vec!["S-A", "INV-1", "SN-1", "2", "20,20", "huawei-sun2000-ktl", "1"],
+            vec!["S-C", "INV-2", "SN-2", "1", "", "sungrow-sg-cx", "2"],
+        ],
+    );
+    caller
+        .upload_file("/api/inverter/import", "inv.xlsx", good)
+        .await
+        .ok();
+}
+
 #[tokio::test]
-async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() {
+async fn import_templates_carry_the_form_labels_and_only_excel_files_are_taken() {
     let app = TestApp::start().await;
-    let t = app.gateway_manager("100001", "mgr").await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
 
     // Templates parse back with calamine and carry the forms' labels.
-    let st = download(&app, &t, "/api/station/import-template").await;
+    let st = download(&t, "/api/station/import-template").await;
     assert_eq!(st.len(), 1, "header only");
     assert_eq!(st[0][0], "电站名称*");
     assert!(
@@ -456,7 +468,7 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
         st[0]
     );
     assert!(!st[0].contains(&"业主".to_owned()), "ids do not travel in sheets");
-    let it = download(&app, &t, "/api/inverter/import-template").await;
+    let it = download(&t, "/api/inverter/import-template").await;
     for h in [
         "电站名称*",
         "逆变器名称*",
@@ -469,35 +481,38 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
     }
 
     // Only .xls/.xlsx.
-    let (status, body) = app
-        .upload_to("/api/station/import", &t, "stations.txt", b"name\nS".to_vec())
+    let Reply { status, body, .. } = t
+        .upload_file("/api/station/import", "stations.txt", b"name\nS".to_vec())
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请上传 .xls 或 .xlsx 格式的文件");
-    let (status, body) = app
-        .upload_to("/api/inverter/import", &t, "x.csv", b"a,b".to_vec())
+    let Reply { status, body, .. } = t
+        .upload_file("/api/inverter/import", "x.csv", b"a,b".to_vec())
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请上传 .xls 或 .xlsx 格式的文件");
-    let (status, body) = app
-        .upload_to("/api/station/import", &t, "fake.xlsx", b"not a workbook".to_vec())
+    let Reply { status, body, .. } = t
+        .upload_file("/api/station/import", "fake.xlsx", b"not a workbook".to_vec())
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "无法读取该Excel文件，请使用导入模板");
+}
+
+#[tokio::test]
+async fn a_station_file_with_a_bad_row_imports_nothing_and_reports_each_problem_in_the_callers_language() {
+    let app = TestApp::start().await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
 
     // One bad row: nothing imported, every problem of that row reported.
-    let header = ["电站名称*", "电站地址", "纬度", "经度", "业主电话", "网关ID"];
     let bad = xlsx(
-        &header,
+        &STATION_HEADER,
         &[
             vec!["S-A", "Road 1", "30.5", "120.1", "13800000001", "GW-A"],
             vec!["S-B", "Road 2", "91", "120.2", "12345", ""],
             vec!["S-C", "Road 3", "31", "121", "", ""],
         ],
     );
-    let (status, body) = app
-        .upload_to("/api/station/import", &t, "stations.xlsx", bad)
-        .await;
+    let Reply { status, body, .. } = t.upload_file("/api/station/import", "stations.xlsx", bad).await;
     assert_report(status, &body);
     assert_eq!(body["msg"], "导入失败：共2处错误，未导入任何数据");
     let errors = body["data"]["errors"].as_array().expect("errors").clone();
@@ -511,14 +526,14 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
     assert_eq!(errors[1]["message"], "纬度必须在-90到90之间");
     assert_eq!(app.scalar_i64("SELECT COUNT(*) FROM pv_station", vec![]).await, 0);
     // The report in English.
-    let bad_en = xlsx(&header, &[vec!["S-B", "", "91", "", "", ""]]);
+    let bad_en = xlsx(&STATION_HEADER, &[vec!["S-B", "", "91", "", "", ""]]);
     let form = reqwest::multipart::Form::new().part(
         "file",
         reqwest::multipart::Part::bytes(bad_en).file_name("s.XLSX"),
     );
-    let (status, body) = app
-        .send_json(
-            app.authed(Method::POST, "/api/station/import", &t)
+    let Reply { status, body, .. } = app
+        .send(
+            t.request(Method::POST, "/api/station/import")
                 .header("Accept-Language", "en")
                 .multipart(form),
         )
@@ -529,21 +544,25 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
         body["data"]["errors"][0]["message"],
         "The latitude must be between -90 and 90"
     );
+}
+
+#[tokio::test]
+async fn a_good_station_file_creates_every_row_commissioning() {
+    let app = TestApp::start().await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
 
     // A good file creates every row.
     let good = xlsx(
-        &header,
+        &STATION_HEADER,
         &[
             vec!["S-A", "Road 1", "30.5", "120.1", "13800000001", "GW-A"],
             vec!["S-C", "Road 3", "31", "121", "", ""],
         ],
     );
-    let (status, body) = app
-        .upload_to("/api/station/import", &t, "stations.xlsx", good)
-        .await;
+    let Reply { status, body, .. } = t.upload_file("/api/station/import", "stations.xlsx", good).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["imported"], 2);
-    let page = app.data_of("/api/station/page?name=S-A", &t).await;
+    let page = t.get_data("/api/station/page?name=S-A").await;
     assert_eq!(page["total"], 1);
     assert_eq!(page["records"][0]["latitude"], 30.5);
     assert_eq!(page["records"][0]["gatewayId"], "GW-A");
@@ -551,19 +570,27 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
         page["records"][0]["installationStatus"], "1",
         "imported stations are commissioning"
     );
+}
+
+#[tokio::test]
+async fn inverter_imports_find_stations_by_name_check_the_form_and_keep_sns_unique() {
+    let app = TestApp::start().await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
+
+    let good = xlsx(
+        &STATION_HEADER,
+        &[
+            vec!["S-A", "Road 1", "30.5", "120.1", "13800000001", "GW-A"],
+            vec!["S-C", "Road 3", "31", "121", "", ""],
+        ],
+    );
+    t.upload_file("/api/station/import", "stations.xlsx", good)
+        .await
+        .ok();
 
     // Inverters: stations by name, the form's rules, SNs unique in the file and the tenant.
-    let ih = [
-        "电站名称*",
-        "逆变器名称*",
-        "逆变器SN*",
-        "组串数*",
-        "每串组件数",
-        "点表模型",
-        "Modbus从站地址",
-    ];
     let bad = xlsx(
-        &ih,
+        &INVERTER_HEADER,
         &[
             vec!["S-A", "INV-1", "SN-1", "2", "20,20", "huawei-sun2000-ktl", "1"],
             vec!["S-A", "INV-2", "SN-1", "2", "", "", ""],
@@ -571,7 +598,7 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
             vec!["S-C", "INV-4", "SN-4", "2", "20", "eastron-sdm630", "300"],
         ],
     );
-    let (status, body) = app.upload_to("/api/inverter/import", &t, "inv.xlsx", bad).await;
+    let Reply { status, body, .. } = t.upload_file("/api/inverter/import", "inv.xlsx", bad).await;
     assert_report(status, &body);
     let errors: Vec<(i64, String, String)> = body["data"]["errors"]
         .as_array()
@@ -600,39 +627,47 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
     );
 
     let good = xlsx(
-        &ih,
+        &INVERTER_HEADER,
         &[
             vec!["S-A", "INV-1", "SN-1", "2", "20,20", "huawei-sun2000-ktl", "1"],
             vec!["S-C", "INV-2", "SN-2", "1", "", "sungrow-sg-cx", "2"],
         ],
     );
-    let (status, body) = app
-        .upload_to("/api/inverter/import", &t, "inv.xls.xlsx", good.clone())
+    let Reply { status, body, .. } = t
+        .upload_file("/api/inverter/import", "inv.xls.xlsx", good.clone())
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["imported"], 2);
-    let page = app.data_of("/api/inverter/page?sn=SN-1", &t).await;
+    let page = t.get_data("/api/inverter/page?sn=SN-1").await;
     assert_eq!(page["records"][0]["stationName"], "S-A");
     assert_eq!(page["records"][0]["modulesPerString"], json!([20, 20]));
     // The same file again: the SNs are taken now, nothing more is imported.
-    let (status, body) = app.upload_to("/api/inverter/import", &t, "inv.xlsx", good).await;
+    let Reply { status, body, .. } = t.upload_file("/api/inverter/import", "inv.xlsx", good).await;
     assert_report(status, &body);
     assert_eq!(body["data"]["errors"][0]["message"], "设备SN已存在：SN-1");
     assert_eq!(
         app.scalar_i64("SELECT COUNT(*) FROM pv_inverter", vec![]).await,
         2
     );
+}
+
+#[tokio::test]
+async fn exports_list_the_filtered_rows_in_the_template_layout() {
+    let app = TestApp::start().await;
+    let t = app.as_user(&app.gateway_manager("100001", "mgr").await);
+
+    imported(&t).await;
 
     // Exports: the filtered list in the template's layout.
-    let rows = download(&app, &t, "/api/station/export").await;
+    let rows = download(&t, "/api/station/export").await;
     assert_eq!(rows[0][0], "电站名称*");
     let mut names: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
     names.sort();
     assert_eq!(names, vec!["S-A", "S-C"]);
-    let rows = download(&app, &t, "/api/station/export?name=S-C").await;
+    let rows = download(&t, "/api/station/export?name=S-C").await;
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[1][0], "S-C");
-    let rows = download(&app, &t, "/api/inverter/export").await;
+    let rows = download(&t, "/api/inverter/export").await;
     let sn_col = rows[0].iter().position(|h| h == "逆变器SN*").expect("SN column");
     let mut sns: Vec<&str> = rows[1..].iter().map(|r| r[sn_col].as_str()).collect();
     sns.sort();
@@ -642,51 +677,72 @@ async fn excel_templates_imports_are_all_or_nothing_and_exports_list_the_rows() 
             .iter()
             .any(|r| r[0] == "S-A" && r.contains(&"20,20".to_owned()))
     );
+}
+
+#[tokio::test]
+async fn another_tenant_exports_nothing_and_cannot_import_onto_these_stations() {
+    let app = TestApp::start().await;
+    let t = app.gateway_manager("100001", "mgr").await;
+
+    imported(&app.as_user(&t)).await;
 
     // Another tenant: sees none of it, cannot import onto these stations.
-    let b = app.gateway_manager("100002", "mgr_b").await;
-    let rows = download(&app, &b, "/api/station/export").await;
+    let b = app.as_user(&app.gateway_manager("100002", "mgr_b").await);
+    let rows = download(&b, "/api/station/export").await;
     assert_eq!(rows.len(), 1, "header only");
-    let rows = download(&app, &b, "/api/inverter/export").await;
+    let rows = download(&b, "/api/inverter/export").await;
     assert_eq!(rows.len(), 1, "header only");
-    let onto_a = xlsx(&ih, &[vec!["S-A", "INV-X", "SN-X", "1", "", "", ""]]);
-    let (status, body) = app
-        .upload_to("/api/inverter/import", &b, "inv.xlsx", onto_a)
-        .await;
+    let onto_a = xlsx(&INVERTER_HEADER, &[vec!["S-A", "INV-X", "SN-X", "1", "", "", ""]]);
+    let Reply { status, body, .. } = b.upload_file("/api/inverter/import", "inv.xlsx", onto_a).await;
     assert_report(status, &body);
     assert_eq!(body["data"]["errors"][0]["message"], "电站不存在：S-A");
     assert_eq!(
         app.scalar_i64("SELECT COUNT(*) FROM pv_inverter", vec![]).await,
         2
     );
+}
+
+#[tokio::test]
+async fn without_the_buttons_there_is_no_import_or_export() {
+    let app = TestApp::start().await;
+    app.gateway_manager("100001", "mgr").await;
 
     // Without the buttons: no import, no export.
     app.create_tenant_user("100001", "plain", "secret1", support::STATION_MENUS, None)
         .await;
-    let p = app.token_of("100001", "plain", "secret1").await;
-    let (status, _) = app
-        .upload_to("/api/station/import", &p, "s.xlsx", xlsx(&header, &[vec!["S-Z"]]))
+    let p = app.as_user(&app.token_of("100001", "plain", "secret1").await);
+    let Reply { status, .. } = p
+        .upload_file(
+            "/api/station/import",
+            "s.xlsx",
+            xlsx(&STATION_HEADER, &[vec!["S-Z"]]),
+        )
         .await;
     assert_eq!(status, 403);
-    let (status, _, _) = app.call_raw(Method::GET, "/api/inverter/export", &p).await;
+    let (status, _, _) = p.raw(Method::GET, "/api/inverter/export").await;
     assert_eq!(status, 403);
 }
 
 // ---- flexible brackets ----
 
-#[tokio::test]
-async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
+/// A gateway manager of tenant 100001 with "Tracker plant" (gateway GW-FLEX, inverter INV-9) and
+/// "Fixed plant", and the form of bracket "Row 1" (TRK-1, two sensors) for the tracker plant;
+/// returns (app, token, tracker station, fixed station, bracket form).
+async fn bracket_plant() -> (TestApp, String, String, String, Json) {
     let app = configured_app().await;
     let t = app.gateway_manager("100001", "mgr").await;
-    let s = station(&app, &t, "Tracker plant", Some("GW-FLEX")).await;
-    let other = station(&app, &t, "Fixed plant", None).await;
-    let (status, body) = post(
-        &app,
-        &t,
-        "/api/inverter",
-        json!({"stationId": s, "name": "I", "sn": "INV-9", "stringsCount": 1}),
-    )
-    .await;
+    let s = app
+        .as_user(&t)
+        .station_with(json!({"name": "Tracker plant", "gatewayId": "GW-FLEX"}))
+        .await;
+    let other = app.as_user(&t).station_with(json!({"name": "Fixed plant"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .post_json(
+            "/api/inverter",
+            json!({"stationId": s, "name": "I", "sn": "INV-9", "stringsCount": 1}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
 
     let good = json!({"stationId": s, "name": "Row 1", "sn": "TRK-1", "mapModel": "pv-reference-tracker",
@@ -695,6 +751,12 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
         {"name": "Inclinometer", "kind": "angle", "unitId": 6},
         {"name": "Anemometer", "kind": "wind", "point": "wind_speed"},
     ]});
+    (app, t, s, other, good)
+}
+
+#[tokio::test]
+async fn bracket_forms_are_validated_and_a_refused_one_saves_nothing() {
+    let (app, t, _s, _other, good) = bracket_plant().await;
     let with = |patch: Json| {
         let mut b = good.clone();
         for (k, v) in patch.as_object().expect("object") {
@@ -731,18 +793,16 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
             "传感器名称重复：a",
         ),
     ] {
-        let (status, body) = post(&app, &t, "/api/flex", bad.clone()).await;
+        let Reply { status, body, .. } = app.as_user(&t).post_json("/api/flex", bad.clone()).await;
         assert_failure(status, &body, 400);
         assert_eq!(body["msg"], zh, "{bad}");
     }
-    let (status, body) = app
-        .call_en(
-            Method::POST,
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .en()
+        .post_json(
             "/api/flex",
-            &t,
-            Some(with(
-                json!({"sensors": [{"name": "x", "kind": "laser", "unitId": 1}]}),
-            )),
+            with(json!({"sensors": [{"name": "x", "kind": "laser", "unitId": 1}]})),
         )
         .await;
     assert_eq!(status, 400);
@@ -762,25 +822,40 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
             .await,
         0
     );
+}
 
-    let (status, body) = post(&app, &t, "/api/flex", good.clone()).await;
+#[tokio::test]
+async fn a_station_has_one_bracket_its_sn_is_a_device_sn_and_the_lists_show_it() {
+    let (app, t, s, other, good) = bracket_plant().await;
+    let with = |patch: Json| {
+        let mut b = good.clone();
+        for (k, v) in patch.as_object().expect("object") {
+            b[k] = v.clone();
+        }
+        b
+    };
+    let Reply { status, body, .. } = app.as_user(&t).post_json("/api/flex", good.clone()).await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = post(&app, &t, "/api/flex", with(json!({"sn": "TRK-2"}))).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .post_json("/api/flex", with(json!({"sn": "TRK-2"})))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该电站已配置柔性支架");
     // Its SN is a device SN of the tenant like any other.
-    let (status, body) = post(
-        &app,
-        &t,
-        "/api/inverter",
-        json!({"stationId": other, "name": "I2", "sn": "TRK-1", "stringsCount": 1}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .post_json(
+            "/api/inverter",
+            json!({"stationId": other, "name": "I2", "sn": "TRK-1", "stringsCount": 1}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "设备SN已存在：TRK-1");
 
     let d = app
-        .data_of(&format!("/api/flex/getEditData?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/flex/getEditData?stationId={s}"))
         .await;
     assert_eq!(d["name"], "Row 1");
     assert_eq!(d["stationName"], "Tracker plant");
@@ -788,18 +863,20 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
     assert_eq!(d["sensors"][0]["name"], "Inclinometer");
     assert_eq!(d["sensors"][1]["point"], "wind_speed");
     assert_eq!(
-        app.data_of(&format!("/api/flex/getEditData?stationId={other}"), &t)
+        app.as_user(&t)
+            .get_data(&format!("/api/flex/getEditData?stationId={other}"))
             .await,
         Json::Null
     );
     let sensors = app
-        .data_of(&format!("/api/flex/sensorList?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/flex/sensorList?stationId={s}"))
         .await;
     assert_eq!(sensors.as_array().map(Vec::len), Some(2));
-    let list = app.data_of("/api/flex/list", &t).await;
+    let list = app.as_user(&t).get_data("/api/flex/list").await;
     assert_eq!(list.as_array().map(Vec::len), Some(1));
     assert_eq!(list[0]["sensorCount"], 2);
-    let names = app.data_of("/api/flex/listStationName", &t).await;
+    let names = app.as_user(&t).get_data("/api/flex/listStationName").await;
     let has: Vec<(String, bool)> = names
         .as_array()
         .expect("names")
@@ -815,43 +892,61 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
         has,
         vec![("Fixed plant".into(), false), ("Tracker plant".into(), true)]
     );
+}
 
+#[tokio::test]
+async fn bracket_edits_change_named_fields_and_replace_the_sensors_only_when_sent() {
+    let (app, t, s, other, good) = bracket_plant().await;
+    app.as_user(&t).device(Device::Bracket, good.clone()).await;
     // Edit: named fields change, sensors replaced only when sent.
-    let (status, body) = put(&app, &t, "/api/flex", json!({"stationId": s, "name": "Row 1A"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/flex", json!({"stationId": s, "name": "Row 1A"}))
+        .await;
     assert_eq!(status, 200, "{body}");
     let d = app
-        .data_of(&format!("/api/flex/getEditData?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/flex/getEditData?stationId={s}"))
         .await;
     assert_eq!(
         (d["name"].as_str(), d["sensors"].as_array().map(Vec::len)),
         (Some("Row 1A"), Some(2))
     );
-    let (status, body) = put(
-        &app,
-        &t,
-        "/api/flex",
-        json!({"stationId": s, "sensors": [{"name": "Motor", "kind": "motor", "unitId": 7}]}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json(
+            "/api/flex",
+            json!({"stationId": s, "sensors": [{"name": "Motor", "kind": "motor", "unitId": 7}]}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     let sensors = app
-        .data_of(&format!("/api/flex/sensorList?stationId={s}"), &t)
+        .as_user(&t)
+        .get_data(&format!("/api/flex/sensorList?stationId={s}"))
         .await;
     assert_eq!(sensors.as_array().map(Vec::len), Some(1));
     assert_eq!(sensors[0]["kind"], "motor");
-    let (status, body) = put(&app, &t, "/api/flex", json!({"stationId": s, "unitId": 300})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/flex", json!({"stationId": s, "unitId": 300}))
+        .await;
     assert_failure(status, &body, 400);
-    let (status, body) = put(&app, &t, "/api/flex", json!({"stationId": other, "name": "x"})).await;
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .put_json("/api/flex", json!({"stationId": other, "name": "x"}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "该电站未配置柔性支架");
+}
 
+#[tokio::test]
+async fn the_tracker_controller_is_polled_by_the_station_gateway() {
+    let (app, t, s, _other, good) = bracket_plant().await;
+    app.as_user(&t).device(Device::Bracket, good.clone()).await;
     // The tracker controller is polled by the station's gateway.
     let (status, _, bytes) = app
-        .call_raw(
-            Method::GET,
-            &format!("/api/station/gateway/config?stationId={s}"),
-            &t,
-        )
+        .as_user(&t)
+        .raw(Method::GET, &format!("/api/station/gateway/config?stationId={s}"))
         .await;
     assert_eq!(status, 200);
     let cfg: toml::Table = toml::from_str(&String::from_utf8_lossy(&bytes)).expect("TOML");
@@ -863,34 +958,56 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
     assert_eq!(bus["device"][0]["id"].as_str(), Some("TRK-1"));
     assert_eq!(bus["device"][0]["map"].as_str(), Some("pv-reference-tracker"));
     assert_eq!(bus["device"][0]["unit"].as_integer(), Some(5));
+}
 
+#[tokio::test]
+async fn another_tenant_or_a_user_without_the_buttons_cannot_change_a_bracket() {
+    let (app, t, s, _other, good) = bracket_plant().await;
+    let with = |patch: Json| {
+        let mut b = good.clone();
+        for (k, v) in patch.as_object().expect("object") {
+            b[k] = v.clone();
+        }
+        b
+    };
+    app.as_user(&t).device(Device::Bracket, good.clone()).await;
+    app.as_user(&t)
+        .put_json("/api/flex", json!({"stationId": s, "name": "Row 1A"}))
+        .await
+        .ok();
     // Another tenant sees and changes nothing.
     let b = app.gateway_manager("100002", "mgr_b").await;
-    assert_eq!(app.data_of("/api/flex/list", &b).await, json!([]));
-    assert_eq!(app.data_of("/api/flex/listStationName", &b).await, json!([]));
+    assert_eq!(app.as_user(&b).get_data("/api/flex/list").await, json!([]));
+    assert_eq!(
+        app.as_user(&b).get_data("/api/flex/listStationName").await,
+        json!([])
+    );
     for path in [
         format!("/api/flex/getEditData?stationId={s}"),
         format!("/api/flex/sensorList?stationId={s}"),
     ] {
-        let (status, _) = get(&app, &b, &path).await;
+        let Reply { status, .. } = app.as_user(&b).get(&path).await;
         assert_eq!(status, 404, "{path}");
     }
-    let (status, _) = put(&app, &b, "/api/flex", json!({"stationId": s, "name": "hacked"})).await;
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .put_json("/api/flex", json!({"stationId": s, "name": "hacked"}))
+        .await;
     assert_eq!(status, 404);
-    let (status, body) = post(&app, &b, "/api/flex", with(json!({"sn": "TRK-B"}))).await;
+    let Reply { status, body, .. } = app
+        .as_user(&b)
+        .post_json("/api/flex", with(json!({"sn": "TRK-B"})))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "电站不存在");
-    let (status, _) = app
-        .call(
-            Method::DELETE,
-            &format!("/api/flex/delete?stationId={s}"),
-            &b,
-            None,
-        )
+    let Reply { status, .. } = app
+        .as_user(&b)
+        .delete(&format!("/api/flex/delete?stationId={s}"))
         .await;
     assert_eq!(status, 404);
     assert_eq!(
-        app.data_of(&format!("/api/flex/getEditData?stationId={s}"), &t)
+        app.as_user(&t)
+            .get_data(&format!("/api/flex/getEditData?stationId={s}"))
             .await["name"],
         "Row 1A"
     );
@@ -899,21 +1016,26 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
     app.create_tenant_user("100001", "plain", "secret1", support::STATION_MENUS, None)
         .await;
     let p = app.token_of("100001", "plain", "secret1").await;
-    let (status, _) = put(&app, &p, "/api/flex", json!({"stationId": s, "name": "x"})).await;
+    let Reply { status, .. } = app
+        .as_user(&p)
+        .put_json("/api/flex", json!({"stationId": s, "name": "x"}))
+        .await;
     assert_eq!(status, 403);
+}
 
+#[tokio::test]
+async fn removing_a_bracket_takes_its_sensors_and_frees_the_station_and_the_sn() {
+    let (app, t, s, _other, good) = bracket_plant().await;
+    app.as_user(&t).device(Device::Bracket, good.clone()).await;
     // Removal takes the sensors along and frees the station and the SN.
-    let (status, body) = app
-        .call(
-            Method::DELETE,
-            &format!("/api/flex/delete?stationId={s}"),
-            &t,
-            None,
-        )
+    let Reply { status, body, .. } = app
+        .as_user(&t)
+        .delete(&format!("/api/flex/delete?stationId={s}"))
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        app.data_of(&format!("/api/flex/getEditData?stationId={s}"), &t)
+        app.as_user(&t)
+            .get_data(&format!("/api/flex/getEditData?stationId={s}"))
             .await,
         Json::Null
     );
@@ -922,6 +1044,6 @@ async fn flexible_brackets_are_validated_scoped_and_reach_the_gateway_config() {
             .await,
         0
     );
-    let (status, body) = post(&app, &t, "/api/flex", good).await;
+    let Reply { status, body, .. } = app.as_user(&t).post_json("/api/flex", good).await;
     assert_eq!(status, 200, "{body}");
 }

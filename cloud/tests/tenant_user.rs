@@ -5,157 +5,110 @@ mod support;
 use pv_cloud::kernel::sql::Value;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
-use support::{TestApp, assert_failure, md5_hex};
-
-async fn post_json(app: &TestApp, token: &str, path: &str, body: Json) -> (u16, Json) {
-    app.send_json(app.authed(Method::POST, path, token).json(&body))
-        .await
-}
-
-async fn post_query(app: &TestApp, token: &str, path: &str, query: &[(&str, &str)]) -> (u16, Json) {
-    app.send_json(app.authed(Method::POST, path, token).query(query))
-        .await
-}
-
-async fn get(app: &TestApp, token: &str, path: &str, query: &[(&str, &str)]) -> (u16, Json) {
-    app.send_json(app.authed(Method::GET, path, token).query(query))
-        .await
-}
-
-fn codes(tree: &Json) -> Vec<String> {
-    let mut out = Vec::new();
-    fn walk(n: &Json, out: &mut Vec<String>) {
-        for item in n.as_array().into_iter().flatten() {
-            out.push(item["code"].as_str().unwrap_or("").to_owned());
-            walk(&item["children"], out);
-        }
-    }
-    walk(tree, &mut out);
-    out
-}
+use support::{Reply, TestApp, assert_failure, codes_in, md5_hex};
 
 async fn id_text(app: &TestApp, sql: &str, values: Vec<Value>) -> String {
     app.scalar_text(sql, values).await.expect("a row")
 }
 
-/// Creates a package of the given menu codes and a tenant on it through the API; returns
-/// (package id, tenant id).
-async fn tenant_on_package(app: &TestApp, admin: &str, name: &str, menu_codes: &[&str]) -> (String, String) {
-    let ids = app.menu_ids(menu_codes).await;
-    let joined = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-    let (status, body) = post_json(
-        app,
-        admin,
-        "/api/blade-system/tenant-package/submit",
-        json!({"packageName": format!("{name} package"), "menuId": joined}),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    let package = body["data"].as_str().expect("package id").to_owned();
-    let (status, body) = post_json(
-        app,
-        admin,
-        "/api/blade-system/tenant/submit",
-        json!({"tenantName": name, "linkman": "Li", "packageId": package}),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    let row = body["data"].as_str().expect("tenant row id").to_owned();
-    let (_, detail) = get(app, admin, "/api/blade-system/tenant/detail", &[("id", &row)]).await;
-    let tenant = detail["data"]["tenantId"].as_str().expect("tenantId").to_owned();
-    (package, tenant)
-}
+/// The menus of the "Sunny Farms package".
+const SUNNY_FARMS_MENUS: [&str; 8] = [
+    "basicFacts",
+    "equipmentMap",
+    "system",
+    "user",
+    "user_add",
+    "user_edit",
+    "user_view",
+    "post",
+];
 
 #[tokio::test]
-async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
+async fn package_and_tenant_forms_are_validated() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
 
     // Package validation, in the spec's words.
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-system/tenant-package/submit",
-        json!({"menuId": "1"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json("/api/blade-system/tenant-package/submit", json!({"menuId": "1"}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入产品包名称");
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-system/tenant-package/submit",
-        json!({"packageName": "x"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            "/api/blade-system/tenant-package/submit",
+            json!({"packageName": "x"}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请选择菜单");
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-system/tenant-package/submit",
-        json!({"packageName": "x", "menuId": "123456789"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            "/api/blade-system/tenant-package/submit",
+            json!({"packageName": "x", "menuId": "123456789"}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "菜单不存在");
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/submit",
-        json!({"linkman": "x"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json("/api/blade-system/tenant/submit", json!({"linkman": "x"}))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入租户名称");
 
-    let package_menus = [
-        "basicFacts",
-        "equipmentMap",
-        "system",
-        "user",
-        "user_add",
-        "user_edit",
-        "user_view",
-        "post",
-    ];
-    let (package, tenant) = tenant_on_package(&app, &admin, "Sunny Farms", &package_menus).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_new_tenant_gets_an_id_and_is_listed_by_name_with_its_package() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+
+    let (package, tenant) = admin.tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS).await;
     assert!(
         tenant.len() == 6 && tenant.chars().all(|c| c.is_ascii_digit()),
         "generated id {tenant}"
     );
 
     // The list shows the package by name and filters by name.
-    let (_, page) = get(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/list",
-        &[("tenantName", "Sunny")],
-    )
-    .await;
+    let Reply { body: page, .. } = admin
+        .get_query("/api/blade-system/tenant/list", &[("tenantName", "Sunny")])
+        .await;
     assert_eq!(page["data"]["total"], 1, "{page}");
     assert_eq!(page["data"]["records"][0]["packageName"], "Sunny Farms package");
-    let (_, detail) = get(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/package-detail",
-        &[("tenantId", &tenant)],
-    )
-    .await;
+    let Reply { body: detail, .. } = admin
+        .get_query(
+            "/api/blade-system/tenant/package-detail",
+            &[("tenantId", &tenant)],
+        )
+        .await;
     assert_eq!(detail["data"]["id"], package.as_str());
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_new_tenants_administrator_sees_only_the_package_and_no_platform_administration() {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+
+    let (_package, tenant) = app
+        .as_user(&admin)
+        .tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS)
+        .await;
+
     // Its administrator signs in with the initial password and sees only the package's menus.
-    let t_admin = app.token_of(&tenant, "admin", "123456").await;
-    let (_, routes) = get(&app, &t_admin, "/api/blade-system/menu/routes", &[]).await;
-    let mut seen = codes(&routes["data"]);
+    let t_admin = app.as_user(&app.token_of(&tenant, "admin", "123456").await);
+    let Reply { body: routes, .. } = t_admin.get_query("/api/blade-system/menu/routes", &[]).await;
+    let mut seen = codes_in(&routes["data"]);
     seen.sort();
     assert_eq!(
         seen,
         ["basicFacts", "equipmentMap", "post", "system", "user"],
         "{routes}"
     );
-    let (_, buttons) = get(&app, &t_admin, "/api/blade-system/menu/buttons", &[]).await;
-    let buttons = codes(&buttons["data"]);
+    let Reply { body: buttons, .. } = t_admin.get_query("/api/blade-system/menu/buttons", &[]).await;
+    let buttons = codes_in(&buttons["data"]);
     assert!(buttons.contains(&"user_add".to_owned()), "{buttons:?}");
     // A packaged page brings its buttons; pages outside the package bring none.
     assert!(buttons.contains(&"post_add".to_owned()), "{buttons:?}");
@@ -166,9 +119,9 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
         "{buttons:?}"
     );
     // Tenant administration is the platform's, whatever a tenant's roles hold.
-    let (status, body) = get(&app, &t_admin, "/api/blade-system/tenant/list", &[]).await;
+    let Reply { status, body, .. } = t_admin.get_query("/api/blade-system/tenant/list", &[]).await;
     assert_failure(status, &body, 403);
-    let (status, body) = get(&app, &t_admin, "/api/blade-system/param/list", &[]).await;
+    let Reply { status, body, .. } = t_admin.get_query("/api/blade-system/param/list", &[]).await;
     assert_failure(status, &body, 403);
     // Its default roles exist, its root department carries its name.
     let roles = app
@@ -186,14 +139,28 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
         .await;
     assert_eq!(dept.as_deref(), Some("Sunny Farms"));
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn tenant_ids_stay_unique_and_unchanged_the_platform_tenant_and_used_packages_stay_and_creation_is_logged()
+ {
+    let app = TestApp::start().await;
+    let admin = app.token_of("000000", "admin", "admin").await;
+
+    let (package, tenant) = app
+        .as_user(&admin)
+        .tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS)
+        .await;
+
     // Keys stay unique; a tenant id never changes; the platform tenant stays.
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/submit",
-        json!({"tenantName": "Copy", "tenantId": tenant}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .post_json(
+            "/api/blade-system/tenant/submit",
+            json!({"tenantName": "Copy", "tenantId": tenant}),
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "租户ID已存在");
     let row = id_text(
@@ -202,15 +169,18 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
         vec![tenant.clone().into()],
     )
     .await;
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/submit",
-        json!({"id": row, "tenantId": "999999", "tenantName": "Sunny Farms Ltd"}),
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .post_json(
+            "/api/blade-system/tenant/submit",
+            json!({"id": row, "tenantId": "999999", "tenantName": "Sunny Farms Ltd"}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (_, detail) = get(&app, &admin, "/api/blade-system/tenant/detail", &[("id", &row)]).await;
+    let Reply { body: detail, .. } = app
+        .as_user(&admin)
+        .get_query("/api/blade-system/tenant/detail", &[("id", &row)])
+        .await;
     assert_eq!(detail["data"]["tenantId"], tenant.as_str());
     assert_eq!(detail["data"]["tenantName"], "Sunny Farms Ltd");
     let platform_row = id_text(
@@ -219,18 +189,16 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
         vec![],
     )
     .await;
-    let (status, body) = post_query(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/remove",
-        &[("ids", &platform_row)],
-    )
-    .await;
+    let Reply { status, body, .. } = app
+        .as_user(&admin)
+        .post_query("/api/blade-system/tenant/remove", &[("ids", &platform_row)])
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "平台租户不能删除或停用");
-    let (status, body) = app
-        .send_json(
-            app.authed(Method::POST, "/api/blade-system/tenant-package/remove", &admin)
+    let Reply { status, body, .. } = app
+        .send(
+            app.as_user(&admin)
+                .request(Method::POST, "/api/blade-system/tenant-package/remove")
                 .header("Accept-Language", "en")
                 .query(&[("ids", &package)]),
         )
@@ -250,12 +218,31 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
         Some(format!("tenant {tenant} created with account admin"))
     );
 
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn removing_a_tenant_ends_its_sessions_at_once() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+
+    let (_package, tenant) = admin.tenant_on_package("Sunny Farms", &SUNNY_FARMS_MENUS).await;
+    let t_admin = app.token_of(&tenant, "admin", "123456").await;
+    let row = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_tenant WHERE tenant_id = ?",
+        vec![tenant.clone().into()],
+    )
+    .await;
+
     // Removing the tenant ends its sessions at once.
-    let (status, body) = post_query(&app, &admin, "/api/blade-system/tenant/remove", &[("ids", &row)]).await;
+    let Reply { status, body, .. } = admin
+        .post_query("/api/blade-system/tenant/remove", &[("ids", &row)])
+        .await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
-    let (status, _) = get(&app, &t_admin, "/api/blade-user/info", &[]).await;
+    let Reply { status, .. } = app.as_user(&t_admin).get_query("/api/blade-user/info", &[]).await;
     assert_eq!(status, 401);
-    let (status, _) = app.sign_in(&tenant, "admin", "123456").await;
+    let Reply { status, .. } = app.sign_in(&tenant, "admin", "123456").await;
     assert_ne!(status, 200);
     app.stop().await;
 }
@@ -263,15 +250,17 @@ async fn a_new_tenant_gets_an_administrator_limited_to_its_package() {
 #[tokio::test]
 async fn tenant_settings_limit_accounts_expiry_and_package() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
-    let (_, tenant) = tenant_on_package(&app, &admin, "Quota Co", &["system", "user", "user_add"]).await;
+    let admin = app.as_admin().await;
+    let (_, tenant) = admin
+        .tenant_on_package("Quota Co", &["system", "user", "user_add"])
+        .await;
     let row = id_text(
         &app,
         "SELECT CAST(id AS VARCHAR(20)) FROM blade_tenant WHERE tenant_id = ?",
         vec![tenant.clone().into()],
     )
     .await;
-    let (_, select) = get(&app, &admin, "/api/blade-system/tenant/select", &[]).await;
+    let Reply { body: select, .. } = admin.get_query("/api/blade-system/tenant/select", &[]).await;
     assert!(
         select["data"]
             .as_array()
@@ -280,23 +269,21 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
             .any(|t| t["tenantId"] == tenant.as_str())
     );
 
-    let (status, body) = post_query(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/setting",
-        &[("ids", &row), ("accountNumber", "0")],
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_query(
+            "/api/blade-system/tenant/setting",
+            &[("ids", &row), ("accountNumber", "0")],
+        )
+        .await;
     assert_failure(status, &body, 400);
-    let (status, body) = post_query(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/setting",
-        &[("ids", &row), ("accountNumber", "2")],
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_query(
+            "/api/blade-system/tenant/setting",
+            &[("ids", &row), ("accountNumber", "2")],
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let t_admin = app.token_of(&tenant, "admin", "123456").await;
+    let t_admin = app.as_user(&app.token_of(&tenant, "admin", "123456").await);
     let role = id_text(
         &app,
         "SELECT CAST(id AS VARCHAR(20)) FROM blade_role WHERE tenant_id = ? AND role_alias = 'user'",
@@ -313,70 +300,68 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
         json!({"account": account, "password": "pass-1234", "password2": "pass-1234", "realName": account,
                "roleId": role, "deptId": dept})
     };
-    let (status, body) = post_json(&app, &t_admin, "/api/blade-user/submit", new_user("second")).await;
+    let Reply { status, body, .. } = t_admin
+        .post_json("/api/blade-user/submit", new_user("second"))
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = post_json(&app, &t_admin, "/api/blade-user/submit", new_user("third")).await;
+    let Reply { status, body, .. } = t_admin
+        .post_json("/api/blade-user/submit", new_user("third"))
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "当前租户已到最大账号额度");
 
     // An expired tenant cannot sign in.
-    let (status, _) = post_query(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/setting",
-        &[
-            ("ids", &row),
-            ("accountNumber", "-1"),
-            ("expireTime", "2001-01-01 00:00:00"),
-        ],
-    )
-    .await;
+    let Reply { status, .. } = admin
+        .post_query(
+            "/api/blade-system/tenant/setting",
+            &[
+                ("ids", &row),
+                ("accountNumber", "-1"),
+                ("expireTime", "2001-01-01 00:00:00"),
+            ],
+        )
+        .await;
     assert_eq!(status, 200);
-    let (status, _) = app.sign_in(&tenant, "second", "pass-1234").await;
+    let Reply { status, .. } = app.sign_in(&tenant, "second", "pass-1234").await;
     assert_ne!(status, 200);
-    let (status, _) = post_query(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/setting",
-        &[("ids", &row), ("accountNumber", "-1")],
-    )
-    .await;
+    let Reply { status, .. } = admin
+        .post_query(
+            "/api/blade-system/tenant/setting",
+            &[("ids", &row), ("accountNumber", "-1")],
+        )
+        .await;
     assert_eq!(status, 200);
     app.token_of(&tenant, "second", "pass-1234").await;
 
     // Taking the tenant off its package widens its menus; a package can be set again.
-    let (status, _) = post_query(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/package-setting",
-        &[("tenantId", &tenant)],
-    )
-    .await;
+    let Reply { status, .. } = admin
+        .post_query(
+            "/api/blade-system/tenant/package-setting",
+            &[("tenantId", &tenant)],
+        )
+        .await;
     assert_eq!(status, 200);
-    let (_, detail) = get(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/package-detail",
-        &[("tenantId", &tenant)],
-    )
-    .await;
+    let Reply { body: detail, .. } = admin
+        .get_query(
+            "/api/blade-system/tenant/package-detail",
+            &[("tenantId", &tenant)],
+        )
+        .await;
     assert!(detail["data"].is_null(), "{detail}");
-    let (status, body) = post_query(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/package-setting",
-        &[("tenantId", &tenant), ("packageId", "42")],
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_query(
+            "/api/blade-system/tenant/package-setting",
+            &[("tenantId", &tenant), ("packageId", "42")],
+        )
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "产品包不存在");
-    let (status, body) = post_query(
-        &app,
-        &admin,
-        "/api/blade-system/tenant/datasource",
-        &[("tenantId", &tenant), ("datasourceId", "77")],
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_query(
+            "/api/blade-system/tenant/datasource",
+            &[("tenantId", &tenant), ("datasourceId", "77")],
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     let ds = app
         .scalar_text(
@@ -391,38 +376,22 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
 #[tokio::test]
 async fn client_secrets_are_write_only_and_work_for_sign_in() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let base = "/api/blade-system/client";
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        &format!("{base}/submit"),
-        json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,teleport",
-               "accessTokenValidity": 600, "refreshTokenValidity": 3600}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin.post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,teleport",
+               "accessTokenValidity": 600, "refreshTokenValidity": 3600})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "不支持的授权类型：teleport");
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        &format!("{base}/submit"),
-        json!({"clientId": "mobile", "authorizedGrantTypes": "password", "accessTokenValidity": 600, "refreshTokenValidity": 3600}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin.post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "authorizedGrantTypes": "password", "accessTokenValidity": 600, "refreshTokenValidity": 3600})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "请输入客户端密钥");
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        &format!("{base}/submit"),
-        json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,refresh_token",
-               "accessTokenValidity": 600, "refreshTokenValidity": 3600}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin.post_json(&format!("{base}/submit"), json!({"clientId": "mobile", "clientSecret": "s3cret", "authorizedGrantTypes": "password,refresh_token",
+               "accessTokenValidity": 600, "refreshTokenValidity": 3600})).await;
     assert_eq!(status, 200, "{body}");
     let id = body["data"].as_str().expect("id").to_owned();
-    let (_, page) = get(&app, &admin, &format!("{base}/list"), &[("clientId", "mobile")]).await;
+    let Reply { body: page, .. } = admin
+        .get_query(&format!("{base}/list"), &[("clientId", "mobile")])
+        .await;
     let row = &page["data"]["records"][0];
     assert_eq!(row["clientId"], "mobile");
     assert!(row.get("clientSecret").is_none(), "secret answered: {row}");
@@ -444,21 +413,20 @@ async fn client_secrets_are_write_only_and_work_for_sign_in() {
                 ("scope", "all"),
             ])
     };
-    let (status, body) = app.send_json(sign_in("s3cret")).await;
+    let Reply { status, body, .. } = app.send(sign_in("s3cret")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["expires_in"], 600);
-    let (status, _) = app.send_json(sign_in("wrong")).await;
+    let Reply { status, .. } = app.send(sign_in("wrong")).await;
     assert_ne!(status, 200);
     // Editing without a new secret keeps the old one.
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        &format!("{base}/submit"),
-        json!({"id": id, "clientSecret": "", "accessTokenValidity": 900}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            &format!("{base}/submit"),
+            json!({"id": id, "clientSecret": "", "accessTokenValidity": 900}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = app.send_json(sign_in("s3cret")).await;
+    let Reply { status, body, .. } = app.send(sign_in("s3cret")).await;
     assert_eq!((status, &body["expires_in"]), (200, &json!(900)), "{body}");
 
     // The client the caller is signed in with cannot be removed.
@@ -468,7 +436,9 @@ async fn client_secrets_are_write_only_and_work_for_sign_in() {
         vec![],
     )
     .await;
-    let (status, body) = post_query(&app, &admin, &format!("{base}/remove"), &[("ids", &saber)]).await;
+    let Reply { status, body, .. } = admin
+        .post_query(&format!("{base}/remove"), &[("ids", &saber)])
+        .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "不能删除当前正在使用的客户端");
     app.stop().await;
@@ -493,9 +463,9 @@ async fn platform_refs(app: &TestApp) -> (String, String) {
 #[tokio::test]
 async fn users_are_created_validated_granted_reset_and_removed() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let (role, dept) = platform_refs(&app).await;
-    let submit = async |body: Json| post_json(&app, &admin, "/api/blade-user/submit", body).await;
+    let submit = async |body: Json| admin.post_json("/api/blade-user/submit", body).await;
     let base = json!({"account": "zhang_san", "password": "pw-123456", "password2": "pw-123456",
                       "realName": "张三", "roleId": role, "deptId": dept, "phone": "13800138000"});
     let with = |key: &str, value: Json| {
@@ -513,44 +483,51 @@ async fn users_are_created_validated_granted_reset_and_removed() {
         (with("phone", json!("23800138000")), "请输入正确的11位手机号码"),
         (with("roleId", json!("987654321")), "角色不存在"),
     ] {
-        let (status, resp) = submit(body).await;
+        let Reply {
+            status, body: resp, ..
+        } = submit(body).await;
         assert_failure(status, &resp, 400);
         assert_eq!(resp["msg"], msg);
     }
-    let (status, body) = submit(base.clone()).await;
+    let Reply { status, body, .. } = submit(base.clone()).await;
     assert_eq!(status, 200, "{body}");
     let id = body["data"].as_str().expect("id").to_owned();
-    let (status, body) = submit(base.clone()).await;
+    let Reply { status, body, .. } = submit(base.clone()).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "当前用户已存在");
 
     // The new account signs in with what was typed; the list shows names of its links.
-    let user_token = app.token_of("000000", "zhang_san", "pw-123456").await;
-    let (_, page) = get(&app, &admin, "/api/blade-user/page", &[("account", "zhang")]).await;
+    let user_token = app.as_user(&app.token_of("000000", "zhang_san", "pw-123456").await);
+    let Reply { body: page, .. } = admin
+        .get_query("/api/blade-user/page", &[("account", "zhang")])
+        .await;
     assert_eq!(page["data"]["total"], 1, "{page}");
     let row = &page["data"]["records"][0];
     assert_eq!(row["realName"], "张三");
     assert_eq!(row["roleName"], "超级管理员");
     assert_eq!(row["deptName"], "总部");
     assert_eq!(row["roleId"], role.as_str());
-    let (_, by_dept) = get(&app, &admin, "/api/blade-user/page", &[("deptId", &dept)]).await;
+    let Reply { body: by_dept, .. } = admin
+        .get_query("/api/blade-user/page", &[("deptId", &dept)])
+        .await;
     assert_eq!(by_dept["data"]["total"], 2, "admin and zhang_san: {by_dept}");
-    let (_, by_other) = get(&app, &admin, "/api/blade-user/page", &[("deptId", "12345")]).await;
+    let Reply { body: by_other, .. } = admin
+        .get_query("/api/blade-user/page", &[("deptId", "12345")])
+        .await;
     assert_eq!(by_other["data"]["total"], 0);
 
     // Update keeps the password; a role grant applies at once (the old session ends).
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-user/update",
-        json!({"id": id, "realName": "张三丰", "email": "zs@example.cn"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            "/api/blade-user/update",
+            json!({"id": id, "realName": "张三丰", "email": "zs@example.cn"}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (_, detail) = get(&app, &admin, "/api/blade-user/detail", &[("id", &id)]).await;
+    let Reply { body: detail, .. } = admin.get_query("/api/blade-user/detail", &[("id", &id)]).await;
     assert_eq!(detail["data"]["realName"], "张三丰");
     assert_eq!(detail["data"]["email"], "zs@example.cn");
-    let (status, _) = get(&app, &user_token, "/api/blade-user/info", &[]).await;
+    let Reply { status, .. } = user_token.get_query("/api/blade-user/info", &[]).await;
     assert_eq!(status, 200, "an edit without role changes keeps sessions");
     let other_role = app.state.ids.next().0;
     app.exec(
@@ -558,29 +535,24 @@ async fn users_are_created_validated_granted_reset_and_removed() {
         vec![Value::Int(other_role)],
     )
     .await;
-    let (status, body) = post_query(
-        &app,
-        &admin,
-        "/api/blade-user/grant",
-        &[("userIds", &id), ("roleIds", &other_role.to_string())],
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_query(
+            "/api/blade-user/grant",
+            &[("userIds", &id), ("roleIds", &other_role.to_string())],
+        )
+        .await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
-    let (status, _) = get(&app, &user_token, "/api/blade-user/info", &[]).await;
+    let Reply { status, .. } = user_token.get_query("/api/blade-user/info", &[]).await;
     assert_eq!(status, 401);
-    let (_, detail) = get(&app, &admin, "/api/blade-user/detail", &[("id", &id)]).await;
+    let Reply { body: detail, .. } = admin.get_query("/api/blade-user/detail", &[("id", &id)]).await;
     assert_eq!(detail["data"]["roleName"], "访客");
 
     // Reset restores the configured initial password (parameter first, then config).
-    let (status, _) = post_query(
-        &app,
-        &admin,
-        "/api/blade-user/reset-password",
-        &[("userIds", &id)],
-    )
-    .await;
+    let Reply { status, .. } = admin
+        .post_query("/api/blade-user/reset-password", &[("userIds", &id)])
+        .await;
     assert_eq!(status, 200);
-    assert_ne!(app.sign_in("000000", "zhang_san", "pw-123456").await.0, 200);
+    assert_ne!(app.sign_in("000000", "zhang_san", "pw-123456").await.status, 200);
     app.token_of("000000", "zhang_san", "123456").await;
     let logged = app
         .scalar_text(
@@ -594,26 +566,23 @@ async fn users_are_created_validated_granted_reset_and_removed() {
         vec![Value::Int(app.state.ids.next().0)],
     )
     .await;
-    let (status, _) = post_query(
-        &app,
-        &admin,
-        "/api/blade-user/reset-password",
-        &[("userIds", &id)],
-    )
-    .await;
+    let Reply { status, .. } = admin
+        .post_query("/api/blade-user/reset-password", &[("userIds", &id)])
+        .await;
     assert_eq!(status, 200);
     app.token_of("000000", "zhang_san", "Init-Pass-9").await;
 
     // Platform settings, then removal (never oneself).
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-user/update-platform",
-        json!({"userId": id, "userType": 2, "userExt": "{\"imei\":\"x\"}"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            "/api/blade-user/update-platform",
+            json!({"userId": id, "userType": 2, "userExt": "{\"imei\":\"x\"}"}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (_, pd) = get(&app, &admin, "/api/blade-user/platform-detail", &[("id", &id)]).await;
+    let Reply { body: pd, .. } = admin
+        .get_query("/api/blade-user/platform-detail", &[("id", &id)])
+        .await;
     assert_eq!(pd["data"]["userType"], 2);
     assert_eq!(pd["data"]["userExt"], "{\"imei\":\"x\"}");
     let own = id_text(
@@ -622,26 +591,30 @@ async fn users_are_created_validated_granted_reset_and_removed() {
         vec![],
     )
     .await;
-    let (status, body) = post_query(&app, &admin, "/api/blade-user/remove", &[("ids", &own)]).await;
+    let Reply { status, body, .. } = admin.post_query("/api/blade-user/remove", &[("ids", &own)]).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "不能删除当前登录用户");
-    let (status, body) = post_query(&app, &admin, "/api/blade-user/remove", &[("ids", &id)]).await;
+    let Reply { status, body, .. } = admin.post_query("/api/blade-user/remove", &[("ids", &id)]).await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
-    assert_ne!(app.sign_in("000000", "zhang_san", "Init-Pass-9").await.0, 200);
+    assert_ne!(
+        app.sign_in("000000", "zhang_san", "Init-Pass-9").await.status,
+        200
+    );
     app.stop().await;
 }
 
 #[tokio::test]
 async fn owners_staff_and_guest_approval() {
     let app = TestApp::start().await;
-    let admin = app.token_of("000000", "admin", "admin").await;
+    let admin = app.as_admin().await;
     let owner = json!({"companyName": "阳光投资", "account": "owner_1", "realName": "王总", "phone": "13900139000", "password": "123456"});
-    let (status, body) = post_json(&app, &admin, "/api/blade-user/saveOwner", owner.clone()).await;
+    let Reply { status, body, .. } = admin.post_json("/api/blade-user/saveOwner", owner.clone()).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "密码长度必须大于6位");
-    let (status, body) = app
-        .send_json(
-            app.authed(Method::POST, "/api/blade-user/saveOwner", &admin)
+    let Reply { status, body, .. } = app
+        .send(
+            admin
+                .request(Method::POST, "/api/blade-user/saveOwner")
                 .header("Accept-Language", "en")
                 .json(&owner),
         )
@@ -650,21 +623,20 @@ async fn owners_staff_and_guest_approval() {
     assert_eq!(body["msg"], "The password must be longer than 6 characters");
     let mut good = owner.clone();
     good["password"] = json!("1234567");
-    let (status, body) = post_json(&app, &admin, "/api/blade-user/saveOwner", good).await;
+    let Reply { status, body, .. } = admin.post_json("/api/blade-user/saveOwner", good).await;
     assert_eq!(status, 200, "{body}");
     let owner_id = body["data"].as_str().expect("id").to_owned();
     app.token_of("000000", "owner_1", "1234567").await;
-    let (_, owners) = get(&app, &admin, "/api/blade-user/pageOwner", &[]).await;
+    let Reply { body: owners, .. } = admin.get_query("/api/blade-user/pageOwner", &[]).await;
     assert_eq!(owners["data"]["total"], 1, "{owners}");
     assert_eq!(owners["data"]["records"][0]["companyName"], "阳光投资");
     assert_eq!(owners["data"]["records"][0]["roleName"], "业主");
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-user/saveOwner",
-        json!({"id": owner_id, "companyName": "阳光新能源", "password": "new-pass-1"}),
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_json(
+            "/api/blade-user/saveOwner",
+            json!({"id": owner_id, "companyName": "阳光新能源", "password": "new-pass-1"}),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     app.token_of("000000", "owner_1", "new-pass-1").await;
     // The owner screen edits owners only.
@@ -674,13 +646,12 @@ async fn owners_staff_and_guest_approval() {
         vec![],
     )
     .await;
-    let (status, _) = post_json(
-        &app,
-        &admin,
-        "/api/blade-user/saveOwner",
-        json!({"id": own, "companyName": "x"}),
-    )
-    .await;
+    let Reply { status, .. } = admin
+        .post_json(
+            "/api/blade-user/saveOwner",
+            json!({"id": own, "companyName": "x"}),
+        )
+        .await;
     assert_eq!(status, 404);
 
     // Maintenance staff: users holding the maintenance role.
@@ -691,16 +662,15 @@ async fn owners_staff_and_guest_approval() {
     )
     .await;
     let (_, dept) = platform_refs(&app).await;
-    let (status, body) = post_json(
-        &app,
-        &admin,
-        "/api/blade-user/submit",
-        json!({"account": "tech_1", "password": "pw-1234", "password2": "pw-1234", "realName": "李工",
+    let Reply { status, body, .. } = admin
+        .post_json(
+            "/api/blade-user/submit",
+            json!({"account": "tech_1", "password": "pw-1234", "password2": "pw-1234", "realName": "李工",
                "roleId": staff_role.to_string(), "deptId": dept}),
-    )
-    .await;
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
-    let (_, staff) = get(&app, &admin, "/api/blade-user/listMaintenance", &[]).await;
+    let Reply { body: staff, .. } = admin.get_query("/api/blade-user/listMaintenance", &[]).await;
     let staff = staff["data"].as_array().expect("list").clone();
     assert_eq!(staff.len(), 1);
     assert_eq!(staff[0]["realName"], "李工");
@@ -708,8 +678,8 @@ async fn owners_staff_and_guest_approval() {
 
     // Guests wait for approval; approving lets them in with the default role, refusing removes them.
     for account in ["guest_a", "guest_b"] {
-        let (status, body) = app
-            .send_json(
+        let Reply { status, body, .. } = app
+            .send(
                 app.client
                     .post(app.url("/api/blade-user/register-guest"))
                     .query(&[
@@ -722,7 +692,7 @@ async fn owners_staff_and_guest_approval() {
             .await;
         assert_eq!(status, 200, "{body}");
     }
-    let (_, pending) = get(&app, &admin, "/api/blade-user/page", &[("status", "2")]).await;
+    let Reply { body: pending, .. } = admin.get_query("/api/blade-user/page", &[("status", "2")]).await;
     assert_eq!(pending["data"]["total"], 2, "{pending}");
     let id_of = async |account: &str| {
         id_text(
@@ -733,25 +703,26 @@ async fn owners_staff_and_guest_approval() {
         .await
     };
     let (a, b) = (id_of("guest_a").await, id_of("guest_b").await);
-    assert_ne!(app.sign_in("000000", "guest_a", "guest-pass").await.0, 200);
-    let (status, body) = post_query(&app, &admin, "/api/blade-user/audit-pass", &[("userIds", &a)]).await;
+    assert_ne!(app.sign_in("000000", "guest_a", "guest-pass").await.status, 200);
+    let Reply { status, body, .. } = admin
+        .post_query("/api/blade-user/audit-pass", &[("userIds", &a)])
+        .await;
     assert_eq!((status, &body["data"]), (200, &json!(1)), "{body}");
     app.token_of("000000", "guest_a", "guest-pass").await;
-    let (_, detail) = get(&app, &admin, "/api/blade-user/detail", &[("id", &a)]).await;
+    let Reply { body: detail, .. } = admin.get_query("/api/blade-user/detail", &[("id", &a)]).await;
     assert_eq!(detail["data"]["roleName"], "普通用户");
-    let (status, body) = post_query(
-        &app,
-        &admin,
-        "/api/blade-user/audit-refuse",
-        &[("userIds", &format!("{a},{b}"))],
-    )
-    .await;
+    let Reply { status, body, .. } = admin
+        .post_query(
+            "/api/blade-user/audit-refuse",
+            &[("userIds", &format!("{a},{b}"))],
+        )
+        .await;
     assert_eq!(
         (status, &body["data"]),
         (200, &json!(1)),
         "only the pending one: {body}"
     );
-    assert_ne!(app.sign_in("000000", "guest_b", "guest-pass").await.0, 200);
+    assert_ne!(app.sign_in("000000", "guest_b", "guest-pass").await.status, 200);
     app.token_of("000000", "guest_a", "guest-pass").await;
     app.stop().await;
 }
@@ -760,23 +731,23 @@ async fn owners_staff_and_guest_approval() {
 async fn a_tenant_never_reaches_another_tenants_users() {
     let app = TestApp::start().await;
     let admin = app.token_of("000000", "admin", "admin").await;
-    let (_, tenant) = tenant_on_package(
-        &app,
-        &admin,
-        "Other Co",
-        &[
-            "system",
-            "user",
-            "user_add",
-            "user_edit",
-            "user_delete",
-            "user_role",
-            "user_reset",
-            "user_platform",
-        ],
-    )
-    .await;
-    let other = app.token_of(&tenant, "admin", "123456").await;
+    let (_, tenant) = app
+        .as_user(&admin)
+        .tenant_on_package(
+            "Other Co",
+            &[
+                "system",
+                "user",
+                "user_add",
+                "user_edit",
+                "user_delete",
+                "user_role",
+                "user_reset",
+                "user_platform",
+            ],
+        )
+        .await;
+    let other = app.as_user(&app.token_of(&tenant, "admin", "123456").await);
     let (role, dept) = platform_refs(&app).await;
     let victim = id_text(
         &app,
@@ -784,43 +755,42 @@ async fn a_tenant_never_reaches_another_tenants_users() {
         vec![],
     )
     .await;
-    let (status, _) = get(&app, &other, "/api/blade-user/detail", &[("id", &victim)]).await;
+    let Reply { status, .. } = other
+        .get_query("/api/blade-user/detail", &[("id", &victim)])
+        .await;
     assert_eq!(status, 404);
-    let (_, page) = get(&app, &other, "/api/blade-user/page", &[("account", "admin")]).await;
+    let Reply { body: page, .. } = other
+        .get_query("/api/blade-user/page", &[("account", "admin")])
+        .await;
     assert_eq!(page["data"]["total"], 1, "only its own admin: {page}");
     assert_eq!(page["data"]["records"][0]["tenantId"], tenant.as_str());
-    let (status, _) = post_json(
-        &app,
-        &other,
-        "/api/blade-user/update",
-        json!({"id": victim, "realName": "pwned"}),
-    )
-    .await;
+    let Reply { status, .. } = other
+        .post_json(
+            "/api/blade-user/update",
+            json!({"id": victim, "realName": "pwned"}),
+        )
+        .await;
     assert_eq!(status, 404);
-    let (_, removed) = post_query(&app, &other, "/api/blade-user/remove", &[("ids", &victim)]).await;
+    let Reply { body: removed, .. } = other
+        .post_query("/api/blade-user/remove", &[("ids", &victim)])
+        .await;
     assert_eq!(removed["data"], 0);
-    let (_, granted) = post_query(
-        &app,
-        &other,
-        "/api/blade-user/grant",
-        &[("userIds", &victim), ("roleIds", &role)],
-    )
-    .await;
+    let Reply { body: granted, .. } = other
+        .post_query(
+            "/api/blade-user/grant",
+            &[("userIds", &victim), ("roleIds", &role)],
+        )
+        .await;
     assert_eq!(granted["msg"], "角色不存在", "{granted}");
-    post_query(
-        &app,
-        &other,
-        "/api/blade-user/reset-password",
-        &[("userIds", &victim)],
-    )
-    .await;
-    let (status, _) = post_json(
-        &app,
-        &other,
-        "/api/blade-user/update-platform",
-        json!({"userId": victim, "userType": 2}),
-    )
-    .await;
+    other
+        .post_query("/api/blade-user/reset-password", &[("userIds", &victim)])
+        .await;
+    let Reply { status, .. } = other
+        .post_json(
+            "/api/blade-user/update-platform",
+            json!({"userId": victim, "userType": 2}),
+        )
+        .await;
     assert_eq!(status, 404);
     // Creating a user with another tenant's role or department is refused.
     let own_role = id_text(
@@ -829,13 +799,7 @@ async fn a_tenant_never_reaches_another_tenants_users() {
         vec![tenant.clone().into()],
     )
     .await;
-    let (status, body) = post_json(
-        &app,
-        &other,
-        "/api/blade-user/submit",
-        json!({"account": "x1", "password": "p-12345", "password2": "p-12345", "realName": "x", "roleId": own_role, "deptId": dept}),
-    )
-    .await;
+    let Reply { status, body, .. } = other.post_json("/api/blade-user/submit", json!({"account": "x1", "password": "p-12345", "password2": "p-12345", "realName": "x", "roleId": own_role, "deptId": dept})).await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "部门不存在");
     // The platform admin is untouched.

@@ -1,8 +1,10 @@
+import { QueryClientProvider } from '@tanstack/react-query'
 import { App as AntdApp, ConfigProvider, theme as antdTheme } from 'antd'
 import enUS from 'antd/locale/en_US'
 import zhCN from 'antd/locale/zh_CN'
 import { useEffect } from 'react'
 import { RouterProvider } from 'react-router-dom'
+import { queryClient } from './api/queryClient'
 import RequestBridge from './RequestBridge'
 import { router } from './router'
 import { useSettingsStore } from './stores/settings'
@@ -26,7 +28,9 @@ export default function App() {
     >
       <AntdApp>
         <RequestBridge />
-        <RouterProvider router={router} />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
       </AntdApp>
     </ConfigProvider>
   )

@@ -8,10 +8,10 @@ import { useSettingsStore } from './stores/settings'
 import { captureErrors } from './utils/errorLog'
 import { rootFontSize } from './utils/screen'
 
-// Uncaught errors and unhandled rejections go to the local error log (top bar, spec §8).
+// Uncaught errors and unhandled rejections go to the local error log (the top bar's log dialog).
 captureErrors()
 
-// Root font size scales with the window width against a 1920 base, capped at twice (spec §9).
+// Root font size scales with the window width against a 1920 base, capped at twice.
 const scaleRootFont = () => {
   document.documentElement.style.fontSize = `${rootFontSize(window.innerWidth)}px`
 }

@@ -1,6 +1,6 @@
 import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { crudApi } from './crud'
+import { entityApi } from './crud'
 import request, { configureRequest } from './request'
 
 const ok = (data: unknown) => ({ code: 200, success: true, data, msg: '操作成功' })
@@ -27,8 +27,11 @@ afterEach(() => {
 /** The URL as sent: path plus encoded query. */
 const sent = (config: InternalAxiosRequestConfig) => request.getUri(config)
 
-describe('crudApi', () => {
-  const api = crudApi<{ id?: string; paramName: string }>('/api/blade-system/param')
+describe('entityApi, blade style', () => {
+  const api = entityApi<{ id?: string; paramName: string }>({
+    style: 'blade',
+    base: '/api/blade-system/param',
+  })
 
   it('lists a page with current, size and filters', async () => {
     answer = ok({

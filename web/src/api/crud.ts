@@ -1,23 +1,35 @@
 /**
- * The list/detail/submit/remove family of the system admin calls (spec §7 "System admin",
- * docs api-conventions "Paging and list filters"):
+ * The one factory of entity APIs: the CRUD family behind every generic list/form screen, in the
+ * two route styles the hub speaks (docs api-conventions "Paging and list filters"):
  *
+ * `blade` (the system admin calls, `/blade-system/param`...):
  * - `GET {base}/list?current&size&...filters` → page `{records, total, size, current, pages}`;
  * - `GET {base}/detail?id=ID` → the entity;
  * - `POST {base}/submit` with the entity as JSON: no `id` inserts, an `id` updates;
  * - `POST {base}/remove?ids=1,2,3` deletes every listed id.
  *
- * `base` is relative to the request client's `/api` base, e.g. `/blade-system/param`
- * (a leading `/api` is accepted and dropped). Ids are strings (64-bit on the server).
+ * `rest` (the station domain's registries, `/meter`...):
+ * - `GET {base}/page?current&size&...filters` → the same page;
+ * - `GET {base}/{id}` → the entity (only with `detail: true`: camera, weather and third-party
+ *   accounts have no such call, so their "detail" is the row the last page answered, which holds
+ *   the full record there);
+ * - `POST {base}` adds, `PUT {base}` changes the fields the body names;
+ * - `DELETE {base}/{ids}` with comma-joined ids (or one call per id with `removeEach`).
+ *
+ * `base` is relative to the request client's `/api` base (a leading `/api` is accepted and
+ * dropped). Ids are strings (64-bit on the server). Each API carries `key`, the root of its query
+ * keys: the screens' list queries live under it and a change invalidates it.
  */
 import request from './request'
-import type { Envelope, Page, PageQuery } from './types'
+import { pageFrom, type Envelope, type Page, type PageQuery } from './types'
 
 export interface Entity {
   id?: string
 }
 
 export interface CrudApi<T extends Entity> {
+  /** Root of this entity's query keys (`['entity', base]`). */
+  readonly key: readonly unknown[]
   // Function-valued properties, not methods: screens pass them around unbound.
   list: (query: PageQuery) => Promise<Page<T>>
   detail: (id: string) => Promise<T>
@@ -25,33 +37,82 @@ export interface CrudApi<T extends Entity> {
   remove: (ids: readonly string[]) => Promise<void>
 }
 
-const emptyPage = <T>(query: PageQuery): Page<T> => ({
-  records: [],
-  total: 0,
-  size: Number(query.size ?? 10),
-  current: Number(query.current ?? 1),
-  pages: 0,
-})
+export type RouteStyle = 'blade' | 'rest'
 
-export function crudApi<T extends Entity>(base: string): CrudApi<T> {
-  const root = base.replace(/^\/api(?=\/)/, '').replace(/\/+$/, '')
+export interface EntityApiOptions<T> {
+  style: RouteStyle
+  base: string
+  /** `rest` only: the registry answers `GET {base}/{id}`. */
+  detail?: boolean
+  /** A wire record → what the form edits (lists as text...). */
+  fromWire?: (row: T) => T
+  /** A form body → the wire body. */
+  toWire?: (body: T) => T
+  /** A listed row → what the table shows (numbers as numbers, ids as text...). */
+  listRow?: (row: T) => T
+  /** `rest` only: one `DELETE {base}/{id}` per id (the first refusal stops and is shown). */
+  removeEach?: boolean
+}
+
+/** The query-key root of the entity at `base` (also for hand-written APIs of one entity). */
+export const entityKey = (base: string): readonly unknown[] => ['entity', base]
+
+export function entityApi<T extends Entity>(options: EntityApiOptions<T>): CrudApi<T> {
+  const same = (row: T) => row
+  const { style, fromWire = same, toWire = same, listRow } = options
+  const root = options.base.replace(/^\/api(?=\/)/, '').replace(/\/+$/, '')
+  const key = entityKey(root)
+  if (style === 'blade') {
+    return {
+      key,
+      async list(query) {
+        const res = await request.get<Envelope<Page<T> | null>>(`${root}/list`, { params: query })
+        return pageFrom(res.data.data, query, listRow)
+      },
+      async detail(id) {
+        const res = await request.get<Envelope<T>>(`${root}/detail`, { params: { id } })
+        return fromWire(res.data.data)
+      },
+      async submit(entity) {
+        await request.post<Envelope<unknown>>(`${root}/submit`, toWire(entity))
+      },
+      async remove(ids) {
+        await request.post<Envelope<unknown>>(`${root}/remove`, null, {
+          params: { ids: ids.join(',') },
+        })
+      },
+    }
+  }
+  let lastRows: T[] = []
   return {
+    key,
     async list(query) {
-      const res = await request.get<Envelope<Page<T> | null>>(`${root}/list`, { params: query })
-      const page = res.data.data ?? emptyPage<T>(query)
-      return { ...page, records: page.records ?? [], total: Number(page.total ?? 0) }
+      const res = await request.get<Envelope<Page<T> | null>>(`${root}/page`, { params: query })
+      const page = pageFrom(res.data.data, query, listRow)
+      lastRows = page.records
+      return page
     },
     async detail(id) {
-      const res = await request.get<Envelope<T>>(`${root}/detail`, { params: { id } })
-      return res.data.data
+      if (options.detail) {
+        const res = await request.get<Envelope<T>>(`${root}/${encodeURIComponent(id)}`)
+        return fromWire(res.data.data)
+      }
+      const row = lastRows.find((r) => r.id === id)
+      if (!row) throw new Error(`no row ${id} on the page`)
+      return fromWire(row)
     },
     async submit(entity) {
-      await request.post<Envelope<unknown>>(`${root}/submit`, entity)
+      const body = toWire(entity)
+      if (body.id) await request.put<Envelope<boolean>>(root, body)
+      else await request.post<Envelope<string>>(root, body)
     },
     async remove(ids) {
-      await request.post<Envelope<unknown>>(`${root}/remove`, null, {
-        params: { ids: ids.join(',') },
-      })
+      if (!options.removeEach) {
+        await request.delete<Envelope<boolean>>(`${root}/${ids.map(encodeURIComponent).join(',')}`)
+        return
+      }
+      for (const id of ids)
+        await request.delete<Envelope<unknown>>(`${root}/${encodeURIComponent(id)}`)
     },
   }
 }

@@ -1,5 +1,6 @@
 /**
- * THE request client of the console (spec §7 intro, §8). Every call to the hub goes through it.
+ * THE request client of the console (one client, base path /api). Every call to the hub goes
+ * through it.
  *
  * - base path /api, timeout 30 s (uploads: pass `{ upload: true }` for 30 min);
  * - always `Authorization: Basic base64(clientId:clientSecret)`; with a token also
@@ -74,6 +75,19 @@ const hooks: RequestHooks = {
 export function configureRequest(next: Partial<RequestHooks>): void {
   Object.assign(hooks, next)
 }
+
+/** Shows an error toast the way the request client does (the query client reports through it). */
+export function notifyError(text: string): void {
+  hooks.notifyError(text)
+}
+
+/**
+ * The request client has dealt with this failure: a body code or HTTP status up to 500 was
+ * toasted, or deliberately not (whitelisted code, `{ silent: true }` call). Network errors,
+ * time-outs and statuses above 500 were not shown.
+ */
+export const shownByRequestClient = (error: unknown): boolean =>
+  error instanceof RequestError && error.code > 0 && error.code <= 500
 
 export const basicAuthorization = `Basic ${btoa(`${website.clientId}:${website.clientSecret}`)}`
 

@@ -1,6 +1,6 @@
 /**
  * Menu icons by antd icon name (the menu's `source`). Only these are bundled; any other name
- * falls back to the default icon (spec §3: a missing icon gets a default).
+ * falls back to the default icon (a menu item without an icon gets the default one).
  */
 import {
   AccountBookOutlined,

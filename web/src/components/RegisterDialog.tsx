@@ -16,7 +16,10 @@ interface Props {
   onSubmitted: () => void
 }
 
-/** "Account registration" (spec §2, §5): four checks in order, then POST register-guest. */
+/**
+ * "Account registration": checks the tenant id, the account, the passwords and that they match, in
+ * that order, then POST register-guest.
+ */
 export default function RegisterDialog({
   open,
   resolvedTenantId,

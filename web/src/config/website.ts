@@ -1,5 +1,5 @@
 /**
- * Website settings (spec §3 "Website config", §9 constants). Values that the product ships with;
+ * Website settings and the product's constants (time-outs, token time, defaults). Values that the product ships with;
  * change them here, not at the call sites.
  */
 export const website = {
@@ -21,7 +21,7 @@ export const website = {
   lockPage: '/lock',
   /** Route the root `/` leads to (the home map). */
   homePath: '/basicFacts/equipmentMap',
-  /** Response codes rejected without an error toast (spec §8: configurable, values not given). */
+  /** Response codes rejected without an error toast (configurable; none by default). */
   statusWhiteList: [] as number[],
   requestTimeout: 30_000,
   uploadTimeout: 1_800_000,

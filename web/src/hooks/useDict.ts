@@ -1,40 +1,25 @@
 /**
- * Dictionary entries for select boxes (`GET dict/dictionary?code=`), fetched once per code and
- * page load: the many selects of the admin screens share a handful of dictionaries that change
- * rarely. A failed fetch is forgotten, so the next use tries again.
+ * Dictionary entries for select boxes, through the query client (`dictionaryQuery`: fetched once
+ * per code and page load, shared by every select).
  */
-import { useEffect, useState } from 'react'
-import { getDictionary, type DictEntry } from '../api/system/dict'
+import { useQuery } from '@tanstack/react-query'
+import type { DictEntry } from '../api/system/dict'
+import { dictionaryQuery, systemKeys } from '../api/system/queries'
+import { queryClient } from '../api/queryClient'
 
-const cache = new Map<string, Promise<DictEntry[]>>()
-
+/** The entries of dictionary `code`, from the cache when some screen already read them. */
 export function loadDict(code: string): Promise<DictEntry[]> {
-  let entries = cache.get(code)
-  if (!entries) {
-    entries = getDictionary(code)
-    cache.set(code, entries)
-    entries.catch(() => cache.delete(code))
-  }
-  return entries
+  return queryClient.fetchQuery(dictionaryQuery(code))
 }
 
 /** Forgets every cached dictionary (tests; after editing a dictionary). */
 export function clearDictCache(): void {
-  cache.clear()
+  queryClient.removeQueries({ queryKey: systemKeys.dictionaries })
 }
+
+const none: DictEntry[] = []
 
 /** The entries of dictionary `code` ([] until loaded or when it fails). */
 export function useDict(code: string): DictEntry[] {
-  const [loaded, setLoaded] = useState<{ code: string; entries: DictEntry[] } | null>(null)
-  useEffect(() => {
-    let live = true
-    loadDict(code).then(
-      (entries) => live && setLoaded({ code, entries }),
-      () => undefined, // shown by the request client
-    )
-    return () => {
-      live = false
-    }
-  }, [code])
-  return loaded?.code === code ? loaded.entries : []
+  return useQuery(dictionaryQuery(code)).data ?? none
 }

@@ -106,7 +106,7 @@ export default function MainLayout() {
     )
   }, [userId])
 
-  // A third-party sign-in without a bound account asks for a registration (spec §2, §4).
+  // A third-party sign-in without a bound account asks for a registration (after it the user is signed out).
   const unbound =
     accessToken !== '' && userInfo !== null && (!userInfo.user_id || Number(userInfo.user_id) < 0)
 

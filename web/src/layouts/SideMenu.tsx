@@ -22,7 +22,7 @@ const toItems = (nodes: MenuNode[]): Item[] =>
       : { key: node.key, icon: <MenuIcon name={node.icon} />, label: node.name },
   )
 
-/** Sidebar built from the user's menu tree (spec §2); 暂未分配菜单 when there is none. */
+/** Sidebar built from the user's menu tree, collapsible; 暂未分配菜单 when there is none. */
 export default function SideMenu({ collapsed, dark }: { collapsed: boolean; dark: boolean }) {
   const { t } = useTranslation()
   const navigate = useNavigate()

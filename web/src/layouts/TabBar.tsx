@@ -19,7 +19,7 @@ const target = (tab: Tab) => {
   return query ? `${tab.value}?${query}` : tab.value
 }
 
-/** Tab bar: close, close others, close all (back home), clear cache (spec §2). */
+/** Tab bar: close, close others, close all (back home), clear cache (confirmed, then "cleared"). */
 export default function TabBar() {
   const { t } = useTranslation()
   const { modal, message } = App.useApp()

@@ -1,32 +1,25 @@
 import { HomeOutlined } from '@ant-design/icons'
 import { Menu } from 'antd'
-import { useEffect, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
-import { getTopMenu, type TopMenu as TopMenuItem } from '../api/system/menu'
+import type { TopMenu as TopMenuItem } from '../api/system/menu'
+import { topMenuQuery } from '../api/system/queries'
 import { MenuIcon } from '../components/MenuIcon'
 import { website } from '../config/website'
 import { loadMenu } from '../services/session'
 
 const homeKey = 'home'
+const noItems: TopMenuItem[] = []
+const bySort = (list: TopMenuItem[]) => [...list].sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0))
 
 /** Top menu: a home item plus the top-menu list; picking one reloads the sidebar for it. */
 export default function TopMenu() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const [items, setItems] = useState<TopMenuItem[]>([])
+  const items = useQuery({ ...topMenuQuery(), select: bySort }).data ?? noItems
   const [selected, setSelected] = useState(homeKey)
-
-  useEffect(() => {
-    let current = true
-    getTopMenu().then(
-      (list) => current && setItems([...list].sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0))),
-      () => undefined,
-    )
-    return () => {
-      current = false
-    }
-  }, [])
 
   return (
     <Menu

@@ -492,6 +492,7 @@ const en: Messages = {
   },
   request: {
     unknownError: 'Unknown error',
+    networkError: 'Cannot reach the server, please try again later',
   },
   common: {
     loading: 'Loading…',

@@ -490,6 +490,7 @@ const zh = {
   },
   request: {
     unknownError: '未知错误',
+    networkError: '无法连接服务器，请稍后再试',
   },
   common: {
     loading: '加载中…',

@@ -3,7 +3,7 @@ import type { Messages } from '../locales/zh'
 /** i18n key of a page title. */
 export type TitleKey = `route.${keyof Messages['route']}`
 
-/** Route meta (spec §2): carried in each route's `handle`. */
+/** Route meta (isAuth false: public; isTab false: no tab): carried in each route's `handle`. */
 export interface RouteMeta {
   /** Page title; the document title reads "<page> - <product>". */
   title?: TitleKey

@@ -1,5 +1,5 @@
 /**
- * From the server's menu tree to what the console shows and routes (spec §2, §3 "Menu item", §6).
+ * From the server's menu tree to what the console shows and routes (a leaf gets "/index" unless external).
  *
  * - items whose `meta.roles` is non-empty and lacks the current role are dropped;
  * - a missing icon gets the default icon;
@@ -101,14 +101,14 @@ export function findMenuByPath(nodes: readonly MenuNode[], pathname: string): Me
   return menuLeaves(nodes).find((node) => node.path === target || node.routePath === target)
 }
 
-/** Menu search (spec §2): case-insensitive prefix of the menu name, over the leaves. */
+/** Menu search: case-insensitive prefix of the menu name, over the leaves. */
 export function searchMenu(nodes: readonly MenuNode[], query: string): MenuNode[] {
   const prefix = query.trim().toLowerCase()
   if (prefix === '') return []
   return menuLeaves(nodes).filter((node) => node.name.toLowerCase().startsWith(prefix))
 }
 
-/** Button permissions (spec §3 "Permission"): every category-2 code of the tree → true. */
+/** Button permissions (a tree of codes flattened to a map): every category-2 code of the tree → true. */
 export interface ServerButton {
   code?: string
   category?: number

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import request, { configureRequest } from '../api/request'
 import i18n from '../locales/i18n'
 import { useSessionStore } from '../stores/session'
-import { builtPageOf } from '../pages/menuPage/registry'
+import { withQueryClient } from '../test/render'
+import { builtPageOf } from './menuPages'
 import { routes } from './routes'
 
 const ok = (data: unknown) => ({ code: 200, success: true, data, msg: '操作成功' })
@@ -72,7 +73,7 @@ afterEach(() => {
 
 function visit(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] })
-  render(<RouterProvider router={router} />)
+  render(withQueryClient(<RouterProvider router={router} />))
   return router
 }
 
@@ -169,7 +170,7 @@ describe('routes', () => {
     // As src/router/index.ts wires it for the app's router.
     const router = createMemoryRouter(routes, { initialEntries: ['/system/param'] })
     configureRequest({ onUnauthorized: () => void router.navigate('/login', { replace: true }) })
-    render(<RouterProvider router={router} />)
+    render(withQueryClient(<RouterProvider router={router} />))
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 })
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(router.state.location.pathname).toBe('/login')

@@ -1,5 +1,5 @@
 /**
- * Live alarm feed (spec §4 "Alarm feed"): `/ws/{userId}?token=...` on the page's host; each message
+ * Live alarm feed (connected while the top bar shows, closed when it goes): `/ws/{userId}?token=...` on the page's host; each message
  * `{data: [alarm...], count}` replaces the stored count and list. Keep-alive "{}" every 30 s;
  * reconnects with back-off (1 s doubling to 30 s) while open, stops when closed by its owner.
  */

@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import { getStore, setStore } from '../utils/storage'
 
-/** One alarm of the live feed (spec §3 "Alarm list item"). */
+/** One alarm of the live feed (type 1 = station fault, else smart warning). */
 export interface Alarm {
   id: string
   stationName: string

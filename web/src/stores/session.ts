@@ -4,7 +4,7 @@ import type { ServerMenu } from '../router/menu'
 import { getStore, removeStore, setStore } from '../utils/storage'
 import { useTabsStore } from './tabs'
 
-/** What the OAuth token call returns about the signed-in user (spec §3 "User info"). */
+/** What the OAuth token call returns about the signed-in user (kept locally after sign-in). */
 export interface UserInfo {
   user_id: string
   user_name: string
@@ -19,7 +19,7 @@ export interface UserInfo {
   oauth_id?: string
 }
 
-/** Selections remembered per user; cleared when a different user signs in (spec §4). */
+/** Selections remembered per user; cleared when a different user signs in. */
 export const userSelectionKeys = ['stationId', 'inverterId'] as const
 
 interface SessionState {

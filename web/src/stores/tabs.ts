@@ -1,6 +1,6 @@
 /**
- * Tab bar (spec §2 "Layout", §3 "Tab entry"). The list logic is pure (tested); the store persists it
- * as `tagList`.
+ * Tab bar: each visited page a tab; the only tab left cannot be closed. The list logic is pure
+ * (tested); the store persists it as `tagList`.
  */
 import { create } from 'zustand'
 import { website } from '../config/website'

@@ -1,5 +1,5 @@
 /**
- * Local error log (spec §3 "Local error log entry", §8): uncaught errors and unhandled promise
+ * Local error log (uploaded or cleared from the top bar's log dialog): uncaught errors and unhandled promise
  * rejections are kept in a list `{type: 'error', url, message, stack, info, time}` persisted as
  * `logsList`, shown by the top bar's log dialog.
  */

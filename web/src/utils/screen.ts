@@ -1,4 +1,4 @@
-/** Screen classes and root font scaling (spec §2 "Layout", §9). */
+/** Screen classes and root font scaling (breakpoints 768, 992, 1200; 1920 base, capped at twice). */
 
 /** 3: >= 1200 (large), 2: >= 992, 1: >= 768, 0: smaller. */
 export type ScreenClass = 0 | 1 | 2 | 3

@@ -2,7 +2,7 @@ import { website } from '../config/website'
 
 /**
  * Browser storage helper. Every key is prefixed with the site key (`pv-`), and every entry is stored
- * as `{dataType, content, type, datetime}` (spec §3): `dataType` is `typeof content`, `type` says
+ * as `{dataType, content, type, datetime}` (prefixed by the site key): `dataType` is `typeof content`, `type` says
  * whether the entry lives in sessionStorage, `datetime` is when it was written (ms since epoch; the
  * token refresh timer reads it to know the token's age).
  */

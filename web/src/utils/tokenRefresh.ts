@@ -1,5 +1,5 @@
 /**
- * Token refresh scheduling (spec §4 "Token refresh"): every `intervalMs` (10 s) look at the stored
+ * Token refresh scheduling: every `intervalMs` (10 s) look at the stored
  * token's age; when it reaches `tokenTime` seconds, refresh — one refresh at a time: a check while
  * a refresh is running joins it instead of starting another.
  */

@@ -1,5 +1,5 @@
 /**
- * Validation rules of spec §5 as pure functions returning an i18n key (or null when valid), so the
+ * The forms' validation rules (phone, username, captcha, decimals...) as pure functions returning an i18n key (or null when valid), so the
  * forms and the tests share them.
  */
 
@@ -53,8 +53,8 @@ export function checkRegister(form: RegisterForm, tenantResolved: boolean): Regi
   return null
 }
 
-/** Username (spec §5): 1-16 letters, digits, underscore or hyphen. */
+/** Username: 1-16 letters, digits, underscore or hyphen. */
 export const usernamePattern = /^[A-Za-z0-9_-]{1,16}$/
 
-/** Owner password (spec §5, §9): longer than 6 characters. */
+/** Owner password: longer than 6 characters. */
 export const ownerPasswordOk = (password: string): boolean => password.length > 6

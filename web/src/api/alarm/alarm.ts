@@ -1,11 +1,11 @@
 /**
- * Alarms and smart warnings (contract `contracts/alarms.md` "Alarms"; spec §2 alarm data / smart
- * warning, §7 "Alarms"). Station faults (type 1) are `alarmData`, every other type `warnData`;
+ * Alarms and smart warnings (contract `contracts/alarms.md` "Alarms"; the alarm data and smart
+ * warning screens). Station faults (type 1) are `alarmData`, every other type `warnData`;
  * both answer the same record. Acknowledging and clearing go through `PUT /alarmData`
  * (button permission `alarmData_handle`). The tenant's alarm rules are `GET/PUT /alarmRule`.
  */
 import request from '../request'
-import type { Envelope, Page, PageQuery } from '../types'
+import { pageFrom, type Envelope, type Page, type PageQuery } from '../types'
 
 /** `status` of an alarm. */
 export const ACTIVE = 0
@@ -103,13 +103,7 @@ export function normaliseRecord(raw: AlarmRecord): AlarmRecord {
 }
 
 function toPage(data: Page<AlarmRecord> | null, query: PageQuery): Page<AlarmRecord> {
-  return {
-    records: (data?.records ?? []).map(normaliseRecord),
-    total: Number(data?.total ?? 0),
-    size: Number(data?.size ?? query.size ?? 10),
-    current: Number(data?.current ?? query.current ?? 1),
-    pages: Number(data?.pages ?? 0),
-  }
+  return pageFrom(data, query, normaliseRecord)
 }
 
 /** Station faults (type 1), newest `lastTime` first. */

@@ -4,9 +4,9 @@
  * a duration) and the alarms they raised (`/api/alarmDataFlex`: the alarm record plus the variable;
  * only cleared ones can be deleted, the server refuses an open one with its message).
  */
-import type { CrudApi, Entity } from '../crud'
+import { entityApi, type CrudApi, type Entity } from '../crud'
 import request from '../request'
-import type { Envelope, Page, PageQuery } from '../types'
+import type { Envelope, PageQuery } from '../types'
 
 export const COMPARISONS = ['>', '>=', '<', '<=', 'outside', 'inside'] as const
 export type Comparison = (typeof COMPARISONS)[number]
@@ -68,14 +68,6 @@ export interface AlarmDataFlex extends Entity {
 
 export const CLEARED = 2
 
-const emptyPage = <T>(query: PageQuery): Page<T> => ({
-  records: [],
-  total: 0,
-  size: Number(query.size ?? 10),
-  current: Number(query.current ?? 1),
-  pages: 0,
-})
-
 const numOrNull = (v: unknown): number | null => {
   if (v === null || v === undefined || v === '') return null
   const n = Number(v)
@@ -117,36 +109,16 @@ export function settingToWire(body: AlarmSettingFlex): AlarmSettingFlex {
 
 const settingBase = '/alarmSettingFlex'
 
-export const alarmSettingFlexApi: CrudApi<AlarmSettingFlex> = {
-  async list(query) {
-    const res = await request.get<Envelope<Page<AlarmSettingFlex> | null>>(`${settingBase}/page`, {
-      params: query,
-    })
-    const data = res.data.data ?? emptyPage<AlarmSettingFlex>(query)
-    return {
-      ...data,
-      records: (data.records ?? []).map(settingFromWire),
-      total: Number(data.total ?? 0),
-    }
-  },
-  async detail(id) {
-    const res = await request.get<Envelope<AlarmSettingFlex>>(
-      `${settingBase}/${encodeURIComponent(id)}`,
-    )
-    return settingFromWire(res.data.data)
-  },
-  async submit(entity) {
-    const body = settingToWire(entity)
-    if (body.id) await request.put<Envelope<unknown>>(settingBase, body)
-    else await request.post<Envelope<unknown>>(settingBase, body)
-  },
-  async remove(ids) {
-    // One id per call (the contract's `DELETE /{id}`); the first refusal stops and is shown.
-    for (const id of ids) {
-      await request.delete<Envelope<unknown>>(`${settingBase}/${encodeURIComponent(id)}`)
-    }
-  },
-}
+export const alarmSettingFlexApi: CrudApi<AlarmSettingFlex> = entityApi<AlarmSettingFlex>({
+  style: 'rest',
+  base: settingBase,
+  detail: true,
+  listRow: settingFromWire,
+  fromWire: settingFromWire,
+  toWire: settingToWire,
+  // One id per call (the contract's `DELETE /{id}`); the first refusal stops and is shown.
+  removeEach: true,
+})
 
 /** `GET /api/alarmSettingFlex/listVariable`: the tracker metrics a rule may watch. */
 export async function listFlexVariables(): Promise<FlexVariable[]> {
@@ -175,31 +147,24 @@ export function alarmDataFlexQuery(query: PageQuery): PageQuery {
 
 const dataBase = '/alarmDataFlex'
 
+const idAsText = (row: AlarmDataFlex): AlarmDataFlex => ({ ...row, id: String(row.id) })
+
+const alarmDataFlexRest = entityApi<AlarmDataFlex>({
+  style: 'rest',
+  base: dataBase,
+  detail: true,
+  listRow: idAsText,
+  fromWire: idAsText,
+  // One id per call; an open alarm is refused with the server's message ("请先清除告警"),
+  // which the request client shows, and stops the rest.
+  removeEach: true,
+})
+
 export const alarmDataFlexApi: CrudApi<AlarmDataFlex> = {
-  async list(query) {
-    const res = await request.get<Envelope<Page<AlarmDataFlex> | null>>(`${dataBase}/page`, {
-      params: alarmDataFlexQuery(query),
-    })
-    const data = res.data.data ?? emptyPage<AlarmDataFlex>(query)
-    return {
-      ...data,
-      records: (data.records ?? []).map((r) => ({ ...r, id: String(r.id) })),
-      total: Number(data.total ?? 0),
-    }
-  },
-  async detail(id) {
-    const res = await request.get<Envelope<AlarmDataFlex>>(`${dataBase}/${encodeURIComponent(id)}`)
-    return { ...res.data.data, id: String(res.data.data.id) }
-  },
+  ...alarmDataFlexRest,
+  list: (query) => alarmDataFlexRest.list(alarmDataFlexQuery(query)),
   submit() {
     return Promise.reject(new Error('bracket alarms are raised by the server, not edited'))
-  },
-  async remove(ids) {
-    // One id per call; an open alarm is refused with the server's message ("请先清除告警"),
-    // which the request client shows, and stops the rest.
-    for (const id of ids) {
-      await request.delete<Envelope<unknown>>(`${dataBase}/${encodeURIComponent(id)}`)
-    }
   },
 }
 

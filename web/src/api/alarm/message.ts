@@ -3,7 +3,7 @@
  * alarm the user is told about; `isRead` 0/1 (or a boolean).
  */
 import request from '../request'
-import type { Envelope, Page, PageQuery } from '../types'
+import { pageFrom, type Envelope, type Page, type PageQuery } from '../types'
 
 export interface Message {
   id: string
@@ -30,20 +30,13 @@ export async function messageList(query: PageQuery): Promise<Page<Message>> {
   const res = await request.get<Envelope<Page<WireMessage> | null>>('/message/list', {
     params: query,
   })
-  const data = res.data.data
-  return {
-    records: (data?.records ?? []).map((m) => ({
-      ...m,
-      id: String(m.id),
-      alarmId: m.alarmId == null || m.alarmId === '' ? null : String(m.alarmId),
-      type: Number(m.type),
-      isRead: readFlag(m.isRead),
-    })),
-    total: Number(data?.total ?? 0),
-    size: Number(data?.size ?? query.size ?? 10),
-    current: Number(data?.current ?? query.current ?? 1),
-    pages: Number(data?.pages ?? 0),
-  }
+  return pageFrom(res.data.data, query, (m) => ({
+    ...m,
+    id: String(m.id),
+    alarmId: m.alarmId == null || m.alarmId === '' ? null : String(m.alarmId),
+    type: Number(m.type),
+    isRead: readFlag(m.isRead),
+  }))
 }
 
 /** Marks the given messages read; no ids marks all of the caller's messages read. */

@@ -4,7 +4,7 @@
  * its station's mean; flagged when the deviation is below the tenant's threshold (default −10 %).
  */
 import request from '../request'
-import type { Envelope, Page, PageQuery } from '../types'
+import { pageFrom, type Envelope, type Page, type PageQuery } from '../types'
 
 export interface HdayRow {
   /** Station id (station tab) or inverter id (inverter tab). */
@@ -85,14 +85,7 @@ export async function hdayPage(filter: HdayFilter): Promise<Page<HdayRow>> {
   const res = await request.get<Envelope<Page<Record<string, unknown>> | null>>(path, {
     params: hdayQuery(filter),
   })
-  const data = res.data.data
-  return {
-    records: (data?.records ?? []).map((r) => toHdayRow(r, filter.scope)),
-    total: Number(data?.total ?? 0),
-    size: Number(data?.size ?? filter.size),
-    current: Number(data?.current ?? filter.current),
-    pages: Number(data?.pages ?? 0),
-  }
+  return pageFrom(res.data.data, filter, (r) => toHdayRow(r, filter.scope))
 }
 
 export async function getHdaySetting(): Promise<HdaySetting> {

@@ -1,4 +1,7 @@
-/** Sign-in, tokens, captcha, tenant resolution and guest registration (spec §7 "Auth"). */
+/**
+ * Sign-in, tokens, captcha, tenant resolution and guest registration (the password is sent as the
+ * MD5 hex of what was typed; tokens come from `oauth/token`).
+ */
 import { website } from '../../config/website'
 import { md5 } from '../../utils/md5'
 import request from '../request'

@@ -1,5 +1,5 @@
 /** Server logs (contract "Logs"): read-only lists and details. */
-import { crudApi, type CrudApi } from '../crud'
+import { entityApi, type CrudApi } from '../crud'
 
 export type LogKind = 'usual' | 'api' | 'error'
 
@@ -31,6 +31,6 @@ const readOnly = async (): Promise<never> => Promise.reject(new Error('logs are 
 
 /** `list` and `detail` of `/api/blade-log/{kind}`; nothing changes a log. */
 export function logApi(kind: LogKind): CrudApi<LogRow> {
-  const crud = crudApi<LogRow>(`/blade-log/${kind}`)
-  return { list: crud.list, detail: crud.detail, submit: readOnly, remove: readOnly }
+  const crud = entityApi<LogRow>({ style: 'blade', base: `/blade-log/${kind}` })
+  return { key: crud.key, list: crud.list, detail: crud.detail, submit: readOnly, remove: readOnly }
 }

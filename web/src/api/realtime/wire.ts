@@ -63,7 +63,10 @@ export const bool = (value: unknown): boolean | null =>
         ? false
         : null
 
-/** Installation status "1" = commissioning (spec §4; `api/station/station` COMMISSIONING). */
+/**
+ * Installation status "1" = commissioning (switched to running by a call; `api/station/station`
+ * COMMISSIONING).
+ */
 const COMMISSIONING = '1'
 
 /**

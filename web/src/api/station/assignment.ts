@@ -3,7 +3,7 @@
  * (owners, maintenance staff) is given; visibility follows from it on the server.
  */
 import request from '../request'
-import type { Envelope, Page, PageQuery } from '../types'
+import { pageFrom, type Envelope, type Page, type PageQuery } from '../types'
 import type { NameAndId } from './station'
 
 export interface UserStations {
@@ -22,14 +22,7 @@ export async function pageAssignment(query: PageQuery): Promise<Page<UserStation
   const res = await request.get<Envelope<Page<UserStations> | null>>('/station/pageAssignment', {
     params: query,
   })
-  const data = res.data.data
-  return {
-    records: (data?.records ?? []).map((u) => ({ ...u, stationIds: u.stationIds.map(String) })),
-    total: Number(data?.total ?? 0),
-    size: Number(data?.size ?? query.size ?? 10),
-    current: Number(data?.current ?? query.current ?? 1),
-    pages: Number(data?.pages ?? 0),
-  }
+  return pageFrom(res.data.data, query, (u) => ({ ...u, stationIds: u.stationIds.map(String) }))
 }
 
 /** Replaces the user's stations (an empty list takes every one away). */

@@ -3,9 +3,10 @@
  * (answered as `appKeySet`; blank on update keeps it). The live view is an address the server
  * builds from the brand's configured template; brands without one are refused with a message.
  */
+import { entityApi } from '../crud'
 import request from '../request'
 import type { Envelope } from '../types'
-import { dictListOptions, restApi, withoutBlankSecrets, type DeviceRow } from './device'
+import { dictListOptions, withoutBlankSecrets, type DeviceRow } from './device'
 
 export interface Camera extends DeviceRow {
   /** Dictionary `camera_brand`. */
@@ -23,7 +24,9 @@ export interface Camera extends DeviceRow {
 
 export const cameraSecrets = ['appKey'] as const
 
-export const cameraApi = restApi<Camera>('/camera', {
+export const cameraApi = entityApi<Camera>({
+  style: 'rest',
+  base: '/camera',
   fromWire: (row) => {
     const out = { ...row }
     delete out.appKey

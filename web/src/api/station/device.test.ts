@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mockHttp, ok, page, unmockHttp, type Call } from '../../test/http'
 import { cameraApi } from './camera'
-import { dictItemOptions, dictLabel, mapModelOptions, restApi, withoutBlankSecrets } from './device'
+import { entityApi } from '../crud'
+import { dictItemOptions, dictLabel, mapModelOptions, withoutBlankSecrets } from './device'
 import { inverterApi, inverterFromWire, inverterToWire, parseModules } from './inverter'
 import { thirdFromWire, thirdToWire } from './inverterThird'
 
 let calls: Call[] = []
 afterEach(() => unmockHttp())
 
-describe('REST-shaped registries', () => {
+describe('entityApi, rest style (the registries)', () => {
   const rows = [
     { id: '11', name: 'a', stationId: '1' },
     { id: '12', name: 'b', stationId: '1' },
@@ -24,7 +25,7 @@ describe('REST-shaped registries', () => {
   })
 
   it('lists through /page with the filters and paging', async () => {
-    const api = restApi<{ id?: string; name?: string }>('/things')
+    const api = entityApi<{ id?: string; name?: string }>({ style: 'rest', base: '/things' })
     const result = await api.list({ current: 2, size: 10, stationId: '1' })
     expect(result.records).toHaveLength(2)
     expect(calls[0].path).toBe('/things/page')
@@ -33,11 +34,15 @@ describe('REST-shaped registries', () => {
   })
 
   it('reads a record from GET /{id}, or from the page when the server has no such call', async () => {
-    const remote = restApi<{ id?: string; name?: string }>('/things', { detail: true })
+    const remote = entityApi<{ id?: string; name?: string }>({
+      style: 'rest',
+      base: '/things',
+      detail: true,
+    })
     expect(await remote.detail('11')).toEqual({ id: '11', name: 'full' })
     expect(calls.at(-1)?.path).toBe('/things/11')
 
-    const local = restApi<{ id?: string; name?: string }>('/things')
+    const local = entityApi<{ id?: string; name?: string }>({ style: 'rest', base: '/things' })
     await local.list({})
     const before = calls.length
     expect(await local.detail('12')).toEqual(rows[1])
@@ -46,7 +51,7 @@ describe('REST-shaped registries', () => {
   })
 
   it('adds with POST, changes with PUT and deletes comma-joined ids', async () => {
-    const api = restApi<{ id?: string; name?: string }>('/things')
+    const api = entityApi<{ id?: string; name?: string }>({ style: 'rest', base: '/things' })
     await api.submit({ name: 'new' })
     await api.submit({ id: '11', name: 'renamed' })
     await api.remove(['11', '12'])

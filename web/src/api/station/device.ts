@@ -1,13 +1,12 @@
 /**
  * What the device and price registries of the station domain share (`cloud/src/station/device`):
- * REST-shaped calls (`GET {base}/page`, `GET {base}/{id}`, `POST {base}` adds, `PUT {base}` changes
- * the fields the body names, `DELETE {base}/{ids}` with comma-joined ids), write-only secrets
+ * REST-shaped calls (`entityApi({ style: 'rest' })` of `../crud`), write-only secrets
  * (answered only as `{name}Set`, blank on update = keep), the dictionary lists behind the select
  * boxes and the register maps a device may name.
  */
-import type { CrudApi, Entity } from '../crud'
+import type { Entity } from '../crud'
 import request from '../request'
-import type { Envelope, Page, PageQuery } from '../types'
+import type { Envelope } from '../types'
 import type { TextOption } from '../../components/crud/types'
 import i18n from '../../locales/i18n'
 
@@ -75,59 +74,4 @@ export function withoutBlankSecrets<T extends object>(body: T, secrets: readonly
       delete out[name]
   }
   return out as T
-}
-
-export interface RestApiOptions<T> {
-  /** The registry answers `GET {base}/{id}`; without it a row of the last page is the record. */
-  detail?: boolean
-  /** A wire record → what the form edits (lists as text...). */
-  fromWire?: (row: T) => T
-  /** A form body → the wire body. */
-  toWire?: (body: T) => T
-}
-
-const emptyPage = <T>(query: PageQuery): Page<T> => ({
-  records: [],
-  total: 0,
-  size: Number(query.size ?? 10),
-  current: Number(query.current ?? 1),
-  pages: 0,
-})
-
-/**
- * A REST-shaped registry as the generic CRUD screen's API family. Camera, weather and third-party
- * accounts have no single-record call on the server, so their "detail" is the row the page
- * answered (the page rows are the full records there).
- */
-export function restApi<T extends Entity>(
-  base: string,
-  options: RestApiOptions<T> = {},
-): CrudApi<T> {
-  const { fromWire = (row: T) => row, toWire = (body: T) => body } = options
-  let lastRows: T[] = []
-  return {
-    async list(query) {
-      const res = await request.get<Envelope<Page<T> | null>>(`${base}/page`, { params: query })
-      const data = res.data.data ?? emptyPage<T>(query)
-      lastRows = data.records ?? []
-      return { ...data, records: lastRows, total: Number(data.total ?? 0) }
-    },
-    async detail(id) {
-      if (options.detail) {
-        const res = await request.get<Envelope<T>>(`${base}/${encodeURIComponent(id)}`)
-        return fromWire(res.data.data)
-      }
-      const row = lastRows.find((r) => r.id === id)
-      if (!row) throw new Error(`no row ${id} on the page`)
-      return fromWire(row)
-    },
-    async submit(entity) {
-      const body = toWire(entity)
-      if (body.id) await request.put<Envelope<boolean>>(base, body)
-      else await request.post<Envelope<string>>(base, body)
-    },
-    async remove(ids) {
-      await request.delete<Envelope<boolean>>(`${base}/${ids.map(encodeURIComponent).join(',')}`)
-    },
-  }
 }

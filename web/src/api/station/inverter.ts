@@ -3,7 +3,8 @@
  * travel as a list of numbers (answered as an array, accepted as an array or "20,20,18"); the form
  * edits them as comma-separated text.
  */
-import { dictListOptions, restApi, type DeviceRow } from './device'
+import { entityApi } from '../crud'
+import { dictListOptions, type DeviceRow } from './device'
 
 export interface Inverter extends DeviceRow {
   name?: string
@@ -60,7 +61,9 @@ export function inverterToWire(body: Inverter): Inverter {
   }
 }
 
-export const inverterApi = restApi<Inverter>('/inverter', {
+export const inverterApi = entityApi<Inverter>({
+  style: 'rest',
+  base: '/inverter',
   detail: true,
   fromWire: inverterFromWire,
   toWire: inverterToWire,

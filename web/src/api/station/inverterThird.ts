@@ -3,9 +3,10 @@
  * `cloud/src/station/device/inverter_third.rs`). The password is write-only: never answered (only
  * `passwordSet`), required when adding, and left out of an update when blank so the stored one stays.
  */
+import { entityApi } from '../crud'
 import request from '../request'
 import type { Envelope } from '../types'
-import { restApi, withoutBlankSecrets, type DeviceRow } from './device'
+import { withoutBlankSecrets, type DeviceRow } from './device'
 
 export interface InverterThird extends DeviceRow {
   /** Dictionary `inverter_manufacturer`. */
@@ -31,7 +32,9 @@ export const thirdFromWire = (row: InverterThird): InverterThird => {
 export const thirdToWire = (body: InverterThird): InverterThird =>
   withoutBlankSecrets(body, thirdSecrets)
 
-export const inverterThirdApi = restApi<InverterThird>('/inverterThird', {
+export const inverterThirdApi = entityApi<InverterThird>({
+  style: 'rest',
+  base: '/inverterThird',
   fromWire: thirdFromWire,
   toWire: thirdToWire,
 })

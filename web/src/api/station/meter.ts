@@ -3,7 +3,8 @@
  * `meter_role`: grid, generation, consumption), CT and PT ratios (energy is multiplied by both),
  * register map and bus address.
  */
-import { restApi, type DeviceRow } from './device'
+import { entityApi } from '../crud'
+import { type DeviceRow } from './device'
 
 export interface Meter extends DeviceRow {
   name?: string
@@ -18,4 +19,8 @@ export interface Meter extends DeviceRow {
   remark?: string | null
 }
 
-export const meterApi = restApi<Meter>('/meter', { detail: true })
+export const meterApi = entityApi<Meter>({
+  style: 'rest',
+  base: '/meter',
+  detail: true,
+})

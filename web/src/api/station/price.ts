@@ -2,9 +2,10 @@
  * Station price history (`/api/stationPrice`, server `cloud/src/station/price.rs`): a price per
  * kWh from an effective date on; the price in force is the latest effective date not after today.
  */
+import { entityApi } from '../crud'
 import request from '../request'
 import type { Envelope } from '../types'
-import { restApi, type DeviceRow } from './device'
+import { type DeviceRow } from './device'
 
 export interface StationPrice extends DeviceRow {
   /** `yyyy-MM-dd`. */
@@ -13,7 +14,11 @@ export interface StationPrice extends DeviceRow {
   remark?: string | null
 }
 
-export const stationPriceApi = restApi<StationPrice>('/stationPrice', { detail: true })
+export const stationPriceApi = entityApi<StationPrice>({
+  style: 'rest',
+  base: '/stationPrice',
+  detail: true,
+})
 
 /** The price in force now, or null when the station has none yet. */
 export async function getLastPrice(stationId: string): Promise<StationPrice | null> {

@@ -1,10 +1,10 @@
 /**
- * Stations (`/api/station`, spec §3 Station, §7 Station domain). REST-shaped: `POST` adds,
+ * Stations (`/api/station`). REST-shaped: `POST` adds,
  * `PUT` changes the fields the body names, `DELETE /{id}` removes (with `?confirm=true` when the
  * station still has devices). Server shapes: `cloud/src/station/station.rs`.
  */
 import request, { RequestError } from '../request'
-import type { Envelope, Page, PageQuery } from '../types'
+import { pageFrom, type Envelope, type Page, type PageQuery } from '../types'
 
 /** `installationStatus`: a station is created commissioning and switched to running once. */
 export const COMMISSIONING = '1'
@@ -101,14 +101,7 @@ const base = '/station'
 
 export async function stationPage(query: PageQuery): Promise<Page<Station>> {
   const res = await request.get<Envelope<Page<Station> | null>>(`${base}/page`, { params: query })
-  const data = res.data.data
-  return {
-    records: data?.records ?? [],
-    total: Number(data?.total ?? 0),
-    size: Number(data?.size ?? query.size ?? 10),
-    current: Number(data?.current ?? query.current ?? 1),
-    pages: Number(data?.pages ?? 0),
-  }
+  return pageFrom(res.data.data, query)
 }
 
 export async function stationDetail(id: string): Promise<Station> {
@@ -138,7 +131,10 @@ export async function removeStation(id: string, confirm = false): Promise<void> 
   })
 }
 
-/** Commissioning → running; answers the server's message (spec §4). */
+/**
+ * Commissioning → running; answers the server's message ("after commissioning the station changes
+ * to running").
+ */
 export async function switchStation(id: string): Promise<string> {
   const res = await request.put<Envelope<boolean>>(
     `${base}/switchStation/${encodeURIComponent(id)}`,

@@ -2,7 +2,8 @@
  * Weather stations (`/api/weather`, server `cloud/src/station/device/weather.rs`): at most one per
  * station; the server refuses a second with 每个电站最多只能添加一个气象站.
  */
-import { restApi, type DeviceRow } from './device'
+import { entityApi } from '../crud'
+import { type DeviceRow } from './device'
 
 export interface Weather extends DeviceRow {
   name?: string
@@ -14,4 +15,4 @@ export interface Weather extends DeviceRow {
   remark?: string | null
 }
 
-export const weatherApi = restApi<Weather>('/weather')
+export const weatherApi = entityApi<Weather>({ style: 'rest', base: '/weather' })

@@ -1,5 +1,5 @@
 /** OAuth clients (contract "Clients"; platform only). */
-import { crudApi } from '../crud'
+import { entityApi } from '../crud'
 
 export interface Client {
   id?: string
@@ -13,4 +13,4 @@ export interface Client {
   refreshTokenValidity: number
 }
 
-export const clientApi = crudApi<Client>('/blade-system/client')
+export const clientApi = entityApi<Client>({ style: 'blade', base: '/blade-system/client' })

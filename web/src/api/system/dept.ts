@@ -1,5 +1,5 @@
 /** Departments (contract "Departments"; tenant-scoped). */
-import { arrayList, crudApi, type CrudApi } from '../crud'
+import { arrayList, entityApi, type CrudApi } from '../crud'
 import request from '../request'
 import type { TreeNode } from '../tree'
 import type { Envelope } from '../types'
@@ -23,7 +23,7 @@ const base = '/blade-system/dept'
 
 /** `dept/list` answers the whole (filtered) tree. */
 export const deptApi: CrudApi<Dept> = {
-  ...crudApi<Dept>(base),
+  ...entityApi<Dept>({ style: 'blade', base }),
   list: arrayList<Dept>(`${base}/list`),
 }
 

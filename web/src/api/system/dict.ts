@@ -1,8 +1,8 @@
-/** Dictionaries and business dictionaries (contract "Dictionaries"; spec §3 Dictionary). */
-import { crudApi, type CrudApi } from '../crud'
+/** Dictionaries and business dictionaries (contract "Dictionaries"; tree root code DICT, isSealed 0/1). */
+import { entityApi, type CrudApi } from '../crud'
 import request from '../request'
 import type { TreeNode } from '../tree'
-import type { Envelope, Page, PageQuery } from '../types'
+import { pageFrom, type Envelope, type Page, type PageQuery } from '../types'
 
 export interface Dict {
   id?: string
@@ -40,21 +40,14 @@ export interface DictApi extends CrudApi<Dict> {
 }
 
 export function dictApi(kind: DictKind): DictApi {
-  const crud = crudApi<Dict>(base(kind))
+  const crud = entityApi<Dict>({ style: 'blade', base: base(kind) })
   return {
     ...crud,
     async childList(query) {
       const res = await request.get<Envelope<Page<Dict> | null>>(`${base(kind)}/child-list`, {
         params: query,
       })
-      const page = res.data.data
-      return {
-        records: page?.records ?? [],
-        total: Number(page?.total ?? 0),
-        size: Number(page?.size ?? query.size ?? 10),
-        current: Number(page?.current ?? query.current ?? 1),
-        pages: Number(page?.pages ?? 0),
-      }
+      return pageFrom(res.data.data, query)
     },
     async tree(code) {
       const res = await request.get<Envelope<TreeNode[] | null>>(`${base(kind)}/tree`, {

@@ -1,4 +1,4 @@
-/** The caller's menus and button permissions (spec §6, §7 "Menu"). */
+/** The caller's menus and button permissions (menus limited by role and tenant package; buttons as a code tree). */
 import type { ServerButton, ServerMenu } from '../../router/menu'
 import request from '../request'
 import type { Envelope } from '../types'

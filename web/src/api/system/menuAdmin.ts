@@ -1,5 +1,5 @@
 /** Menu administration and the grant trees (contract "Menus", "Top menus", "Roles"). */
-import { arrayList, crudApi, filtersOf, type CrudApi } from '../crud'
+import { arrayList, entityApi, filtersOf, type CrudApi } from '../crud'
 import request from '../request'
 import type { TreeNode } from '../tree'
 import type { Envelope } from '../types'
@@ -41,7 +41,7 @@ export async function menuLazyList(parentId: string): Promise<Menu[]> {
  * (`lazy-list?parentId=0`); a search asks the whole filtered tree (`list`).
  */
 export const menuApi: CrudApi<Menu> = {
-  ...crudApi<Menu>(base),
+  ...entityApi<Menu>({ style: 'blade', base }),
   async list(query) {
     const filters = filtersOf(query)
     const filtered = Object.values(filters).some((value) => value !== undefined && value !== '')

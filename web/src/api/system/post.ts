@@ -1,5 +1,5 @@
-/** Posts (spec §7 /api/blade-system/post family). */
-import { crudApi } from '../crud'
+/** Posts (the `/api/blade-system/post` list/detail/submit/remove family). */
+import { entityApi } from '../crud'
 import request from '../request'
 import type { Envelope, Page } from '../types'
 
@@ -12,7 +12,7 @@ export interface Post {
   remark?: string
 }
 
-export const postApi = crudApi<Post>('/blade-system/post')
+export const postApi = entityApi<Post>({ style: 'blade', base: '/blade-system/post' })
 
 /**
  * Every post, to choose from in the user form (the contract has no select call: the list's largest

@@ -1,6 +1,5 @@
 /** Administrative regions (contract "Regions"): keyed by `code`, loaded level by level. */
-import type { CrudApi } from '../crud'
-import { wholePage } from '../crud'
+import { entityKey, wholePage, type CrudApi } from '../crud'
 import request from '../request'
 import type { Envelope } from '../types'
 
@@ -32,6 +31,7 @@ export async function regionChildren(parentCode: string): Promise<Region[]> {
 
 /** The region family, with `code` standing in for the id the generic page works with. */
 export const regionApi: CrudApi<Region> = {
+  key: entityKey(base),
   async list() {
     return wholePage(await regionChildren(rootRegion))
   },

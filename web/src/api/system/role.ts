@@ -1,5 +1,5 @@
 /** Roles (contract "Roles"; tenant-scoped). */
-import { arrayList, crudApi, type CrudApi } from '../crud'
+import { arrayList, entityApi, type CrudApi } from '../crud'
 import request from '../request'
 import type { TreeNode } from '../tree'
 import type { Envelope } from '../types'
@@ -20,7 +20,7 @@ const base = '/blade-system/role'
 
 /** `role/list` answers the whole (filtered) tree. */
 export const roleApi: CrudApi<Role> = {
-  ...crudApi<Role>(base),
+  ...entityApi<Role>({ style: 'blade', base }),
   list: arrayList<Role>(`${base}/list`),
 }
 

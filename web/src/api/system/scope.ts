@@ -1,5 +1,5 @@
 /** Data scopes and API scopes (contract "Data scopes", "API scopes"; platform data). */
-import { crudApi } from '../crud'
+import { entityApi } from '../crud'
 
 export interface DataScope {
   id?: string
@@ -27,5 +27,8 @@ export interface ApiScope {
   remark?: string
 }
 
-export const dataScopeApi = crudApi<DataScope>('/blade-system/data-scope')
-export const apiScopeApi = crudApi<ApiScope>('/blade-system/api-scope')
+export const dataScopeApi = entityApi<DataScope>({
+  style: 'blade',
+  base: '/blade-system/data-scope',
+})
+export const apiScopeApi = entityApi<ApiScope>({ style: 'blade', base: '/blade-system/api-scope' })

@@ -1,5 +1,5 @@
 /** Tenants and tenant packages (contract "Tenants", "Tenant packages"; platform only). */
-import { crudApi } from '../crud'
+import { entityApi } from '../crud'
 import request from '../request'
 import type { Envelope, Page } from '../types'
 
@@ -30,8 +30,11 @@ export interface TenantPackage {
 }
 
 const tenantBase = '/blade-system/tenant'
-export const tenantApi = crudApi<Tenant>(tenantBase)
-export const tenantPackageApi = crudApi<TenantPackage>('/blade-system/tenant-package')
+export const tenantApi = entityApi<Tenant>({ style: 'blade', base: tenantBase })
+export const tenantPackageApi = entityApi<TenantPackage>({
+  style: 'blade',
+  base: '/blade-system/tenant-package',
+})
 
 /** Every live tenant (select boxes). */
 export async function tenantSelect(): Promise<{ tenantId: string; tenantName: string }[]> {

@@ -1,5 +1,5 @@
 /** Top menus (contract "Top menus"; tenant-scoped). */
-import { crudApi } from '../crud'
+import { entityApi } from '../crud'
 import request from '../request'
 import type { Envelope } from '../types'
 
@@ -12,7 +12,7 @@ export interface TopMenuRow {
   sort?: number
 }
 
-export const topMenuApi = crudApi<TopMenuRow>('/blade-system/topmenu')
+export const topMenuApi = entityApi<TopMenuRow>({ style: 'blade', base: '/blade-system/topmenu' })
 
 /** Replaces the menus of these top menus. */
 export async function grantTopMenu(

@@ -1,7 +1,7 @@
 /** User administration (contract "Users"): users, owners, maintenance staff. */
-import { wholePage, type CrudApi } from '../crud'
+import { entityKey, wholePage, type CrudApi } from '../crud'
 import request from '../request'
-import type { Envelope, Page, PageQuery } from '../types'
+import { pageFrom, type Envelope, type Page, type PageQuery } from '../types'
 
 export interface User {
   id?: string
@@ -54,14 +54,7 @@ const base = '/blade-user'
 
 async function page<T>(path: string, query: PageQuery): Promise<Page<T>> {
   const res = await request.get<Envelope<Page<T> | null>>(path, { params: query })
-  const data = res.data.data
-  return {
-    records: data?.records ?? [],
-    total: Number(data?.total ?? 0),
-    size: Number(data?.size ?? query.size ?? 10),
-    current: Number(data?.current ?? query.current ?? 1),
-    pages: Number(data?.pages ?? 0),
-  }
+  return pageFrom(res.data.data, query)
 }
 
 async function detail<T>(id: string): Promise<T> {
@@ -79,6 +72,7 @@ async function remove(ids: readonly string[]): Promise<void> {
 
 /** Users: add is `submit` (with the passwords), edit is `update` (without). */
 export const userApi: CrudApi<User> = {
+  key: entityKey(base),
   list: (query) => page<User>(`${base}/page`, query),
   detail: (id) => detail<User>(id),
   async submit(user) {
@@ -89,6 +83,7 @@ export const userApi: CrudApi<User> = {
 
 /** Owners (role alias `owner`): `saveOwner` both creates and updates. */
 export const ownerApi: CrudApi<Owner> = {
+  key: [...entityKey(base), 'owner'],
   list: (query) => page<Owner>(`${base}/pageOwner`, query),
   detail: (id) => detail<Owner>(id),
   async submit(owner) {
@@ -108,6 +103,7 @@ const contains = (value: string | undefined, filter: unknown) =>
  */
 export const personnelApi: CrudApi<User> = {
   ...userApi,
+  key: [...entityKey(base), 'maintenance'],
   async list(query) {
     const res = await request.get<Envelope<MaintenanceUser[] | null>>(`${base}/listMaintenance`)
     const rows = wholePage(res.data.data).records.filter(

@@ -1,4 +1,4 @@
-/** The signed-in user's own data (spec §2 personal information page, §7 "Users"). */
+/** The signed-in user's own data (the personal information page: info and password tabs). */
 import { md5 } from '../../utils/md5'
 import request from '../request'
 import type { Envelope } from '../types'

@@ -7,6 +7,7 @@ import request, { configureRequest } from '../../api/request'
 import i18n from '../../locales/i18n'
 import { paramConfig, type Param } from '../../pages/system/param/config'
 import { useSessionStore } from '../../stores/session'
+import { withQueryClient } from '../../test/render'
 import CrudPage from './CrudPage'
 import type { CrudConfig } from './types'
 
@@ -71,9 +72,7 @@ afterEach(() => {
 function renderPage(config: CrudConfig<Param> = paramConfig) {
   render(
     <ConfigProvider locale={zhCN}>
-      <App>
-        <CrudPage config={config} />
-      </App>
+      <App>{withQueryClient(<CrudPage config={config} />)}</App>
     </ConfigProvider>,
   )
 }

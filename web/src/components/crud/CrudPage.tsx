@@ -12,11 +12,13 @@ import {
   Table,
   type TableColumnsType,
 } from 'antd'
-import { useEffect, useMemo, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
 import type { TOptions } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import type { Entity } from '../../api/crud'
-import type { Page } from '../../api/types'
+import type { Page, PageQuery } from '../../api/types'
+import { usePagedList } from '../../hooks/usePagedList'
 import { useSessionStore } from '../../stores/session'
 import { lazyRows, withChildren } from '../../utils/tree'
 import {
@@ -49,9 +51,9 @@ interface ListState {
   search: SearchValues
   current: number
   size: number
-  /** Bumped to reload the same page. */
-  tick: number
 }
+
+const firstPage: ListState = { search: {}, current: 1, size: defaultPageSize }
 
 interface DialogState {
   mode: DialogMode
@@ -65,20 +67,12 @@ interface DialogState {
   seq: number
 }
 
-const emptyPage = <T,>(size: number): Page<T> => ({
-  records: [],
-  total: 0,
-  size,
-  current: 1,
-  pages: 0,
-})
-
 /** Fields whose select labels come from a dictionary or a loader (table cells, search). */
 const loadsOptions = (field: CrudField) =>
   field.type === 'select' && (field.dict !== undefined || field.loadOptions !== undefined)
 
 /**
- * The generic, declarative list/form screen (spec §2 "Generic CRUD screens"): a search form over
+ * The generic, declarative list/form screen (list with paging, add, edit, delete, bulk delete): a search form over
  * the fields marked `search`, a paged table (10/30/50/100/200, total shown) or a tree table, add /
  * edit / view dialogs built from the fields and their rules, delete of one row and bulk delete
  * (both confirmed), and the screen's own toolbar and row actions. Buttons show only with their
@@ -106,53 +100,46 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
   const tree = config.tree
 
   const [searchForm] = Form.useForm<SearchValues>()
-  const [list, setList] = useState<ListState>({
-    search: {},
-    current: 1,
-    size: defaultPageSize,
-    tick: 0,
-  })
-  const [result, setResult] = useState<{ list: ListState; page: Page<T> } | null>(null)
   const [selected, setSelected] = useState<T[]>([])
   const selectedIds = selected.flatMap((row) => (row.id ? [row.id] : []))
   const [dialog, setDialog] = useState<DialogState | null>(null)
-  const loading = result?.list !== list
-  const page = result?.page ?? emptyPage<T>(list.size)
+  const queryClient = useQueryClient()
 
-  // The fixed filters (a parent, the node of a side tree) restart the list at page 1.
-  const queryKey = JSON.stringify(query ?? {})
-  const [seenQuery, setSeenQuery] = useState(queryKey)
-  if (seenQuery !== queryKey) {
-    setSeenQuery(queryKey)
-    setSelected([])
-    setList((prev) => ({ ...prev, current: 1, tick: prev.tick + 1 }))
+  // The fixed filters (a parent, the node of a side tree) are part of every list query.
+  const fixedQuery = JSON.stringify(query ?? {})
+  const listQueryOf = (state: ListState) => {
+    const listQuery: PageQuery = {
+      ...buildListQuery(fields, state.search, { current: state.current, size: state.size }),
+      ...(JSON.parse(fixedQuery) as Record<string, string>),
+    }
+    return {
+      queryKey: [...api.key, tree?.loadChildren ? 'lazyTree' : 'list', listQuery],
+      queryFn: async (): Promise<Page<T>> => {
+        const next = await api.list(listQuery)
+        return tree?.loadChildren ? { ...next, records: lazyRows(next.records) } : next
+      },
+    }
   }
+  const paged = usePagedList(firstPage, listQueryOf)
+  const { list, page, loading } = paged
 
-  useEffect(() => {
-    let live = true
-    const listQuery = {
-      ...buildListQuery(fields, list.search, { current: list.current, size: list.size }),
-      ...(JSON.parse(queryKey) as Record<string, string>),
-    }
-    api.list(listQuery).then(
-      (next) =>
-        live &&
-        setResult({
-          list,
-          page: tree?.loadChildren ? { ...next, records: lazyRows(next.records) } : next,
-        }),
-      // The request client has shown the error; keep the rows shown so far.
-      () => live && setResult((prev) => ({ list, page: prev?.page ?? emptyPage<T>(list.size) })),
-    )
-    return () => {
-      live = false
-    }
-  }, [api, fields, list, queryKey, tree])
+  // New fixed filters restart the list at page 1.
+  const [seenQuery, setSeenQuery] = useState(fixedQuery)
+  if (seenQuery !== fixedQuery) {
+    setSeenQuery(fixedQuery)
+    setSelected([])
+    paged.setList((prev) => ({ ...prev, current: 1 }))
+  }
 
   /** Changes the list query; the selection belongs to the rows shown, so it is cleared. */
   const go = (next: Partial<ListState>) => {
     setSelected([])
-    setList((prev) => ({ ...prev, ...next, tick: prev.tick + 1 }))
+    paged.go(next)
+  }
+  /** After a change: every cached list of this entity is out of date; the shown one reloads. */
+  const changed = () => {
+    setSelected([])
+    void queryClient.invalidateQueries({ queryKey: api.key })
   }
 
   /** A lazy tree row was expanded: load its children once. */
@@ -161,13 +148,8 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
     const id = row.id
     try {
       const children = await tree.loadChildren(row)
-      setResult((prev) =>
-        prev
-          ? {
-              ...prev,
-              page: { ...prev.page, records: withChildren(prev.page.records, id, children) },
-            }
-          : prev,
+      queryClient.setQueryData<Page<T>>(listQueryOf(list).queryKey, (prev) =>
+        prev ? { ...prev, records: withChildren(prev.records, id, children) } : prev,
       )
     } catch {
       // shown by the request client
@@ -228,7 +210,7 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
     await api.submit(body as T)
     void message.success(t(mode === 'add' ? 'crud.added' : 'crud.updated'))
     closeDialog()
-    go({})
+    changed()
   }
 
   const context: ActionContext<T> = {
@@ -248,7 +230,7 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
             return // shown by the request client
           }
           void message.success(t('crud.success'))
-          go({})
+          changed()
         },
       })
     },
@@ -265,7 +247,12 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
           return // shown by the request client
         }
         void message.success(t('crud.deleted'))
-        go({ current: pageAfterDelete(list.current, page.records.length, ids.length) })
+        const current = pageAfterDelete(list.current, page.records.length, ids.length)
+        if (current === list.current) return changed()
+        // Another page: it loads by itself; the other cached lists are only marked out of date.
+        setSelected([])
+        paged.setList((prev) => ({ ...prev, current }))
+        void queryClient.invalidateQueries({ queryKey: api.key, refetchType: 'none' })
       },
     })
   }

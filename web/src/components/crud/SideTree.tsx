@@ -1,5 +1,6 @@
 import { Card, Tree } from 'antd'
-import { useEffect, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { identityKey } from '../../api/queryClient'
 import type { TreeNode } from '../../api/tree'
 
 interface Props {
@@ -12,23 +13,14 @@ interface Props {
 
 /** A tree beside a list that narrows it to the picked node (depts of users, menus of scopes). */
 export default function SideTree({ title, load, onSelect, testId }: Props) {
-  const [nodes, setNodes] = useState<TreeNode[]>([])
-  useEffect(() => {
-    let live = true
-    load().then(
-      (next) => live && setNodes(next),
-      () => undefined, // shown by the request client
-    )
-    return () => {
-      live = false
-    }
-  }, [load])
+  // Failures leave the tree empty (shown by the request client).
+  const nodes = useQuery({ queryKey: ['sideTree', testId, identityKey(load)], queryFn: load }).data
   return (
     <Card size="small" title={title} data-testid={testId} style={{ height: '100%' }}>
       <Tree
         blockNode
         defaultExpandAll
-        treeData={nodes}
+        treeData={nodes ?? []}
         onSelect={(keys) => onSelect(keys.length > 0 ? String(keys[0]) : undefined)}
       />
     </Card>

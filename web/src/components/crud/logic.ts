@@ -142,7 +142,7 @@ export function bulkDeleteAction(
 
 type Translate = (key: MessageKey, options?: Record<string, unknown>) => string
 
-/** The validation trigger of a field: blur (spec §5) unless declared, selects on change. */
+/** The validation trigger of a field: blur (forms validate on blur) unless declared, selects on change. */
 export const triggerOf = (field: CrudField): 'onBlur' | 'onChange' =>
   (field.trigger ??
     (['select', 'treeSelect'].includes(field.type ?? 'input') ? 'change' : 'blur')) === 'blur'

@@ -47,7 +47,7 @@ export interface CrudField<T extends Entity = Entity> {
   rules?: (t: Translate) => Rule[]
   /** Fields whose change re-runs this field's rules (a confirm password follows the password). */
   dependencies?: readonly string[]
-  /** When rules run. Default `blur` (spec §5); selects run on `change`. */
+  /** When rules run. Default `blur` (forms validate on blur); selects run on `change`. */
   trigger?: 'blur' | 'change'
   /** Fixed options with translated labels. */
   options?: readonly FieldOption[]

@@ -1,10 +1,11 @@
 import { InputNumber, Space, Typography } from 'antd'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
-import { useEffect, useRef, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { website } from '../../config/website'
-import { chinaBounds, loadChinaProvinces } from './chinaGeo'
+import { chinaBounds, chinaProvincesQuery } from './chinaGeo'
 import { COORD_DECIMALS, locationProblem, roundedLocation, type LatLng } from './coords'
 import { tilesReachable } from './tiles'
 
@@ -39,7 +40,16 @@ export default function MapPicker({ value, onChange, disabled, height = 320 }: P
   const marker = useRef<L.CircleMarker | null>(null)
   const change = useRef(onChange)
   const locked = useRef(disabled)
-  const [base, setBase] = useState<'loading' | 'outlines' | 'tiles'>('loading')
+  // Online tiles only when a probe tile loads; offline the outlines alone, with no error.
+  const tiles = useQuery({
+    queryKey: ['map', 'tiles', website.mapTileUrl],
+    queryFn: () => tilesReachable(website.mapTileUrl, website.mapTileProbeTimeout),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  })
+  // Without the outlines the picker still works by typing numbers.
+  const outlines = useQuery(chinaProvincesQuery()).data
+  const base = tiles.data === undefined ? 'loading' : tiles.data ? 'tiles' : 'outlines'
   useEffect(() => {
     change.current = onChange
     locked.current = disabled
@@ -48,7 +58,6 @@ export default function MapPicker({ value, onChange, disabled, height = 320 }: P
   useEffect(() => {
     const el = box.current
     if (!el) return
-    let live = true
     const m = L.map(el, { attributionControl: true, zoomSnap: 0.25, worldCopyJump: false })
     m.fitBounds(chinaBounds)
     m.on('click', (e: L.LeafletMouseEvent) => {
@@ -56,38 +65,34 @@ export default function MapPicker({ value, onChange, disabled, height = 320 }: P
       change.current?.(roundedLocation(e.latlng.lat, e.latlng.lng))
     })
     map.current = m
-    void tilesReachable(website.mapTileUrl, website.mapTileProbeTimeout).then((reachable) => {
-      if (!live) return
-      if (reachable) {
-        L.tileLayer(website.mapTileUrl, {
-          attribution: website.mapTileAttribution,
-          maxZoom: 18,
-        })
-          .addTo(m)
-          .bringToBack()
-      }
-      setBase((prev) =>
-        prev === 'loading' && !reachable ? 'outlines' : reachable ? 'tiles' : prev,
-      )
-    })
-    loadChinaProvinces().then(
-      (geo) => {
-        if (!live) return
-        L.geoJSON(geo, { style: outlineStyle, interactive: false }).addTo(m)
-      },
-      () => undefined, // the picker still works by typing numbers
-    )
     // A map laid out inside an opening dialog measures 0×0 at first.
     const resize = new ResizeObserver(() => m.invalidateSize())
     resize.observe(el)
     return () => {
-      live = false
       resize.disconnect()
       m.remove()
       map.current = null
       marker.current = null
     }
   }, [])
+
+  useEffect(() => {
+    const m = map.current
+    if (!m || base !== 'tiles') return
+    const layer = L.tileLayer(website.mapTileUrl, {
+      attribution: website.mapTileAttribution,
+      maxZoom: 18,
+    })
+    layer.addTo(m).bringToBack()
+    return () => void layer.remove()
+  }, [base])
+
+  useEffect(() => {
+    const m = map.current
+    if (!m || !outlines) return
+    const layer = L.geoJSON(outlines, { style: outlineStyle, interactive: false }).addTo(m)
+    return () => void layer.remove()
+  }, [outlines])
 
   const lat = value?.latitude
   const lng = value?.longitude

@@ -3,6 +3,7 @@
  * README for source and licence), loaded on first use as a chunk of its own so pages without a
  * map never download it. Shared by the location picker and the maps of stations.
  */
+import { queryOptions } from '@tanstack/react-query'
 import type { FeatureCollection, MultiPolygon, Polygon } from 'geojson'
 
 export interface ProvinceProps {
@@ -14,20 +15,20 @@ export interface ProvinceProps {
 
 export type ChinaProvinces = FeatureCollection<Polygon | MultiPolygon, ProvinceProps>
 
-let loading: Promise<ChinaProvinces> | null = null
-
-export function loadChinaProvinces(): Promise<ChinaProvinces> {
-  if (!loading) {
-    loading = import('../../assets/geo/china-provinces.json').then(
-      (module) => module.default as unknown as ChinaProvinces,
-    )
-    // A failed chunk load may succeed later (the network came back).
-    loading.catch(() => {
-      loading = null
-    })
-  }
-  return loading
-}
+/**
+ * The bundled outlines (their own chunk), loaded once per page load; a failed chunk load is
+ * tried again at the next use (the network came back).
+ */
+export const chinaProvincesQuery = () =>
+  queryOptions({
+    queryKey: ['map', 'chinaProvinces'],
+    queryFn: () =>
+      import('../../assets/geo/china-provinces.json').then(
+        (module) => module.default as unknown as ChinaProvinces,
+      ),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  })
 
 /** [south, west], [north, east] of mainland China and its islands, for the initial view. */
 export const chinaBounds: [[number, number], [number, number]] = [

@@ -2,7 +2,7 @@ import { PauseCircleOutlined, ReloadOutlined } from '@ant-design/icons'
 import { Button, Space, Tooltip, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
-import { LIVE_INTERVAL_MS } from '../../hooks/usePolling'
+import { LIVE_INTERVAL_MS } from '../../hooks/useLive'
 
 export interface LiveMetaProps {
   updatedAt: number | undefined

@@ -1,9 +1,10 @@
 import { Alert, Spin } from 'antd'
-import { useEffect, useMemo, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { MapStation } from '../../api/realtime/types'
 import Chart from './Chart'
-import { ensureChinaMap } from './chinaMap'
+import { chinaMapQuery } from './chinaMap'
 import { stationMapOption, type MapPoint } from './stationMap'
 
 export interface StationMapProps {
@@ -17,17 +18,8 @@ export interface StationMapProps {
 /** Stations on the China province map; a click on a station calls `onOpen(id)`. */
 export default function StationMap({ stations, height, onOpen, dark, testId }: StationMapProps) {
   const { t } = useTranslation()
-  const [ready, setReady] = useState<'loading' | 'ready' | 'failed'>('loading')
-  useEffect(() => {
-    let live = true
-    ensureChinaMap().then(
-      () => live && setReady('ready'),
-      () => live && setReady('failed'),
-    )
-    return () => {
-      live = false
-    }
-  }, [])
+  const map = useQuery(chinaMapQuery())
+  const ready = map.isSuccess ? 'ready' : map.isError ? 'failed' : 'loading'
   const option = useMemo(
     () =>
       stationMapOption(

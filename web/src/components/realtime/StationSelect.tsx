@@ -1,6 +1,6 @@
 import { Select } from 'antd'
-import { useEffect, useState } from 'react'
-import { stationNamesAndIds, type NameAndId } from '../../api/station/station'
+import { useQuery } from '@tanstack/react-query'
+import { stationNamesQuery } from '../../api/station/queries'
 
 export interface StationSelectProps {
   value: string | undefined
@@ -20,23 +20,13 @@ export default function StationSelect({
   testId,
   style,
 }: StationSelectProps) {
-  const [stations, setStations] = useState<NameAndId[] | null>(null)
-  useEffect(() => {
-    let live = true
-    stationNamesAndIds().then(
-      (list) => live && setStations(list),
-      () => live && setStations([]),
-    )
-    return () => {
-      live = false
-    }
-  }, [])
+  const { data: stations, isPending } = useQuery(stationNamesQuery())
   return (
     <Select
       data-testid={testId}
       showSearch={{ optionFilterProp: 'label' }}
       allowClear={allowClear}
-      loading={stations === null}
+      loading={isPending}
       placeholder={placeholder}
       value={value}
       onChange={(v: string | undefined) => onChange(v || undefined)}

@@ -1,22 +1,21 @@
 /**
  * The China province map for echarts, from the bundled base map (`components/map/chinaGeo`),
- * registered once under the name `china` on first use.
+ * registered once under the name `china` on first use (a failed load is tried again next time).
  */
-import { loadChinaProvinces } from '../map/chinaGeo'
+import { queryOptions } from '@tanstack/react-query'
+import { queryClient } from '../../api/queryClient'
+import { chinaProvincesQuery } from '../map/chinaGeo'
 import { echarts } from './echarts'
 
 export const CHINA_MAP = 'china'
 
-let registered: Promise<void> | null = null
-
-export function ensureChinaMap(): Promise<void> {
-  if (!registered) {
-    registered = loadChinaProvinces().then((geo) => {
-      echarts.registerMap(CHINA_MAP, geo)
-    })
-    registered.catch(() => {
-      registered = null
-    })
-  }
-  return registered
-}
+export const chinaMapQuery = () =>
+  queryOptions({
+    queryKey: ['map', 'echartsChina'],
+    queryFn: async () => {
+      echarts.registerMap(CHINA_MAP, await queryClient.fetchQuery(chinaProvincesQuery()))
+      return CHINA_MAP
+    },
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  })

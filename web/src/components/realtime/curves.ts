@@ -1,6 +1,6 @@
 /** echarts options of the day curves (station power today, a bracket's angles). */
 import dayjs from 'dayjs'
-import { axisScale, breakGaps, type Point } from '../../pages/station/inverterReal/wave'
+import { axisScale, breakGaps, type Point } from '../../pages/realtime/inverter/wave'
 import { formatValue } from '../../utils/units'
 
 /** Local midnight to midnight of `date` (yyyy-MM-dd, default today), epoch ms. */

@@ -1,7 +1,7 @@
 /** Fleet charts shared by the dashboard and the big screen (pure option builders). */
 import type { ProvinceStat } from '../../api/realtime/home'
 import type { MapStation } from '../../api/realtime/types'
-import { axisScale } from '../../pages/station/inverterReal/wave'
+import { axisScale } from '../../pages/realtime/inverter/wave'
 import { formatValue } from '../../utils/units'
 import { STATUSES, STATUS_COLOURS, type RunStatus } from './status'
 

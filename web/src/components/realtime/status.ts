@@ -5,7 +5,7 @@
  * - producing: communicating and feeding power;
  * - standby: communicating, no output (night, grid-side stop): not a fault;
  * - offline: no data (gateway or device silent);
- * - commissioning: not yet switched to running (spec §4): shown, not judged;
+ * - commissioning: not yet switched to running (a switch call does it): shown, not judged;
  * - fault: a device reports a fault code / active station-fault alarm.
  *
  * Priority when deriving: commissioning > fault > offline > producing / standby.

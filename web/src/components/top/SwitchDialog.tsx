@@ -1,13 +1,19 @@
-import { App, Form, Modal, Select } from 'antd'
-import { useEffect, useState } from 'react'
+import { App, Form, Modal, Select, type FormInstance } from 'antd'
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { getDeptSelect, getRoleSelect, type DeptOption, type RoleOption } from '../../api/user'
+import { switchChoicesQuery } from '../../api/user/queries'
 import { refreshSession } from '../../services/session'
-import { useSessionStore } from '../../stores/session'
+import { useSessionStore, type UserInfo } from '../../stores/session'
 
 interface Props {
   open: boolean
   onClose: () => void
+}
+
+interface SwitchValues {
+  deptId: string
+  roleId: string
 }
 
 /** Department/role switch (only with website.switchMode): a token refresh with Dept-Id/Role-Id. */
@@ -15,26 +21,16 @@ export default function SwitchDialog({ open, onClose }: Props) {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const userInfo = useSessionStore((s) => s.userInfo)
-  const [form] = Form.useForm<{ deptId: string; roleId: string }>()
-  const [depts, setDepts] = useState<DeptOption[]>([])
-  const [roles, setRoles] = useState<RoleOption[]>([])
-
-  useEffect(() => {
-    if (!open || !userInfo) return
-    let current = true
-    void Promise.all([getDeptSelect(userInfo.user_id), getRoleSelect(userInfo.user_id)]).then(
-      ([d, r]) => {
-        if (!current) return
-        setDepts(d)
-        setRoles(r)
-        form.setFieldsValue({ deptId: userInfo.dept_id, roleId: userInfo.role_id })
-      },
-      () => undefined,
-    )
-    return () => {
-      current = false
-    }
-  }, [open, userInfo, form])
+  const [form] = Form.useForm<SwitchValues>()
+  const switching = useMutation({
+    mutationFn: ({ deptId, roleId }: SwitchValues) => refreshSession(deptId, roleId),
+    // Everything (menus, permissions, cached data) belongs to the new department and role.
+    onSuccess: () => {
+      void message.success(t('switchDialog.done'))
+      onClose()
+      window.location.reload()
+    },
+  })
 
   return (
     <Modal
@@ -44,35 +40,49 @@ export default function SwitchDialog({ open, onClose }: Props) {
       onOk={() => form.submit()}
       destroyOnHidden
     >
-      <Form
-        form={form}
-        layout="vertical"
-        onFinish={({ deptId, roleId }) =>
-          void refreshSession(deptId, roleId).then(
-            () => {
-              void message.success(t('switchDialog.done'))
-              onClose()
-              window.location.reload()
-            },
-            () => undefined,
-          )
-        }
-      >
-        <Form.Item
-          label={t('switchDialog.dept')}
-          name="deptId"
-          rules={[{ required: true, message: t('switchDialog.deptRequired') }]}
-        >
-          <Select options={depts.map((d) => ({ value: d.id, label: d.deptName }))} />
-        </Form.Item>
-        <Form.Item
-          label={t('switchDialog.role')}
-          name="roleId"
-          rules={[{ required: true, message: t('switchDialog.roleRequired') }]}
-        >
-          <Select options={roles.map((r) => ({ value: r.id, label: r.roleName }))} />
-        </Form.Item>
-      </Form>
+      <SwitchForm form={form} userInfo={userInfo} onFinish={(v) => switching.mutate(v)} />
     </Modal>
+  )
+}
+
+/** Mounted while the dialog is open, so the choices are fetched each time it opens. */
+function SwitchForm({
+  form,
+  userInfo,
+  onFinish,
+}: {
+  form: FormInstance<SwitchValues>
+  userInfo: UserInfo | null
+  onFinish: (values: SwitchValues) => void
+}) {
+  const { t } = useTranslation()
+  const choices = useQuery({
+    ...switchChoicesQuery(userInfo?.user_id ?? ''),
+    enabled: userInfo !== null,
+  })
+  const [depts, roles] = choices.data ?? [[], []]
+
+  useEffect(() => {
+    if (choices.data && userInfo)
+      form.setFieldsValue({ deptId: userInfo.dept_id, roleId: userInfo.role_id })
+  }, [choices.data, form, userInfo])
+
+  return (
+    <Form form={form} layout="vertical" onFinish={onFinish}>
+      <Form.Item
+        label={t('switchDialog.dept')}
+        name="deptId"
+        rules={[{ required: true, message: t('switchDialog.deptRequired') }]}
+      >
+        <Select options={depts.map((d) => ({ value: d.id, label: d.deptName }))} />
+      </Form.Item>
+      <Form.Item
+        label={t('switchDialog.role')}
+        name="roleId"
+        rules={[{ required: true, message: t('switchDialog.roleRequired') }]}
+      >
+        <Select options={roles.map((r) => ({ value: r.id, label: r.roleName }))} />
+      </Form.Item>
+    </Form>
   )
 }

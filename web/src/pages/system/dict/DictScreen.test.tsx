@@ -99,7 +99,7 @@ describe('dictionary entries', () => {
     expect(submit.body).toMatchObject({ id: 'e1', code: 'sex', parentId: 'd1' })
   })
 
-  it('requires the fields with the messages of spec §5', async () => {
+  it('requires the fields, each with its own message', async () => {
     renderInApp(<DictScreen kind="dict-biz" />)
     await screen.findByText('性别')
     fireEvent.click(screen.getByTestId('crud-add'))

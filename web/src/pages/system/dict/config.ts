@@ -1,6 +1,6 @@
 /**
- * Dictionaries and business dictionaries (spec §3 Dictionary, §5 dictionary forms; contract
- * "Dictionaries"): the list holds dictionaries; each opens its entries, whose form has the
+ * Dictionaries and business dictionaries (contract "Dictionaries"; code, name, key, sort and
+ * sealed required): the list holds dictionaries; each opens its entries, whose form has the
  * dictionary's code and parent fixed.
  */
 import { dictApi, type Dict, type DictApi, type DictKind } from '../../../api/system/dict'
@@ -16,7 +16,7 @@ const sealedOptions = [
   { value: 1, label: 'common.yes' },
 ] as const
 
-/** The fields both forms share (spec §5: all required, with its messages). */
+/** The fields both forms share (all required, each with its own message). */
 const common: readonly CrudField<Dict>[] = [
   { name: 'dictValue', label: 'dict.dictValue', required: 'dict.dictValueRequired', search: true },
   { name: 'sort', label: 'dict.sort', type: 'number', required: 'dict.sortRequired' },

@@ -1,5 +1,5 @@
-/** System parameters (spec §2 generic CRUD, §3 Parameter, §5 parameter form: all required, on blur). */
-import { crudApi } from '../../../api/crud'
+/** System parameters (generic CRUD; name, key and value all required, checked on blur). */
+import { entityApi } from '../../../api/crud'
 import type { CrudConfig } from '../../../components/crud/types'
 
 export interface Param {
@@ -12,7 +12,7 @@ export interface Param {
 
 export const paramConfig: CrudConfig<Param> = {
   menuCode: 'param',
-  api: crudApi<Param>('/blade-system/param'),
+  api: entityApi<Param>({ style: 'blade', base: '/blade-system/param' }),
   fields: [
     { name: 'id', label: 'param.paramName', hideInTable: true, hideInForm: true },
     {

@@ -1,4 +1,4 @@
-/** Posts (spec §3 "Other admin entities": post; §7 /api/blade-system/post family). */
+/** Posts (the `/api/blade-system/post` list/detail/submit/remove family). */
 import { postApi, type Post } from '../../../api/system/post'
 import type { CrudConfig } from '../../../components/crud/types'
 

@@ -1,16 +1,18 @@
 import { App, DatePicker, Form, InputNumber, Modal, Select } from 'antd'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import dayjs, { type Dayjs } from 'dayjs'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import {
-  datasourceOptions,
-  packageOptions,
+  datasourceOptionsQuery,
+  packageOptionsQuery,
+  tenantPackageQuery,
+} from '../../../api/system/queries'
+import {
+  tenantApi,
   tenantDatasource,
-  tenantPackageDetail,
   tenantPackageSetting,
   tenantSetting,
-  type Datasource,
-  type TenantPackage,
 } from '../../../api/system/tenant'
 import { wireDateTime } from '../../../components/crud/logic'
 import type { TenantDialog } from './config'
@@ -27,32 +29,26 @@ type Values = Record<string, unknown>
 export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
   const { t } = useTranslation()
   const { message } = App.useApp()
+  const queryClient = useQueryClient()
   const [form] = Form.useForm<Values>()
-  const [saving, setSaving] = useState(false)
-  const [packages, setPackages] = useState<TenantPackage[]>([])
-  const [datasources, setDatasources] = useState<Datasource[]>([])
+  const tenantId = dialog.kind === 'setting' ? '' : (dialog.tenant.tenantId ?? '')
+  const packages = useQuery({ ...packageOptionsQuery(), enabled: dialog.kind === 'package' })
+  const currentPackage = useQuery({
+    ...tenantPackageQuery(tenantId),
+    enabled: dialog.kind === 'package',
+  })
+  const datasources = useQuery({
+    ...datasourceOptionsQuery(),
+    enabled: dialog.kind === 'datasource',
+  })
 
+  const { isSuccess: packageRead, data: packageNow } = currentPackage
   useEffect(() => {
-    if (dialog.kind === 'package') {
-      packageOptions().then(setPackages, () => undefined)
-      const tenantId = dialog.tenant.tenantId ?? ''
-      tenantPackageDetail(tenantId).then(
-        (current) => form.setFieldValue('packageId', current?.id),
-        () => undefined,
-      )
-    }
-    if (dialog.kind === 'datasource') datasourceOptions().then(setDatasources, () => undefined)
-  }, [dialog, form])
+    if (packageRead) form.setFieldValue('packageId', packageNow?.id)
+  }, [packageRead, packageNow, form])
 
-  const save = async () => {
-    let values: Values
-    try {
-      values = await form.validateFields()
-    } catch {
-      return
-    }
-    setSaving(true)
-    try {
+  const saving = useMutation({
+    mutationFn: async (values: Values) => {
       if (dialog.kind === 'setting') {
         await tenantSetting(
           dialog.tenants.flatMap((tenant) => (tenant.id ? [tenant.id] : [])),
@@ -61,19 +57,30 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
         )
       } else if (dialog.kind === 'package') {
         await tenantPackageSetting(
-          dialog.tenant.tenantId ?? '',
+          tenantId,
           typeof values.packageId === 'string' ? values.packageId : '',
         )
       } else {
-        await tenantDatasource(dialog.tenant.tenantId ?? '', String(values.datasourceId))
+        await tenantDatasource(tenantId, String(values.datasourceId))
       }
+    },
+    onSuccess: () => {
+      // Every cached tenant query is out of date; the list on screen reloads through onDone
+      // (which also clears the selection), so nothing is fetched twice.
+      void queryClient.invalidateQueries({ queryKey: tenantApi.key, refetchType: 'none' })
       void message.success(t('crud.success'))
       onDone()
+    },
+  })
+
+  const save = async () => {
+    let values: Values
+    try {
+      values = await form.validateFields()
     } catch {
-      // shown by the request client
-    } finally {
-      setSaving(false)
+      return
     }
+    saving.mutate(values)
   }
 
   let title: string
@@ -115,7 +122,10 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
         <Form.Item name="packageId" label={t('tenant.packageId')} extra={t('tenant.packageNone')}>
           <Select
             allowClear
-            options={packages.map((item) => ({ value: item.id, label: item.packageName }))}
+            options={(packages.data ?? []).map((item) => ({
+              value: item.id,
+              label: item.packageName,
+            }))}
           />
         </Form.Item>
       </Form>
@@ -131,7 +141,7 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
         >
           <Select
             notFoundContent={t('tenant.datasourceNone')}
-            options={datasources.map((item) => ({ value: item.id, label: item.name }))}
+            options={(datasources.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
           />
         </Form.Item>
       </Form>
@@ -144,7 +154,7 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
       title={title}
       onCancel={onClose}
       onOk={() => void save()}
-      confirmLoading={saving}
+      confirmLoading={saving.isPending}
       okButtonProps={{ 'data-testid': 'tenant-dialog-ok' }}
       destroyOnHidden
     >

@@ -1,6 +1,6 @@
 /**
- * /system/tenantPackage: tenant packages (spec §2: add, edit, delete; no view; §3 menuId a
- * multi-select tree sent comma-joined; §5 both fields required).
+ * /system/tenantPackage: tenant packages (add, edit, delete; no view; menuId a
+ * multi-select tree sent comma-joined; both fields required).
  */
 import { menuTree } from '../../../api/system/menuAdmin'
 import { tenantPackageApi, type TenantPackage } from '../../../api/system/tenant'

@@ -1,12 +1,13 @@
 import { App, Modal, Spin } from 'antd'
-import { useEffect, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { grantTopTree, topTreeKeys } from '../../../api/system/menuAdmin'
+import { formSeed } from '../../../api/queryClient'
+import { topMenuGrantQuery } from '../../../api/system/queries'
 import { grantTopMenu } from '../../../api/system/topmenu'
-import type { TreeNode } from '../../../api/tree'
 import CheckTree, { type CheckState } from '../../../components/crud/CheckTree'
 import { checkedLeaves, conduct } from '../../../utils/tree'
-import { menuIdsOf } from '../../authority/role/grant'
+import { menuIdsOf } from '../../user/role/grant'
 
 interface Props {
   topMenuIds: string[]
@@ -18,24 +19,22 @@ interface Props {
 export default function TopMenuSettingDialog({ topMenuIds, onClose, onDone }: Props) {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const [tree, setTree] = useState<TreeNode[] | null>(null)
-  const [checks, setChecks] = useState<CheckState>({ checked: [], halfChecked: [] })
   const [saving, setSaving] = useState(false)
+  const grant = useQuery({ ...topMenuGrantQuery(topMenuIds), ...formSeed })
+  const tree = grant.data?.[0] ?? null
+  const initial = useMemo<CheckState>(() => {
+    if (!grant.data) return { checked: [], halfChecked: [] }
+    const [nodes, keys] = grant.data
+    return conduct(nodes, checkedLeaves(nodes, keys))
+  }, [grant.data])
+  /** What the user checked; until then what the top menus hold. */
+  const [edited, setChecks] = useState<CheckState | null>(null)
+  const checks = edited ?? initial
 
+  // Without the tree there is nothing to set (the request client has said why).
   useEffect(() => {
-    let live = true
-    Promise.all([grantTopTree(), topTreeKeys(topMenuIds)]).then(
-      ([nodes, keys]) => {
-        if (!live) return
-        setTree(nodes)
-        setChecks(conduct(nodes, checkedLeaves(nodes, keys)))
-      },
-      () => live && onClose(),
-    )
-    return () => {
-      live = false
-    }
-  }, [topMenuIds, onClose])
+    if (grant.isError) onClose()
+  }, [grant.isError, onClose])
 
   const save = async () => {
     setSaving(true)

@@ -1,0 +1,241 @@
+import { DashboardOutlined, FundProjectionScreenOutlined } from '@ant-design/icons'
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Empty,
+  Input,
+  Row,
+  Space,
+  Spin,
+  Table,
+  Tag,
+  Typography,
+} from 'antd'
+import { Suspense, lazy, useCallback, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router-dom'
+import { fleetQuery } from '../../../api/realtime/queries'
+import { withClockShifts } from '../../../api/realtime/station'
+import type { MapStation } from '../../../api/realtime/types'
+import { FleetClockShiftNotice } from '../../../components/realtime/ClockShiftNotice'
+import { KpiRow } from '../../../components/realtime/Kpis'
+import LiveMeta from '../../../components/realtime/LiveMeta'
+import { StatusDot, StatusTag } from '../../../components/realtime/StatusTag'
+import { STATUSES, type RunStatus } from '../../../components/realtime/status'
+import { useClockShifts } from '../../../components/realtime/useClockShifts'
+import { useLive } from '../../../hooks/useLive'
+import { formatEnergy, formatPower } from '../../../utils/units'
+import { overviewPath } from '../../realtime/station/path'
+
+// The map (echarts and the base map) loads on its own, after the figures.
+const StationMap = lazy(() => import('../../../components/realtime/StationMap'))
+
+/**
+ * Home (/basicFacts/equipmentMap): the fleet's KPIs, its stations on the map of China in their
+ * status colours and a searchable list; a station (dot or row) opens its overview. Live.
+ */
+export default function EquipmentMap() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const live = useLive(fleetQuery())
+  const shifts = useClockShifts()
+  const [statusFilter, setStatusFilter] = useState<RunStatus | null>(null)
+  const [search, setSearch] = useState('')
+
+  const stations = useMemo(
+    () => withClockShifts(live.data?.stations ?? [], shifts),
+    [live.data, shifts],
+  )
+  const shown = useMemo(
+    () =>
+      stations.filter(
+        (s) =>
+          (statusFilter === null || s.status === statusFilter) &&
+          s.name.toLowerCase().includes(search.trim().toLowerCase()),
+      ),
+    [stations, statusFilter, search],
+  )
+  const open = useCallback((id: string) => void navigate(overviewPath(id)), [navigate])
+  const summary = live.data?.summary
+  const unplaced = stations.filter((s) => s.latitude === null || s.longitude === null).length
+  const shifted = stations.filter((s) => s.clockShift).length
+
+  return (
+    <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="home-page">
+      <Row justify="space-between" align="middle" gutter={[8, 8]}>
+        <Col>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t('route.home')}
+          </Typography.Title>
+        </Col>
+        <Col>
+          <Space wrap>
+            <LiveMeta
+              updatedAt={live.updatedAt}
+              paused={live.paused}
+              stale={live.error !== undefined && live.data !== undefined}
+              onRefresh={live.refresh}
+            />
+            <Button
+              size="small"
+              icon={<DashboardOutlined />}
+              onClick={() => void navigate('/basicFacts/dashboard')}
+              data-testid="home-to-dashboard"
+            >
+              {t('realtimeUi.home.dashboard')}
+            </Button>
+            <Button
+              size="small"
+              icon={<FundProjectionScreenOutlined />}
+              onClick={() => window.open('/bigScreen/index', '_blank')}
+              data-testid="home-to-bigscreen"
+            >
+              {t('realtimeUi.home.bigScreen')}
+            </Button>
+          </Space>
+        </Col>
+      </Row>
+
+      {live.error !== undefined && live.data === undefined && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('realtimeUi.live.loadFailed')}
+          data-testid="home-error"
+        />
+      )}
+      <FleetClockShiftNotice count={shifted} />
+
+      <KpiRow
+        figures={{
+          stations: summary?.stations ?? stations.length,
+          powerW: summary?.powerW ?? null,
+          todayWh: summary?.todayWh ?? null,
+          totalWh: summary?.totalWh ?? null,
+          capacityWp: summary?.capacityWp ?? null,
+          co2Kg: summary?.co2Kg ?? null,
+        }}
+        co2Factor={summary?.co2Factor}
+      />
+
+      <Row gutter={[12, 12]}>
+        <Col xs={24} xl={16}>
+          <Card
+            size="small"
+            title={t('realtimeUi.home.map')}
+            extra={
+              <Space size={12} wrap data-testid="status-legend">
+                <Tag.CheckableTag
+                  checked={statusFilter === null}
+                  onChange={() => setStatusFilter(null)}
+                >
+                  {t('realtimeUi.home.allStatus')} {stations.length}
+                </Tag.CheckableTag>
+                {STATUSES.map((s) => (
+                  <Tag.CheckableTag
+                    key={s}
+                    checked={statusFilter === s}
+                    onChange={(on) => setStatusFilter(on ? s : null)}
+                    data-testid={`status-filter-${s}`}
+                  >
+                    <StatusDot
+                      status={s}
+                      label={`${t(`realtimeUi.status.${s}`)} ${summary?.byStatus[s] ?? 0}`}
+                    />
+                  </Tag.CheckableTag>
+                ))}
+              </Space>
+            }
+          >
+            {live.data === undefined ? (
+              <Spin style={{ display: 'block', padding: 96 }} />
+            ) : stations.length === 0 ? (
+              <Empty
+                data-testid="home-map-empty"
+                description={t('realtimeUi.home.empty')}
+                style={{ padding: 48 }}
+              />
+            ) : (
+              <Suspense fallback={<Spin style={{ display: 'block', padding: 96 }} />}>
+                <StationMap stations={shown} height={520} onOpen={open} testId="home-map" />
+              </Suspense>
+            )}
+            <Typography.Text type="secondary">
+              {t('realtimeUi.home.clickHint')}
+              {unplaced > 0 && ` · ${t('realtimeUi.home.noLocation', { count: unplaced })}`}
+            </Typography.Text>
+          </Card>
+        </Col>
+        <Col xs={24} xl={8}>
+          <Card
+            size="small"
+            title={t('realtimeUi.home.list')}
+            extra={
+              <Input.Search
+                size="small"
+                allowClear
+                placeholder={t('realtimeUi.home.searchStation')}
+                onChange={(e) => setSearch(e.target.value)}
+                style={{ width: 180 }}
+                data-testid="home-station-search"
+              />
+            }
+          >
+            <Table<MapStation>
+              data-testid="home-station-list"
+              size="small"
+              rowKey="id"
+              loading={live.loading}
+              dataSource={shown}
+              pagination={{ pageSize: 10, size: 'small', hideOnSinglePage: true }}
+              locale={{ emptyText: <Empty description={t('realtimeUi.home.empty')} /> }}
+              onRow={(row) => ({
+                onClick: () => open(row.id),
+                style: { cursor: 'pointer' },
+                'data-testid': `home-station-${row.id}`,
+              })}
+              columns={[
+                {
+                  title: t('realtimeUi.device.station'),
+                  dataIndex: 'name',
+                  ellipsis: true,
+                  render: (name: string, row) => (
+                    <Space size={4}>
+                      <Typography.Link>{name}</Typography.Link>
+                      {row.clockShift && <Tag color="orange">{t('realtimeUi.clockShift.tag')}</Tag>}
+                    </Space>
+                  ),
+                },
+                {
+                  title: t('realtimeUi.device.status'),
+                  dataIndex: 'status',
+                  width: 76,
+                  render: (s: RunStatus) => <StatusTag status={s} />,
+                },
+                {
+                  // Power and today's energy share a column: the list sits beside the map in a
+                  // narrow card, and the station name needs the room.
+                  title: t('realtimeUi.home.power'),
+                  dataIndex: 'powerW',
+                  align: 'right',
+                  width: 96,
+                  sorter: (a, b) => (a.powerW ?? -1) - (b.powerW ?? -1),
+                  render: (w: number | null, row) => (
+                    <>
+                      <div>{formatPower(w, 'kW')}</div>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {t('realtimeUi.home.today')} {formatEnergy(row.todayWh)}
+                      </Typography.Text>
+                    </>
+                  ),
+                },
+              ]}
+            />
+          </Card>
+        </Col>
+      </Row>
+    </Space>
+  )
+}

@@ -1,7 +1,0 @@
-import UserScreen from '../../system/user/UserScreen'
-import { personnelConfig } from './config'
-
-/** /integrated/personnel: maintenance staff with their roles. */
-export default function PersonnelPage() {
-  return <UserScreen makeConfig={personnelConfig} />
-}

@@ -1,0 +1,284 @@
+import { ArrowLeftOutlined, FundOutlined } from '@ant-design/icons'
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Empty,
+  Result,
+  Row,
+  Space,
+  Table,
+  Typography,
+} from 'antd'
+import dayjs from 'dayjs'
+import { useTranslation } from 'react-i18next'
+import { useNavigate, useSearchParams } from 'react-router-dom'
+import { stationCurveQuery, stationLiveQuery } from '../../../api/realtime/queries'
+import type { DeviceLive, FlexLive } from '../../../api/realtime/types'
+import Chart from '../../../components/realtime/Chart'
+import { ClockShiftNotice } from '../../../components/realtime/ClockShiftNotice'
+import { powerCurveOption } from '../../../components/realtime/curves'
+import { KpiRow } from '../../../components/realtime/Kpis'
+import LiveMeta from '../../../components/realtime/LiveMeta'
+import { StatusTag } from '../../../components/realtime/StatusTag'
+import type { RunStatus } from '../../../components/realtime/status'
+import { useLive } from '../../../hooks/useLive'
+import { formatCapacity, formatEnergy, formatPower, formatValue } from '../../../utils/units'
+
+const timeText = (ms: number | null) =>
+  ms === null ? '--' : dayjs(ms).format('YYYY-MM-DD HH:mm:ss')
+
+/**
+ * A station live (/station/overview?id=...), reached from the home map: KPIs, today's power
+ * curve, its devices with their status. Not a menu page; a tab of its own.
+ */
+export default function StationOverviewPage() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const [params] = useSearchParams()
+  const id = params.get('id') ?? ''
+
+  const live = useLive(stationLiveQuery(id), { enabled: id !== '' })
+  const station = live.data?.station
+  const inverters = station?.devices ?? []
+  // Keyed by the inverters' ids: the array itself is new on every refresh.
+  const curve = useLive(stationCurveQuery(id, inverters), {
+    intervalMs: 60_000,
+    enabled: inverters.length > 0,
+  })
+
+  if (id === '') {
+    return (
+      <Result
+        status="info"
+        title={t('realtimeUi.overview.noStation')}
+        extra={
+          <Button onClick={() => void navigate('/basicFacts/equipmentMap')}>
+            {t('realtimeUi.overview.back')}
+          </Button>
+        }
+      />
+    )
+  }
+  if (!station && live.error !== undefined) {
+    return (
+      <Result
+        status="warning"
+        data-testid="station-overview-error"
+        title={t('realtimeUi.overview.notFound')}
+        extra={
+          <Button onClick={() => void navigate('/basicFacts/equipmentMap')}>
+            {t('realtimeUi.overview.back')}
+          </Button>
+        }
+      />
+    )
+  }
+
+  return (
+    <Space
+      orientation="vertical"
+      size={12}
+      style={{ width: '100%' }}
+      data-testid="station-overview"
+      data-station-id={id}
+    >
+      <Row justify="space-between" align="middle" gutter={[8, 8]}>
+        <Col>
+          <Space>
+            <Button
+              type="text"
+              icon={<ArrowLeftOutlined />}
+              aria-label={t('realtimeUi.overview.back')}
+              onClick={() => void navigate('/basicFacts/equipmentMap')}
+            />
+            <Typography.Title level={4} style={{ margin: 0 }} data-testid="overview-station-name">
+              {station?.name ?? '…'}
+            </Typography.Title>
+            {station && <StatusTag status={station.status} />}
+          </Space>
+        </Col>
+        <Col>
+          <Space wrap>
+            <LiveMeta
+              updatedAt={live.updatedAt}
+              paused={live.paused}
+              stale={live.error !== undefined && live.data !== undefined}
+              onRefresh={() => {
+                live.refresh()
+                curve.refresh()
+              }}
+            />
+            <Button
+              size="small"
+              icon={<FundOutlined />}
+              onClick={() =>
+                void navigate(`/station/inverterReal?stationId=${encodeURIComponent(id)}`)
+              }
+            >
+              {t('realtimeUi.overview.realtime')}
+            </Button>
+          </Space>
+        </Col>
+      </Row>
+
+      {station?.clockShift && <ClockShiftNotice shift={station.clockShift} />}
+
+      <KpiRow
+        figures={{
+          powerW: station?.powerW ?? null,
+          todayWh: station?.todayWh ?? null,
+          totalWh: station?.totalWh ?? null,
+          capacityWp: station?.capacityWp ?? null,
+          co2Kg: station?.co2Kg ?? null,
+        }}
+      />
+
+      <Row gutter={[12, 12]}>
+        <Col xs={24} xl={16}>
+          <Card size="small" title={t('realtimeUi.overview.powerCurve')}>
+            {curve.data && curve.data.length > 0 ? (
+              <Chart
+                data-testid="overview-power-curve"
+                option={powerCurveOption(curve.data, { name: t('realtimeUi.overview.power') })}
+                style={{ height: 320 }}
+              />
+            ) : (
+              <Empty
+                data-testid="overview-power-curve-empty"
+                description={t('realtimeUi.overview.noCurve')}
+                style={{ padding: 64 }}
+              />
+            )}
+          </Card>
+        </Col>
+        <Col xs={24} xl={8}>
+          <Card size="small" title={t('realtimeUi.overview.basic')} style={{ height: '100%' }}>
+            <Descriptions
+              column={1}
+              size="small"
+              items={[
+                {
+                  key: 'address',
+                  label: t('realtimeUi.overview.address'),
+                  children: station?.address ?? '--',
+                },
+                {
+                  key: 'grid',
+                  label: t('realtimeUi.overview.gridTime'),
+                  children: station?.gridConnectionTime ?? '--',
+                },
+                {
+                  key: 'capacity',
+                  label: t('realtimeUi.kpi.capacity'),
+                  children: formatCapacity(station?.capacityWp),
+                },
+                {
+                  key: 'devices',
+                  label: t('realtimeUi.overview.devices'),
+                  children: inverters.length + (live.data?.brackets.length ?? 0),
+                },
+                {
+                  key: 'time',
+                  label: t('realtimeUi.device.time'),
+                  children: timeText(station?.updatedAt ?? null),
+                },
+              ]}
+            />
+          </Card>
+        </Col>
+      </Row>
+
+      <Card size="small" title={t('realtimeUi.overview.devices')}>
+        <Table<DeviceLive>
+          data-testid="overview-devices"
+          size="small"
+          rowKey="id"
+          loading={live.loading}
+          dataSource={inverters}
+          pagination={{ pageSize: 20, hideOnSinglePage: true }}
+          locale={{ emptyText: <Empty description={t('realtimeUi.overview.noDevices')} /> }}
+          scroll={{ x: 900 }}
+          columns={[
+            { title: t('realtimeUi.device.name'), dataIndex: 'name', ellipsis: true },
+            { title: t('realtimeUi.device.sn'), dataIndex: 'sn', ellipsis: true },
+            {
+              title: t('realtimeUi.device.kind'),
+              dataIndex: 'kind',
+              width: 100,
+              render: (k: DeviceLive['kind']) => t(`realtimeUi.device.kinds.${k}`),
+            },
+            {
+              title: t('realtimeUi.device.status'),
+              dataIndex: 'status',
+              width: 100,
+              render: (s: RunStatus) => <StatusTag status={s} />,
+            },
+            {
+              title: t('realtimeUi.device.power'),
+              dataIndex: 'powerW',
+              align: 'right',
+              render: (w: number | null) => formatPower(w, 'kW'),
+            },
+            {
+              title: t('realtimeUi.device.today'),
+              dataIndex: 'todayWh',
+              align: 'right',
+              render: (wh: number | null) => formatEnergy(wh),
+            },
+            {
+              title: t('realtimeUi.device.total'),
+              dataIndex: 'totalWh',
+              align: 'right',
+              render: (wh: number | null) => formatEnergy(wh),
+            },
+            { title: t('realtimeUi.device.time'), dataIndex: 'ts', width: 170, render: timeText },
+          ]}
+        />
+        {(live.data?.brackets.length ?? 0) > 0 && (
+          <Table<FlexLive>
+            data-testid="overview-brackets"
+            style={{ marginTop: 12 }}
+            size="small"
+            rowKey="id"
+            dataSource={live.data?.brackets}
+            pagination={false}
+            columns={[
+              { title: t('realtimeUi.device.kinds.flex'), dataIndex: 'name' },
+              {
+                title: t('realtimeUi.device.status'),
+                dataIndex: 'status',
+                width: 100,
+                render: (s: RunStatus) => <StatusTag status={s} />,
+              },
+              {
+                title: t('realtimeUi.flex.angle'),
+                dataIndex: 'angle',
+                align: 'right',
+                render: (v: number | null) => formatValue(v, '°', 1),
+              },
+              {
+                title: t('realtimeUi.flex.target'),
+                dataIndex: 'targetAngle',
+                align: 'right',
+                render: (v: number | null) => formatValue(v, '°', 1),
+              },
+              {
+                title: t('realtimeUi.flex.windSpeed'),
+                dataIndex: 'windSpeed',
+                align: 'right',
+                render: (v: number | null) => formatValue(v, 'm/s', 1),
+              },
+              { title: t('realtimeUi.device.time'), dataIndex: 'ts', width: 170, render: timeText },
+            ]}
+          />
+        )}
+      </Card>
+      {live.error !== undefined && live.data !== undefined && (
+        <Alert type="warning" showIcon title={t('realtimeUi.live.stale')} />
+      )}
+    </Space>
+  )
+}

@@ -1,0 +1,60 @@
+/**
+ * Menu pages that are built, by the menu path the server sends (the router also accepts the path
+ * with "/index" appended). Each is its own chunk, given up on after the chunk time-out. Menu paths
+ * missing here show the "not available yet" page.
+ * The legacy URL words are explained in `routes.tsx`.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+import { loadWithTimeout } from './lazy'
+
+type Page = LazyExoticComponent<ComponentType>
+
+const page = (load: () => Promise<{ default: ComponentType }>): Page =>
+  lazy(() => loadWithTimeout(load))
+
+export const builtPages: Readonly<Record<string, Page>> = {
+  '/system/user': page(() => import('../pages/user/account')),
+  '/system/dept': page(() => import('../pages/system/dept')),
+  '/system/post': page(() => import('../pages/system/post')),
+  '/system/dict': page(() => import('../pages/system/dict')),
+  '/system/dictbiz': page(() => import('../pages/system/dictbiz')),
+  '/system/menu': page(() => import('../pages/system/menu')),
+  '/system/topmenu': page(() => import('../pages/system/topmenu')),
+  '/system/param': page(() => import('../pages/system/param')),
+  '/system/tenant': page(() => import('../pages/system/tenant')),
+  '/system/tenantPackage': page(() => import('../pages/system/tenantPackage')),
+  '/system/client': page(() => import('../pages/system/client')),
+  '/system/region': page(() => import('../pages/system/region')),
+  '/authority/role': page(() => import('../pages/user/role')),
+  '/authority/datascope': page(() => import('../pages/user/scope/DataScopePage')),
+  '/authority/apiscope': page(() => import('../pages/user/scope/ApiScopePage')),
+  '/monitor/log/usual': page(() => import('../pages/log/UsualLogPage')),
+  '/monitor/log/api': page(() => import('../pages/log/ApiLogPage')),
+  '/monitor/log/error': page(() => import('../pages/log/ErrorLogPage')),
+  '/integrated/owner': page(() => import('../pages/user/owner')),
+  '/integrated/personnel': page(() => import('../pages/user/personnel')),
+  '/station/inverter': page(() => import('../pages/device/inverter')),
+  '/station/inverterThird': page(() => import('../pages/device/inverterThird')),
+  '/station/camera': page(() => import('../pages/device/camera')),
+  '/station/weather': page(() => import('../pages/device/weather')),
+  '/station/meter': page(() => import('../pages/device/meter')),
+  '/station/stationPrice': page(() => import('../pages/price/stationPrice')),
+  '/station/electricPrice': page(() => import('../pages/price/electricPrice')),
+  '/flex/flex': page(() => import('../pages/device/tracker')),
+  '/station/station': page(() => import('../pages/station/list')),
+  '/archives': page(() => import('../pages/station/archive')),
+  '/integrated/stationAssignment': page(() => import('../pages/user/stationAssignment')),
+  '/station/inverterReal': page(() => import('../pages/realtime/inverter')),
+  '/flex/realTime': page(() => import('../pages/realtime/tracker')),
+  '/intelligentOperation/discreteRate': page(() => import('../pages/analytics/dispersion')),
+  '/intelligentOperation/hdayRate': page(() => import('../pages/analytics/generationHours')),
+  '/flex/alarmSetting': page(() => import('../pages/alarm/trackerRules')),
+  '/flex/alarmData': page(() => import('../pages/alarm/trackerAlarms')),
+  '/intelligentOperation/alarmData': page(() => import('../pages/alarm/alarms')),
+  '/intelligentOperation/intelligentWarning': page(() => import('../pages/alarm/warnings')),
+  '/intelligentOperation/message': page(() => import('../pages/alarm/message')),
+}
+
+/** The built page of a menu path, if any. */
+export const builtPageOf = (menuPath: string): Page | undefined =>
+  Object.hasOwn(builtPages, menuPath) ? builtPages[menuPath] : undefined
