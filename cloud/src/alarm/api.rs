@@ -15,6 +15,7 @@ use super::settings::{RULE_KEY, Settings, load};
 use super::store::{self, STATUS_ACKNOWLEDGED, STATUS_ACTIVE, STATUS_CLEARED};
 use crate::alarm::context::AlarmCtx;
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::extract::{Json, Path, Query};
 use crate::kernel::lang::{Lang, Text};
@@ -22,7 +23,6 @@ use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::{Sql, Value, like_contains};
 use crate::kernel::time::{self, Timestamp};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
-use crate::auth::scope::{self, StationScope};
 
 /// The button that acknowledges and clears alarms (and edits the tenant's alarm rules).
 pub const HANDLE_BUTTON: &str = "alarmData_handle";

@@ -13,13 +13,13 @@ use utoipa::{IntoParams, ToSchema};
 use super::store::Raise;
 use crate::alarm::context::AlarmCtx;
 use crate::auth::Caller;
+use crate::auth::scope::ADMIN_ROLE;
 use crate::kernel::Core;
 use crate::kernel::extract::{Json, Query};
 use crate::kernel::lang::Lang;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time::{self, Timestamp};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
-use crate::auth::scope::ADMIN_ROLE;
 use crate::user::admin::{MAINTENANCE_ROLE, OWNER_ROLE};
 
 fn built(sql: &Sql) -> Result<(String, sqlx::any::AnyArguments), sqlx::Error> {

@@ -15,12 +15,12 @@ use super::dispersion::{self, StringFigure};
 use super::hours;
 use super::settings::{self, DISPERSION_KEY, HDAY_KEY};
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::extract::Json as JsonBody;
 use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::Value;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::auth::scope::{self, StationScope};
 use crate::telemetry::api::{Params, round};
 
 /// Analytics settings hold for the whole tenant.

@@ -16,8 +16,8 @@ use utoipa::ToSchema;
 
 use super::device::{IdPath, NO_STATION};
 use super::fields::{format_day, parse_day};
-use crate::auth::scope;
 use crate::auth::Caller;
+use crate::auth::scope;
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path};
 use crate::kernel::sql::{Sql, Value};

@@ -20,9 +20,9 @@ use utoipa::ToSchema;
 
 use super::device::{self, inverter::INVERTER};
 use super::fields::{self, Col, Parsed, Ty, value_of};
-use crate::auth::scope::{self, StationScope};
 use super::station;
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::list::{ListQuery, MAX_SIZE};

@@ -16,8 +16,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::device::{self, DeviceDef, NO_STATION, no_check};
 use super::fields::{self, Col, Parsed, Ty};
-use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Query};
 use crate::kernel::lang::Text;

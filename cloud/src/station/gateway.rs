@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::config::Config;
 use crate::kernel::Core;
 use crate::kernel::extract::Query;

@@ -9,8 +9,8 @@ use utoipa::IntoParams;
 
 use super::device::{DeviceDef, device_detail, device_routes, no_check};
 use super::fields::{Col, Ty};
-use crate::auth::scope;
 use crate::auth::Caller;
+use crate::auth::scope;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};

@@ -12,8 +12,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::device::{IdPath, SELECT_ONE, body_id, ids_param};
 use super::fields::{self, Col, Parsed, Ty, value_of};
-use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path, Query};
 use crate::kernel::lang::Text;

@@ -8,7 +8,7 @@ use sqlx::Any;
 
 use super::menu::{MenuRow, with_ancestors};
 use crate::auth::Caller;
-use crate::auth::caller::{NO_PERMISSION};
+use crate::auth::caller::NO_PERMISSION;
 use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::Sql;

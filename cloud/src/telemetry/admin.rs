@@ -11,9 +11,9 @@ use sqlx::Row;
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
+use crate::auth::scope;
 use crate::kernel::sql::Sql;
 use crate::kernel::{ApiResult, Data, Envelope, Id, time};
-use crate::auth::scope;
 use crate::telemetry::context::TelemetryCtx;
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -18,6 +18,7 @@ use super::rule;
 use crate::alarm::context::AlarmCtx;
 use crate::alarm::store;
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::extract::Path;
 use crate::kernel::lang::Text;
@@ -25,7 +26,6 @@ use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
 use crate::station::device::{IdPath, ids_param};
-use crate::auth::scope::{self, StationScope};
 
 pub const MENU: &str = "alarmDataFlex";
 

@@ -16,6 +16,7 @@ use super::rule::{self, Comparison};
 use crate::alarm::context::AlarmCtx;
 use crate::alarm::store;
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Path};
 use crate::kernel::lang::Text;
@@ -23,7 +24,6 @@ use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
 use crate::station::device::{IdPath, NO_STATION, body_id, ids_param};
-use crate::auth::scope::{self, StationScope};
 
 pub const MENU: &str = "alarmSettingFlex";
 /// Rules per station: each is checked on every tracker sample.

@@ -10,13 +10,13 @@ use utoipa::IntoParams;
 
 use super::{DeviceDef, StationParam, device_routes, no_check, pick};
 use crate::auth::Caller;
+use crate::auth::scope;
 use crate::kernel::extract::Query;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
 use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 use crate::station::listing::dict_route;
-use crate::auth::scope;
 
 pub static COLS: &[Col] = &[
     Col::new("stationId", "station_id", Ty::Id, "电站", "station").required(),

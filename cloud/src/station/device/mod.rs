@@ -18,8 +18,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::fields::{self, Col, Parsed, value_of};
-use crate::auth::scope::{self, StationScope};
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};

@@ -21,10 +21,10 @@ use sqlx::Row;
 
 use super::Day;
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::ApiError;
 use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
-use crate::auth::scope::{self, StationScope};
 use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_INVERTER};
 

@@ -27,11 +27,11 @@ use super::curve::{self, BUCKET_MS};
 use super::inverter_real::display_unit;
 use super::{Day, Params, round};
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
-use crate::auth::scope::{self, StationScope};
 use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_FLEX};
 

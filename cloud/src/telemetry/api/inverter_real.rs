@@ -15,12 +15,12 @@ use super::curve::{self, BUCKET_MS};
 use super::fleet::{self, DayRollup};
 use super::{Day, Params, kilo, round};
 use crate::auth::Caller;
+use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
 use crate::kernel::lang::{Lang, Text};
 use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::{Sql, Value, like_contains};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page, time};
-use crate::auth::scope::{self, StationScope};
 use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_INVERTER};
 
