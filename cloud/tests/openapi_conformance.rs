@@ -15,31 +15,58 @@
 //! and when it is 200 must validate against the declared 200 schema.
 //!
 //! Both run on SQLite, or on PostgreSQL with `TEST_POSTGRES_URL`, like the other integration tests.
+//!
+//! A ratchet, not an all-or-nothing gate: each test reduces its findings to stable lines (no ids,
+//! timestamps or bodies: operation, case kind, JSON pointer with indices as `*`, message with the
+//! value masked) and compares them with `tests/openapi_known_findings.txt` (see
+//! [`openapi::ratchet`]): a finding not listed fails (a regression), a listed one that no longer
+//! occurs fails too (fixed: remove its line), so the list only shrinks. Lines tagged `[sqlite]` or
+//! `[postgres]` are expected only on that back-end. `OPENAPI_WRITE_BASELINE=1` rewrites the file
+//! from the current findings instead of failing.
 
-mod support;
 #[path = "support/openapi.rs"]
 mod openapi;
+mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use openapi::{Doc, HOSTILE, Op, Rng, hostile_bodies, op_seed, types_of, violations};
+use openapi::{Doc, HOSTILE, Op, Rng, hostile_bodies, op_seed, ratchet, types_of, violations};
 use serde_json::{Value, json};
-use support::{BASIC_SABER, TestApp};
+use support::{BASIC_SABER, TestApp, is_postgres};
+
+fn backend() -> &'static str {
+    if is_postgres() { "postgres" } else { "sqlite" }
+}
 
 /// Operations the conformance run does not call, with the reason.
 const SKIP: &[(&str, &str, &str)] = &[
-    ("get", "/ws/{userId}", "websocket upgrade: not a request/answer exchange"),
-    ("post", "/api/blade-auth/oauth/logout", "ends the session the run is signed in with"),
-    ("get", "/api/blade-auth/oauth/logout", "ends the session the run is signed in with"),
+    (
+        "get",
+        "/ws/{userId}",
+        "websocket upgrade: not a request/answer exchange",
+    ),
+    (
+        "post",
+        "/api/blade-auth/oauth/logout",
+        "ends the session the run is signed in with",
+    ),
+    (
+        "get",
+        "/api/blade-auth/oauth/logout",
+        "ends the session the run is signed in with",
+    ),
 ];
 
 /// Answers that are not the envelope by design: path fragments and why.
 const RAW: &[(&str, &str)] = &[
     ("/api/blade-auth/oauth/token", "OAuth token: flat JSON"),
     ("/api/blade-auth/oauth/captcha", "captcha: flat JSON"),
-    ("/api/blade-auth/oauth/logout", "logout: not enveloped (conventions)"),
+    (
+        "/api/blade-auth/oauth/logout",
+        "logout: not enveloped (conventions)",
+    ),
     ("/api/blade-resource/oss/endpoint/file/", "file download"),
     ("/export", "spreadsheet download"),
     ("/import-template", "spreadsheet download"),
@@ -57,7 +84,11 @@ fn destructive_rank(op: &Op) -> u8 {
     let p = op.path.to_lowercase();
     if p.contains("blade-user/remove") || p.contains("password") || p.contains("audit-refuse") {
         3
-    } else if op.method == "delete" || p.contains("remove") || p.contains("delete") || p.contains("clear-cache") {
+    } else if op.method == "delete"
+        || p.contains("remove")
+        || p.contains("delete")
+        || p.contains("clear-cache")
+    {
         2
     } else if op.method == "get" {
         0
@@ -114,19 +145,21 @@ impl Source {
                     .chars()
                     .take_while(|c| c.is_ascii_alphabetic())
                     .collect();
-                let Some(fn_at) = text[start..].find("fn ").map(|j| start + j) else { continue };
+                let Some(fn_at) = text[start..].find("fn ").map(|j| start + j) else {
+                    continue;
+                };
                 let attr = &text[start..fn_at];
-                let Some(pi) = attr.find("path = \"") else { continue };
+                let Some(pi) = attr.find("path = \"") else {
+                    continue;
+                };
                 let lit = &attr[pi + 8..];
                 let Some(end) = lit.find('"') else { continue };
                 let path = lit[..end].to_owned();
-                let sig_end = text[fn_at..]
-                    .find('{')
-                    .map(|j| fn_at + j)
-                    .unwrap_or(text.len());
+                let sig_end = text[fn_at..].find('{').map(|j| fn_at + j).unwrap_or(text.len());
                 let sig = &text[fn_at..sig_end];
                 let args = sig.split("->").next().unwrap_or(sig);
-                let reads_query = args.contains("Query<") || args.contains("Query(") || args.contains("RawQuery");
+                let reads_query =
+                    args.contains("Query<") || args.contains("Query(") || args.contains("RawQuery");
                 let reads_body = args.contains("Json<")
                     || args.contains("Json(")
                     || args.contains("Multipart")
@@ -134,7 +167,11 @@ impl Source {
                     || args.contains("Bytes");
                 handlers.insert(
                     (method.to_lowercase(), path),
-                    Handler { file: rel.clone(), reads_query, reads_body },
+                    Handler {
+                        file: rel.clone(),
+                        reads_query,
+                        reads_body,
+                    },
                 );
             }
             files.push((rel, text));
@@ -156,7 +193,9 @@ impl Source {
         if let Some((base, _)) = path.rsplit_once('/') {
             let def = format!("base: \"{base}\"");
             if let Some((f, _)) = self.files.iter().find(|(_, t)| t.contains(&def)) {
-                return format!("{f} (entity definition; routes and documentation generated in src/system/crud.rs)");
+                return format!(
+                    "{f} (entity definition; routes and documentation generated in src/system/crud.rs)"
+                );
             }
         }
         let base = path.split("/{").next().unwrap_or(path);
@@ -173,10 +212,13 @@ impl Source {
 // Completeness.
 
 async fn fetch_doc(app: &TestApp) -> Doc {
-    let (status, doc) = app.get_json("/api/openapi.json").await;
+    let reply = app.get("/api/openapi.json").await;
+    let (status, doc) = (reply.status, reply.body);
     assert_eq!(status, 200, "GET /api/openapi.json");
     assert!(
-        doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.1")),
+        doc.get("openapi")
+            .and_then(Value::as_str)
+            .is_some_and(|v| v.starts_with("3.1")),
         "an OpenAPI 3.1 document"
     );
     Doc::new(doc)
@@ -238,7 +280,10 @@ fn completeness_findings(doc: &Doc, src: &Source) -> Vec<(String, String)> {
         }
         // The 200 answer.
         let ws = op.path.starts_with("/ws/");
-        match doc.response(&op, "200").or_else(|| if ws { doc.response(&op, "101") } else { None }) {
+        match doc
+            .response(&op, "200")
+            .or_else(|| if ws { doc.response(&op, "101") } else { None })
+        {
             None => missing.push("no 200 response declared".into()),
             Some(r) if is_raw(&op.path) => {
                 let has_body = r
@@ -324,13 +369,19 @@ async fn completeness() {
     eprintln!("{} operations, {} incomplete", ops.len(), failing.len());
     print_grouped("Completeness", &findings);
     app.stop().await;
-    assert!(
-        findings.is_empty(),
-        "{} of {} operations are incompletely documented ({} findings, listed above)",
-        failing.len(),
-        ops.len(),
-        findings.len()
-    );
+    let found: BTreeMap<String, String> = findings
+        .iter()
+        .map(|(f, l)| (format!("completeness: {l}"), format!("{l} ({f})")))
+        .collect();
+    match ratchet("completeness", backend(), &found) {
+        Ok(m) => eprintln!("{m}"),
+        Err(e) => panic!(
+            "{e}\n({} of {} operations incompletely documented, {} finding(s), listed above)",
+            failing.len(),
+            ops.len(),
+            findings.len()
+        ),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -346,7 +397,10 @@ struct Pool {
 }
 
 fn resource_prefix(path: &str) -> String {
-    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty() && !s.starts_with('{')).collect();
+    let segs: Vec<&str> = path
+        .split('/')
+        .filter(|s| !s.is_empty() && !s.starts_with('{'))
+        .collect();
     if segs.len() <= 2 {
         return format!("/{}", segs.join("/"));
     }
@@ -376,7 +430,12 @@ impl Pool {
         self.ids
             .iter()
             .find(|(k, v)| {
-                let last = k.rsplit('/').next().unwrap_or("").to_lowercase().replace("blade-", "");
+                let last = k
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or("")
+                    .to_lowercase()
+                    .replace("blade-", "");
                 !v.is_empty() && (last == word || last.starts_with(&word))
             })
             .map(|(_, v)| v[0].clone())
@@ -510,7 +569,10 @@ fn valid_json(doc: &Doc, pool: &Pool, name: &str, schema: &Value, path: &str, de
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(a) = s.get(key).and_then(Value::as_array)
-            && let Some(v) = a.iter().find(|v| !types_of(doc, v).contains("null")).or(a.first())
+            && let Some(v) = a
+                .iter()
+                .find(|v| !types_of(doc, v).contains("null"))
+                .or(a.first())
         {
             return valid_json(doc, pool, name, v, path, depth + 1);
         }
@@ -537,7 +599,11 @@ fn valid_json(doc: &Doc, pool: &Pool, name: &str, schema: &Value, path: &str, de
         return text.parse::<i64>().map(Value::from).unwrap_or(json!(1));
     }
     if types.contains("number") {
-        return text.parse::<f64>().ok().and_then(|f| serde_json::Number::from_f64(f).map(Value::Number)).unwrap_or(json!(1));
+        return text
+            .parse::<f64>()
+            .ok()
+            .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
+            .unwrap_or(json!(1));
     }
     if types.contains("boolean") {
         return json!(true);
@@ -710,9 +776,12 @@ fn hostile_cases(op: &Op, valid: &Case, rng: &mut Rng, n: usize) -> Vec<Case> {
                 c.query.push((name, value));
             }
         }
-        if c.kind.starts_with("hostile query") || c.kind.starts_with("hostile path") || c.kind.starts_with("undeclared") {
+        if c.kind.starts_with("hostile query")
+            || c.kind.starts_with("hostile path")
+            || c.kind.starts_with("undeclared")
+        {
             // Sometimes a second, very long, value.
-            if rng.next() % 4 == 0 {
+            if rng.next().is_multiple_of(4) {
                 c.query.push(("size".into(), "x".repeat(3000)));
             }
         }
@@ -727,7 +796,13 @@ struct Answer {
     body: Vec<u8>,
 }
 
-async fn send(app: &TestApp, client: &reqwest::Client, token: &str, op: &Op, c: &Case) -> Result<Answer, String> {
+async fn send(
+    app: &TestApp,
+    client: &reqwest::Client,
+    token: &str,
+    op: &Op,
+    c: &Case,
+) -> Result<Answer, String> {
     let mut path = op.path.clone();
     for (k, v) in &c.path_values {
         path = path.replace(&format!("{{{k}}}"), &encode_segment(v));
@@ -745,12 +820,10 @@ async fn send(app: &TestApp, client: &reqwest::Client, token: &str, op: &Op, c: 
     req = match &c.body {
         Body::None => req,
         Body::Json(v) => req.json(v),
-        Body::Multipart => req.multipart(
-            reqwest::multipart::Form::new().part(
-                "file",
-                reqwest::multipart::Part::bytes(b"fuzz,not,a,spreadsheet\n".to_vec()).file_name("fuzz.xlsx"),
-            ),
-        ),
+        Body::Multipart => req.multipart(reqwest::multipart::Form::new().part(
+            "file",
+            reqwest::multipart::Part::bytes(b"fuzz,not,a,spreadsheet\n".to_vec()).file_name("fuzz.xlsx"),
+        )),
     };
     let res = req.send().await.map_err(|e| format!("no answer: {e}"))?;
     let status = res.status().as_u16();
@@ -761,68 +834,96 @@ async fn send(app: &TestApp, client: &reqwest::Client, token: &str, op: &Op, c: 
         .unwrap_or("")
         .to_owned();
     let body = res.bytes().await.map_err(|e| format!("body cut: {e}"))?.to_vec();
-    Ok(Answer { status, content_type, body })
+    Ok(Answer {
+        status,
+        content_type,
+        body,
+    })
 }
 
 /// Checks one answer; returns `pointer: what` lines and the parsed body.
-fn check(doc: &Doc, validators: &mut BTreeMap<String, Result<jsonschema::Validator, String>>, op: &Op, a: &Answer) -> (Vec<String>, Option<Value>) {
+/// Each line is `(key, detail)`: the key without run-specific values (ids, timestamps, bodies).
+fn check(
+    doc: &Doc,
+    validators: &mut BTreeMap<String, Result<jsonschema::Validator, String>>,
+    op: &Op,
+    a: &Answer,
+) -> (Vec<(String, String)>, Option<Value>) {
     let mut v = Vec::new();
     if a.status >= 500 {
-        v.push(format!("/: HTTP {} (server fault)", a.status));
+        let l = format!("/: HTTP {} (server fault)", a.status);
+        v.push((l.clone(), l));
     }
     let parsed: Option<Value> = serde_json::from_slice(&a.body).ok();
     let label = op.label();
-    let validate = |validators: &mut BTreeMap<String, Result<jsonschema::Validator, String>>, body: &Value, out: &mut Vec<String>| {
-        let Some(schema) = doc.json_schema_200(op) else { return };
-        let entry = validators.entry(label.clone()).or_insert_with(|| doc.validator(schema));
+    let validate = |validators: &mut BTreeMap<String, Result<jsonschema::Validator, String>>,
+                    body: &Value,
+                    out: &mut Vec<(String, String)>| {
+        let Some(schema) = doc.json_schema_200(op) else {
+            return;
+        };
+        let entry = validators
+            .entry(label.clone())
+            .or_insert_with(|| doc.validator(schema));
         match entry {
             Ok(val) => out.extend(violations(val, body, 8)),
-            Err(e) => out.push(format!("/: {e}")),
+            Err(e) => out.push((format!("/: {e}"), format!("/: {e}"))),
         }
     };
     if is_raw(&op.path) {
         if a.status == 200 && a.content_type.contains("json") {
             match &parsed {
                 Some(body) => validate(validators, body, &mut v),
-                None => v.push("/: content-type JSON but the body does not parse".into()),
+                None => {
+                    let l = "/: content-type JSON but the body does not parse".to_owned();
+                    v.push((l.clone(), l))
+                }
             }
         }
         return (v, parsed);
     }
     let Some(body) = parsed.clone() else {
         let head = String::from_utf8_lossy(&a.body[..a.body.len().min(80)]).to_string();
-        v.push(format!(
-            "/: HTTP {} body is not JSON (content-type {:?}): {head:?}",
+        let key = format!(
+            "/: HTTP {} body is not JSON (content-type {:?})",
             a.status, a.content_type
-        ));
+        );
+        v.push((key.clone(), format!("{key}: {head:?}")));
         return (v, None);
     };
     let Some(obj) = body.as_object() else {
-        v.push("/: body is not the envelope object".into());
+        let l = "/: body is not the envelope object".to_owned();
+        v.push((l.clone(), l));
         return (v, parsed);
     };
     let code = obj.get("code").and_then(Value::as_i64);
     let success = obj.get("success").and_then(Value::as_bool);
+    let mut lines: Vec<String> = Vec::new();
     match (code, success) {
         (Some(code), Some(success)) => {
             if success != (code == 200) {
-                v.push(format!("/success: {success} with code {code}"));
+                lines.push(format!("/success: {success} with code {code}"));
             }
             if code != a.status as i64 {
-                v.push(format!("/code: {code} but HTTP status {}", a.status));
+                lines.push(format!("/code: {code} but HTTP status {}", a.status));
             }
             if !obj.contains_key("msg") {
-                v.push("/msg: missing".into());
+                lines.push("/msg: missing".into());
             }
             if !obj.contains_key("data") {
-                v.push("/data: missing".into());
+                lines.push("/data: missing".into());
             }
             if code == 200 {
                 validate(validators, &body, &mut v);
             }
         }
-        _ => v.push(format!("/: not the envelope (code {:?}, success {:?})", obj.get("code"), obj.get("success"))),
+        _ => lines.push(format!(
+            "/: not the envelope (code {:?}, success {:?})",
+            obj.get("code"),
+            obj.get("success")
+        )),
     }
+    v.extend(lines.into_iter().map(|l| (l.clone(), l)));
     (v, parsed)
 }
 
@@ -848,28 +949,39 @@ async fn conformance() {
 
     // Real rows: a station with a gateway and an inverter, the administrator.
     let mut pool = Pool::default();
-    let (status, body) = app
-        .call(
+    let reply = app
+        .as_user(&token)
+        .send(
             reqwest::Method::POST,
             "/api/station",
-            &token,
             Some(json!({"name": "Fuzz Plant", "gatewayId": "FUZZGW01"})),
         )
         .await;
+    let (status, body) = (reply.status, reply.body);
     assert_eq!(status, 200, "create a station: {body}");
     pool.station = body["data"].as_str().expect("station id").to_owned();
-    let (status, body) = app
-        .call(
+    let reply = app
+        .as_user(&token)
+        .send(
             reqwest::Method::POST,
             "/api/inverter",
-            &token,
-            Some(json!({"stationId": pool.station, "name": "INV-F", "sn": "FUZZSN0001",
-                        "stringsCount": 2, "mapModel": "sungrow-sg-cx", "unitId": 1})),
+            Some(
+                json!({"stationId": pool.station, "name": "INV-F", "sn": "FUZZSN0001",
+                        "stringsCount": 2, "mapModel": "sungrow-sg-cx", "unitId": 1}),
+            ),
         )
         .await;
+    let (status, body) = (reply.status, reply.body);
     assert_eq!(status, 200, "create an inverter: {body}");
-    pool.inverter = body["data"].as_str().map(str::to_owned).unwrap_or_else(|| body["data"].to_string());
-    let (_, info) = app.call(reqwest::Method::GET, "/api/blade-auth/oauth/user-info", &token, None).await;
+    pool.inverter = body["data"]
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| body["data"].to_string());
+    let info = app
+        .as_user(&token)
+        .get("/api/blade-auth/oauth/user-info")
+        .await
+        .body;
     pool.user = info["data"]["userId"]
         .as_str()
         .or_else(|| info["data"]["user_id"].as_str())
@@ -878,9 +990,18 @@ async fn conformance() {
         .unwrap_or_else(|| "1123598821738675201".into());
 
     let mut ops = doc.operations();
-    ops.sort_by_key(|o| (destructive_rank(o), !o.path_names().is_empty(), o.path.clone(), o.method.clone()));
+    ops.sort_by_key(|o| {
+        (
+            destructive_rank(o),
+            !o.path_names().is_empty(),
+            o.path.clone(),
+            o.method.clone(),
+        )
+    });
     let mut validators = BTreeMap::new();
     let mut findings: Vec<(String, String)> = Vec::new();
+    // Stable key -> first full detail, for the ratchet.
+    let mut found: BTreeMap<String, String> = BTreeMap::new();
     let mut skipped = Vec::new();
     let (mut calls, mut called_ops, mut ok200, mut unchecked200) = (0usize, 0usize, 0usize, 0usize);
     let mut per_status: BTreeMap<u16, usize> = BTreeMap::new();
@@ -895,7 +1016,12 @@ async fn conformance() {
         let mut rng = Rng::new(op_seed(seed, &label));
         let valid = valid_case(&doc, &pool, op);
         let mut cases = vec![valid.clone()];
-        cases.extend(hostile_cases(op, &valid, &mut rng, cases_per_op.saturating_sub(1)));
+        cases.extend(hostile_cases(
+            op,
+            &valid,
+            &mut rng,
+            cases_per_op.saturating_sub(1),
+        ));
         // The token endpoint locks an account after repeated wrong passwords: vary it under
         // another account's name so the administrator stays usable.
         if op.path == "/api/blade-auth/oauth/token" {
@@ -912,7 +1038,11 @@ async fn conformance() {
             let answer = match send(&app, &client, &token, op, c).await {
                 Ok(a) => a,
                 Err(e) => {
-                    findings.push((src.file_of(&op.method, &op.path), format!("{label} ({}): /: {e}", c.describe())));
+                    let detail = format!("{label} ({}): /: {e}", c.describe());
+                    found
+                        .entry(format!("conformance: {label} [{}]: /: no answer", c.kind))
+                        .or_insert_with(|| detail.clone());
+                    findings.push((src.file_of(&op.method, &op.path), detail));
                     continue;
                 }
             };
@@ -929,13 +1059,18 @@ async fn conformance() {
                     pool.harvest(&op.path, body.get("data").unwrap_or(body));
                 }
             }
-            for line in v {
-                findings.push((src.file_of(&op.method, &op.path), format!("{label} ({}): {line}", c.describe())));
+            for (key, line) in v {
+                let detail = format!("{label} ({}): {line}", c.describe());
+                found
+                    .entry(format!("conformance: {label} [{}]: {key}", c.kind))
+                    .or_insert_with(|| detail.clone());
+                findings.push((src.file_of(&op.method, &op.path), detail));
             }
             // A call that cost the session (a password reset of the administrator...): sign in again.
             if answer.status == 401 && c.kind == "valid" {
-                if let (200, body) = app.sign_in("000000", "admin", "admin").await
-                    && let Some(t) = body["access_token"].as_str()
+                let reply = app.sign_in("000000", "admin", "admin").await;
+                if reply.status == 200
+                    && let Some(t) = reply.body["access_token"].as_str()
                 {
                     token = t.to_owned();
                     relogins += 1;
@@ -961,10 +1096,14 @@ async fn conformance() {
         .collect();
     print_grouped("Conformance", &findings);
     app.stop().await;
-    assert!(
-        findings.is_empty(),
-        "{} violation(s) in {} of {called_ops} operations (seed {seed}; rerun with OPENAPI_FUZZ_SEED={seed})",
-        findings.len(),
-        failing.len()
-    );
+    match ratchet("conformance", backend(), &found) {
+        Ok(m) => eprintln!("{m}"),
+        Err(e) => panic!(
+            "{e}\n({} violation(s), {} distinct, in {} of {called_ops} operations, listed above; \
+             seed {seed}; rerun with OPENAPI_FUZZ_SEED={seed})",
+            findings.len(),
+            found.len(),
+            failing.len()
+        ),
+    }
 }

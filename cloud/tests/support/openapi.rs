@@ -10,7 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
-pub const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+pub const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "patch", "head", "options", "trace",
+];
 
 /// One operation of the document.
 #[derive(Clone, Debug)]
@@ -85,7 +87,11 @@ impl Doc {
             for m in METHODS {
                 let Some(op) = item.get(*m) else { continue };
                 let mut params: BTreeMap<(String, String), Param> = BTreeMap::new();
-                let own = op.get("parameters").and_then(Value::as_array).cloned().unwrap_or_default();
+                let own = op
+                    .get("parameters")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
                 for p in shared.iter().chain(own.iter()) {
                     let p = self.deref(p);
                     let name = p.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
@@ -94,7 +100,12 @@ impl Doc {
                     let schema = p.get("schema").cloned().unwrap_or(Value::Null);
                     params.insert(
                         (location.clone(), name.clone()),
-                        Param { name, location, required, schema },
+                        Param {
+                            name,
+                            location,
+                            required,
+                            schema,
+                        },
                     );
                 }
                 out.push(Op {
@@ -159,8 +170,17 @@ impl Doc {
             Value::Object(m) => !m.keys().any(|k| {
                 !matches!(
                     k.as_str(),
-                    "description" | "title" | "example" | "examples" | "default" | "deprecated"
-                        | "readOnly" | "writeOnly" | "$comment" | "format" | "nullable"
+                    "description"
+                        | "title"
+                        | "example"
+                        | "examples"
+                        | "default"
+                        | "deprecated"
+                        | "readOnly"
+                        | "writeOnly"
+                        | "$comment"
+                        | "format"
+                        | "nullable"
                 )
             }),
             _ => false,
@@ -170,7 +190,10 @@ impl Doc {
     /// A validator for `schema` whose `$ref`s point into this document.
     pub fn validator(&self, schema: &Value) -> Result<jsonschema::Validator, String> {
         let mut root = serde_json::Map::new();
-        root.insert("$schema".into(), json!("https://json-schema.org/draft/2020-12/schema"));
+        root.insert(
+            "$schema".into(),
+            json!("https://json-schema.org/draft/2020-12/schema"),
+        );
         if let Some(c) = self.doc.get("components") {
             root.insert("components".into(), c.clone());
         }
@@ -182,26 +205,177 @@ impl Doc {
     }
 }
 
-/// Violations of `value` against `schema`, as `pointer: message` (at most `limit`).
-pub fn violations(validator: &jsonschema::Validator, value: &Value, limit: usize) -> Vec<String> {
-    validator
-        .iter_errors(value)
-        .take(limit)
-        .map(|e| {
-            let ptr = e.instance_path().to_string();
-            let ptr = if ptr.is_empty() { "/".to_owned() } else { ptr };
-            let mut msg = e.to_string();
-            if msg.len() > 240 {
-                let mut cut = 240;
-                while !msg.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                msg.truncate(cut);
-                msg.push('…');
+/// Violations of `value` against `schema` (at most `limit`), each as `(key, detail)`: `detail` is
+/// `pointer: message`; `key` is the same with array indices and numeric keys as `*` and the
+/// instance masked (`value`), so it holds no run-specific ids or timestamps (the baseline's text).
+pub fn violations(validator: &jsonschema::Validator, value: &Value, limit: usize) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for e in validator.iter_errors(value).take(limit) {
+        let ptr = e.instance_path().to_string();
+        let ptr = if ptr.is_empty() { "/".to_owned() } else { ptr };
+        let detail = format!("{ptr}: {}", cut(e.to_string(), 240));
+        let key = format!("{}: {}", stable_pointer(&ptr), cut(e.masked().to_string(), 240));
+        if !out.iter().any(|(k, _)| *k == key) {
+            out.push((key, detail));
+        }
+    }
+    out
+}
+
+fn cut(mut msg: String, max: usize) -> String {
+    if msg.len() > max {
+        let mut at = max;
+        while !msg.is_char_boundary(at) {
+            at -= 1;
+        }
+        msg.truncate(at);
+        msg.push('…');
+    }
+    msg
+}
+
+/// A JSON pointer with its numeric segments (array indices, id keys) as `*`.
+pub fn stable_pointer(ptr: &str) -> String {
+    if ptr == "/" {
+        return ptr.to_owned();
+    }
+    ptr.split('/')
+        .map(|s| {
+            if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+                "*"
+            } else {
+                s
             }
-            format!("{ptr}: {msg}")
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ratchet: `cloud/tests/openapi_known_findings.txt` lists the findings known today.
+
+pub const BASELINE: &str = "tests/openapi_known_findings.txt";
+
+const HEADER: &str = "\
+# Known OpenAPI findings: the baseline of the ratchet in cloud/tests/openapi_conformance.rs.
+# One finding a line, `completeness: ...` or `conformance: ...` (operation, [case kind], JSON
+# pointer with indices as `*`, message with the value masked); a `[sqlite] ` or `[postgres] `
+# prefix: seen only on that back-end. A finding not listed fails the tests (a regression); a
+# listed one that no longer occurs fails them too (fixed: remove its line), so this file only
+# shrinks. For the default seed and case count (OPENAPI_FUZZ_SEED / OPENAPI_FUZZ_CASES unset).
+# Regenerate on SQLite, then on PostgreSQL (the second run merges: lines seen on both untagged):
+#   OPENAPI_WRITE_BASELINE=1 cargo test -p pv-cloud --test openapi_conformance
+#   OPENAPI_WRITE_BASELINE=1 TEST_POSTGRES_URL=... cargo test -p pv-cloud --test openapi_conformance
+";
+
+/// Both tests write the same file: one at a time.
+static BASELINE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn baseline_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(BASELINE)
+}
+
+/// `(back-end tag, finding)` of each baseline line.
+fn read_baseline() -> Vec<(Option<String>, String)> {
+    let text = std::fs::read_to_string(baseline_path()).unwrap_or_default();
+    text.lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| match l.strip_prefix('[').and_then(|r| r.split_once("] ")) {
+            Some((tag, rest)) => (Some(tag.to_owned()), rest.to_owned()),
+            None => (None, l.to_owned()),
         })
         .collect()
+}
+
+fn line_of(tag: &Option<String>, finding: &str) -> String {
+    match tag {
+        Some(t) => format!("[{t}] {finding}"),
+        None => finding.to_owned(),
+    }
+}
+
+/// Compares `found` (stable key, first full detail; keys start with `section: `) with the
+/// baseline lines of `section` expected on `backend` (untagged or tagged with it). With
+/// `OPENAPI_WRITE_BASELINE=1` rewrites the section instead: a finding also listed untagged or
+/// for another back-end stays untagged, a new one is tagged with `backend`; an untagged line
+/// not found now is kept for the other back-end(s), a line tagged `backend` not found is dropped.
+/// `Err` lists the regressions and the fixed lines.
+pub fn ratchet(section: &str, backend: &str, found: &BTreeMap<String, String>) -> Result<String, String> {
+    let _guard = BASELINE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let prefix = format!("{section}: ");
+    let all = read_baseline();
+    let (mine, others): (Vec<_>, Vec<_>) = all.into_iter().partition(|(_, f)| f.starts_with(&prefix));
+    let here = Some(backend.to_owned());
+    if std::env::var("OPENAPI_WRITE_BASELINE").is_ok_and(|v| v == "1") {
+        let mut lines: BTreeSet<String> = others.iter().map(|(t, f)| line_of(t, f)).collect();
+        for key in found.keys() {
+            let elsewhere = mine
+                .iter()
+                .any(|(t, f)| f == key && t.as_deref() != Some(backend));
+            lines.insert(line_of(&if elsewhere { None } else { here.clone() }, key));
+        }
+        for (tag, f) in &mine {
+            if found.contains_key(f) {
+                continue;
+            }
+            match tag {
+                None => {
+                    let other = if backend == "postgres" {
+                        "sqlite"
+                    } else {
+                        "postgres"
+                    };
+                    lines.insert(line_of(&Some(other.to_owned()), f));
+                }
+                Some(t) if t != backend => {
+                    lines.insert(line_of(tag, f));
+                }
+                Some(_) => {}
+            }
+        }
+        let mut text = HEADER.to_owned();
+        for l in &lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        std::fs::write(baseline_path(), text).map_err(|e| format!("write {BASELINE}: {e}"))?;
+        return Ok(format!(
+            "{section}: wrote {} finding(s) of {backend} to {BASELINE}",
+            found.len()
+        ));
+    }
+    let expected: BTreeSet<&str> = mine
+        .iter()
+        .filter(|(t, _)| t.is_none() || *t == here)
+        .map(|(_, f)| f.as_str())
+        .collect();
+    let mut report = String::new();
+    let mut regressions = 0;
+    for (key, detail) in found {
+        if !expected.contains(key.as_str()) {
+            regressions += 1;
+            report.push_str(&format!("regression ({backend}): {key}\n    e.g. {detail}\n"));
+        }
+    }
+    let mut fixed = 0;
+    for (tag, f) in mine.iter().filter(|(t, _)| t.is_none() || *t == here) {
+        if !found.contains_key(f) {
+            fixed += 1;
+            report.push_str(&format!("fixed: remove from the baseline: {}\n", line_of(tag, f)));
+        }
+    }
+    if regressions + fixed == 0 {
+        Ok(format!(
+            "{section}: the {} finding(s) on {backend} are exactly the baseline's",
+            found.len()
+        ))
+    } else {
+        Err(format!(
+            "{section} on {backend}: {regressions} finding(s) not in {BASELINE} (regressions), \
+             {fixed} baseline line(s) no longer found (fixed: remove them)\n{report}"
+        ))
+    }
 }
 
 /// A deterministic generator (xorshift64*), so a failing case reproduces from its seed.
