@@ -1,5 +1,5 @@
 //! Electricity price per station (`/api/electricPrice`): a fixed price, or a peak/valley
-//! time-of-use schedule (spec section 5: at most 10 effective dates, at most 5 time segments
+//! time-of-use schedule (at most 10 effective dates, at most 5 time segments
 //! each). Each date's segments cover the whole day, 00:00-24:00, without overlap or gap, each
 //! with a price type from the `price_segment_type` dictionary (sharp, peak, flat, valley).
 //!

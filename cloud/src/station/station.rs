@@ -1,4 +1,4 @@
-//! Stations (`/api/station`): the archive record (spec section 3), its images, location and
+//! Stations (`/api/station`): the station record (master data: location, capacity, grid connection), its images, location and
 //! lifecycle. A station is created commissioning (`installationStatus` 1) and moves to running
 //! (2) only through `switchStation/{id}`; forms never set the status.
 
@@ -599,7 +599,7 @@ pub async fn update(
     Ok(Data(true))
 }
 
-/// Commissioning → running (spec section 4); a running station is refused.
+/// Commissioning → running, the one way a station starts running; a running station is refused.
 #[utoipa::path(put, path = "/api/station/switchStation/{id}", tag = "station", params(IdPath),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn switch_station(

@@ -1,5 +1,5 @@
-//! Weather stations (`/api/weather`): at most one per station (spec section 5), held by a check
-//! with the spec's message and by a unique index.
+//! Weather stations (`/api/weather`): at most one per station, held by a check
+//! with its message ("a station has at most one weather station") and by a unique index.
 
 use axum::extract::State;
 use pv_shared::regmap::DeviceKind;
