@@ -53,6 +53,8 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
         crate::auth::api_scope::enforce,
     ))
     .with_state(state.clone())
+    // Before every extractor: text inputs carrying U+0000 are refused at the edge.
+    .layer(axum::middleware::from_fn(crate::kernel::extract::refuse_nul))
     // Order matters: the panic guard sits inside the language scope so its answer is localised.
     .layer(CatchPanicLayer::custom(panic_response))
     // Outside the panic guard so a panic's 500 reaches the error log.

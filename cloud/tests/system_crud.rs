@@ -215,3 +215,42 @@ async fn the_crud_family_is_in_the_openapi_document() {
     }
     app.stop().await;
 }
+
+/// PostgreSQL refuses U+0000 in text parameters: it must be turned away at the edge with a 400,
+/// for query strings and JSON bodies alike, whichever handler would have read them.
+#[tokio::test]
+async fn text_inputs_with_a_nul_character_are_refused_with_400() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+    for (path, name) in [
+        ("/api/blade-system/dept/lazy-list", "deptName"),
+        ("/api/blade-system/dict/tree", "code"),
+        ("/api/blade-user/page", "realName"),
+    ] {
+        let Reply { status, body, .. } = admin.get_query(path, &[(name, "a\u{0}b")]).await;
+        assert_failure(status, &body, 400);
+        assert_eq!(body["msg"], "请求参数不能包含空字符（U+0000）", "{path}");
+        let Reply { status, body, .. } = admin.en().get_query(path, &[(name, "\u{0}")]).await;
+        assert_failure(status, &body, 400);
+        assert_eq!(
+            body["msg"], "Request parameters must not contain the NUL character (U+0000)",
+            "{path}"
+        );
+    }
+    let base = "/api/blade-system/param";
+    let body = json!({"paramName": "名\u{0}", "paramKey": "nul.key", "paramValue": "v"});
+    let Reply { status, body: reply, .. } = admin.submit(base, body.clone()).await;
+    assert_failure(status, &reply, 400);
+    assert_eq!(reply["msg"], "请求内容不能包含空字符（U+0000）");
+    let Reply { status, body: reply, .. } = admin.en().submit(base, body).await;
+    assert_failure(status, &reply, 400);
+    assert_eq!(
+        reply["msg"],
+        "The request body must not contain the NUL character (U+0000)"
+    );
+    // Nothing was stored, and an escaped backslash before `u0000` is ordinary text.
+    let Reply { status, body, .. } = admin
+        .submit(base, json!({"paramName": "a\\u0000", "paramKey": "nul.key", "paramValue": "v"}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
