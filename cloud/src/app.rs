@@ -37,7 +37,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).
 pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
     let (api, mut doc) = api.split_for_parts();
-    document_openapi_route(&mut doc);
+    ops::openapi::describe_itself(&mut doc);
     let doc_json = serde_json::to_string(&doc).unwrap_or_else(|_| "{}".into());
     api.route(
         ops::openapi::PATH,
@@ -87,21 +87,4 @@ fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response {
         .extensions_mut()
         .insert(crate::log::api_log::ErrorDetail(format!("panic: {detail}")));
     response
-}
-
-/// The document describes itself too, so a client can find it from the index of paths.
-fn document_openapi_route(doc: &mut utoipa::openapi::OpenApi) {
-    use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
-    use utoipa::openapi::response::ResponseBuilder;
-    let op = OperationBuilder::new()
-        .tag("ops")
-        .summary(Some("This OpenAPI document"))
-        .response(
-            "200",
-            ResponseBuilder::new().description("OpenAPI 3.1 JSON (not enveloped)"),
-        )
-        .build();
-    doc.paths
-        .paths
-        .insert(ops::openapi::PATH.to_owned(), PathItem::new(HttpMethod::Get, op));
 }

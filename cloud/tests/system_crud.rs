@@ -239,10 +239,14 @@ async fn text_inputs_with_a_nul_character_are_refused_with_400() {
     }
     let base = "/api/blade-system/param";
     let body = json!({"paramName": "名\u{0}", "paramKey": "nul.key", "paramValue": "v"});
-    let Reply { status, body: reply, .. } = admin.submit(base, body.clone()).await;
+    let Reply {
+        status, body: reply, ..
+    } = admin.submit(base, body.clone()).await;
     assert_failure(status, &reply, 400);
     assert_eq!(reply["msg"], "请求内容不能包含空字符（U+0000）");
-    let Reply { status, body: reply, .. } = admin.en().submit(base, body).await;
+    let Reply {
+        status, body: reply, ..
+    } = admin.en().submit(base, body).await;
     assert_failure(status, &reply, 400);
     assert_eq!(
         reply["msg"],
@@ -250,7 +254,10 @@ async fn text_inputs_with_a_nul_character_are_refused_with_400() {
     );
     // Nothing was stored, and an escaped backslash before `u0000` is ordinary text.
     let Reply { status, body, .. } = admin
-        .submit(base, json!({"paramName": "a\\u0000", "paramKey": "nul.key", "paramValue": "v"}))
+        .submit(
+            base,
+            json!({"paramName": "a\\u0000", "paramKey": "nul.key", "paramValue": "v"}),
+        )
         .await;
     assert_eq!(status, 200, "{body}");
 }

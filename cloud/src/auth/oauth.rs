@@ -119,24 +119,57 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .filter(|v| !v.is_empty())
 }
 
+/// The token call's parameters, for the document only: the handler reads them from the query
+/// string or the form body (the query wins), see `params`.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct TokenQuery {
+    /// Tenant (default 000000; also the Tenant-Id header)
+    #[param(rename = "tenantId")]
+    tenant_id: Option<String>,
+    /// Account (password and captcha grants)
+    username: Option<String>,
+    /// Lowercase hex MD5 of the password
+    password: Option<String>,
+    /// password | captcha | refresh_token | social | authorization_code
+    grant_type: String,
+    /// refresh_token grant
+    refresh_token: Option<String>,
+    /// all
+    scope: Option<String>,
+    /// account
+    #[param(rename = "type")]
+    kind: Option<String>,
+}
+
+/// The token call's headers, for the document only.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code)]
+pub struct TokenHeaders {
+    /// Basic base64(clientId:clientSecret)
+    #[param(rename = "Authorization")]
+    authorization: String,
+    /// captcha grant
+    #[param(rename = "Captcha-Key")]
+    captcha_key: Option<String>,
+    /// captcha grant
+    #[param(rename = "Captcha-Code")]
+    captcha_code: Option<String>,
+    /// refresh_token grant: dept to switch to
+    #[param(rename = "Dept-Id")]
+    dept_id: Option<String>,
+    /// refresh_token grant: role to switch to
+    #[param(rename = "Role-Id")]
+    role_id: Option<String>,
+}
+
 #[utoipa::path(
     post,
     path = "/api/blade-auth/oauth/token",
     tag = "auth",
-    params(
-        ("tenantId" = Option<String>, Query, description = "Tenant (default 000000; also the Tenant-Id header)"),
-        ("username" = Option<String>, Query, description = "Account (password and captcha grants)"),
-        ("password" = Option<String>, Query, description = "Lowercase hex MD5 of the password"),
-        ("grant_type" = String, Query, description = "password | captcha | refresh_token | social | authorization_code"),
-        ("refresh_token" = Option<String>, Query, description = "refresh_token grant"),
-        ("scope" = Option<String>, Query, description = "all"),
-        ("type" = Option<String>, Query, description = "account"),
-        ("Authorization" = String, Header, description = "Basic base64(clientId:clientSecret)"),
-        ("Captcha-Key" = Option<String>, Header, description = "captcha grant"),
-        ("Captcha-Code" = Option<String>, Header, description = "captcha grant"),
-        ("Dept-Id" = Option<String>, Header, description = "refresh_token grant: dept to switch to"),
-        ("Role-Id" = Option<String>, Header, description = "refresh_token grant: role to switch to"),
-    ),
+    params(TokenQuery, TokenHeaders),
     request_body(content = String, content_type = "application/x-www-form-urlencoded",
         description = "Optional: the same parameters as a form body"),
     responses(
@@ -389,6 +422,7 @@ fn respond(
 
 /// Same grants under the alternative path the specification also names.
 #[utoipa::path(post, path = "/api/blade-auth/oauth/token/refresh", tag = "auth",
+    params(TokenQuery, TokenHeaders),
     request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "Optional form body"),
     responses((status = 200, description = "As /api/blade-auth/oauth/token", body = TokenResponse)))]
 pub async fn token_refresh(

@@ -11,6 +11,7 @@ async fn package_list(state: &Core, tenant_id: &str) -> Result<Option<HashSet<Id
     let mut sql = Sql::new(
         "SELECT p.menu_id FROM blade_tenant t JOIN blade_tenant_package p ON p.id = t.package_id AND p.is_deleted = 0",
     );
+    // The tenant's own row by its key: the permission check asks for the caller's tenant.
     sql.push_bind(" WHERE t.tenant_id = ? AND t.is_deleted = 0", [tenant_id.into()]);
     let ids: Option<String> = sql.scalar_optional::<String, _>(state.db.pool()).await?;
     Ok(ids.map(|ids| ids.split(',').filter_map(|p| p.trim().parse().ok()).collect()))

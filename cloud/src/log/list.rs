@@ -3,8 +3,7 @@
 
 use axum::extract::State;
 use serde::Deserialize;
-use serde_json::{Map, Value as Json};
-use sqlx::Row;
+use sqlx::FromRow;
 use sqlx::any::AnyRow;
 use utoipa::IntoParams;
 
@@ -13,23 +12,16 @@ use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::{ApiError, ApiResult, Data, Id, Page, time};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
+use crate::log::records::{ApiLog, ErrorLog, UsualLog};
 use crate::system::entities::PLATFORM_TENANT;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Col {
-    Id,
-    Text,
-    Int,
-    Time,
-}
 
 /// One log table as the API shows it.
 struct LogDef {
     table: &'static str,
     menu: &'static str,
-    /// (wire name, column, type)
-    columns: &'static [(&'static str, &'static str, Col)],
+    /// The columns its record reads.
+    columns: &'static [&'static str],
     filters: &'static [Field],
 }
 
@@ -45,22 +37,22 @@ static API: LogDef = LogDef {
     table: "blade_log_api",
     menu: "log_api",
     columns: &[
-        ("id", "id", Col::Id),
-        ("tenantId", "tenant_id", Col::Text),
-        ("serviceId", "service_id", Col::Text),
-        ("serverHost", "server_host", Col::Text),
-        ("env", "env", Col::Text),
-        ("type", "type", Col::Text),
-        ("title", "title", Col::Text),
-        ("method", "method", Col::Text),
-        ("requestUri", "request_uri", Col::Text),
-        ("status", "status", Col::Int),
-        ("userAgent", "user_agent", Col::Text),
-        ("remoteIp", "remote_ip", Col::Text),
-        ("params", "params", Col::Text),
-        ("time", "time_cost", Col::Int),
-        ("createBy", "create_by", Col::Text),
-        ("createTime", "create_time", Col::Time),
+        "id",
+        "tenant_id",
+        "service_id",
+        "server_host",
+        "env",
+        "type",
+        "title",
+        "method",
+        "request_uri",
+        "status",
+        "user_agent",
+        "remote_ip",
+        "params",
+        "time_cost",
+        "create_by",
+        "create_time",
     ],
     filters: &[
         COMMON_FILTERS[0],
@@ -77,21 +69,21 @@ static USUAL: LogDef = LogDef {
     table: "blade_log_usual",
     menu: "log_usual",
     columns: &[
-        ("id", "id", Col::Id),
-        ("tenantId", "tenant_id", Col::Text),
-        ("serviceId", "service_id", Col::Text),
-        ("serverHost", "server_host", Col::Text),
-        ("env", "env", Col::Text),
-        ("logLevel", "log_level", Col::Text),
-        ("logId", "log_id", Col::Text),
-        ("logData", "log_data", Col::Text),
-        ("method", "method", Col::Text),
-        ("requestUri", "request_uri", Col::Text),
-        ("userAgent", "user_agent", Col::Text),
-        ("remoteIp", "remote_ip", Col::Text),
-        ("params", "params", Col::Text),
-        ("createBy", "create_by", Col::Text),
-        ("createTime", "create_time", Col::Time),
+        "id",
+        "tenant_id",
+        "service_id",
+        "server_host",
+        "env",
+        "log_level",
+        "log_id",
+        "log_data",
+        "method",
+        "request_uri",
+        "user_agent",
+        "remote_ip",
+        "params",
+        "create_by",
+        "create_time",
     ],
     filters: &[
         COMMON_FILTERS[0],
@@ -108,21 +100,21 @@ static ERROR: LogDef = LogDef {
     table: "blade_log_error",
     menu: "log_error",
     columns: &[
-        ("id", "id", Col::Id),
-        ("tenantId", "tenant_id", Col::Text),
-        ("serviceId", "service_id", Col::Text),
-        ("serverHost", "server_host", Col::Text),
-        ("env", "env", Col::Text),
-        ("method", "method", Col::Text),
-        ("requestUri", "request_uri", Col::Text),
-        ("userAgent", "user_agent", Col::Text),
-        ("remoteIp", "remote_ip", Col::Text),
-        ("stackTrace", "stack_trace", Col::Text),
-        ("exceptionName", "exception_name", Col::Text),
-        ("message", "message", Col::Text),
-        ("params", "params", Col::Text),
-        ("createBy", "create_by", Col::Text),
-        ("createTime", "create_time", Col::Time),
+        "id",
+        "tenant_id",
+        "service_id",
+        "server_host",
+        "env",
+        "method",
+        "request_uri",
+        "user_agent",
+        "remote_ip",
+        "stack_trace",
+        "exception_name",
+        "message",
+        "params",
+        "create_by",
+        "create_time",
     ],
     filters: &[
         COMMON_FILTERS[0],
@@ -137,11 +129,7 @@ static ERROR: LogDef = LogDef {
 
 impl LogDef {
     fn select(&self) -> String {
-        self.columns
-            .iter()
-            .map(|(_, c, _)| *c)
-            .collect::<Vec<_>>()
-            .join(", ")
+        self.columns.join(", ")
     }
 
     /// `FROM table WHERE 1 = 1 [AND tenant_id = ?]`: the platform tenant reads everything.
@@ -154,25 +142,10 @@ impl LogDef {
         sql
     }
 
-    fn to_json(&self, row: &AnyRow) -> Result<Json, ApiError> {
-        let mut map = Map::new();
-        for (name, column, col) in self.columns {
-            let v = match col {
-                Col::Text => row.try_get::<Option<String>, _>(*column)?.map(Json::String),
-                Col::Int => row.try_get::<Option<i64>, _>(*column)?.map(Json::from),
-                Col::Id => row
-                    .try_get::<Option<i64>, _>(*column)?
-                    .map(|v| Json::String(v.to_string())),
-                Col::Time => row
-                    .try_get::<Option<i64>, _>(*column)?
-                    .map(|v| Json::String(time::format_ms(v))),
-            };
-            map.insert((*name).to_owned(), v.unwrap_or(Json::Null));
-        }
-        Ok(Json::Object(map))
-    }
-
-    async fn list(&self, state: Core, caller: Caller, query: ListQuery) -> ApiResult<Data<Page<Json>>> {
+    async fn list<R>(&self, state: Core, caller: Caller, query: ListQuery) -> ApiResult<Data<Page<R>>>
+    where
+        R: for<'r> FromRow<'r, AnyRow>,
+    {
         caller.require(&state, self.menu).await?;
         let page = fetch_page_with(
             &state.db,
@@ -181,19 +154,22 @@ impl LogDef {
             &query,
             self.filters,
             "create_time DESC, id DESC",
-            |row| self.to_json(row),
+            |row| Ok(R::from_row(row)?),
         )
         .await?;
         Ok(Data(page))
     }
 
-    async fn detail(&self, state: Core, caller: Caller, id: Id) -> ApiResult<Data<Json>> {
+    async fn detail<R>(&self, state: Core, caller: Caller, id: Id) -> ApiResult<Data<R>>
+    where
+        R: for<'r> FromRow<'r, AnyRow>,
+    {
         caller.require(&state, self.menu).await?;
         let mut sql = Sql::new(&format!("SELECT {}", self.select()));
         sql.append(&self.from(&caller));
         sql.push_bind(" AND id = ?", [Value::from(id)]);
         let row = sql.row(state.db.pool()).await?.ok_or_else(ApiError::not_found)?;
-        Ok(Data(self.to_json(&row)?))
+        Ok(Data(R::from_row(&row)?))
     }
 }
 
@@ -207,19 +183,19 @@ pub struct DetailParams {
 #[utoipa::path(get, path = "/api/blade-log/api/list", tag = "log",
     params(("requestUri" = Option<String>, Query), ("method" = Option<String>, Query), ("createBy" = Option<String>, Query),
         ("createTime_datege" = Option<String>, Query), ("createTime_datelt" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
-    responses((status = 200, description = "Page of API log rows"), (status = 401), (status = 403)))]
-pub async fn api_list(State(s): State<Core>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+    responses((status = 200, description = "Page of API log rows", body = Envelope<Page<ApiLog>>), (status = 401), (status = 403)))]
+pub async fn api_list(State(s): State<Core>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<ApiLog>>> {
     API.list(s, c, q).await
 }
 
 /// `GET /api/blade-log/api/detail?id=`
 #[utoipa::path(get, path = "/api/blade-log/api/detail", tag = "log", params(DetailParams),
-    responses((status = 200, description = "One API log row"), (status = 401), (status = 403), (status = 404)))]
+    responses((status = 200, description = "One API log row", body = Envelope<ApiLog>), (status = 401), (status = 403), (status = 404)))]
 pub async fn api_detail(
     State(s): State<Core>,
     c: Caller,
     Query(p): Query<DetailParams>,
-) -> ApiResult<Data<Json>> {
+) -> ApiResult<Data<ApiLog>> {
     API.detail(s, c, p.id).await
 }
 
@@ -228,19 +204,19 @@ pub async fn api_detail(
 #[utoipa::path(get, path = "/api/blade-log/usual/list", tag = "log",
     params(("logId" = Option<String>, Query), ("logLevel" = Option<String>, Query), ("createBy" = Option<String>, Query),
         ("createTime_datege" = Option<String>, Query), ("createTime_datelt" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
-    responses((status = 200, description = "Page of usual log rows"), (status = 401), (status = 403)))]
-pub async fn usual_list(State(s): State<Core>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+    responses((status = 200, description = "Page of usual log rows", body = Envelope<Page<UsualLog>>), (status = 401), (status = 403)))]
+pub async fn usual_list(State(s): State<Core>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<UsualLog>>> {
     USUAL.list(s, c, q).await
 }
 
 /// `GET /api/blade-log/usual/detail?id=`
 #[utoipa::path(get, path = "/api/blade-log/usual/detail", tag = "log", params(DetailParams),
-    responses((status = 200, description = "One usual log row"), (status = 401), (status = 403), (status = 404)))]
+    responses((status = 200, description = "One usual log row", body = Envelope<UsualLog>), (status = 401), (status = 403), (status = 404)))]
 pub async fn usual_detail(
     State(s): State<Core>,
     c: Caller,
     Query(p): Query<DetailParams>,
-) -> ApiResult<Data<Json>> {
+) -> ApiResult<Data<UsualLog>> {
     USUAL.detail(s, c, p.id).await
 }
 
@@ -248,18 +224,18 @@ pub async fn usual_detail(
 #[utoipa::path(get, path = "/api/blade-log/error/list", tag = "log",
     params(("requestUri" = Option<String>, Query), ("method" = Option<String>, Query), ("createBy" = Option<String>, Query),
         ("createTime_datege" = Option<String>, Query), ("createTime_datelt" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
-    responses((status = 200, description = "Page of error log rows"), (status = 401), (status = 403)))]
-pub async fn error_list(State(s): State<Core>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+    responses((status = 200, description = "Page of error log rows", body = Envelope<Page<ErrorLog>>), (status = 401), (status = 403)))]
+pub async fn error_list(State(s): State<Core>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<ErrorLog>>> {
     ERROR.list(s, c, q).await
 }
 
 /// `GET /api/blade-log/error/detail?id=`
 #[utoipa::path(get, path = "/api/blade-log/error/detail", tag = "log", params(DetailParams),
-    responses((status = 200, description = "One error log row"), (status = 401), (status = 403), (status = 404)))]
+    responses((status = 200, description = "One error log row", body = Envelope<ErrorLog>), (status = 401), (status = 403), (status = 404)))]
 pub async fn error_detail(
     State(s): State<Core>,
     c: Caller,
     Query(p): Query<DetailParams>,
-) -> ApiResult<Data<Json>> {
+) -> ApiResult<Data<ErrorLog>> {
     ERROR.detail(s, c, p.id).await
 }

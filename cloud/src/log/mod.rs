@@ -3,6 +3,7 @@
 pub mod api_log;
 pub mod error_upload;
 pub mod list;
+pub mod records;
 pub mod usual;
 
 use utoipa_axum::router::OpenApiRouter;

@@ -23,3 +23,41 @@ use utoipa::OpenApi;
 pub struct ApiDoc;
 
 pub const PATH: &str = "/api/openapi.json";
+
+/// The document describes itself too, so a client can find it from the index of paths. Its
+/// answer is the bare document (not enveloped); the schema names what every OpenAPI 3.1
+/// document has.
+pub fn describe_itself(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::ContentBuilder;
+    use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem};
+    use utoipa::openapi::response::ResponseBuilder;
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    let text = || ObjectBuilder::new().schema_type(Type::String);
+    let object = || ObjectBuilder::new().schema_type(Type::Object);
+    let schema = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property("openapi", text())
+        .property("info", object())
+        .property("paths", object())
+        .property("components", object())
+        .property("tags", ObjectBuilder::new().schema_type(Type::Array))
+        .required("openapi")
+        .required("info")
+        .required("paths");
+    let op = OperationBuilder::new()
+        .tag("ops")
+        .summary(Some("This OpenAPI document"))
+        .response(
+            "200",
+            ResponseBuilder::new()
+                .description("OpenAPI 3.1 JSON (not enveloped)")
+                .content(
+                    "application/json",
+                    ContentBuilder::new().schema(Some(schema)).build(),
+                ),
+        )
+        .build();
+    doc.paths
+        .paths
+        .insert(PATH.to_owned(), PathItem::new(HttpMethod::Get, op));
+}

@@ -244,7 +244,8 @@ pub async fn remove_file(
 #[utoipa::path(get, path = "/api/blade-resource/oss/endpoint/file/{tenant}/{day}/{file}", tag = "resource",
     params(("tenant" = String, Path), ("day" = String, Path), ("file" = String, Path),
            ("sig" = Option<String>, Query, description = "Signature from the upload's link (not needed with a token of the file's tenant)")),
-    responses((status = 200, description = "The file"), (status = 403), (status = 404)))]
+    responses((status = 200, description = "The file's bytes: as uploaded for images and PDF (their own content type), otherwise as `application/octet-stream`",
+        content_type = "application/octet-stream"), (status = 403), (status = 404)))]
 pub async fn serve_file(
     State(state): State<Core>,
     Path((tenant, day, file)): Path<(String, String, String)>,

@@ -12,6 +12,7 @@ use sqlx::Row;
 use utoipa::IntoParams;
 
 use super::entities::{self, Col, EntityDef, HookFuture, Hooks, PLATFORM_TENANT, Ty};
+use super::records::{Dept, typed};
 use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -74,13 +75,14 @@ const FILTERS: &[Field] = &[
 
 struct DeptHooks;
 
-/// `(id, ancestors)` of a live department of `tenant`.
-async fn find_in_tenant(state: &Core, tenant: &str, id: i64) -> Result<Option<String>, ApiError> {
+/// The ancestors of a live department of the caller's tenant.
+async fn find_in_tenant(state: &Core, caller: &Caller, id: i64) -> Result<Option<String>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
-        "SELECT ancestors FROM blade_dept WHERE is_deleted = 0 AND id = ? AND tenant_id = ?",
-        [Value::Int(id), tenant.into()],
+        "SELECT ancestors FROM blade_dept WHERE is_deleted = 0 AND id = ? AND ",
+        [Value::Int(id)],
     );
+    sql.append(&caller.tenant_filter("tenant_id"));
     sql.scalar_optional::<String, _>(state.db.pool()).await
 }
 
@@ -118,7 +120,7 @@ impl Hooks<SystemCtx, Caller> for DeptHooks {
             if id.is_some_and(|own| own.0 == parent) {
                 return Err(ApiError::BadRequest(CYCLE));
             }
-            let ancestors = find_in_tenant(state, &caller.tenant_id, parent)
+            let ancestors = find_in_tenant(state, caller, parent)
                 .await?
                 .ok_or(ApiError::BadRequest(PARENT_MISSING))?;
             if let Some(own) = id
@@ -141,9 +143,10 @@ impl Hooks<SystemCtx, Caller> for DeptHooks {
         Box::pin(async move {
             let mut sql = Sql::default();
             sql.push_bind(
-                "SELECT parent_id, ancestors FROM blade_dept WHERE id = ? AND tenant_id = ?",
-                [id.into(), caller.tenant_id.clone().into()],
+                "SELECT parent_id, ancestors FROM blade_dept WHERE id = ? AND ",
+                [id.into()],
             );
+            sql.append(&caller.tenant_filter("tenant_id"));
             let Some(row) = sql.row(state.db.pool()).await? else {
                 return Ok(());
             };
@@ -152,7 +155,7 @@ impl Hooks<SystemCtx, Caller> for DeptHooks {
             let wanted = if parent == 0 {
                 "0".to_owned()
             } else {
-                let above = find_in_tenant(state, &caller.tenant_id, parent)
+                let above = find_in_tenant(state, caller, parent)
                     .await?
                     .ok_or(ApiError::BadRequest(PARENT_MISSING))?;
                 format!("{above},{parent}")
@@ -172,15 +175,13 @@ impl Hooks<SystemCtx, Caller> for DeptHooks {
             let new_prefix = format!("{wanted},{id}");
             let mut subtree = Sql::default();
             subtree.push_bind(
-                "UPDATE blade_dept SET ancestors = ? || SUBSTR(ancestors, CAST(? AS INTEGER)) \
-                 WHERE tenant_id = ? AND (ancestors = ? OR ancestors LIKE ?)",
-                [
-                    new_prefix.into(),
-                    Value::Int(old_prefix.len() as i64 + 1),
-                    caller.tenant_id.clone().into(),
-                    old_prefix.clone().into(),
-                    format!("{old_prefix},%").into(),
-                ],
+                "UPDATE blade_dept SET ancestors = ? || SUBSTR(ancestors, CAST(? AS INTEGER)) WHERE ",
+                [new_prefix.into(), Value::Int(old_prefix.len() as i64 + 1)],
+            );
+            subtree.append(&caller.tenant_filter("tenant_id"));
+            subtree.push_bind(
+                " AND (ancestors = ? OR ancestors LIKE ?)",
+                [old_prefix.clone().into(), format!("{old_prefix},%").into()],
             );
             subtree.execute(state.db.pool()).await?;
             Ok(())
@@ -258,6 +259,7 @@ impl Hooks<SystemCtx, Caller> for DeptHooks {
 /// Ids among the live departments of `tenant` that have live children.
 async fn parents_in(state: &Core, tenant: &str) -> Result<HashSet<i64>, ApiError> {
     let mut sql = Sql::default();
+    // The tenant as a value: a platform administrator's tree may be of a tenant they name.
     sql.push_bind(
         "SELECT DISTINCT parent_id FROM blade_dept WHERE is_deleted = 0 AND tenant_id = ?",
         [tenant.into()],
@@ -283,16 +285,16 @@ fn conditions(query: &ListQuery, parent: Option<i64>) -> Result<Sql, ApiError> {
 /// deptCategory; a match whose parent does not match becomes a root).
 #[utoipa::path(get, path = "/api/blade-system/dept/list", tag = "system",
     params(("deptName" = Option<String>, Query), ("fullName" = Option<String>, Query), ("deptCategory" = Option<i64>, Query)),
-    responses((status = 200, description = "Tree list: departments with children and hasChildren"), (status = 401), (status = 403)))]
+    responses((status = 200, description = "Tree list: departments with children and hasChildren", body = Envelope<Vec<Dept>>), (status = 401), (status = 403)))]
 pub async fn list(
     State(state): State<SystemCtx>,
     caller: Caller,
     mut query: ListQuery,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<Dept>>> {
     caller.require(&state, DEPT.menu_code).await?;
     query.take("tenantId");
     let rows = entities::rows(&DEPT, &state, &caller, Some(conditions(&query, None)?)).await?;
-    Ok(Data(tree::nest_rows(rows)))
+    Ok(Data(typed(tree::nest_rows(rows))?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -315,38 +317,39 @@ fn tree_tenant(caller: &Caller, asked: Option<&str>) -> String {
 /// `GET dept/lazy-list?parentId=`: the departments directly under a parent, with `hasChildren`.
 #[utoipa::path(get, path = "/api/blade-system/dept/lazy-list", tag = "system",
     params(("parentId" = Option<String>, Query), ("deptName" = Option<String>, Query)),
-    responses((status = 200, description = "Departments of that parent with hasChildren"), (status = 401), (status = 403)))]
+    responses((status = 200, description = "Departments of that parent with hasChildren", body = Envelope<Vec<Dept>>), (status = 401), (status = 403)))]
 pub async fn lazy_list(
     State(state): State<SystemCtx>,
     caller: Caller,
     mut query: ListQuery,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<Dept>>> {
     caller.require(&state, DEPT.menu_code).await?;
     let parent = tree::optional_id("parentId", query.take("parentId").as_deref())?.unwrap_or(0);
     query.take("tenantId");
     let mut rows = entities::rows(&DEPT, &state, &caller, Some(conditions(&query, Some(parent))?)).await?;
     tree::mark_has_children(&mut rows, &parents_in(&state, &caller.tenant_id).await?);
-    Ok(Data(rows))
+    Ok(Data(typed(rows)?))
 }
 
 /// `GET dept/child-list?parentId=`: the direct children of a department (entities).
 #[utoipa::path(get, path = "/api/blade-system/dept/child-list", tag = "system",
     params(("parentId" = Option<String>, Query)),
-    responses((status = 200, description = "Departments of that parent"), (status = 401), (status = 403)))]
+    responses((status = 200, description = "Departments of that parent with hasChildren", body = Envelope<Vec<Dept>>), (status = 401), (status = 403)))]
 pub async fn child_list(
     State(state): State<SystemCtx>,
     caller: Caller,
     mut query: ListQuery,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<Dept>>> {
     caller.require(&state, DEPT.menu_code).await?;
     let parent = tree::optional_id("parentId", query.take("parentId").as_deref())?.unwrap_or(0);
     let mut rows = entities::rows(&DEPT, &state, &caller, Some(conditions(&query, Some(parent))?)).await?;
     tree::mark_has_children(&mut rows, &parents_in(&state, &caller.tenant_id).await?);
-    Ok(Data(rows))
+    Ok(Data(typed(rows)?))
 }
 
 async fn nodes(state: &Core, tenant: &str, parent: Option<i64>) -> Result<Vec<Node>, ApiError> {
     let mut sql = Sql::default();
+    // The tenant as a value: a platform administrator's tree may be of a tenant they name.
     sql.push_bind(
         "SELECT id, parent_id, dept_name FROM blade_dept WHERE is_deleted = 0 AND tenant_id = ?",
         [tenant.into()],

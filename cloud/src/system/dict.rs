@@ -9,11 +9,13 @@
 use std::collections::HashSet;
 
 use axum::extract::State;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use utoipa::{IntoParams, ToSchema};
 
 use super::entities::{self, Col, EntityDef, HookFuture, Hooks, PLATFORM_TENANT, Ty};
+use super::records::{Dict, DictBiz, typed_page};
 use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::kernel::Core;
@@ -327,6 +329,7 @@ impl Source<'_> {
                 let mut sql = Sql::new(&format!(
                     "SELECT {columns} FROM blade_dict_biz WHERE is_deleted = 0"
                 ));
+                // The tenant as a value: a tenant without its own entries reads the platform's.
                 sql.push_bind(" AND tenant_id = ?", [(*tenant).into()]);
                 sql
             }
@@ -399,33 +402,33 @@ fn def(biz: bool) -> &'static EntityDef {
     if biz { &DICT_BIZ } else { &DICT }
 }
 
-async fn list_impl(
+async fn list_impl<T: DeserializeOwned>(
     state: SystemCtx,
     caller: Caller,
     query: ListQuery,
     biz: bool,
-) -> ApiResult<Data<Page<Json>>> {
+) -> ApiResult<Data<Page<T>>> {
     let def = def(biz);
     caller.require(&state, def.menu_code).await?;
     let page = entities::page(def, &state, &caller, &query, Some(Sql::new("parent_id = 0"))).await?;
-    Ok(Data(page))
+    Ok(Data(typed_page(page)?))
 }
 
-async fn child_list_impl(
+async fn child_list_impl<T: DeserializeOwned>(
     state: SystemCtx,
     caller: Caller,
     mut query: ListQuery,
     biz: bool,
-) -> ApiResult<Data<Page<Json>>> {
+) -> ApiResult<Data<Page<T>>> {
     let def = def(biz);
     caller.require(&state, def.menu_code).await?;
     let parent = tree::optional_id("parentId", query.take("parentId").as_deref())?
         .ok_or_else(|| ApiError::bad_request("请选择上级字典", "parentId is required"))?;
     let mut extra = Sql::default();
     extra.push_bind("parent_id = ?", [Value::Int(parent)]);
-    Ok(Data(
+    Ok(Data(typed_page(
         entities::page(def, &state, &caller, &query, Some(extra)).await?,
-    ))
+    )?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -474,40 +477,40 @@ async fn dictionary_impl(
 /// `GET dict/list`: the dictionaries (rows with parentId 0), paged; filters code, dictValue.
 #[utoipa::path(get, path = "/api/blade-system/dict/list", tag = "system",
     params(("code" = Option<String>, Query), ("dictValue" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
-    responses((status = 200, description = "Page of dictionaries"), (status = 401), (status = 403)))]
-pub async fn dict_list(State(s): State<SystemCtx>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+    responses((status = 200, description = "Page of dictionaries", body = Envelope<Page<Dict>>), (status = 401), (status = 403)))]
+pub async fn dict_list(State(s): State<SystemCtx>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Dict>>> {
     list_impl(s, c, q, false).await
 }
 
 /// `GET dict-biz/list`: the tenant's business dictionaries, paged.
 #[utoipa::path(get, path = "/api/blade-system/dict-biz/list", tag = "system",
     params(("code" = Option<String>, Query), ("dictValue" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
-    responses((status = 200, description = "Page of dictionaries"), (status = 401), (status = 403)))]
-pub async fn biz_list(State(s): State<SystemCtx>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<Json>>> {
+    responses((status = 200, description = "Page of dictionaries", body = Envelope<Page<DictBiz>>), (status = 401), (status = 403)))]
+pub async fn biz_list(State(s): State<SystemCtx>, c: Caller, q: ListQuery) -> ApiResult<Data<Page<DictBiz>>> {
     list_impl(s, c, q, true).await
 }
 
 /// `GET dict/child-list?parentId=`: the entries of a dictionary, paged.
 #[utoipa::path(get, path = "/api/blade-system/dict/child-list", tag = "system",
     params(("parentId" = String, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
-    responses((status = 200, description = "Page of entries"), (status = 400), (status = 401), (status = 403)))]
+    responses((status = 200, description = "Page of entries", body = Envelope<Page<Dict>>), (status = 400), (status = 401), (status = 403)))]
 pub async fn dict_child_list(
     State(s): State<SystemCtx>,
     c: Caller,
     q: ListQuery,
-) -> ApiResult<Data<Page<Json>>> {
+) -> ApiResult<Data<Page<Dict>>> {
     child_list_impl(s, c, q, false).await
 }
 
 /// `GET dict-biz/child-list?parentId=`: the entries of a business dictionary, paged.
 #[utoipa::path(get, path = "/api/blade-system/dict-biz/child-list", tag = "system",
     params(("parentId" = String, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
-    responses((status = 200, description = "Page of entries"), (status = 400), (status = 401), (status = 403)))]
+    responses((status = 200, description = "Page of entries", body = Envelope<Page<DictBiz>>), (status = 400), (status = 401), (status = 403)))]
 pub async fn biz_child_list(
     State(s): State<SystemCtx>,
     c: Caller,
     q: ListQuery,
-) -> ApiResult<Data<Page<Json>>> {
+) -> ApiResult<Data<Page<DictBiz>>> {
     child_list_impl(s, c, q, true).await
 }
 

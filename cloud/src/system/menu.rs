@@ -13,7 +13,7 @@ use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Lang;
-use crate::kernel::sql::{Sql, Value};
+use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
 use crate::system::context::SystemCtx;
 
@@ -191,9 +191,10 @@ pub async fn routes(
         let mut sql = Sql::default();
         sql.push_bind(
             "SELECT s.menu_id FROM blade_top_menu_setting s JOIN blade_top_menu t ON t.id = s.top_menu_id \
-             WHERE s.top_menu_id = ? AND t.tenant_id = ? AND t.is_deleted = 0",
-            [top.into(), Value::Text(caller.tenant_id.clone())],
+             WHERE t.is_deleted = 0 AND s.top_menu_id = ? AND ",
+            [top.into()],
         );
+        sql.append(&caller.tenant_filter("t.tenant_id"));
         let chosen: HashSet<Id> = sql
             .scalars::<i64, _>(state.db.pool())
             .await?

@@ -163,6 +163,7 @@ impl Hooks<SystemCtx, Caller> for MenuHooks {
             // As the start-up sync does for new product menus: the platform's administrators
             // keep seeing every menu. Tenants get it through their packages and grants.
             let mut sql = Sql::default();
+            // The platform tenant as a value: its roles are meant, not the caller's tenant's.
             sql.push_bind(
                 "INSERT INTO blade_role_menu (role_id, menu_id, kind) \
                  SELECT id, ?, 'web' FROM blade_role WHERE tenant_id = ? AND role_alias = ? AND is_deleted = 0",

@@ -12,6 +12,7 @@ pub mod menu;
 pub mod menu_admin;
 pub mod param;
 pub mod post;
+pub mod records;
 pub mod region;
 pub mod role;
 pub mod scope;

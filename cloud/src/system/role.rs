@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::access::{self, HAS_CHILDREN, NOT_HELD, OUTSIDE_PACKAGE, is_platform};
 use super::entities::{Col, EntityDef, HookFuture, Hooks, Ty};
-use super::tree::{IdList, TreeNode, entity_list, nodes};
+use super::tree::{IdList, TreeNode, forest, nodes};
 use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Query};
@@ -123,6 +123,7 @@ impl Hooks<SystemCtx, Caller> for RoleHooks {
             }
             if let Some(alias) = access::text(body, "roleAlias") {
                 let mut sql = Sql::new("SELECT id FROM blade_role WHERE is_deleted = 0");
+                // The tenant as a value: a platform administrator may save a named tenant's role.
                 sql.push_bind(
                     " AND tenant_id = ? AND role_alias = ?",
                     [Value::Text(tenant), Value::Text(alias)],
@@ -232,6 +233,7 @@ async fn load(state: &Core, tenant: Option<&str>, f: &Filters) -> Result<Vec<Rol
         "SELECT id, tenant_id, parent_id, role_name, role_alias, sort FROM blade_role WHERE is_deleted = 0",
     );
     if let Some(t) = tenant {
+        // The tenant as a value: platform administrators list any tenant's roles (or all).
         sql.push_bind(" AND tenant_id = ?", [Value::from(t)]);
     }
     for (column, v) in [("role_name", &f.role_name), ("role_alias", &f.role_alias)] {
@@ -267,16 +269,17 @@ pub struct RoleListParams {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RoleEntity {
-    pub id: Id,
-    pub tenant_id: String,
-    pub parent_id: Id,
-    pub role_name: String,
-    pub role_alias: String,
-    pub sort: i64,
-    pub parent_name: String,
-    pub has_children: bool,
+    // In the order of the wire names, as the list has always sent them.
     #[schema(no_recursion)]
     pub children: Vec<RoleEntity>,
+    pub has_children: bool,
+    pub id: Id,
+    pub parent_id: Id,
+    pub parent_name: String,
+    pub role_alias: String,
+    pub role_name: String,
+    pub sort: i64,
+    pub tenant_id: String,
 }
 
 /// The roles as a tree list (filters keep matches whose parents do not match as roots).
@@ -286,7 +289,7 @@ pub async fn list(
     State(state): State<SystemCtx>,
     caller: Caller,
     Query(p): Query<RoleListParams>,
-) -> ApiResult<Data<Vec<Json>>> {
+) -> ApiResult<Data<Vec<RoleEntity>>> {
     caller.require(&state, ROLE.menu_code).await?;
     let tenant = match p.tenant_id.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         None if is_platform(&caller) => None,
@@ -301,24 +304,21 @@ pub async fn list(
     parents.sort_unstable();
     parents.dedup();
     let names = role_names(&state, &parents).await?;
-    let items = rows
-        .into_iter()
-        .map(|r| {
-            let mut m = Map::new();
-            m.insert("id".into(), Json::String(r.id.to_string()));
-            m.insert("tenantId".into(), Json::String(r.tenant_id));
-            m.insert("parentId".into(), Json::String(r.parent_id.to_string()));
-            m.insert("roleName".into(), Json::String(r.role_name));
-            m.insert("roleAlias".into(), Json::String(r.role_alias));
-            m.insert("sort".into(), Json::from(r.sort));
-            m.insert(
-                "parentName".into(),
-                Json::String(names.get(&r.parent_id).cloned().unwrap_or_default()),
-            );
-            (r.id, r.parent_id, m)
-        })
-        .collect();
-    Ok(Data(entity_list(items)))
+    let items = rows.into_iter().map(|r| (r.id, r.parent_id, r)).collect();
+    Ok(Data(forest(
+        items,
+        &mut |_, _, r: RoleRow, children: Vec<RoleEntity>| RoleEntity {
+            has_children: !children.is_empty(),
+            children,
+            id: r.id,
+            parent_id: r.parent_id,
+            parent_name: names.get(&r.parent_id).cloned().unwrap_or_default(),
+            role_alias: r.role_alias,
+            role_name: r.role_name,
+            sort: r.sort,
+            tenant_id: r.tenant_id,
+        },
+    )))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -35,6 +35,7 @@ const COLUMNS: &str = "tenant_id, tenant_name, domain, background_url, expire_ti
 
 pub async fn find(state: &Core, tenant_id: &str) -> Result<Option<TenantRow>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} FROM blade_tenant"));
+    // The tenant's own row by its key (sign-in and checks of a named tenant have no caller).
     sql.push_bind(" WHERE tenant_id = ? AND is_deleted = 0", [tenant_id.into()]);
     sql.fetch_optional::<TenantRow, _>(state.db.pool()).await
 }

@@ -182,6 +182,7 @@ impl Hooks<SystemCtx, Caller> for TenantHooks {
             // A removed tenant's users are signed out at once, not when their tokens run out.
             for t in tenants {
                 let mut sql = Sql::default();
+                // The tenant as a value: a platform administrator removes named tenants.
                 sql.push_bind(
                     "UPDATE blade_auth_session SET revoked = 1 WHERE tenant_id = ?",
                     [Value::Text(t)],
@@ -350,6 +351,7 @@ async fn fresh_tenant_id(state: &Core) -> Result<String, ApiError> {
         getrandom::fill(&mut bytes).map_err(|e| ApiError::Internal(format!("random: {e}")))?;
         let candidate = format!("{:06}", 100_000 + u32::from_le_bytes(bytes) % 900_000);
         let mut sql = Sql::default();
+        // A candidate key of the tenant table itself, not a tenant-owned row.
         sql.push_bind(
             "SELECT COUNT(*) FROM blade_tenant WHERE is_deleted = 0 AND tenant_id = ?",
             [Value::Text(candidate.clone())],
@@ -608,6 +610,7 @@ pub async fn datasource(
         ),
     };
     let mut sql = Sql::default();
+    // The tenant as a value: a platform administrator acts on the tenant they name.
     sql.push_bind(
         "UPDATE blade_tenant SET datasource_id = ?, update_user = ?, update_time = ? WHERE is_deleted = 0 AND tenant_id = ?",
         [ds, caller.user_id.into(), Value::Int(time::now_ms()), Value::Text(p.tenant_id.trim().to_owned())],
@@ -647,6 +650,7 @@ pub async fn package_detail(
         "SELECT p.id, p.package_name, p.menu_id, p.remark FROM blade_tenant t \
          JOIN blade_tenant_package p ON p.id = t.package_id AND p.is_deleted = 0",
     );
+    // The tenant as a value: a platform administrator reads the tenant they name.
     sql.push_bind(
         " WHERE t.is_deleted = 0 AND t.tenant_id = ?",
         [Value::Text(p.tenant_id.trim().to_owned())],
@@ -699,6 +703,7 @@ pub async fn package_setting(
         }
     };
     let mut sql = Sql::default();
+    // The tenant as a value: a platform administrator acts on the tenant they name.
     sql.push_bind(
         "UPDATE blade_tenant SET package_id = ?, update_user = ?, update_time = ? WHERE is_deleted = 0 AND tenant_id = ?",
         [pkg, caller.user_id.into(), Value::Int(time::now_ms()), Value::Text(tenant_id)],

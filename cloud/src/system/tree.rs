@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 use utoipa::ToSchema;
 
 use crate::kernel::id::parse_id_list;
@@ -81,15 +81,6 @@ pub fn nodes(items: Vec<(Id, Id, String)>) -> Vec<TreeNode> {
             children,
             ..TreeNode::leaf(id, parent, title)
         }
-    })
-}
-
-/// A tree list from entity objects in display order (each gets `children` and `hasChildren`).
-pub fn entity_list(items: Vec<(Id, Id, Map<String, Json>)>) -> Vec<Json> {
-    forest(items, &mut |_, _, mut entity, children: Vec<Json>| {
-        entity.insert("hasChildren".into(), Json::Bool(!children.is_empty()));
-        entity.insert("children".into(), Json::Array(children));
-        Json::Object(entity)
     })
 }
 

@@ -9,7 +9,7 @@ use axum::extract::State;
 use serde_json::{Map, Value as Json};
 
 use super::listing::{self, visible_ids};
-use super::model::{ACCOUNT_EMPTY, ACCOUNT_TAKEN, IdParam, IdsParam, UserFilter, UserRecord};
+use super::model::{ACCOUNT_EMPTY, ACCOUNT_TAKEN, IdParam, IdsParam, UserBody, UserFilter, UserRecord};
 use super::permit::require_any;
 use super::store::{self, STATUS_ACTIVE};
 use super::validate::{body_id, body_object, changed_user, new_user, read_form};
@@ -54,7 +54,7 @@ pub async fn detail(
 
 /// Creates a user (no `id`; password and password2 in plain text) or updates one (with `id`;
 /// the password is not changed here). Answers the user's id.
-#[utoipa::path(post, path = "/api/blade-user/submit", tag = "user", request_body = Json,
+#[utoipa::path(post, path = "/api/blade-user/submit", tag = "user", request_body = UserBody,
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 403)))]
 pub async fn submit(
     State(core): State<Core>,
@@ -106,7 +106,7 @@ pub async fn save_update(
 }
 
 /// Updates a user (the password is not changed here).
-#[utoipa::path(post, path = "/api/blade-user/update", tag = "user", request_body = Json,
+#[utoipa::path(post, path = "/api/blade-user/update", tag = "user", request_body = UserBody,
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 404)))]
 pub async fn update(
     State(core): State<Core>,

@@ -228,6 +228,63 @@ pub struct UserForm {
     pub posts: Option<Vec<Id>>,
 }
 
+/// The body of `/api/blade-user/submit` and `/update`: the user form. Every field is optional
+/// here; which ones an act requires, and each field's rule, is checked field by field (texts
+/// also arrive as numbers, integers as numeric strings, id lists as an array or a number).
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct UserBody {
+    /// The user to update; absent or empty creates one (a text or a number).
+    pub id: Option<Id>,
+    /// Letters, digits, `_` and `-`, at most 16 (required on create).
+    pub account: Option<String>,
+    /// Plain password (required on create).
+    pub password: Option<String>,
+    /// The password again, equal to `password`.
+    pub password2: Option<String>,
+    /// Required on create; an update may omit it but not empty it.
+    pub real_name: Option<String>,
+    pub name: Option<String>,
+    /// 11-digit mobile number.
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub code: Option<String>,
+    pub company_name: Option<String>,
+    pub avatar: Option<String>,
+    /// 1, 2 or 3.
+    pub sex: Option<i64>,
+    /// `yyyy-MM-dd` or `yyyy-MM-dd HH:mm:ss`.
+    pub birthday: Option<String>,
+    pub user_type: Option<i64>,
+    /// Comma-separated role ids (required on create).
+    pub role_id: Option<String>,
+    /// Comma-separated department ids (required on create).
+    pub dept_id: Option<String>,
+    /// Comma-separated post ids.
+    pub post_id: Option<String>,
+}
+
+/// The body of `/api/blade-user/saveOwner`: an owner's form (no roles or departments: an owner
+/// gets the owner role and a department on creation). The same leniency as [`UserBody`].
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct OwnerBody {
+    /// The owner to update; absent or empty creates one (a text or a number).
+    pub id: Option<Id>,
+    pub company_name: Option<String>,
+    /// Letters, digits, `_` and `-`, at most 16 (required on create).
+    pub account: Option<String>,
+    pub real_name: Option<String>,
+    pub name: Option<String>,
+    /// 11-digit mobile number (required on create).
+    pub phone: Option<String>,
+    pub avatar: Option<String>,
+    /// Plain password longer than 6 characters (required on create, optional on update).
+    pub password: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

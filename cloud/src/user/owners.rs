@@ -6,7 +6,7 @@ use serde_json::Value as Json;
 
 use super::accounts::save_update;
 use super::listing;
-use super::model::{ACCOUNT_TAKEN, PHONE_EMPTY, UserFilter, UserRecord};
+use super::model::{ACCOUNT_TAKEN, OwnerBody, PHONE_EMPTY, UserFilter, UserRecord};
 use super::permit::require_any;
 use super::store::{self, STATUS_ACTIVE};
 use super::validate::{body_id, body_object, new_owner, owner_password, read_form};
@@ -35,7 +35,7 @@ pub async fn page_owner(
 /// Creates (no `id`) or updates an owner: company, account, name, phone, avatar and a plain
 /// password longer than 6 characters (required on create, optional on update). Answers the
 /// owner's id.
-#[utoipa::path(post, path = "/api/blade-user/saveOwner", tag = "user", request_body = Json,
+#[utoipa::path(post, path = "/api/blade-user/saveOwner", tag = "user", request_body = OwnerBody,
     responses((status = 200, body = Envelope<String>), (status = 400), (status = 403)))]
 pub async fn save_owner(
     State(core): State<Core>,
