@@ -252,6 +252,20 @@ async fn text_inputs_with_a_nul_character_are_refused_with_400() {
         reply["msg"],
         "The request body must not contain the NUL character (U+0000)"
     );
+    // Form bodies too (the token call reads its parameters from one).
+    let Reply {
+        status, body: reply, ..
+    } = app
+        .send(
+            app.anon()
+                .request(Method::POST, "/api/blade-auth/oauth/token")
+                .header("Authorization", support::BASIC_SABER)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body("tenantId=000000&username=ad%00min&password=x&grant_type=password"),
+        )
+        .await;
+    assert_failure(status, &reply, 400);
+    assert_eq!(reply["msg"], "请求内容不能包含空字符（U+0000）");
     // Nothing was stored, and an escaped backslash before `u0000` is ordinary text.
     let Reply { status, body, .. } = admin
         .submit(

@@ -12,8 +12,9 @@ use axum::response::{IntoResponse, Response};
 use super::error::ApiError;
 use super::lang::Text;
 
-/// The most a JSON body may hold, as axum's own `Json` and `Bytes` extractors allow by default.
-const MAX_JSON_BODY: usize = 2 * 1024 * 1024;
+/// The most a JSON or form body may hold, as axum's own `Json`, `Form` and `Bytes` extractors
+/// allow by default.
+const MAX_TEXT_BODY: usize = 2 * 1024 * 1024;
 
 pub const NUL_IN_PARAMETER: Text = Text::new(
     "请求参数不能包含空字符（U+0000）",
@@ -24,8 +25,8 @@ pub const NUL_IN_BODY: Text = Text::new(
     "The request body must not contain the NUL character (U+0000)",
 );
 
-/// Middleware (installed by `app::assemble`): refuses an `/api` request whose path, query string
-/// or JSON body holds U+0000, whatever extractor its handler uses.
+/// Middleware (installed by `app::assemble`): refuses an `/api` request whose path, query string,
+/// JSON body or form body holds U+0000, whatever extractor its handler uses.
 pub async fn refuse_nul(req: Request, next: Next) -> Response {
     let path = req.uri().path();
     if !(path == "/api" || path.starts_with("/api/")) {
@@ -35,28 +36,40 @@ pub async fn refuse_nul(req: Request, next: Next) -> Response {
     if path.contains("%00") || req.uri().query().is_some_and(|q| q.contains("%00")) {
         return ApiError::BadRequest(NUL_IN_PARAMETER).into_response();
     }
-    if !is_json(&req) {
+    let Some(kind) = body_kind(&req) else {
         return next.run(req).await;
-    }
+    };
     let (parts, body) = req.into_parts();
-    let bytes: Bytes = match axum::body::to_bytes(body, MAX_JSON_BODY).await {
+    let bytes: Bytes = match axum::body::to_bytes(body, MAX_TEXT_BODY).await {
         Ok(b) => b,
         Err(_) => return ApiError::PayloadTooLarge.into_response(),
     };
-    if json_has_nul(&bytes) {
+    let nul = match kind {
+        BodyKind::Json => json_has_nul(&bytes),
+        BodyKind::Form => bytes.windows(3).any(|w| w == b"%00") || bytes.contains(&0),
+    };
+    if nul {
         return ApiError::BadRequest(NUL_IN_BODY).into_response();
     }
     next.run(Request::from_parts(parts, Body::from(bytes))).await
 }
 
-fn is_json(req: &Request) -> bool {
-    req.headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|ct| {
-            let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-            mime == "application/json" || mime.ends_with("+json")
-        })
+enum BodyKind {
+    Json,
+    Form,
+}
+
+/// The text bodies checked (uploads and other bodies pass untouched, unbuffered).
+fn body_kind(req: &Request) -> Option<BodyKind> {
+    let ct = req.headers().get(header::CONTENT_TYPE)?.to_str().ok()?;
+    let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    if mime == "application/json" || mime.ends_with("+json") {
+        Some(BodyKind::Json)
+    } else if mime == "application/x-www-form-urlencoded" {
+        Some(BodyKind::Form)
+    } else {
+        None
+    }
 }
 
 /// Whether a JSON text has U+0000 in a string or a key. A raw NUL byte is not valid JSON (the
