@@ -418,7 +418,7 @@ pub async fn get_by_station_id(
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<ElectricPrice>> {
     let station = p.one()?;
-    let Some(json) = super::station::find(&state, &scope, station).await? else {
+    let Some(json) = super::station_store::find(&state, &scope, station).await? else {
         return Err(ApiError::not_found());
     };
     let versions = versions(&state, station, None).await?;

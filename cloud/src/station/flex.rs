@@ -12,7 +12,10 @@ use pv_shared::regmap::DeviceKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use sqlx::Row;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::openapi::path::HttpMethod;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::{OpenApi, RefOr};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use super::device::{self, DeviceDef, NO_STATION, no_check};
 use super::fields::{self, Col, Parsed, Ty};
@@ -20,6 +23,7 @@ use crate::auth::Caller;
 use crate::auth::scope::Scoped;
 use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
+use crate::kernel::entity::schema;
 use crate::kernel::extract::{Json as JsonBody, Query};
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, UniqueAs, Value};
@@ -229,11 +233,9 @@ async fn bracket_of(state: &Core, scope: &StationScope, station: Id) -> Result<O
     if !scope::visible_station(state, scope, station).await? {
         return Err(ApiError::not_found());
     }
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "SELECT id FROM pv_flex WHERE tenant_id = ? AND station_id = ? AND is_deleted = 0",
-        [Value::Text(scope.tenant_id.clone()), Value::Int(station.0)],
-    );
+    let mut sql = Sql::new("SELECT f.id FROM pv_flex f WHERE ");
+    sql.append(&scope.rows("f", "station_id"));
+    sql.push_bind(" AND f.station_id = ?", [Value::Int(station.0)]);
     Ok(sql.scalar_optional::<i64, _>(state.db.pool()).await?.map(Id))
 }
 
@@ -260,7 +262,8 @@ async fn sensors_of(state: &Core, flex: Id) -> Result<Vec<Sensor>, ApiError> {
 
 /// The brackets of the stations the caller may see, each with its sensor count.
 #[utoipa::path(get, path = "/api/flex/list", tag = "flex", params(device::StationParam),
-    responses((status = 200, body = Envelope<Json>), (status = 401)))]
+    responses((status = 200, description = "The brackets with `sensorCount` (schema generated from the declaration)"),
+        (status = 401)))]
 pub async fn list(
     State(state): State<StationCtx>,
     caller: Caller,
@@ -285,7 +288,8 @@ pub async fn list(
 
 /// The bracket of a station with its sensors, for the edit form (`null` when it has none).
 #[utoipa::path(get, path = "/api/flex/getEditData", tag = "flex", params(StationQuery),
-    responses((status = 200, body = Envelope<Json>), (status = 404)))]
+    responses((status = 200, description = "The bracket with `sensors`, or null (schema generated from the declaration)"),
+        (status = 404)))]
 pub async fn get_edit_data(
     State(state): State<StationCtx>,
     Scoped { stations: scope, .. }: Scoped,
@@ -364,7 +368,8 @@ fn station_of(body: &Map<String, Json>) -> Option<Id> {
 
 /// Adds a station's bracket with its sensors (`sensors`: `[{name, kind, unitId, point}]`,
 /// kind one of angle, wind, motor, irradiance, temperature, other).
-#[utoipa::path(post, path = "/api/flex", tag = "flex", request_body = Json,
+#[utoipa::path(post, path = "/api/flex", tag = "flex",
+    request_body(description = "The bracket's declared fields and `sensors` (schema generated from the declaration)"),
     responses((status = 200, body = Envelope<Id>), (status = 400), (status = 403)))]
 pub async fn create(
     State(state): State<StationCtx>,
@@ -391,7 +396,8 @@ pub async fn create(
 
 /// Changes a station's bracket (named by `stationId`); fields left out keep their values and
 /// `sensors`, when present, replaces the sensors.
-#[utoipa::path(put, path = "/api/flex", tag = "flex", request_body = Json,
+#[utoipa::path(put, path = "/api/flex", tag = "flex",
+    request_body(description = "`stationId`, the fields to change and `sensors` (schema generated from the declaration)"),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update(
     State(state): State<StationCtx>,
@@ -426,14 +432,14 @@ pub async fn update(
         sql.push_bind(&format!("{} = ?, ", p.col.column), [p.value.clone()]);
     }
     sql.push_bind(
-        "update_user = ?, update_time = ? WHERE id = ? AND tenant_id = ?",
+        "update_user = ?, update_time = ? WHERE id = ? AND ",
         [
             Value::Int(caller.user_id.0),
             Value::Int(time::now_ms()),
             Value::Int(id.0),
-            Value::Text(caller.tenant_id.clone()),
         ],
     );
+    sql.append(&scope.rows("pv_flex", "station_id"));
     let mut tx = state.db.pool().begin().await?;
     sql.execute(&mut *tx)
         .await
@@ -485,4 +491,72 @@ pub async fn remove(
     )
     .await?;
     Ok(Data(true))
+}
+
+/// A bracket as answered: `id`, its declared fields, `stationName`, the audit times and `more`.
+fn record(more: (&str, Schema)) -> Schema {
+    schema::record(
+        COLS,
+        &[
+            ("id", schema::value(Ty::Id, false)),
+            ("stationName", schema::value(Ty::Text(0), true)),
+            ("createTime", schema::value(Ty::Time, false)),
+            ("updateTime", schema::value(Ty::Time, true)),
+            more,
+        ],
+    )
+}
+
+/// A bracket body: its declared fields and the sensors (each with its declared fields).
+fn body(fields_required: bool) -> Schema {
+    let mut body = schema::body(COLS, false, fields_required);
+    if let Schema::Object(o) = &mut body {
+        o.properties.insert(
+            "sensors".into(),
+            RefOr::T(Schema::Array(
+                ArrayBuilder::new()
+                    .items(RefOr::T(schema::body(SENSOR_COLS, false, true)))
+                    .description(Some(format!(
+                        "At most {MAX_SENSORS}; kind one of {}",
+                        SENSOR_KINDS.join(", ")
+                    )))
+                    .build(),
+            )),
+        );
+        if !fields_required {
+            // An update names its bracket by station.
+            o.required.push("stationId".into());
+        }
+    }
+    body
+}
+
+/// Fills in the bracket routes' typed answers and bodies from the declaration.
+pub fn document(doc: &mut OpenApi) {
+    if let Some(op) = schema::operation(doc, "/api/flex/list", HttpMethod::Get) {
+        let count = (
+            "sensorCount",
+            Schema::Object(ObjectBuilder::new().schema_type(Type::Integer).build()),
+        );
+        let list = ArrayBuilder::new().items(RefOr::T(record(count))).build();
+        schema::answer(op, schema::envelope(Schema::Array(list)));
+    }
+    if let Some(op) = schema::operation(doc, "/api/flex/getEditData", HttpMethod::Get) {
+        let sensors = (
+            "sensors",
+            Schema::Array(ArrayBuilder::new().items(Sensor::schema()).build()),
+        );
+        let mut edit = record(sensors);
+        if let Schema::Object(o) = &mut edit {
+            // `null` when the station has no bracket.
+            o.schema_type = SchemaType::from_iter([Type::Object, Type::Null]);
+        }
+        schema::answer(op, schema::envelope(edit));
+    }
+    if let Some(op) = schema::operation(doc, "/api/flex", HttpMethod::Post) {
+        schema::request(op, body(true));
+    }
+    if let Some(op) = schema::operation(doc, "/api/flex", HttpMethod::Put) {
+        schema::request(op, body(false));
+    }
 }

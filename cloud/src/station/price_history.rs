@@ -14,7 +14,7 @@ use crate::auth::scope::{self, Scoped};
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
+use crate::kernel::{ApiError, ApiResult, Data, Id, time};
 use crate::station::context::StationCtx;
 
 pub static COLS: &[Col] = &[
@@ -79,7 +79,17 @@ where
         .routes(routes!(get_last_price))
         .routes(routes!(create, update))
         .routes(routes!(detail, remove));
-    document(router.get_openapi_mut());
+    let doc = router.get_openapi_mut();
+    document(doc);
+    let mut last = super::device::record_schema(&STATION_PRICE, None);
+    if let utoipa::openapi::schema::Schema::Object(o) = &mut last {
+        // `null` when no price is in force yet.
+        o.schema_type = utoipa::openapi::schema::SchemaType::from_iter([
+            utoipa::openapi::schema::Type::Object,
+            utoipa::openapi::schema::Type::Null,
+        ]);
+    }
+    super::device::document_answer(doc, "/api/stationPrice/getLastPrice", last);
     router
 }
 
@@ -91,7 +101,8 @@ pub struct LastPriceParams {
 
 /// The price in force now (latest effective date not after today); `null` when none is.
 #[utoipa::path(get, path = "/api/stationPrice/getLastPrice", tag = "stationPrice", params(LastPriceParams),
-    responses((status = 200, body = Envelope<Json>), (status = 401), (status = 404)))]
+    responses((status = 200, description = "The price record, or null (schema generated from the declaration)"),
+        (status = 401), (status = 404)))]
 pub async fn get_last_price(
     State(state): State<StationCtx>,
     Scoped { stations, .. }: Scoped,

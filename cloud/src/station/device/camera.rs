@@ -86,27 +86,28 @@ dict_route!(
     "Camera brands (dictionary `camera_brand`)."
 );
 
+/// The fields of the light list of cameras.
+pub const LIST_KEYS: &[&str] = &[
+    "id",
+    "name",
+    "cameraType",
+    "sn",
+    "channel",
+    "stationId",
+    "stationName",
+];
+
 /// The caller's cameras `{id, name, cameraType, sn, channel, stationId, stationName}`.
 #[utoipa::path(get, path = "/api/camera/listCamera", tag = "camera", params(StationParam),
-    responses((status = 200, body = Envelope<Json>), (status = 401)))]
+    responses((status = 200, description = "The cameras' light records (schema generated from the declaration)"),
+        (status = 401)))]
 pub async fn list_camera(
     State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<StationParam>,
 ) -> ApiResult<Data<Vec<Json>>> {
     let rows = super::list(&CAMERA, &state, &caller, p.station_id).await?;
-    Ok(Data(pick(
-        rows,
-        &[
-            "id",
-            "name",
-            "cameraType",
-            "sn",
-            "channel",
-            "stationId",
-            "stationName",
-        ],
-    )))
+    Ok(Data(pick(rows, LIST_KEYS)))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 use super::{DeviceDef, StationParam, device_routes, no_check, pick};
 use crate::auth::Caller;
 use crate::kernel::extract::Query;
-use crate::kernel::{ApiResult, Data, Envelope};
+use crate::kernel::{ApiResult, Data};
 use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 
@@ -51,17 +51,18 @@ device_routes!(
     "/api/inverterThird/{id}"
 );
 
+/// The fields of the light list of vendor accounts (never the password).
+pub const LIST_KEYS: &[&str] = &["id", "platform", "account", "stationId", "stationName"];
+
 /// The caller's vendor accounts `{id, platform, account, stationId, stationName}` (never the password).
 #[utoipa::path(get, path = "/api/inverterThird/listThirdAccount", tag = "inverterThird", params(StationParam),
-    responses((status = 200, body = Envelope<Json>), (status = 401)))]
+    responses((status = 200, description = "The accounts' light records (schema generated from the declaration)"),
+        (status = 401)))]
 pub async fn list_third_account(
     State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<StationParam>,
 ) -> ApiResult<Data<Vec<Json>>> {
     let rows = super::list(&INVERTER_THIRD, &state, &caller, p.station_id).await?;
-    Ok(Data(pick(
-        rows,
-        &["id", "platform", "account", "stationId", "stationName"],
-    )))
+    Ok(Data(pick(rows, LIST_KEYS)))
 }

@@ -15,6 +15,9 @@ pub mod weather;
 use serde_json::{Map, Value as Json};
 use sqlx::Row;
 use sqlx::any::AnyRow;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::path::HttpMethod;
+use utoipa::openapi::schema::{ArrayBuilder, Schema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -398,14 +401,39 @@ pub async fn remove(
     Ok(())
 }
 
-/// Fills in the typed schemas of a registry's REST routes from its declaration.
-pub fn document(doc: &mut utoipa::openapi::OpenApi, def: &DeviceDef, paths: &schema::RestPaths<'_>) {
-    let extra = [
+/// What every device record carries besides its declared fields.
+fn record_extra() -> [(&'static str, Schema); 4] {
+    [
         ("id", schema::value(fields::Ty::Id, false)),
         ("stationName", schema::value(fields::Ty::Text(0), true)),
         ("createTime", schema::value(fields::Ty::Time, false)),
         ("updateTime", schema::value(fields::Ty::Time, true)),
-    ];
+    ]
+}
+
+/// A registry's record as answered; with `keys`, only those fields (the light lists' [`pick`]).
+pub fn record_schema(def: &DeviceDef, keys: Option<&[&str]>) -> Schema {
+    let wanted = |name: &str| keys.is_none_or(|k| k.contains(&name));
+    let cols: Vec<Col> = def.cols.iter().filter(|c| wanted(c.name)).copied().collect();
+    let extra: Vec<(&str, Schema)> = record_extra().into_iter().filter(|(n, _)| wanted(n)).collect();
+    schema::record(&cols, &extra)
+}
+
+/// Documents the 200 answer of `GET path` as the envelope around `data`.
+pub fn document_answer(doc: &mut utoipa::openapi::OpenApi, path: &str, data: Schema) {
+    if let Some(op) = schema::operation(doc, path, HttpMethod::Get) {
+        schema::answer(op, schema::envelope(data));
+    }
+}
+
+/// An array of `items`.
+pub fn list_of(items: Schema) -> Schema {
+    Schema::Array(ArrayBuilder::new().items(RefOr::T(items)).build())
+}
+
+/// Fills in the typed schemas of a registry's REST routes from its declaration.
+pub fn document(doc: &mut utoipa::openapi::OpenApi, def: &DeviceDef, paths: &schema::RestPaths<'_>) {
+    let extra = record_extra();
     let filters = fields::list_fields(
         def.cols,
         &[
@@ -461,6 +489,19 @@ where
         meter::document,
     ] {
         document(doc);
+    }
+    // The light lists: records of the declaration, whole or picked.
+    let lists = [
+        ("/api/camera/listCamera", &camera::CAMERA, Some(camera::LIST_KEYS)),
+        (
+            "/api/inverterThird/listThirdAccount",
+            &inverter_third::INVERTER_THIRD,
+            Some(inverter_third::LIST_KEYS),
+        ),
+        ("/api/weather/list", &weather::WEATHER, None),
+    ];
+    for (path, def, keys) in lists {
+        document_answer(doc, path, list_of(record_schema(def, keys)));
     }
     router
 }

@@ -9,7 +9,7 @@ use super::{DeviceDef, StationParam, device_routes, no_check};
 use crate::auth::Caller;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
-use crate::kernel::{ApiResult, Data, Envelope};
+use crate::kernel::{ApiResult, Data};
 use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 
@@ -78,7 +78,8 @@ device_routes!(
 
 /// The caller's weather stations (optionally of one station).
 #[utoipa::path(get, path = "/api/weather/list", tag = "weather", params(StationParam),
-    responses((status = 200, body = Envelope<Json>), (status = 401)))]
+    responses((status = 200, description = "The weather stations' records (schema generated from the declaration)"),
+        (status = 401)))]
 pub async fn list(
     State(state): State<StationCtx>,
     caller: Caller,
