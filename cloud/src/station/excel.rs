@@ -540,10 +540,11 @@ pub async fn import_inverters(
 // ---- export ----
 
 /// Every record of a list (all pages of at most `MAX_SIZE`).
-async fn all_pages<F, Fut>(mut query: ListQuery, mut page: F) -> Result<Vec<Json>, ApiError>
+async fn all_pages<T, F, Fut>(mut query: ListQuery, mut page: F) -> Result<Vec<Json>, ApiError>
 where
+    T: Serialize,
     F: FnMut(ListQuery) -> Fut,
-    Fut: std::future::Future<Output = Result<Page<Json>, ApiError>>,
+    Fut: std::future::Future<Output = Result<Page<T>, ApiError>>,
 {
     query.size = MAX_SIZE;
     query.current = 1;
@@ -551,7 +552,10 @@ where
     loop {
         let p = page(query.clone()).await?;
         let n = p.records.len();
-        out.extend(p.records);
+        // Cells are picked by field name from each record's wire form.
+        for r in &p.records {
+            out.push(serde_json::to_value(r).map_err(|e| ApiError::Internal(format!("export: {e}")))?);
+        }
         if n < MAX_SIZE as usize || query.current >= p.pages {
             return Ok(out);
         }

@@ -20,6 +20,7 @@ pub mod services;
 pub mod station_api;
 pub mod station_checks;
 pub mod station_fields;
+pub mod station_record;
 pub mod station_store;
 
 use utoipa_axum::router::OpenApiRouter;

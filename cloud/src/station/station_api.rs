@@ -3,22 +3,22 @@
 //! (`installationStatus` 1) and moves to running (2) only through `switchStation/{id}`; forms
 //! never set the status.
 //!
-//! The record is the declared field table ([`COLS`]) read by the entity engine, so its schemas
-//! are generated from the declaration ([`document`]) like every declared entity's.
+//! Bodies are checked against the declared field table ([`COLS`]), so their schemas are
+//! generated from the declaration ([`document`]); answers are the typed [`Station`].
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use utoipa::openapi::path::HttpMethod;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::{OpenApi, RefOr};
-use utoipa::{IntoParams, PartialSchema, ToSchema};
+use utoipa::{IntoParams, ToSchema};
 
 use super::device::{IdPath, SELECT_ONE, body_id, ids_param};
-use super::fields::{self, Ty};
+use super::fields;
 use super::station_checks::{check, image_ids};
-use super::station_store::{self as store, COLS, Image, RUNNING};
+use super::station_store::{self as store, COLS, RUNNING, Station};
 use crate::auth::scope::Scoped;
 use crate::kernel::entity::schema;
 use crate::kernel::extract::{Json as JsonBody, Path, Query};
@@ -43,13 +43,12 @@ const SWITCHED: Text = Text::new(
     params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("name" = Option<String>, Query),
            ("state" = Option<String>, Query), ("stationType" = Option<String>, Query),
            ("installationStatus" = Option<String>, Query), ("regionCode" = Option<String>, Query)),
-    responses((status = 200, description = "A page of station records (schema generated from the declaration)"),
-        (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<Page<Station>>), (status = 400), (status = 401)))]
 pub async fn page(
     State(state): State<StationCtx>,
     Scoped { stations, .. }: Scoped,
     query: ListQuery,
-) -> ApiResult<Data<Page<Json>>> {
+) -> ApiResult<Data<Page<Station>>> {
     Ok(Data(store::page_of(&state, &stations, query).await?))
 }
 
@@ -107,13 +106,12 @@ pub async fn list_name_and_id(
 
 /// One station with its images.
 #[utoipa::path(get, path = "/api/station/{id}", tag = "station", params(IdPath),
-    responses((status = 200, description = "The station record with its images (schema generated from the declaration)"),
-        (status = 404)))]
+    responses((status = 200, body = Envelope<Station>), (status = 404)))]
 pub async fn detail(
     State(state): State<StationCtx>,
     Scoped { stations: scope, .. }: Scoped,
     Path(p): Path<IdPath>,
-) -> ApiResult<Data<Json>> {
+) -> ApiResult<Data<Station>> {
     Ok(Data(
         store::find(&state, &scope, p.one()?)
             .await?
@@ -160,13 +158,14 @@ pub async fn update(
 ) -> ApiResult<Data<bool>> {
     caller.require(&state, "station_edit").await?;
     let id = body_id(&body)?;
-    let Some(Json::Object(mut merged)) = store::find(&state, &scope, id).await? else {
-        return Err(ApiError::not_found());
+    let stored = store::find(&state, &scope, id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    let old_owner = stored.owner_id;
+    // The stored record as a body: the submitted fields go over it and the whole is checked.
+    let Ok(Json::Object(mut merged)) = serde_json::to_value(&stored) else {
+        return Err(ApiError::Internal("station record is not an object".into()));
     };
-    let old_owner = merged
-        .get("ownerId")
-        .and_then(Json::as_str)
-        .and_then(|s| s.parse::<Id>().ok());
     // A new owner brings his own name and phone unless the form sends them.
     if body.contains_key("ownerId")
         && body.get("ownerId").and_then(Json::as_str) != old_owner.map(|o| o.to_string()).as_deref()
@@ -219,7 +218,7 @@ pub async fn switch_station(
     let station = store::find(&state, &scope, id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    if station["installationStatus"] == RUNNING {
+    if station.installation_status == RUNNING {
         return Err(ApiError::BadRequest(ALREADY_RUNNING));
     }
     if !store::switch_to_running(&state, &caller, &scope, id).await? {
@@ -283,24 +282,6 @@ pub async fn remove(
     Ok(Data(true))
 }
 
-/// The station record as answered: `id`, every declared field, `installationStatus` and the
-/// audit times; with `images` for the detail.
-fn record(with_images: bool) -> Schema {
-    let mut extra = vec![
-        ("id", schema::value(Ty::Id, false)),
-        ("installationStatus", schema::value(Ty::Text(0), false)),
-        ("createTime", schema::value(Ty::Time, false)),
-        ("updateTime", schema::value(Ty::Time, true)),
-    ];
-    if with_images {
-        extra.push((
-            "images",
-            Schema::Array(ArrayBuilder::new().items(Image::schema()).build()),
-        ));
-    }
-    schema::record(COLS, &extra)
-}
-
 /// A station body: the declared fields plus `images` (attach ids or links: a list of ids,
 /// `{attachId}` / `{link}` objects, or comma-joined text).
 fn body(id_required: bool, fields_required: bool) -> Schema {
@@ -326,14 +307,8 @@ fn body(id_required: bool, fields_required: bool) -> Schema {
     body
 }
 
-/// Fills in the station routes' typed answers and bodies from the declaration.
+/// Fills in the station routes' bodies from the declaration (what `fields::parse` accepts).
 pub fn document(doc: &mut OpenApi) {
-    if let Some(op) = schema::operation(doc, "/api/station/page", HttpMethod::Get) {
-        schema::answer(op, schema::envelope(schema::page(record(false))));
-    }
-    if let Some(op) = schema::operation(doc, "/api/station/{id}", HttpMethod::Get) {
-        schema::answer(op, schema::envelope(record(true)));
-    }
     if let Some(op) = schema::operation(doc, "/api/station", HttpMethod::Post) {
         schema::request(op, body(false, true));
     }

@@ -2,13 +2,10 @@
 //! page of them in the caller's scope as the wire record, inserting a checked one, and removing
 //! stations with everything hanging off them.
 
-use serde::Serialize;
-use serde_json::{Map, Value as Json};
-use sqlx::any::AnyRow;
-use sqlx::{Any, Row};
-use utoipa::ToSchema;
+use sqlx::Any;
 
 use super::fields::{self, Parsed};
+pub use super::station_record::{Image, Station};
 use crate::auth::Caller;
 use crate::auth::scope::StationScope;
 use crate::kernel::list::{Field, Kind, ListQuery, fetch_page_with};
@@ -28,38 +25,6 @@ fn columns() -> String {
     )
 }
 
-fn row_json(row: &AnyRow) -> Result<Json, ApiError> {
-    let mut m = Map::new();
-    m.insert(
-        "id".into(),
-        Json::String(row.try_get::<i64, _>("id")?.to_string()),
-    );
-    fields::row_json(COLS, row, &mut m)?;
-    m.insert(
-        "installationStatus".into(),
-        Json::String(row.try_get::<String, _>("installation_status")?),
-    );
-    m.insert(
-        "createTime".into(),
-        Json::String(time::format_ms(row.try_get::<i64, _>("create_time")?)),
-    );
-    m.insert(
-        "updateTime".into(),
-        row.try_get::<Option<i64>, _>("update_time")?
-            .map(|t| Json::String(time::format_ms(t)))
-            .unwrap_or(Json::Null),
-    );
-    Ok(Json::Object(m))
-}
-
-#[derive(Debug, Serialize, ToSchema, sqlx::FromRow)]
-#[serde(rename_all = "camelCase")]
-pub struct Image {
-    pub attach_id: Id,
-    pub link: String,
-    pub original_name: String,
-}
-
 async fn images_of(state: &Core, station: Id) -> Result<Vec<Image>, ApiError> {
     let mut sql = Sql::new(
         "SELECT a.id AS attach_id, a.link, a.original_name FROM pv_station_image i \
@@ -70,17 +35,16 @@ async fn images_of(state: &Core, station: Id) -> Result<Vec<Image>, ApiError> {
 }
 
 /// The station as the caller may see it, with its images.
-pub async fn find(state: &Core, scope: &StationScope, id: Id) -> Result<Option<Json>, ApiError> {
+pub async fn find(state: &Core, scope: &StationScope, id: Id) -> Result<Option<Station>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {} FROM pv_station s WHERE ", columns()));
     sql.append(&scope.stations("s"));
     sql.push_bind(" AND s.id = ?", [Value::Int(id.0)]);
     let Some(row) = sql.row(state.db.pool()).await? else {
         return Ok(None);
     };
-    let mut json = row_json(&row)?;
-    json["images"] =
-        serde_json::to_value(images_of(state, id).await?).map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok(Some(json))
+    let mut station = Station::from_row(&row)?;
+    station.images = Some(images_of(state, id).await?);
+    Ok(Some(station))
 }
 
 const PAGE_FIELDS: &[Field] = &[Field::new("createTime", "s.create_time", Kind::Time)];
@@ -122,7 +86,7 @@ pub async fn page_of(
     state: &Core,
     scope: &StationScope,
     mut query: ListQuery,
-) -> Result<Page<Json>, ApiError> {
+) -> Result<Page<Station>, ApiError> {
     let mut from = Sql::new("FROM pv_station s WHERE ");
     from.append(&scope.stations("s"));
     from.append(&extra_filters(&mut query));
@@ -136,7 +100,7 @@ pub async fn page_of(
         &query,
         &fields,
         "s.create_time DESC, s.id DESC",
-        row_json,
+        Station::from_row,
     )
     .await
 }
