@@ -12,11 +12,13 @@ use pv_shared::regmap::DeviceKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use sqlx::Row;
+use sqlx::any::AnyRow;
 use utoipa::openapi::path::HttpMethod;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::schema::{ArrayBuilder, Schema};
 use utoipa::openapi::{OpenApi, RefOr};
-use utoipa::{IntoParams, PartialSchema, ToSchema};
+use utoipa::{IntoParams, ToSchema};
 
+use super::device::row::DeviceRow;
 use super::device::{self, DeviceDef, NO_STATION, no_check};
 use super::fields::{self, Col, Parsed, Ty};
 use crate::auth::Caller;
@@ -100,6 +102,53 @@ pub static FLEX: DeviceDef = DeviceDef {
 #[serde(rename_all = "camelCase")]
 pub struct StationQuery {
     pub station_id: Id,
+}
+
+/// A bracket: its declared fields (`null` when unset), `stationName`, the audit times and, in
+/// the list, its sensor count or, in the edit data, its sensors; in their wire order.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Bracket {
+    pub create_time: String,
+    pub gateway_id: Option<String>,
+    pub id: Id,
+    pub map_model: Option<String>,
+    pub modbus_address: Option<String>,
+    pub name: Option<String>,
+    pub remark: Option<String>,
+    /// Only in the list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensor_count: Option<usize>,
+    /// Only in the edit data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensors: Option<Vec<Sensor>>,
+    pub sn: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+    pub unit_id: Option<i64>,
+    pub update_time: Option<String>,
+}
+
+impl Bracket {
+    fn from_row(r: &AnyRow) -> Result<Bracket, ApiError> {
+        let r = DeviceRow(r);
+        Ok(Bracket {
+            create_time: r.create_time()?,
+            gateway_id: r.text("gateway_id")?,
+            id: r.id()?,
+            map_model: r.text("map_model")?,
+            modbus_address: r.text("modbus_address")?,
+            name: r.text("name")?,
+            remark: r.text("remark")?,
+            sensor_count: None,
+            sensors: None,
+            sn: r.text("sn")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+            unit_id: r.int("unit_id")?,
+            update_time: r.update_time()?,
+        })
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -262,50 +311,36 @@ async fn sensors_of(state: &Core, flex: Id) -> Result<Vec<Sensor>, ApiError> {
 
 /// The brackets of the stations the caller may see, each with its sensor count.
 #[utoipa::path(get, path = "/api/flex/list", tag = "flex", params(device::StationParam),
-    responses((status = 200, description = "The brackets with `sensorCount` (schema generated from the declaration)"),
-        (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<Bracket>>), (status = 401)))]
 pub async fn list(
     State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<device::StationParam>,
-) -> ApiResult<Data<Vec<Json>>> {
-    let mut rows = device::list(&FLEX, &state, &caller, p.station_id).await?;
+) -> ApiResult<Data<Vec<Bracket>>> {
+    let mut rows = device::list_as(&FLEX, &state, &caller, p.station_id, Bracket::from_row).await?;
     for row in &mut rows {
-        let id = row
-            .get("id")
-            .and_then(Json::as_str)
-            .and_then(|s| s.parse().ok())
-            .map(Id);
-        if let (Some(id), Json::Object(m)) = (id, &mut *row) {
-            m.insert(
-                "sensorCount".into(),
-                Json::from(sensors_of(&state, id).await?.len()),
-            );
-        }
+        row.sensor_count = Some(sensors_of(&state, row.id).await?.len());
     }
     Ok(Data(rows))
 }
 
 /// The bracket of a station with its sensors, for the edit form (`null` when it has none).
 #[utoipa::path(get, path = "/api/flex/getEditData", tag = "flex", params(StationQuery),
-    responses((status = 200, description = "The bracket with `sensors`, or null (schema generated from the declaration)"),
-        (status = 404)))]
+    responses((status = 200, description = "The bracket with `sensors`, or data null when the station has none",
+        body = Envelope<Option<Bracket>>), (status = 404)))]
 pub async fn get_edit_data(
     State(state): State<StationCtx>,
     Scoped { stations: scope, .. }: Scoped,
     Query(q): Query<StationQuery>,
-) -> ApiResult<Data<Option<Json>>> {
+) -> ApiResult<Data<Option<Bracket>>> {
     let Some(id) = bracket_of(&state, &scope, q.station_id).await? else {
         return Ok(Data(None));
     };
-    let Some(Json::Object(mut m)) = device::find(&FLEX, &state, &scope, id).await? else {
+    let Some(mut bracket) = device::find_as(&FLEX, &state, &scope, id, Bracket::from_row).await? else {
         return Ok(Data(None));
     };
-    m.insert(
-        "sensors".into(),
-        serde_json::to_value(sensors_of(&state, id).await?).map_err(|e| ApiError::Internal(e.to_string()))?,
-    );
-    Ok(Data(Some(Json::Object(m))))
+    bracket.sensors = Some(sensors_of(&state, id).await?);
+    Ok(Data(Some(bracket)))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -493,20 +528,6 @@ pub async fn remove(
     Ok(Data(true))
 }
 
-/// A bracket as answered: `id`, its declared fields, `stationName`, the audit times and `more`.
-fn record(more: (&str, Schema)) -> Schema {
-    schema::record(
-        COLS,
-        &[
-            ("id", schema::value(Ty::Id, false)),
-            ("stationName", schema::value(Ty::Text(0), true)),
-            ("createTime", schema::value(Ty::Time, false)),
-            ("updateTime", schema::value(Ty::Time, true)),
-            more,
-        ],
-    )
-}
-
 /// A bracket body: its declared fields and the sensors (each with its declared fields).
 fn body(fields_required: bool) -> Schema {
     let mut body = schema::body(COLS, false, fields_required);
@@ -531,28 +552,8 @@ fn body(fields_required: bool) -> Schema {
     body
 }
 
-/// Fills in the bracket routes' typed answers and bodies from the declaration.
+/// Fills in the bracket routes' bodies from the declaration (what `fields::parse` accepts).
 pub fn document(doc: &mut OpenApi) {
-    if let Some(op) = schema::operation(doc, "/api/flex/list", HttpMethod::Get) {
-        let count = (
-            "sensorCount",
-            Schema::Object(ObjectBuilder::new().schema_type(Type::Integer).build()),
-        );
-        let list = ArrayBuilder::new().items(RefOr::T(record(count))).build();
-        schema::answer(op, schema::envelope(Schema::Array(list)));
-    }
-    if let Some(op) = schema::operation(doc, "/api/flex/getEditData", HttpMethod::Get) {
-        let sensors = (
-            "sensors",
-            Schema::Array(ArrayBuilder::new().items(Sensor::schema()).build()),
-        );
-        let mut edit = record(sensors);
-        if let Schema::Object(o) = &mut edit {
-            // `null` when the station has no bracket.
-            o.schema_type = SchemaType::from_iter([Type::Object, Type::Null]);
-        }
-        schema::answer(op, schema::envelope(edit));
-    }
     if let Some(op) = schema::operation(doc, "/api/flex", HttpMethod::Post) {
         schema::request(op, body(true));
     }

@@ -78,7 +78,7 @@ where
         .routes(routes!(electric_price::get_by_station_id))
         .merge(price_history::routes())
         .merge(device::routes());
-    // Records read through the declared field tables are documented from their declarations.
+    // Bodies checked against the declared field tables are documented from the declarations.
     station_api::document(router.get_openapi_mut());
     flex::document(router.get_openapi_mut());
     router

@@ -4,17 +4,18 @@
 //! new price never changes what earlier days were worth.
 
 use axum::extract::State;
-use serde::Deserialize;
-use serde_json::Value as Json;
-use utoipa::IntoParams;
+use serde::{Deserialize, Serialize};
+use sqlx::any::AnyRow;
+use utoipa::{IntoParams, ToSchema};
 
+use super::device::row::DeviceRow;
 use super::device::{DeviceDef, device_detail, device_routes, no_check};
 use super::fields::{Col, Ty};
 use crate::auth::scope::{self, Scoped};
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::{ApiError, ApiResult, Data, Id, time};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
 use crate::station::context::StationCtx;
 
 pub static COLS: &[Col] = &[
@@ -79,17 +80,7 @@ where
         .routes(routes!(get_last_price))
         .routes(routes!(create, update))
         .routes(routes!(detail, remove));
-    let doc = router.get_openapi_mut();
-    document(doc);
-    let mut last = super::device::record_schema(&STATION_PRICE, None);
-    if let utoipa::openapi::schema::Schema::Object(o) = &mut last {
-        // `null` when no price is in force yet.
-        o.schema_type = utoipa::openapi::schema::SchemaType::from_iter([
-            utoipa::openapi::schema::Type::Object,
-            utoipa::openapi::schema::Type::Null,
-        ]);
-    }
-    super::device::document_answer(doc, "/api/stationPrice/getLastPrice", last);
+    document(router.get_openapi_mut());
     router
 }
 
@@ -101,13 +92,12 @@ pub struct LastPriceParams {
 
 /// The price in force now (latest effective date not after today); `null` when none is.
 #[utoipa::path(get, path = "/api/stationPrice/getLastPrice", tag = "stationPrice", params(LastPriceParams),
-    responses((status = 200, description = "The price record, or null (schema generated from the declaration)"),
-        (status = 401), (status = 404)))]
+    responses((status = 200, body = Envelope<Option<StationPrice>>), (status = 401), (status = 404)))]
 pub async fn get_last_price(
     State(state): State<StationCtx>,
     Scoped { stations, .. }: Scoped,
     Query(p): Query<LastPriceParams>,
-) -> ApiResult<Data<Option<Json>>> {
+) -> ApiResult<Data<Option<StationPrice>>> {
     if !scope::visible_station(&state, &stations, p.station_id).await? {
         return Err(ApiError::not_found());
     }
@@ -118,7 +108,42 @@ pub async fn get_last_price(
     );
     let id = sql.scalar_optional::<i64, _>(state.db.pool()).await?;
     Ok(Data(match id {
-        Some(id) => super::device::find(&STATION_PRICE, &state, &stations, Id(id)).await?,
+        Some(id) => {
+            super::device::find_as(&STATION_PRICE, &state, &stations, Id(id), StationPrice::from_row).await?
+        }
         None => None,
     }))
+}
+
+/// A price of the history: its declared fields (`null` when unset), `stationName` and the
+/// audit times, in their wire order.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StationPrice {
+    pub create_time: String,
+    /// yyyy-MM-dd.
+    pub effective_date: Option<String>,
+    pub id: Id,
+    /// Per kWh.
+    pub price: Option<f64>,
+    pub remark: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+    pub update_time: Option<String>,
+}
+
+impl StationPrice {
+    fn from_row(r: &AnyRow) -> Result<StationPrice, ApiError> {
+        let r = DeviceRow(r);
+        Ok(StationPrice {
+            create_time: r.create_time()?,
+            effective_date: r.day("effective_date")?,
+            id: r.id()?,
+            price: r.float("price")?,
+            remark: r.text("remark")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+            update_time: r.update_time()?,
+        })
+    }
 }

@@ -4,12 +4,15 @@
 //! answered.
 
 use axum::extract::State;
-use serde_json::Value as Json;
+use serde::Serialize;
+use sqlx::any::AnyRow;
+use utoipa::ToSchema;
 
-use super::{DeviceDef, StationParam, device_routes, no_check, pick};
+use super::row::DeviceRow;
+use super::{DeviceDef, StationParam, device_routes, no_check};
 use crate::auth::Caller;
 use crate::kernel::extract::Query;
-use crate::kernel::{ApiResult, Data};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
 use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 
@@ -51,18 +54,47 @@ device_routes!(
     "/api/inverterThird/{id}"
 );
 
-/// The fields of the light list of vendor accounts (never the password).
-pub const LIST_KEYS: &[&str] = &["id", "platform", "account", "stationId", "stationName"];
+/// A vendor account of the light list, never the password (fields in their wire order).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ThirdAccountItem {
+    pub account: Option<String>,
+    pub id: Id,
+    /// Dictionary `inverter_manufacturer`.
+    pub platform: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+}
+
+impl ThirdAccountItem {
+    fn from_row(r: &AnyRow) -> Result<ThirdAccountItem, ApiError> {
+        let r = DeviceRow(r);
+        Ok(ThirdAccountItem {
+            account: r.text("account")?,
+            id: r.id()?,
+            platform: r.text("platform")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+        })
+    }
+}
 
 /// The caller's vendor accounts `{id, platform, account, stationId, stationName}` (never the password).
 #[utoipa::path(get, path = "/api/inverterThird/listThirdAccount", tag = "inverterThird", params(StationParam),
-    responses((status = 200, description = "The accounts' light records (schema generated from the declaration)"),
-        (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<ThirdAccountItem>>), (status = 401)))]
 pub async fn list_third_account(
     State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<StationParam>,
-) -> ApiResult<Data<Vec<Json>>> {
-    let rows = super::list(&INVERTER_THIRD, &state, &caller, p.station_id).await?;
-    Ok(Data(pick(rows, LIST_KEYS)))
+) -> ApiResult<Data<Vec<ThirdAccountItem>>> {
+    Ok(Data(
+        super::list_as(
+            &INVERTER_THIRD,
+            &state,
+            &caller,
+            p.station_id,
+            ThirdAccountItem::from_row,
+        )
+        .await?,
+    ))
 }

@@ -10,14 +10,13 @@ pub mod camera;
 pub mod inverter;
 pub mod inverter_third;
 pub mod meter;
+pub mod row;
 pub mod weather;
 
 use serde_json::{Map, Value as Json};
 use sqlx::Row;
 use sqlx::any::AnyRow;
-use utoipa::openapi::RefOr;
-use utoipa::openapi::path::HttpMethod;
-use utoipa::openapi::schema::{ArrayBuilder, Schema};
+use utoipa::openapi::schema::Schema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -168,6 +167,17 @@ pub async fn list(
     caller: &Caller,
     station: Option<Id>,
 ) -> Result<Vec<Json>, ApiError> {
+    list_as(def, state, caller, station, |r| to_json(def, r)).await
+}
+
+/// [`list`] read into typed records by `map`.
+pub async fn list_as<T>(
+    def: &'static DeviceDef,
+    state: &Core,
+    caller: &Caller,
+    station: Option<Id>,
+    map: impl Fn(&AnyRow) -> Result<T, ApiError>,
+) -> Result<Vec<T>, ApiError> {
     let scope = scoped(state, caller).await?.stations;
     let mut extra = Sql::default();
     if let Some(s) = station {
@@ -179,7 +189,7 @@ pub async fn list(
         &def.columns(),
         &def.scoped(&scope),
         &extra,
-        |r| to_json(def, r),
+        map,
     )
     .await
 }
@@ -190,13 +200,24 @@ pub async fn find(
     scope: &StationScope,
     id: Id,
 ) -> Result<Option<Json>, ApiError> {
+    find_as(def, state, scope, id, |r| to_json(def, r)).await
+}
+
+/// [`find`] read into a typed record by `map`.
+pub async fn find_as<T>(
+    def: &'static DeviceDef,
+    state: &Core,
+    scope: &StationScope,
+    id: Id,
+    map: impl Fn(&AnyRow) -> Result<T, ApiError>,
+) -> Result<Option<T>, ApiError> {
     store::find(
         &state.db,
         &def.entity(),
         &def.columns(),
         &def.scoped(scope),
         id,
-        |r| to_json(def, r),
+        map,
     )
     .await
 }
@@ -411,26 +432,6 @@ fn record_extra() -> [(&'static str, Schema); 4] {
     ]
 }
 
-/// A registry's record as answered; with `keys`, only those fields (the light lists' [`pick`]).
-pub fn record_schema(def: &DeviceDef, keys: Option<&[&str]>) -> Schema {
-    let wanted = |name: &str| keys.is_none_or(|k| k.contains(&name));
-    let cols: Vec<Col> = def.cols.iter().filter(|c| wanted(c.name)).copied().collect();
-    let extra: Vec<(&str, Schema)> = record_extra().into_iter().filter(|(n, _)| wanted(n)).collect();
-    schema::record(&cols, &extra)
-}
-
-/// Documents the 200 answer of `GET path` as the envelope around `data`.
-pub fn document_answer(doc: &mut utoipa::openapi::OpenApi, path: &str, data: Schema) {
-    if let Some(op) = schema::operation(doc, path, HttpMethod::Get) {
-        schema::answer(op, schema::envelope(data));
-    }
-}
-
-/// An array of `items`.
-pub fn list_of(items: Schema) -> Schema {
-    Schema::Array(ArrayBuilder::new().items(RefOr::T(items)).build())
-}
-
 /// Fills in the typed schemas of a registry's REST routes from its declaration.
 pub fn document(doc: &mut utoipa::openapi::OpenApi, def: &DeviceDef, paths: &schema::RestPaths<'_>) {
     let extra = record_extra();
@@ -490,33 +491,7 @@ where
     ] {
         document(doc);
     }
-    // The light lists: records of the declaration, whole or picked.
-    let lists = [
-        ("/api/camera/listCamera", &camera::CAMERA, Some(camera::LIST_KEYS)),
-        (
-            "/api/inverterThird/listThirdAccount",
-            &inverter_third::INVERTER_THIRD,
-            Some(inverter_third::LIST_KEYS),
-        ),
-        ("/api/weather/list", &weather::WEATHER, None),
-    ];
-    for (path, def, keys) in lists {
-        document_answer(doc, path, list_of(record_schema(def, keys)));
-    }
     router
-}
-
-/// Light rows `{id, name}` style for select boxes are the full rows; kinds may trim them.
-pub fn pick(rows: Vec<Json>, keys: &[&str]) -> Vec<Json> {
-    rows.into_iter()
-        .map(|r| {
-            let mut m = Map::new();
-            for k in keys {
-                m.insert((*k).to_owned(), r.get(*k).cloned().unwrap_or(Json::Null));
-            }
-            Json::Object(m)
-        })
-        .collect()
 }
 
 #[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
