@@ -63,9 +63,15 @@ device_routes!(
     "stationPrice",
     "/api/stationPrice/page",
     "/api/stationPrice",
-    "/api/stationPrice/{id}"
+    "/api/stationPrice/{id}",
+    StationPrice
 );
-device_detail!(STATION_PRICE, "stationPrice", "/api/stationPrice/{id}");
+device_detail!(
+    STATION_PRICE,
+    "stationPrice",
+    "/api/stationPrice/{id}",
+    StationPrice
+);
 
 /// The price history's routes, with their typed schemas.
 pub fn routes<S>() -> utoipa_axum::router::OpenApiRouter<S>

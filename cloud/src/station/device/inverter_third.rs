@@ -51,7 +51,8 @@ device_routes!(
     "inverterThird",
     "/api/inverterThird/page",
     "/api/inverterThird",
-    "/api/inverterThird/{id}"
+    "/api/inverterThird/{id}",
+    ThirdAccount
 );
 
 /// A vendor account of the light list, never the password (fields in their wire order).
@@ -97,4 +98,40 @@ pub async fn list_third_account(
         )
         .await?,
     ))
+}
+
+/// A vendor account: its declared fields (`null` when unset; the password only as whether it
+/// is set), `stationName` and the audit times, in their wire order.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ThirdAccount {
+    pub account: Option<String>,
+    pub api_url: Option<String>,
+    pub create_time: String,
+    pub id: Id,
+    pub password_set: bool,
+    /// Dictionary `inverter_manufacturer`.
+    pub platform: Option<String>,
+    pub remark: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+    pub update_time: Option<String>,
+}
+
+impl ThirdAccount {
+    fn from_row(r: &AnyRow) -> Result<ThirdAccount, ApiError> {
+        let r = DeviceRow(r);
+        Ok(ThirdAccount {
+            account: r.text("account")?,
+            api_url: r.text("api_url")?,
+            create_time: r.create_time()?,
+            id: r.id()?,
+            password_set: r.is_set("password_enc")?,
+            platform: r.text("platform")?,
+            remark: r.text("remark")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+            update_time: r.update_time()?,
+        })
+    }
 }

@@ -38,6 +38,20 @@ impl DeviceRow<'_> {
         Ok(self.int(column)?.map(format_day))
     }
 
+    /// A comma-joined list of integers, as a list.
+    pub fn int_list(&self, column: &str) -> Result<Option<Vec<i64>>, ApiError> {
+        Ok(self.text(column)?.map(|s| {
+            s.split(',')
+                .filter_map(|p| p.trim().parse::<i64>().ok())
+                .collect()
+        }))
+    }
+
+    /// Whether a write-only (sealed) column holds a value; the value itself is never read.
+    pub fn is_set(&self, column: &str) -> Result<bool, ApiError> {
+        Ok(self.text(column)?.is_some())
+    }
+
     pub fn station_name(&self) -> Result<Option<String>, ApiError> {
         self.text("station_name")
     }

@@ -76,7 +76,8 @@ device_routes!(
     "weather",
     "/api/weather/page",
     "/api/weather",
-    "/api/weather/{id}"
+    "/api/weather/{id}",
+    WeatherStation
 );
 
 /// The caller's weather stations (optionally of one station).
