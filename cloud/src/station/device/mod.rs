@@ -588,3 +588,69 @@ macro_rules! device_detail {
     };
 }
 pub(crate) use device_detail;
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use utoipa::PartialSchema;
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::schema::Schema;
+
+    use super::*;
+
+    fn fields_of<T: PartialSchema>() -> BTreeSet<String> {
+        match T::schema() {
+            RefOr::T(Schema::Object(o)) => o.properties.keys().cloned().collect(),
+            _ => panic!("not an object schema"),
+        }
+    }
+
+    /// What the engine answered for a registry: its declared fields (a write-only one as
+    /// `{name}Set`), the id, the station's name and the audit times, and `more`.
+    fn declared(cols: &[Col], more: &[&str]) -> BTreeSet<String> {
+        let mut out: BTreeSet<String> = cols
+            .iter()
+            .map(|c| match c.ty {
+                fields::Ty::Secret(_) => format!("{}Set", c.name),
+                _ => c.name.to_owned(),
+            })
+            .collect();
+        for k in ["id", "stationName", "createTime", "updateTime"]
+            .iter()
+            .chain(more)
+        {
+            out.insert((*k).to_owned());
+        }
+        out
+    }
+
+    /// A field added to a declaration must be added to its typed record (and the other way round).
+    #[test]
+    fn typed_records_carry_every_declared_field() {
+        assert_eq!(fields_of::<inverter::Inverter>(), declared(inverter::COLS, &[]));
+        assert_eq!(fields_of::<meter::Meter>(), declared(meter::COLS, &[]));
+        assert_eq!(fields_of::<camera::Camera>(), declared(camera::COLS, &[]));
+        assert_eq!(
+            fields_of::<inverter_third::ThirdAccount>(),
+            declared(inverter_third::COLS, &[])
+        );
+        assert_eq!(
+            fields_of::<weather::WeatherStation>(),
+            declared(weather::COLS, &[])
+        );
+        assert_eq!(
+            fields_of::<crate::station::price_history::StationPrice>(),
+            declared(crate::station::price_history::COLS, &[])
+        );
+        assert_eq!(
+            fields_of::<crate::station::flex::Bracket>(),
+            declared(crate::station::flex::COLS, &["sensorCount", "sensors"])
+        );
+        // The light lists pick declared fields.
+        let camera = declared(camera::COLS, &[]);
+        assert!(fields_of::<camera::CameraItem>().is_subset(&camera));
+        let third = declared(inverter_third::COLS, &[]);
+        assert!(fields_of::<inverter_third::ThirdAccountItem>().is_subset(&third));
+    }
+}
