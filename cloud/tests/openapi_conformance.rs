@@ -285,7 +285,7 @@ fn completeness_findings(doc: &Doc, src: &Source) -> Vec<(String, String)> {
             .or_else(|| if ws { doc.response(&op, "101") } else { None })
         {
             None => missing.push("no 200 response declared".into()),
-            Some(r) if is_raw(&op.path) => {
+            Some(r) if is_raw(&op.path) || doc.raw_media_200(&op).is_some() => {
                 let has_body = r
                     .get("content")
                     .and_then(Value::as_object)
@@ -870,6 +870,21 @@ fn check(
             Err(e) => out.push((format!("/: {e}"), format!("/: {e}"))),
         }
     };
+    // Documented as raw content only (not JSON): the answer must be of a documented media type.
+    if let Some(media) = doc.raw_media_200(op) {
+        if a.status == 200 {
+            let essence = a.content_type.split(';').next().unwrap_or("").trim();
+            if !media.iter().any(|m| m.eq_ignore_ascii_case(essence)) {
+                let l = format!(
+                    "/: HTTP 200 content-type {:?} is not the documented {}",
+                    a.content_type,
+                    media.join(", ")
+                );
+                v.push((l.clone(), l));
+            }
+        }
+        return (v, parsed);
+    }
     if is_raw(&op.path) {
         if a.status == 200 && a.content_type.contains("json") {
             match &parsed {

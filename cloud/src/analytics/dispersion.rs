@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 /// Tenant setting of the dispersion analysis (`pv_alarm_rule` key `dispersion`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schema(as = DispersionSetting)]
 pub struct Setting {
     /// Upper bound (%) of "excellent"; default 5.
     pub excellent_max: f64,

@@ -17,6 +17,7 @@ use super::dispersion::Invalid;
 /// Tenant setting of the full-load-hours deviation (`pv_alarm_rule` key `hday`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schema(as = HoursSetting)]
 pub struct Setting {
     /// Flag a unit whose deviation is below this (%), negative; default −10.
     pub threshold_pct: f64,

@@ -144,6 +144,7 @@ pub async fn provision(state: &StationCtx, now_ms: i64) -> Result<Provisioned, D
 /// form does) unless it exists; answers whether it was created.
 async fn ensure_tenant(state: &Core) -> Result<bool, DemoError> {
     let mut sql = Sql::default();
+    // By the demo tenant: the provisioner acts for it with no signed-in caller.
     sql.push_bind(
         "SELECT id FROM blade_tenant WHERE tenant_id = ? AND is_deleted = 0",
         [Value::from(TENANT)],
@@ -174,6 +175,7 @@ async fn ensure_tenant(state: &Core) -> Result<bool, DemoError> {
 /// The demo tenant's administrator, as the domain functions see a signed-in caller.
 async fn admin_caller(state: &Core) -> Result<Caller, DemoError> {
     let mut sql = Sql::default();
+    // By the demo tenant: the provisioner acts for it with no signed-in caller.
     sql.push_bind(
         "SELECT id FROM blade_role WHERE tenant_id = ? AND role_alias = ? AND is_deleted = 0",
         [Value::from(TENANT), crate::system::seed::ADMIN_ROLE_ALIAS.into()],
@@ -190,6 +192,7 @@ async fn admin_caller(state: &Core) -> Result<Caller, DemoError> {
         )));
     }
     let mut sql = Sql::default();
+    // By the demo tenant: the provisioner acts for it with no signed-in caller.
     sql.push_bind(
         "SELECT id FROM blade_user WHERE tenant_id = ? AND account = 'admin' AND is_deleted = 0",
         [Value::from(TENANT)],
@@ -200,6 +203,7 @@ async fn admin_caller(state: &Core) -> Result<Caller, DemoError> {
         .map(Id)
         .unwrap_or(Id(0));
     let mut sql = Sql::default();
+    // By the demo tenant: the provisioner acts for it with no signed-in caller.
     sql.push_bind(
         "SELECT id FROM blade_dept WHERE tenant_id = ? AND parent_id = 0 AND is_deleted = 0 ORDER BY sort, id",
         [Value::from(TENANT)],
@@ -233,6 +237,7 @@ async fn ensure_station(
 ) -> Result<(Id, usize), DemoError> {
     let remark = clock_remark(offset);
     let mut sql = Sql::default();
+    // By the demo tenant: the provisioner acts for it with no signed-in caller.
     sql.push_bind(
         "SELECT id, remark2 FROM pv_station WHERE tenant_id = ? AND gateway_id = ? AND is_deleted = 0 \
          ORDER BY create_time, id",
@@ -244,7 +249,7 @@ async fn ensure_station(
             return Ok((id, 0));
         }
         let body = object(json!({ "id": id.to_string(), "remark2": remark }));
-        crate::station::station::update(axum::extract::State(state.clone()), who.clone(), JsonBody(body))
+        crate::station::station_api::update(axum::extract::State(state.clone()), who.clone(), JsonBody(body))
             .await?;
         return Ok((id, 1));
     }
@@ -277,10 +282,10 @@ async fn ensure_station(
         "districtCode": site.regions[2],
     }));
     let crate::kernel::Data(id) =
-        crate::station::station::create(axum::extract::State(state.clone()), who.clone(), JsonBody(body))
+        crate::station::station_api::create(axum::extract::State(state.clone()), who.clone(), JsonBody(body))
             .await?;
     // Commissioning → running, as an operator would once the gateway reports.
-    crate::station::station::switch_station(
+    crate::station::station_api::switch_station(
         axum::extract::State(state.clone()),
         who.clone(),
         Path(IdPath { id: id.to_string() }),
@@ -360,6 +365,7 @@ async fn ensure_devices(
         for d in &bus.devices {
             let def = def_of(&d.kind);
             let mut sql = Sql::new(&format!("SELECT id, modbus_address FROM {} WHERE ", def.table));
+            // By the demo tenant: the provisioner acts for it with no signed-in caller.
             sql.push_bind(
                 "tenant_id = ? AND sn = ? AND is_deleted = 0",
                 [Value::from(TENANT), d.sn.as_str().into()],

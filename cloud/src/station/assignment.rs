@@ -3,7 +3,7 @@
 //! [`crate::auth::scope::visible_stations`].
 
 use axum::extract::State;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use sqlx::Row;
 use utoipa::ToSchema;
@@ -47,7 +47,7 @@ pub struct UserStations {
 #[utoipa::path(get, path = "/api/station/pageAssignment", tag = "station",
     params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("account" = Option<String>, Query),
            ("realName" = Option<String>, Query), ("roleAlias" = Option<String>, Query)),
-    responses((status = 200, body = Envelope<Json>), (status = 401), (status = 403)))]
+    responses((status = 200, body = Envelope<Page<UserStations>>), (status = 401), (status = 403)))]
 pub async fn page_assignment(
     State(state): State<StationCtx>,
     caller: Caller,
@@ -108,6 +108,16 @@ pub async fn page_assignment(
     Ok(Data(page))
 }
 
+/// The body of `updateUserStation`. What the document says; the handler reads ids as a list,
+/// comma-joined text or a number, each refusal with its own message.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserStationsForm {
+    pub user_id: Id,
+    /// Every station the user is to be given; empty takes every station away.
+    pub station_ids: Option<Vec<Id>>,
+}
+
 fn ids_of(body: &Map<String, Json>, key: &str) -> Result<Vec<Id>, ApiError> {
     let bad = || ApiError::bad_request(format!("字段 {key} 的值无效"), format!("invalid value for {key}"));
     match body.get(key) {
@@ -133,7 +143,7 @@ fn ids_of(body: &Map<String, Json>, key: &str) -> Result<Vec<Id>, ApiError> {
 /// Replaces the stations given to a user: `{userId, stationIds}` (ids as a list or
 /// comma-joined; empty takes every station away). The user and every station must be the
 /// caller's tenant's, or nothing changes.
-#[utoipa::path(post, path = "/api/station/updateUserStation", tag = "station", request_body = Json,
+#[utoipa::path(post, path = "/api/station/updateUserStation", tag = "station", request_body = UserStationsForm,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update_user_station(
     State(state): State<StationCtx>,
@@ -174,7 +184,7 @@ pub async fn update_user_station(
     );
     del.execute(&mut *tx).await?;
     for s in stations {
-        super::station::assign(&mut tx, &caller.tenant_id, user, s).await?;
+        super::station_store::assign(&mut tx, &caller.tenant_id, user, s).await?;
     }
     tx.commit().await?;
     Ok(Data(true))

@@ -418,14 +418,14 @@ pub async fn get_by_station_id(
     Path(p): Path<IdPath>,
 ) -> ApiResult<Data<ElectricPrice>> {
     let station = p.one()?;
-    let Some(json) = super::station::find(&state, &scope, station).await? else {
+    let Some(record) = super::station_store::find(&state, &scope, station).await? else {
         return Err(ApiError::not_found());
     };
     let versions = versions(&state, station, None).await?;
     let price_type = versions
         .last()
         .map(|(k, ..)| k.clone())
-        .or_else(|| json["electricityPriceType"].as_str().map(str::to_owned));
+        .or(record.electricity_price_type);
     let fixed_price = match (price_type.as_deref(), versions.last()) {
         (Some(FIXED), Some((_, _, segments))) => segments.first().map(|s| s.price),
         _ => None,

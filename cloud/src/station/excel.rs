@@ -1,6 +1,6 @@
 //! Excel templates, imports and exports of stations and inverters.
 //!
-//! The sheets are the declared field tables (`station::COLS`, `inverter::COLS`): the header of a
+//! The sheets are the declared field tables (`station_store::COLS`, `inverter::COLS`): the header of a
 //! column is the field's Chinese label (with `*` when required), and every imported row is
 //! checked by the same parsing and record checks as the forms. An import is all or nothing: when
 //! any row is invalid nothing is written and the answer lists every problem by row and field.
@@ -20,7 +20,7 @@ use utoipa::ToSchema;
 
 use super::device::{self, inverter::INVERTER};
 use super::fields::{self, Col, Parsed, Ty, value_of};
-use super::station;
+use super::{station_checks, station_store};
 use crate::auth::Caller;
 use crate::auth::scope::Scoped;
 use crate::auth::scope::StationScope;
@@ -53,7 +53,7 @@ pub enum Sheet {
 impl Sheet {
     fn all_cols(self) -> &'static [Col] {
         match self {
-            Sheet::Station => station::COLS,
+            Sheet::Station => station_store::COLS,
             Sheet::Inverter => super::device::inverter::COLS,
         }
     }
@@ -368,6 +368,13 @@ async fn station_ids_by_name(
     Ok(out)
 }
 
+/// What an import answers when every row went in.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Imported {
+    /// Rows imported.
+    pub imported: usize,
+}
+
 fn failed(errors: Vec<RowError>) -> Response {
     let n = errors.len();
     let msg = Text::owned(
@@ -385,7 +392,7 @@ fn failed(errors: Vec<RowError>) -> Response {
 /// Imports stations from an .xls/.xlsx file made from the template; all rows or none.
 #[utoipa::path(post, path = "/api/station/import", tag = "station",
     request_body(content_type = "multipart/form-data", description = "field `file` (.xls/.xlsx)"),
-    responses((status = 200, body = Envelope<Json>), (status = 400, description = "`data.errors`: row, field, label, message"), (status = 403)))]
+    responses((status = 200, body = Envelope<Imported>), (status = 400, description = "`data.errors`: row, field, label, message"), (status = 403)))]
 pub async fn import_stations(
     State(state): State<StationCtx>,
     Scoped {
@@ -403,7 +410,7 @@ pub async fn import_stations(
         let before = errors.len();
         let mut parsed = parse_fields(&state, Sheet::Station, *row, body, &mut errors).await?;
         if errors.len() == before {
-            match station::check(&state, &caller, &mut parsed).await {
+            match station_checks::check(&state, &caller, &mut parsed).await {
                 Ok(_) => records.push(parsed),
                 Err(e) => errors.push(row_error(Sheet::Station, *row, "", e)?),
             }
@@ -414,17 +421,20 @@ pub async fn import_stations(
     }
     let mut tx = state.db.pool().begin().await?;
     for parsed in &records {
-        station::insert(&state, &mut tx, &caller, &scope, parsed, None).await?;
+        station_store::insert(&state, &mut tx, &caller, &scope, parsed, None).await?;
     }
     tx.commit().await?;
-    Ok(Data(json!({"imported": records.len()})).into_response())
+    Ok(Data(Imported {
+        imported: records.len(),
+    })
+    .into_response())
 }
 
 /// Imports inverters from an .xls/.xlsx file made from the template (stations by name); all
 /// rows or none. SNs must be new to the tenant and unique within the file.
 #[utoipa::path(post, path = "/api/inverter/import", tag = "inverter",
     request_body(content_type = "multipart/form-data", description = "field `file` (.xls/.xlsx)"),
-    responses((status = 200, body = Envelope<Json>), (status = 400, description = "`data.errors`: row, field, label, message"), (status = 403)))]
+    responses((status = 200, body = Envelope<Imported>), (status = 400, description = "`data.errors`: row, field, label, message"), (status = 403)))]
 pub async fn import_inverters(
     State(state): State<StationCtx>,
     Scoped {
@@ -521,16 +531,20 @@ pub async fn import_inverters(
             .unique_with(|| device::duplicate_message(&INVERTER, parsed))?;
     }
     tx.commit().await?;
-    Ok(Data(json!({"imported": records.len()})).into_response())
+    Ok(Data(Imported {
+        imported: records.len(),
+    })
+    .into_response())
 }
 
 // ---- export ----
 
 /// Every record of a list (all pages of at most `MAX_SIZE`).
-async fn all_pages<F, Fut>(mut query: ListQuery, mut page: F) -> Result<Vec<Json>, ApiError>
+async fn all_pages<T, F, Fut>(mut query: ListQuery, mut page: F) -> Result<Vec<Json>, ApiError>
 where
+    T: Serialize,
     F: FnMut(ListQuery) -> Fut,
-    Fut: std::future::Future<Output = Result<Page<Json>, ApiError>>,
+    Fut: std::future::Future<Output = Result<Page<T>, ApiError>>,
 {
     query.size = MAX_SIZE;
     query.current = 1;
@@ -538,7 +552,10 @@ where
     loop {
         let p = page(query.clone()).await?;
         let n = p.records.len();
-        out.extend(p.records);
+        // Cells are picked by field name from each record's wire form.
+        for r in &p.records {
+            out.push(serde_json::to_value(r).map_err(|e| ApiError::Internal(format!("export: {e}")))?);
+        }
         if n < MAX_SIZE as usize || query.current >= p.pages {
             return Ok(out);
         }
@@ -577,7 +594,7 @@ pub async fn export_stations(
     caller.require(&state, "station_export").await?;
     let records = all_pages(query, |q| {
         let (state, stations) = (state.clone(), stations.clone());
-        async move { station::page_of(&state, &stations, q).await }
+        async move { station_store::page_of(&state, &stations, q).await }
     })
     .await?;
     Ok(xlsx_response(

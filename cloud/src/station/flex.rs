@@ -12,14 +12,20 @@ use pv_shared::regmap::DeviceKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use sqlx::Row;
+use sqlx::any::AnyRow;
+use utoipa::openapi::path::HttpMethod;
+use utoipa::openapi::schema::{ArrayBuilder, Schema};
+use utoipa::openapi::{OpenApi, RefOr};
 use utoipa::{IntoParams, ToSchema};
 
+use super::device::row::DeviceRow;
 use super::device::{self, DeviceDef, NO_STATION, no_check};
 use super::fields::{self, Col, Parsed, Ty};
 use crate::auth::Caller;
 use crate::auth::scope::Scoped;
 use crate::auth::scope::{self, StationScope};
 use crate::kernel::Core;
+use crate::kernel::entity::schema;
 use crate::kernel::extract::{Json as JsonBody, Query};
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, UniqueAs, Value};
@@ -96,6 +102,53 @@ pub static FLEX: DeviceDef = DeviceDef {
 #[serde(rename_all = "camelCase")]
 pub struct StationQuery {
     pub station_id: Id,
+}
+
+/// A bracket: its declared fields (`null` when unset), `stationName`, the audit times and, in
+/// the list, its sensor count or, in the edit data, its sensors; in their wire order.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Bracket {
+    pub create_time: String,
+    pub gateway_id: Option<String>,
+    pub id: Id,
+    pub map_model: Option<String>,
+    pub modbus_address: Option<String>,
+    pub name: Option<String>,
+    pub remark: Option<String>,
+    /// Only in the list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensor_count: Option<usize>,
+    /// Only in the edit data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensors: Option<Vec<Sensor>>,
+    pub sn: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+    pub unit_id: Option<i64>,
+    pub update_time: Option<String>,
+}
+
+impl Bracket {
+    fn from_row(r: &AnyRow) -> Result<Bracket, ApiError> {
+        let r = DeviceRow(r);
+        Ok(Bracket {
+            create_time: r.create_time()?,
+            gateway_id: r.text("gateway_id")?,
+            id: r.id()?,
+            map_model: r.text("map_model")?,
+            modbus_address: r.text("modbus_address")?,
+            name: r.text("name")?,
+            remark: r.text("remark")?,
+            sensor_count: None,
+            sensors: None,
+            sn: r.text("sn")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+            unit_id: r.int("unit_id")?,
+            update_time: r.update_time()?,
+        })
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -229,11 +282,9 @@ async fn bracket_of(state: &Core, scope: &StationScope, station: Id) -> Result<O
     if !scope::visible_station(state, scope, station).await? {
         return Err(ApiError::not_found());
     }
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "SELECT id FROM pv_flex WHERE tenant_id = ? AND station_id = ? AND is_deleted = 0",
-        [Value::Text(scope.tenant_id.clone()), Value::Int(station.0)],
-    );
+    let mut sql = Sql::new("SELECT f.id FROM pv_flex f WHERE ");
+    sql.append(&scope.rows("f", "station_id"));
+    sql.push_bind(" AND f.station_id = ?", [Value::Int(station.0)]);
     Ok(sql.scalar_optional::<i64, _>(state.db.pool()).await?.map(Id))
 }
 
@@ -260,48 +311,36 @@ async fn sensors_of(state: &Core, flex: Id) -> Result<Vec<Sensor>, ApiError> {
 
 /// The brackets of the stations the caller may see, each with its sensor count.
 #[utoipa::path(get, path = "/api/flex/list", tag = "flex", params(device::StationParam),
-    responses((status = 200, body = Envelope<Json>), (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<Bracket>>), (status = 401)))]
 pub async fn list(
     State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<device::StationParam>,
-) -> ApiResult<Data<Vec<Json>>> {
-    let mut rows = device::list(&FLEX, &state, &caller, p.station_id).await?;
+) -> ApiResult<Data<Vec<Bracket>>> {
+    let mut rows = device::list_as(&FLEX, &state, &caller, p.station_id, Bracket::from_row).await?;
     for row in &mut rows {
-        let id = row
-            .get("id")
-            .and_then(Json::as_str)
-            .and_then(|s| s.parse().ok())
-            .map(Id);
-        if let (Some(id), Json::Object(m)) = (id, &mut *row) {
-            m.insert(
-                "sensorCount".into(),
-                Json::from(sensors_of(&state, id).await?.len()),
-            );
-        }
+        row.sensor_count = Some(sensors_of(&state, row.id).await?.len());
     }
     Ok(Data(rows))
 }
 
 /// The bracket of a station with its sensors, for the edit form (`null` when it has none).
 #[utoipa::path(get, path = "/api/flex/getEditData", tag = "flex", params(StationQuery),
-    responses((status = 200, body = Envelope<Json>), (status = 404)))]
+    responses((status = 200, description = "The bracket with `sensors`, or data null when the station has none",
+        body = Envelope<Option<Bracket>>), (status = 404)))]
 pub async fn get_edit_data(
     State(state): State<StationCtx>,
     Scoped { stations: scope, .. }: Scoped,
     Query(q): Query<StationQuery>,
-) -> ApiResult<Data<Option<Json>>> {
+) -> ApiResult<Data<Option<Bracket>>> {
     let Some(id) = bracket_of(&state, &scope, q.station_id).await? else {
         return Ok(Data(None));
     };
-    let Some(Json::Object(mut m)) = device::find(&FLEX, &state, &scope, id).await? else {
+    let Some(mut bracket) = device::find_as(&FLEX, &state, &scope, id, Bracket::from_row).await? else {
         return Ok(Data(None));
     };
-    m.insert(
-        "sensors".into(),
-        serde_json::to_value(sensors_of(&state, id).await?).map_err(|e| ApiError::Internal(e.to_string()))?,
-    );
-    Ok(Data(Some(Json::Object(m))))
+    bracket.sensors = Some(sensors_of(&state, id).await?);
+    Ok(Data(Some(bracket)))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -364,7 +403,8 @@ fn station_of(body: &Map<String, Json>) -> Option<Id> {
 
 /// Adds a station's bracket with its sensors (`sensors`: `[{name, kind, unitId, point}]`,
 /// kind one of angle, wind, motor, irradiance, temperature, other).
-#[utoipa::path(post, path = "/api/flex", tag = "flex", request_body = Json,
+#[utoipa::path(post, path = "/api/flex", tag = "flex",
+    request_body(description = "The bracket's declared fields and `sensors` (schema generated from the declaration)"),
     responses((status = 200, body = Envelope<Id>), (status = 400), (status = 403)))]
 pub async fn create(
     State(state): State<StationCtx>,
@@ -391,7 +431,8 @@ pub async fn create(
 
 /// Changes a station's bracket (named by `stationId`); fields left out keep their values and
 /// `sensors`, when present, replaces the sensors.
-#[utoipa::path(put, path = "/api/flex", tag = "flex", request_body = Json,
+#[utoipa::path(put, path = "/api/flex", tag = "flex",
+    request_body(description = "`stationId`, the fields to change and `sensors` (schema generated from the declaration)"),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update(
     State(state): State<StationCtx>,
@@ -426,14 +467,14 @@ pub async fn update(
         sql.push_bind(&format!("{} = ?, ", p.col.column), [p.value.clone()]);
     }
     sql.push_bind(
-        "update_user = ?, update_time = ? WHERE id = ? AND tenant_id = ?",
+        "update_user = ?, update_time = ? WHERE id = ? AND ",
         [
             Value::Int(caller.user_id.0),
             Value::Int(time::now_ms()),
             Value::Int(id.0),
-            Value::Text(caller.tenant_id.clone()),
         ],
     );
+    sql.append(&scope.rows("pv_flex", "station_id"));
     let mut tx = state.db.pool().begin().await?;
     sql.execute(&mut *tx)
         .await
@@ -485,4 +526,38 @@ pub async fn remove(
     )
     .await?;
     Ok(Data(true))
+}
+
+/// A bracket body: its declared fields and the sensors (each with its declared fields).
+fn body(fields_required: bool) -> Schema {
+    let mut body = schema::body(COLS, false, fields_required);
+    if let Schema::Object(o) = &mut body {
+        o.properties.insert(
+            "sensors".into(),
+            RefOr::T(Schema::Array(
+                ArrayBuilder::new()
+                    .items(RefOr::T(schema::body(SENSOR_COLS, false, true)))
+                    .description(Some(format!(
+                        "At most {MAX_SENSORS}; kind one of {}",
+                        SENSOR_KINDS.join(", ")
+                    )))
+                    .build(),
+            )),
+        );
+        if !fields_required {
+            // An update names its bracket by station.
+            o.required.push("stationId".into());
+        }
+    }
+    body
+}
+
+/// Fills in the bracket routes' bodies from the declaration (what `fields::parse` accepts).
+pub fn document(doc: &mut OpenApi) {
+    if let Some(op) = schema::operation(doc, "/api/flex", HttpMethod::Post) {
+        schema::request(op, body(true));
+    }
+    if let Some(op) = schema::operation(doc, "/api/flex", HttpMethod::Put) {
+        schema::request(op, body(false));
+    }
 }

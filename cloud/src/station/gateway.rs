@@ -390,15 +390,20 @@ const POLLED: &[(&str, &str, u32)] = &[
     ("tracker", "pv_flex", 10_000),
 ];
 
-async fn station_devices(state: &Core, station: &StationGateway) -> Result<Vec<GatewayDevice>, ApiError> {
+async fn station_devices(
+    state: &Core,
+    scope: &StationScope,
+    station: &StationGateway,
+) -> Result<Vec<GatewayDevice>, ApiError> {
     let mut out = Vec::new();
     for (kind, table, _) in POLLED {
         let mut sql = Sql::new(&format!(
-            "SELECT sn, name, map_model, unit_id, modbus_address, gateway_id FROM {table}"
+            "SELECT sn, name, map_model, unit_id, modbus_address, gateway_id FROM {table} WHERE "
         ));
+        sql.append(&scope.rows(table, "station_id"));
         sql.push_bind(
-            " WHERE tenant_id = ? AND station_id = ? AND is_deleted = 0 ORDER BY create_time, id",
-            [Value::Text(station.tenant.clone()), Value::Int(station.id.0)],
+            " AND station_id = ? ORDER BY create_time, id",
+            [Value::Int(station.id.0)],
         );
         for row in sql.rows(state.db.pool()).await? {
             let opt = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
@@ -614,7 +619,7 @@ fn render_config(
 /// station) with register maps and unit ids, the broker to dial, username = gateway id and the
 /// `password_file` the password goes into (also in the `X-Password-File` header).
 #[utoipa::path(get, path = "/api/station/gateway/config", tag = "station", params(StationQuery),
-    responses((status = 200, description = "pv-edge.toml", content_type = "application/toml"),
+    responses((status = 200, description = "pv-edge.toml (UTF-8 text)", content_type = "application/toml", body = String),
         (status = 400), (status = 403), (status = 404)))]
 pub async fn download_config(
     State(state): State<StationCtx>,
@@ -656,7 +661,7 @@ pub async fn generate_config(
     let station = station_gateway(state, &who.stations, station_id).await?;
     let gateway_id = usable_gateway_id(&station)?;
     let broker = broker_endpoint(&state.config).ok_or(ApiError::BadRequest(NO_BROKER))?;
-    let devices = station_devices(state, &station).await?;
+    let devices = station_devices(state, &who.stations, &station).await?;
     let text = render_config(paths, &broker, &station, &gateway_id, &devices);
     Ok(GeneratedConfig { gateway_id, text })
 }

@@ -17,9 +17,11 @@ pub mod gateway;
 pub mod listing;
 pub mod price_history;
 pub mod services;
-#[allow(clippy::module_inception)]
-pub mod station;
+pub mod station_api;
+pub mod station_checks;
 pub mod station_fields;
+pub mod station_record;
+pub mod station_store;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -35,10 +37,10 @@ where
     StationCtx: axum::extract::FromRef<S>,
     crate::telemetry::context::TelemetryCtx: axum::extract::FromRef<S>,
 {
-    OpenApiRouter::new()
-        .routes(routes!(station::page))
-        .routes(routes!(station::list))
-        .routes(routes!(station::list_name_and_id))
+    let mut router = OpenApiRouter::new()
+        .routes(routes!(station_api::page))
+        .routes(routes!(station_api::list))
+        .routes(routes!(station_api::list_name_and_id))
         .routes(routes!(area::list_by_area))
         .routes(routes!(area::get_statistics_by_province))
         .routes(routes!(listing::list_station_state))
@@ -47,9 +49,9 @@ where
         .routes(routes!(listing::list_contribution_way))
         .routes(routes!(listing::list_connected_type))
         .routes(routes!(listing::list_map_model))
-        .routes(routes!(station::create, station::update))
-        .routes(routes!(station::detail, station::remove))
-        .routes(routes!(station::switch_station))
+        .routes(routes!(station_api::create, station_api::update))
+        .routes(routes!(station_api::detail, station_api::remove))
+        .routes(routes!(station_api::switch_station))
         .routes(routes!(gateway::info))
         .routes(routes!(gateway::issue_credentials))
         .routes(routes!(gateway::download_config))
@@ -75,5 +77,9 @@ where
         .routes(routes!(electric_price::save))
         .routes(routes!(electric_price::get_by_station_id))
         .merge(price_history::routes())
-        .merge(device::routes())
+        .merge(device::routes());
+    // Bodies checked against the declared field tables are documented from the declarations.
+    station_api::document(router.get_openapi_mut());
+    flex::document(router.get_openapi_mut());
+    router
 }

@@ -4,10 +4,11 @@
 //! new price never changes what earlier days were worth.
 
 use axum::extract::State;
-use serde::Deserialize;
-use serde_json::Value as Json;
-use utoipa::IntoParams;
+use serde::{Deserialize, Serialize};
+use sqlx::any::AnyRow;
+use utoipa::{IntoParams, ToSchema};
 
+use super::device::row::DeviceRow;
 use super::device::{DeviceDef, device_detail, device_routes, no_check};
 use super::fields::{Col, Ty};
 use crate::auth::scope::{self, Scoped};
@@ -62,9 +63,15 @@ device_routes!(
     "stationPrice",
     "/api/stationPrice/page",
     "/api/stationPrice",
-    "/api/stationPrice/{id}"
+    "/api/stationPrice/{id}",
+    StationPrice
 );
-device_detail!(STATION_PRICE, "stationPrice", "/api/stationPrice/{id}");
+device_detail!(
+    STATION_PRICE,
+    "stationPrice",
+    "/api/stationPrice/{id}",
+    StationPrice
+);
 
 /// The price history's routes, with their typed schemas.
 pub fn routes<S>() -> utoipa_axum::router::OpenApiRouter<S>
@@ -91,12 +98,12 @@ pub struct LastPriceParams {
 
 /// The price in force now (latest effective date not after today); `null` when none is.
 #[utoipa::path(get, path = "/api/stationPrice/getLastPrice", tag = "stationPrice", params(LastPriceParams),
-    responses((status = 200, body = Envelope<Json>), (status = 401), (status = 404)))]
+    responses((status = 200, body = Envelope<Option<StationPrice>>), (status = 401), (status = 404)))]
 pub async fn get_last_price(
     State(state): State<StationCtx>,
     Scoped { stations, .. }: Scoped,
     Query(p): Query<LastPriceParams>,
-) -> ApiResult<Data<Option<Json>>> {
+) -> ApiResult<Data<Option<StationPrice>>> {
     if !scope::visible_station(&state, &stations, p.station_id).await? {
         return Err(ApiError::not_found());
     }
@@ -107,7 +114,42 @@ pub async fn get_last_price(
     );
     let id = sql.scalar_optional::<i64, _>(state.db.pool()).await?;
     Ok(Data(match id {
-        Some(id) => super::device::find(&STATION_PRICE, &state, &stations, Id(id)).await?,
+        Some(id) => {
+            super::device::find_as(&STATION_PRICE, &state, &stations, Id(id), StationPrice::from_row).await?
+        }
         None => None,
     }))
+}
+
+/// A price of the history: its declared fields (`null` when unset), `stationName` and the
+/// audit times, in their wire order.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StationPrice {
+    pub create_time: String,
+    /// yyyy-MM-dd.
+    pub effective_date: Option<String>,
+    pub id: Id,
+    /// Per kWh.
+    pub price: Option<f64>,
+    pub remark: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+    pub update_time: Option<String>,
+}
+
+impl StationPrice {
+    fn from_row(r: &AnyRow) -> Result<StationPrice, ApiError> {
+        let r = DeviceRow(r);
+        Ok(StationPrice {
+            create_time: r.create_time()?,
+            effective_date: r.day("effective_date")?,
+            id: r.id()?,
+            price: r.float("price")?,
+            remark: r.text("remark")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+            update_time: r.update_time()?,
+        })
+    }
 }

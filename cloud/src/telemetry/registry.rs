@@ -119,6 +119,7 @@ impl Registry {
         let mut devices = HashMap::new();
         for (table, kind) in TABLES {
             let mut sql = Sql::new(&format!("SELECT id, sn FROM {table}"));
+            // By the station's tenant: ingest resolves a gateway's devices with no caller.
             sql.push_bind(
                 " WHERE tenant_id = ? AND station_id = ? AND is_deleted = 0",
                 [Value::Text(tenant_id.clone()), Value::Int(station_id)],

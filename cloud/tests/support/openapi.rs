@@ -133,6 +133,14 @@ impl Doc {
             .and_then(|(_, v)| v.get("schema"))
     }
 
+    /// The media types of the 200 answer when it is documented as raw content only (a file such
+    /// as a TOML configuration): a non-empty content map without any JSON media type.
+    pub fn raw_media_200(&self, op: &Op) -> Option<Vec<String>> {
+        let content = self.response(op, "200")?.get("content")?.as_object()?;
+        (!content.is_empty() && !content.keys().any(|k| k.contains("json")))
+            .then(|| content.keys().cloned().collect())
+    }
+
     /// The request body's content map, if declared.
     pub fn request_content<'a>(&'a self, op: &'a Op) -> Option<&'a serde_json::Map<String, Value>> {
         let body = self.deref(op.op.get("requestBody")?);

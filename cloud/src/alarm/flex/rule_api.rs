@@ -101,7 +101,7 @@ pub async fn detail(
 }
 
 /// Adds a rule; answers its id.
-#[utoipa::path(post, path = "/api/alarmSettingFlex", tag = "alarm", request_body = Json,
+#[utoipa::path(post, path = "/api/alarmSettingFlex", tag = "alarm", request_body = rule_input::RuleForm,
     responses((status = 200, body = Envelope<Id>), (status = 400), (status = 403)))]
 pub async fn create(
     State(state): State<AlarmCtx>,
@@ -137,7 +137,7 @@ fn as_body(s: &Setting) -> Map<String, Json> {
 
 /// Changes a rule (`id` required); fields left out keep their values. Disabling a rule clears
 /// its open alarms at once (no sample will ever report it again).
-#[utoipa::path(put, path = "/api/alarmSettingFlex", tag = "alarm", request_body = Json,
+#[utoipa::path(put, path = "/api/alarmSettingFlex", tag = "alarm", request_body = rule_input::RuleChange,
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
 pub async fn update(
     State(state): State<AlarmCtx>,

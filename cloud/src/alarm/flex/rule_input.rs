@@ -3,7 +3,9 @@
 //! database: the station's visibility, its bracket and its rule count are checked by
 //! `rule_store::check_station`.
 
+use serde::Deserialize;
 use serde_json::{Map, Value as Json};
+use utoipa::ToSchema;
 
 use super::bracket_rule::{self, Comparison};
 use crate::alarm::store;
@@ -24,6 +26,45 @@ pub struct Draft {
     pub duration_seconds: i64,
     pub level: i64,
     pub enabled: bool,
+    pub remark: Option<String>,
+}
+
+/// A new rule as the console submits it. What the document says; the handler reads the body
+/// field by field ([`parse_draft`]) so each refusal keeps its own message, and numbers may also
+/// come as text, as forms send them.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleForm {
+    pub station_id: Id,
+    /// A bracket variable key (`windSpeed`, `angle`...).
+    pub variable: String,
+    /// `>`, `>=`, `<`, `<=`, `outside`, `inside`.
+    pub comparison: String,
+    pub threshold: f64,
+    /// The upper bound of `outside` / `inside` (required there, ignored otherwise).
+    pub threshold_high: Option<f64>,
+    /// 0 (at once, the default) to 86400.
+    pub duration_seconds: Option<i64>,
+    /// Dictionary `alarm_level`: 1 notice, 2 minor, 3 major, 4 critical.
+    pub level: i64,
+    /// Default true.
+    pub enabled: Option<bool>,
+    pub remark: Option<String>,
+}
+
+/// A change of a rule: `id` and the fields to change (the others keep their values).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleChange {
+    pub id: Id,
+    pub station_id: Option<Id>,
+    pub variable: Option<String>,
+    pub comparison: Option<String>,
+    pub threshold: Option<f64>,
+    pub threshold_high: Option<f64>,
+    pub duration_seconds: Option<i64>,
+    pub level: Option<i64>,
+    pub enabled: Option<bool>,
     pub remark: Option<String>,
 }
 

@@ -26,6 +26,7 @@ const NO_FLEX: Text = Text::new("该电站未配置柔性支架", "This station 
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = FlexAlarmSetting)]
 pub struct Setting {
     pub id: Id,
     pub station_id: Id,

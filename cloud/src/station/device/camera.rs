@@ -4,11 +4,12 @@
 //! shows it in an iframe; nothing here calls the vendor.
 
 use axum::extract::State;
-use serde::Deserialize;
-use serde_json::Value as Json;
-use utoipa::IntoParams;
+use serde::{Deserialize, Serialize};
+use sqlx::any::AnyRow;
+use utoipa::{IntoParams, ToSchema};
 
-use super::{DeviceDef, StationParam, device_routes, no_check, pick};
+use super::row::DeviceRow;
+use super::{DeviceDef, StationParam, device_routes, no_check};
 use crate::auth::Caller;
 use crate::auth::scope::Scoped;
 use crate::kernel::extract::Query;
@@ -76,7 +77,8 @@ device_routes!(
     "camera",
     "/api/camera/page",
     "/api/camera",
-    "/api/camera/{id}"
+    "/api/camera/{id}",
+    Camera
 );
 dict_route!(
     list_camera_type,
@@ -86,27 +88,46 @@ dict_route!(
     "Camera brands (dictionary `camera_brand`)."
 );
 
+/// A camera of the light list (fields in their wire order).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CameraItem {
+    /// Dictionary `camera_brand`.
+    pub camera_type: Option<String>,
+    pub channel: Option<i64>,
+    pub id: Id,
+    pub name: Option<String>,
+    pub sn: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+}
+
+impl CameraItem {
+    fn from_row(r: &AnyRow) -> Result<CameraItem, ApiError> {
+        let r = DeviceRow(r);
+        Ok(CameraItem {
+            camera_type: r.text("camera_type")?,
+            channel: r.int("channel")?,
+            id: r.id()?,
+            name: r.text("name")?,
+            sn: r.text("sn")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+        })
+    }
+}
+
 /// The caller's cameras `{id, name, cameraType, sn, channel, stationId, stationName}`.
 #[utoipa::path(get, path = "/api/camera/listCamera", tag = "camera", params(StationParam),
-    responses((status = 200, body = Envelope<Json>), (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<CameraItem>>), (status = 401)))]
 pub async fn list_camera(
     State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<StationParam>,
-) -> ApiResult<Data<Vec<Json>>> {
-    let rows = super::list(&CAMERA, &state, &caller, p.station_id).await?;
-    Ok(Data(pick(
-        rows,
-        &[
-            "id",
-            "name",
-            "cameraType",
-            "sn",
-            "channel",
-            "stationId",
-            "stationName",
-        ],
-    )))
+) -> ApiResult<Data<Vec<CameraItem>>> {
+    Ok(Data(
+        super::list_as(&CAMERA, &state, &caller, p.station_id, CameraItem::from_row).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -173,4 +194,46 @@ pub async fn live_web_url(
         verification.as_deref().unwrap_or(""),
         application_key.as_deref().unwrap_or(""),
     )))
+}
+
+/// A camera: its declared fields (`null` when unset; the app key only as whether it is set),
+/// `stationName` and the audit times, in their wire order.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Camera {
+    pub app_key_set: bool,
+    pub application_key: Option<String>,
+    /// Dictionary `camera_brand`.
+    pub camera_type: Option<String>,
+    pub channel: Option<i64>,
+    pub create_time: String,
+    pub id: Id,
+    pub name: Option<String>,
+    pub remark: Option<String>,
+    pub sn: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+    pub update_time: Option<String>,
+    pub verification_code: Option<String>,
+}
+
+impl Camera {
+    fn from_row(r: &AnyRow) -> Result<Camera, ApiError> {
+        let r = DeviceRow(r);
+        Ok(Camera {
+            app_key_set: r.is_set("app_key_enc")?,
+            application_key: r.text("application_key")?,
+            camera_type: r.text("camera_type")?,
+            channel: r.int("channel")?,
+            create_time: r.create_time()?,
+            id: r.id()?,
+            name: r.text("name")?,
+            remark: r.text("remark")?,
+            sn: r.text("sn")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+            update_time: r.update_time()?,
+            verification_code: r.text("verification_code")?,
+        })
+    }
 }

@@ -3,10 +3,14 @@
 //! the gateway decodes it with, and where it sits on the bus.
 
 use pv_shared::regmap::DeviceKind;
+use serde::Serialize;
+use sqlx::any::AnyRow;
+use utoipa::ToSchema;
 
+use super::row::DeviceRow;
 use super::{DeviceDef, device_detail, device_routes};
-use crate::kernel::ApiError;
 use crate::kernel::sql::Value;
+use crate::kernel::{ApiError, Id};
 use crate::station::fields::{Col, Parsed, Ty, value_of};
 use crate::station::listing::dict_route;
 
@@ -140,9 +144,10 @@ device_routes!(
     "inverter",
     "/api/inverter/page",
     "/api/inverter",
-    "/api/inverter/{id}"
+    "/api/inverter/{id}",
+    Inverter
 );
-device_detail!(INVERTER, "inverter", "/api/inverter/{id}");
+device_detail!(INVERTER, "inverter", "/api/inverter/{id}", Inverter);
 dict_route!(
     list_device_type,
     "/api/inverter/listDeviceType",
@@ -157,3 +162,61 @@ dict_route!(
     "inverter",
     "Inverter manufacturers (dictionary `inverter_manufacturer`)."
 );
+
+/// An inverter: its declared fields (`null` when unset), `stationName` and the audit times,
+/// in their wire order.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Inverter {
+    pub collector_sn: Option<String>,
+    pub create_time: String,
+    /// Dictionary `device_type`.
+    pub device_type: Option<String>,
+    pub gateway_id: Option<String>,
+    pub id: Id,
+    /// Dictionary `inverter_manufacturer`.
+    pub manufacturer: Option<String>,
+    pub map_model: Option<String>,
+    pub modbus_address: Option<String>,
+    pub modules_per_string: Option<Vec<i64>>,
+    pub name: Option<String>,
+    pub purchasing_company: Option<String>,
+    /// kW.
+    pub rated_power: Option<f64>,
+    pub remark: Option<String>,
+    pub sn: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+    pub strings_count: Option<i64>,
+    pub unit_id: Option<i64>,
+    pub update_time: Option<String>,
+    pub verification_code: Option<String>,
+}
+
+impl Inverter {
+    fn from_row(r: &AnyRow) -> Result<Inverter, ApiError> {
+        let r = DeviceRow(r);
+        Ok(Inverter {
+            collector_sn: r.text("collector_sn")?,
+            create_time: r.create_time()?,
+            device_type: r.text("device_type")?,
+            gateway_id: r.text("gateway_id")?,
+            id: r.id()?,
+            manufacturer: r.text("manufacturer")?,
+            map_model: r.text("map_model")?,
+            modbus_address: r.text("modbus_address")?,
+            modules_per_string: r.int_list("modules_per_string")?,
+            name: r.text("name")?,
+            purchasing_company: r.text("purchasing_company")?,
+            rated_power: r.float("rated_power")?,
+            remark: r.text("remark")?,
+            sn: r.text("sn")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+            strings_count: r.int("strings_count")?,
+            unit_id: r.int("unit_id")?,
+            update_time: r.update_time()?,
+            verification_code: r.text("verification_code")?,
+        })
+    }
+}

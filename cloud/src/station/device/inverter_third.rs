@@ -4,12 +4,15 @@
 //! answered.
 
 use axum::extract::State;
-use serde_json::Value as Json;
+use serde::Serialize;
+use sqlx::any::AnyRow;
+use utoipa::ToSchema;
 
-use super::{DeviceDef, StationParam, device_routes, no_check, pick};
+use super::row::DeviceRow;
+use super::{DeviceDef, StationParam, device_routes, no_check};
 use crate::auth::Caller;
 use crate::kernel::extract::Query;
-use crate::kernel::{ApiResult, Data, Envelope};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
 use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 
@@ -48,20 +51,87 @@ device_routes!(
     "inverterThird",
     "/api/inverterThird/page",
     "/api/inverterThird",
-    "/api/inverterThird/{id}"
+    "/api/inverterThird/{id}",
+    ThirdAccount
 );
+
+/// A vendor account of the light list, never the password (fields in their wire order).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ThirdAccountItem {
+    pub account: Option<String>,
+    pub id: Id,
+    /// Dictionary `inverter_manufacturer`.
+    pub platform: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+}
+
+impl ThirdAccountItem {
+    fn from_row(r: &AnyRow) -> Result<ThirdAccountItem, ApiError> {
+        let r = DeviceRow(r);
+        Ok(ThirdAccountItem {
+            account: r.text("account")?,
+            id: r.id()?,
+            platform: r.text("platform")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+        })
+    }
+}
 
 /// The caller's vendor accounts `{id, platform, account, stationId, stationName}` (never the password).
 #[utoipa::path(get, path = "/api/inverterThird/listThirdAccount", tag = "inverterThird", params(StationParam),
-    responses((status = 200, body = Envelope<Json>), (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<ThirdAccountItem>>), (status = 401)))]
 pub async fn list_third_account(
     State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<StationParam>,
-) -> ApiResult<Data<Vec<Json>>> {
-    let rows = super::list(&INVERTER_THIRD, &state, &caller, p.station_id).await?;
-    Ok(Data(pick(
-        rows,
-        &["id", "platform", "account", "stationId", "stationName"],
-    )))
+) -> ApiResult<Data<Vec<ThirdAccountItem>>> {
+    Ok(Data(
+        super::list_as(
+            &INVERTER_THIRD,
+            &state,
+            &caller,
+            p.station_id,
+            ThirdAccountItem::from_row,
+        )
+        .await?,
+    ))
+}
+
+/// A vendor account: its declared fields (`null` when unset; the password only as whether it
+/// is set), `stationName` and the audit times, in their wire order.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ThirdAccount {
+    pub account: Option<String>,
+    pub api_url: Option<String>,
+    pub create_time: String,
+    pub id: Id,
+    pub password_set: bool,
+    /// Dictionary `inverter_manufacturer`.
+    pub platform: Option<String>,
+    pub remark: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+    pub update_time: Option<String>,
+}
+
+impl ThirdAccount {
+    fn from_row(r: &AnyRow) -> Result<ThirdAccount, ApiError> {
+        let r = DeviceRow(r);
+        Ok(ThirdAccount {
+            account: r.text("account")?,
+            api_url: r.text("api_url")?,
+            create_time: r.create_time()?,
+            id: r.id()?,
+            password_set: r.is_set("password_enc")?,
+            platform: r.text("platform")?,
+            remark: r.text("remark")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+            update_time: r.update_time()?,
+        })
+    }
 }

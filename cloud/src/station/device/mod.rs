@@ -10,11 +10,13 @@ pub mod camera;
 pub mod inverter;
 pub mod inverter_third;
 pub mod meter;
+pub mod row;
 pub mod weather;
 
 use serde_json::{Map, Value as Json};
 use sqlx::Row;
 use sqlx::any::AnyRow;
+use utoipa::openapi::path::HttpMethod;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -137,6 +139,17 @@ pub async fn page_in(
     scope: &StationScope,
     query: &mut ListQuery,
 ) -> Result<Page<Json>, ApiError> {
+    page_as(def, state, scope, query, |row| to_json(def, row)).await
+}
+
+/// [`page_in`] read into typed records by `map`.
+pub async fn page_as<T>(
+    def: &'static DeviceDef,
+    state: &Core,
+    scope: &StationScope,
+    query: &mut ListQuery,
+    map: impl Fn(&AnyRow) -> Result<T, ApiError>,
+) -> Result<Page<T>, ApiError> {
     let exact = fields::exact_filters(def.cols, query);
     let fields = fields::list_fields(
         def.cols,
@@ -153,7 +166,7 @@ pub async fn page_in(
         &exact,
         query,
         &fields,
-        |row| to_json(def, row),
+        map,
     )
     .await
 }
@@ -165,6 +178,17 @@ pub async fn list(
     caller: &Caller,
     station: Option<Id>,
 ) -> Result<Vec<Json>, ApiError> {
+    list_as(def, state, caller, station, |r| to_json(def, r)).await
+}
+
+/// [`list`] read into typed records by `map`.
+pub async fn list_as<T>(
+    def: &'static DeviceDef,
+    state: &Core,
+    caller: &Caller,
+    station: Option<Id>,
+    map: impl Fn(&AnyRow) -> Result<T, ApiError>,
+) -> Result<Vec<T>, ApiError> {
     let scope = scoped(state, caller).await?.stations;
     let mut extra = Sql::default();
     if let Some(s) = station {
@@ -176,7 +200,7 @@ pub async fn list(
         &def.columns(),
         &def.scoped(&scope),
         &extra,
-        |r| to_json(def, r),
+        map,
     )
     .await
 }
@@ -187,24 +211,26 @@ pub async fn find(
     scope: &StationScope,
     id: Id,
 ) -> Result<Option<Json>, ApiError> {
+    find_as(def, state, scope, id, |r| to_json(def, r)).await
+}
+
+/// [`find`] read into a typed record by `map`.
+pub async fn find_as<T>(
+    def: &'static DeviceDef,
+    state: &Core,
+    scope: &StationScope,
+    id: Id,
+    map: impl Fn(&AnyRow) -> Result<T, ApiError>,
+) -> Result<Option<T>, ApiError> {
     store::find(
         &state.db,
         &def.entity(),
         &def.columns(),
         &def.scoped(scope),
         id,
-        |r| to_json(def, r),
+        map,
     )
     .await
-}
-
-pub async fn detail(
-    def: &'static DeviceDef,
-    state: &Core,
-    scope: &StationScope,
-    id: Id,
-) -> Result<Json, ApiError> {
-    find(def, state, scope, id).await?.ok_or_else(ApiError::not_found)
 }
 
 /// Whether `sn` is taken by a live device of the tenant other than (`own_table`, `own_id`).
@@ -398,14 +424,9 @@ pub async fn remove(
     Ok(())
 }
 
-/// Fills in the typed schemas of a registry's REST routes from its declaration.
+/// Fills in a registry's list parameters and bodies from its declaration (its answers are the
+/// kind's typed record).
 pub fn document(doc: &mut utoipa::openapi::OpenApi, def: &DeviceDef, paths: &schema::RestPaths<'_>) {
-    let extra = [
-        ("id", schema::value(fields::Ty::Id, false)),
-        ("stationName", schema::value(fields::Ty::Text(0), true)),
-        ("createTime", schema::value(fields::Ty::Time, false)),
-        ("updateTime", schema::value(fields::Ty::Time, true)),
-    ];
     let filters = fields::list_fields(
         def.cols,
         &[
@@ -419,7 +440,15 @@ pub fn document(doc: &mut utoipa::openapi::OpenApi, def: &DeviceDef, paths: &sch
         .filter(|c| c.filter && matches!(c.ty, fields::Ty::Dict(_) | fields::Ty::MapModel(_)))
         .map(|c| c.name)
         .collect();
-    schema::document_rest(doc, paths, def.cols, &extra, &filters, &exact);
+    if let Some(op) = schema::operation(doc, paths.page, HttpMethod::Get) {
+        op.parameters = Some(schema::list_params(&filters, &exact));
+    }
+    if let Some(op) = schema::operation(doc, paths.base, HttpMethod::Post) {
+        schema::request(op, schema::body(def.cols, false, true));
+    }
+    if let Some(op) = schema::operation(doc, paths.base, HttpMethod::Put) {
+        schema::request(op, schema::body(def.cols, true, false));
+    }
 }
 
 /// The device registries' routes, with their typed schemas.
@@ -465,19 +494,6 @@ where
     router
 }
 
-/// Light rows `{id, name}` style for select boxes are the full rows; kinds may trim them.
-pub fn pick(rows: Vec<Json>, keys: &[&str]) -> Vec<Json> {
-    rows.into_iter()
-        .map(|r| {
-            let mut m = Map::new();
-            for k in keys {
-                m.insert((*k).to_owned(), r.get(*k).cloned().unwrap_or(Json::Null));
-            }
-            Json::Object(m)
-        })
-        .collect()
-}
-
 #[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
 pub struct StationParam {
@@ -485,10 +501,11 @@ pub struct StationParam {
     pub station_id: Option<Id>,
 }
 
-/// The page, POST, PUT and DELETE routes of a device registry, and `document`, which gives
-/// them the registry's typed schemas.
+/// The page, POST, PUT and DELETE routes of a device registry answering `$record` (a type of
+/// the calling module with `fn from_row(&AnyRow) -> Result<$record, ApiError>`), and
+/// `document`, which gives them the registry's list parameters and bodies.
 macro_rules! device_routes {
-    ($def:path, $tag:literal, $page:literal, $base:literal, $item:literal) => {
+    ($def:path, $tag:literal, $page:literal, $base:literal, $item:literal, $record:ident) => {
         /// Fills in this registry's typed parameters, bodies and answers.
         pub fn document(doc: &mut utoipa::openapi::OpenApi) {
             crate::station::device::document(
@@ -501,14 +518,15 @@ macro_rules! device_routes {
         /// A page of the registry (filters: the declared fields, `stationId`).
         #[utoipa::path(get, path = $page, tag = $tag,
             params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("stationId" = Option<String>, Query)),
-            responses((status = 200, body = crate::kernel::Envelope<serde_json::Value>), (status = 400), (status = 401)))]
+            responses((status = 200, body = crate::kernel::Envelope<crate::kernel::Page<$record>>), (status = 400), (status = 401)))]
         pub async fn page(
             axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
             scoped: crate::auth::scope::Scoped,
             mut query: crate::kernel::list::ListQuery,
-        ) -> crate::kernel::ApiResult<crate::kernel::Data<crate::kernel::Page<serde_json::Value>>> {
+        ) -> crate::kernel::ApiResult<crate::kernel::Data<crate::kernel::Page<$record>>> {
             Ok(crate::kernel::Data(
-                crate::station::device::page_in(&$def, &state, &scoped.stations, &mut query).await?,
+                crate::station::device::page_as(&$def, &state, &scoped.stations, &mut query, $record::from_row)
+                    .await?,
             ))
         }
 
@@ -550,21 +568,89 @@ macro_rules! device_routes {
 }
 pub(crate) use device_routes;
 
-/// `GET {item}`: one device.
+/// `GET {item}`: one device, as `$record`.
 macro_rules! device_detail {
-    ($def:path, $tag:literal, $item:literal) => {
+    ($def:path, $tag:literal, $item:literal, $record:ident) => {
         /// One device.
         #[utoipa::path(get, path = $item, tag = $tag, params(crate::station::device::IdPath),
-            responses((status = 200, body = crate::kernel::Envelope<serde_json::Value>), (status = 404)))]
+                    responses((status = 200, body = crate::kernel::Envelope<$record>), (status = 404)))]
         pub async fn detail(
             axum::extract::State(state): axum::extract::State<crate::station::context::StationCtx>,
             scoped: crate::auth::scope::Scoped,
             crate::kernel::extract::Path(p): crate::kernel::extract::Path<crate::station::device::IdPath>,
-        ) -> crate::kernel::ApiResult<crate::kernel::Data<serde_json::Value>> {
+        ) -> crate::kernel::ApiResult<crate::kernel::Data<$record>> {
             Ok(crate::kernel::Data(
-                crate::station::device::detail(&$def, &state, &scoped.stations, p.one()?).await?,
+                crate::station::device::find_as(&$def, &state, &scoped.stations, p.one()?, $record::from_row)
+                    .await?
+                    .ok_or_else(crate::kernel::ApiError::not_found)?,
             ))
         }
     };
 }
 pub(crate) use device_detail;
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use utoipa::PartialSchema;
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::schema::Schema;
+
+    use super::*;
+
+    fn fields_of<T: PartialSchema>() -> BTreeSet<String> {
+        match T::schema() {
+            RefOr::T(Schema::Object(o)) => o.properties.keys().cloned().collect(),
+            _ => panic!("not an object schema"),
+        }
+    }
+
+    /// What the engine answered for a registry: its declared fields (a write-only one as
+    /// `{name}Set`), the id, the station's name and the audit times, and `more`.
+    fn declared(cols: &[Col], more: &[&str]) -> BTreeSet<String> {
+        let mut out: BTreeSet<String> = cols
+            .iter()
+            .map(|c| match c.ty {
+                fields::Ty::Secret(_) => format!("{}Set", c.name),
+                _ => c.name.to_owned(),
+            })
+            .collect();
+        for k in ["id", "stationName", "createTime", "updateTime"]
+            .iter()
+            .chain(more)
+        {
+            out.insert((*k).to_owned());
+        }
+        out
+    }
+
+    /// A field added to a declaration must be added to its typed record (and the other way round).
+    #[test]
+    fn typed_records_carry_every_declared_field() {
+        assert_eq!(fields_of::<inverter::Inverter>(), declared(inverter::COLS, &[]));
+        assert_eq!(fields_of::<meter::Meter>(), declared(meter::COLS, &[]));
+        assert_eq!(fields_of::<camera::Camera>(), declared(camera::COLS, &[]));
+        assert_eq!(
+            fields_of::<inverter_third::ThirdAccount>(),
+            declared(inverter_third::COLS, &[])
+        );
+        assert_eq!(
+            fields_of::<weather::WeatherStation>(),
+            declared(weather::COLS, &[])
+        );
+        assert_eq!(
+            fields_of::<crate::station::price_history::StationPrice>(),
+            declared(crate::station::price_history::COLS, &[])
+        );
+        assert_eq!(
+            fields_of::<crate::station::flex::Bracket>(),
+            declared(crate::station::flex::COLS, &["sensorCount", "sensors"])
+        );
+        // The light lists pick declared fields.
+        let camera = declared(camera::COLS, &[]);
+        assert!(fields_of::<camera::CameraItem>().is_subset(&camera));
+        let third = declared(inverter_third::COLS, &[]);
+        assert!(fields_of::<inverter_third::ThirdAccountItem>().is_subset(&third));
+    }
+}

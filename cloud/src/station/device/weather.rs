@@ -3,13 +3,16 @@
 
 use axum::extract::State;
 use pv_shared::regmap::DeviceKind;
-use serde_json::Value as Json;
+use serde::Serialize;
+use sqlx::any::AnyRow;
+use utoipa::ToSchema;
 
+use super::row::DeviceRow;
 use super::{DeviceDef, StationParam, device_routes, no_check};
 use crate::auth::Caller;
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
-use crate::kernel::{ApiResult, Data, Envelope};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
 use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
 
@@ -73,16 +76,58 @@ device_routes!(
     "weather",
     "/api/weather/page",
     "/api/weather",
-    "/api/weather/{id}"
+    "/api/weather/{id}",
+    WeatherStation
 );
 
 /// The caller's weather stations (optionally of one station).
 #[utoipa::path(get, path = "/api/weather/list", tag = "weather", params(StationParam),
-    responses((status = 200, body = Envelope<Json>), (status = 401)))]
+    responses((status = 200, body = Envelope<Vec<WeatherStation>>), (status = 401)))]
 pub async fn list(
     State(state): State<StationCtx>,
     caller: Caller,
     Query(p): Query<StationParam>,
-) -> ApiResult<Data<Vec<Json>>> {
-    Ok(Data(super::list(&WEATHER, &state, &caller, p.station_id).await?))
+) -> ApiResult<Data<Vec<WeatherStation>>> {
+    Ok(Data(
+        super::list_as(&WEATHER, &state, &caller, p.station_id, WeatherStation::from_row).await?,
+    ))
+}
+
+/// A weather station: its declared fields (`null` when unset), `stationName` and the audit
+/// times, in their wire order.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WeatherStation {
+    pub create_time: String,
+    pub gateway_id: Option<String>,
+    pub id: Id,
+    pub map_model: Option<String>,
+    pub modbus_address: Option<String>,
+    pub name: Option<String>,
+    pub remark: Option<String>,
+    pub sn: Option<String>,
+    pub station_id: Option<Id>,
+    pub station_name: Option<String>,
+    pub unit_id: Option<i64>,
+    pub update_time: Option<String>,
+}
+
+impl WeatherStation {
+    fn from_row(r: &AnyRow) -> Result<WeatherStation, ApiError> {
+        let r = DeviceRow(r);
+        Ok(WeatherStation {
+            create_time: r.create_time()?,
+            gateway_id: r.text("gateway_id")?,
+            id: r.id()?,
+            map_model: r.text("map_model")?,
+            modbus_address: r.text("modbus_address")?,
+            name: r.text("name")?,
+            remark: r.text("remark")?,
+            sn: r.text("sn")?,
+            station_id: r.id_of("station_id")?,
+            station_name: r.station_name()?,
+            unit_id: r.int("unit_id")?,
+            update_time: r.update_time()?,
+        })
+    }
 }

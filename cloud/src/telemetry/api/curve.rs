@@ -50,6 +50,7 @@ pub async fn day_curves(
 
     // 1. The 5m rollups of the day.
     let mut sql = Sql::default();
+    // By tenant, not `rows(..)`: telemetry rows have no deleted flag, the tenant leads their index, and the devices come from the caller's scope.
     sql.push_bind(
         "SELECT device_id, bucket, metrics FROM pv_telemetry_rollup WHERE tenant_id = ? AND period = '5m' \
          AND bucket >= ? AND bucket < ? AND device_id IN (",
@@ -100,6 +101,7 @@ pub async fn day_curves(
             sql.append(&number_at(state.db.backend(), m));
             sql.push(&format!(") AS m{i}"));
         }
+        // By tenant, as the rollups above.
         sql.push_bind(
             " FROM pv_telemetry_raw WHERE tenant_id = ? AND ts >= ? AND ts < ? AND device_id IN (",
             [

@@ -28,8 +28,8 @@ use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_INVERTER};
 
 /// Installation status of a station (`pv_station.installation_status`).
-pub const COMMISSIONING: &str = crate::station::station::COMMISSIONING;
-pub const RUNNING: &str = crate::station::station::RUNNING;
+pub const COMMISSIONING: &str = crate::station::station_store::COMMISSIONING;
+pub const RUNNING: &str = crate::station::station_store::RUNNING;
 
 /// Device registries whose rows telemetry names by id (see `contracts/telemetry.md`).
 const DEVICE_TABLES: &[&str] = &["pv_inverter", "pv_meter", "pv_weather", "pv_flex"];
@@ -221,6 +221,7 @@ impl Fleet {
 /// The caller's stations with an open station-fault alarm (type 1, active or acknowledged).
 async fn stations_with_open_faults(state: &Core, scope: &StationScope) -> Result<HashSet<i64>, ApiError> {
     let mut sql = Sql::new("SELECT DISTINCT a.station_id FROM pv_alarm a WHERE ");
+    // Tenant and `condition` by hand, not `rows(..)`: alarms have no deleted flag.
     sql.push_bind(
         "a.tenant_id = ? AND a.type = ? AND a.status < ?",
         [
@@ -295,6 +296,7 @@ pub async fn day_rollups(
          JOIN pv_station s ON s.id = r.station_id WHERE ",
     );
     sql.append(&scope.stations("s"));
+    // The rollup's own tenant too: it leads the rollup index (the join above scopes the rows).
     sql.push_bind(
         " AND r.tenant_id = ? AND r.period = '1d' AND r.bucket = ? AND r.device_kind = ?",
         [
@@ -329,6 +331,7 @@ pub async fn rollup_energy_by_station(
          JOIN pv_station s ON s.id = r.station_id WHERE ",
     );
     sql.append(&scope.stations("s"));
+    // The rollup's own tenant too: it leads the rollup index (the join above scopes the rows).
     sql.push_bind(
         " AND r.tenant_id = ? AND r.period = '1d' AND r.device_kind = ? AND r.bucket >= ? AND r.bucket < ? \
          GROUP BY r.station_id",

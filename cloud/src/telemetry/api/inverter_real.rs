@@ -202,10 +202,32 @@ fn live_of(state: &TelemetryCtx, tenant: &str, r: &Registered) -> Option<DeviceL
         .filter(|d| d.tenant_id == tenant && d.station_id == r.station_id && d.kind == KIND_INVERTER)
 }
 
+/// The optional body of the realtime table: the query string's keys (numbers and flags may
+/// also come as text, as forms send them; the handler reads the raw body so every refusal keeps
+/// its own message).
+#[derive(Debug, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InverterRealFilter {
+    /// Page, from 1.
+    pub current: Option<i64>,
+    /// Page size (at most 1000).
+    pub size: Option<i64>,
+    /// Only this station's inverters.
+    pub station_id: Option<Id>,
+    /// Name or SN contains.
+    pub keyword: Option<String>,
+    /// Name contains.
+    pub name: Option<String>,
+    /// SN contains.
+    pub sn: Option<String>,
+    /// Only online (true) or offline (false) inverters.
+    pub online: Option<bool>,
+}
+
 /// The realtime table of the caller's inverters, paged. Parameters in the query string or a JSON
 /// body (the body wins): `current` (1), `size` (10, ≤ 1000), `stationId`, `keyword` (name or
 /// SN contains; `name` and `sn` filter each field), `online` (true/false).
-#[utoipa::path(post, path = "/api/inverterReal/list", tag = "realtime", request_body(content = Json, description = "Optional JSON object with the same keys as the query string"),
+#[utoipa::path(post, path = "/api/inverterReal/list", tag = "realtime", request_body(content = InverterRealFilter, description = "Optional JSON object with the same keys as the query string"),
     params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("stationId" = Option<String>, Query),
            ("keyword" = Option<String>, Query), ("online" = Option<bool>, Query)),
     responses((status = 200, body = Envelope<Page<InverterReal>>), (status = 400), (status = 401)))]
@@ -275,6 +297,7 @@ async fn page_rollups(
         return Ok(HashMap::new());
     }
     let mut sql = Sql::default();
+    // By tenant, not `rows(..)`: telemetry rows have no deleted flag, the tenant leads their index, and the devices come from the caller's scope.
     sql.push_bind(
         "SELECT device_id, energy_wh, metrics FROM pv_telemetry_rollup WHERE tenant_id = ? AND period = '1d' \
          AND bucket = ? AND device_id IN (",
