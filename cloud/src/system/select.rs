@@ -6,6 +6,7 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::role::RoleOption;
 use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::extract::Query;
@@ -55,14 +56,6 @@ pub async fn dept_select(
             })
             .collect(),
     ))
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RoleOption {
-    pub id: Id,
-    pub role_name: String,
-    pub role_alias: String,
 }
 
 #[utoipa::path(get, path = "/api/blade-system/role/select", tag = "system", params(SelectParams),
