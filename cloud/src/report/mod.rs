@@ -1,0 +1,34 @@
+//! Reports: what each station and inverter produced and earned, and whether it produced what it
+//! should have. The pure arithmetic — the time axis in the station's clock ([`period`]), the bill
+//! ([`settlement`]), performance ratio and availability ([`performance`]), meter counters
+//! ([`meter_readings`]) and savings ([`conservation`]) — is unit-tested against hand-computed
+//! figures; [`store`] reads the rollups; `*_api` files are the calls. Formulas, sources and
+//! choices: `docs/reports.md`.
+
+pub mod common;
+pub mod conservation;
+pub mod generation_api;
+pub mod meter_readings;
+pub mod performance;
+pub mod period;
+pub mod settings;
+pub mod settlement;
+pub mod store;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::kernel::Core;
+
+/// The report routes (`/api/report/...`, `/api/meterReport/...`, `/api/stationMeterReport/...`).
+pub fn routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Core: axum::extract::FromRef<S>,
+{
+    OpenApiRouter::new()
+        .routes(routes!(generation_api::station_electricity))
+        .routes(routes!(generation_api::station_multiple_electricity))
+        .routes(routes!(generation_api::inverter_electricity))
+        .routes(routes!(generation_api::inverter_multiple_electricity))
+}
