@@ -73,10 +73,15 @@ pub fn period(
         let mut prev_last = before.get(counter).copied();
         let mut seen = false;
         let mut energy = 0.0;
+        // Counters the rollups keep no deltas of (reactive energy): from the readings, a reset
+        // counting the new reading as the rollups do.
+        let mut from_readings = 0.0;
+        let mut has_deltas = false;
         for h in hours {
             if let Some(d) = h.deltas.get(counter) {
                 energy += d;
                 seen = true;
+                has_deltas = true;
             }
             let Some(r) = h.readings.get(counter) else {
                 continue;
@@ -91,12 +96,16 @@ pub fn period(
             let went_down_at_start = prev_last.is_some_and(|p| r.min < p - 1e-6);
             if went_down_inside || went_down_at_start {
                 line.resets.push(h.bucket);
+                from_readings += r.last;
+            } else {
+                from_readings += r.last - prev_last.unwrap_or(r.min);
             }
             line.end_reading = Some(r.last / 1000.0);
             prev_last = Some(r.last);
         }
         if seen {
-            line.energy = Some(energy / 1000.0);
+            let wh = if has_deltas { energy } else { from_readings };
+            line.energy = Some(wh / 1000.0);
             out.counters.insert(counter, line);
         }
     }
@@ -154,5 +163,18 @@ mod tests {
         let p = period(&refs, 1, &BTreeMap::new());
         assert!(p.counters["energy_import"].resets.is_empty());
         assert_eq!(p.counters["energy_import"].start_reading, Some(0.5));
+        // A counter without rollup deltas (reactive energy) is measured from its readings.
+        let mut h = hour(8, None);
+        h.samples = 12;
+        h.readings.insert(
+            "reactive_energy_import",
+            Readings {
+                min: 1_000.0,
+                max: 1_500.0,
+                last: 1_500.0,
+            },
+        );
+        let p = period(&[&h], 1, &BTreeMap::from([("reactive_energy_import", 900.0)]));
+        assert_eq!(p.counters["reactive_energy_import"].energy, Some(0.6));
     }
 }

@@ -5,15 +5,21 @@
 //! figures; [`store`] reads the rollups; `*_api` files are the calls. Formulas, sources and
 //! choices: `docs/reports.md`.
 
+pub mod bill_api;
 pub mod common;
 pub mod conservation;
 pub mod generation_api;
+pub mod irradiance_api;
+pub mod meter_api;
 pub mod meter_readings;
 pub mod performance;
+pub mod performance_api;
 pub mod period;
+pub mod setting_api;
 pub mod settings;
 pub mod settlement;
 pub mod store;
+pub mod tariff_store;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -31,4 +37,16 @@ where
         .routes(routes!(generation_api::station_multiple_electricity))
         .routes(routes!(generation_api::inverter_electricity))
         .routes(routes!(generation_api::inverter_multiple_electricity))
+        .routes(routes!(performance_api::station_performance))
+        .routes(routes!(irradiance_api::irradiance_list))
+        .routes(routes!(irradiance_api::irradiance_multiple_list))
+        .routes(routes!(meter_api::report_daily))
+        .routes(routes!(meter_api::report_monthly))
+        .routes(routes!(meter_api::report_yearly))
+        .routes(routes!(meter_api::report_of_years))
+        .routes(routes!(meter_api::history_meter))
+        .routes(routes!(bill_api::electricity_bill_settlement))
+        .routes(routes!(bill_api::rate))
+        .routes(routes!(bill_api::energy_conservation))
+        .routes(routes!(setting_api::setting, setting_api::update_setting))
 }

@@ -160,7 +160,11 @@ pub async fn slot_sums(
     if stations.is_empty() || devices.is_empty() || axis.slots.is_empty() {
         return Ok(out);
     }
-    let device_col = if per_device { "device_id" } else { "0" };
+    let device_col = if per_device {
+        "device_id"
+    } else {
+        "CAST(0 AS BIGINT)"
+    };
     let mut sql = Sql::new(&format!(
         "SELECT station_id, {device_col} AS device, device_kind, "
     ));
@@ -168,7 +172,7 @@ pub async fn slot_sums(
     sql.push(
         " AS slot, SUM(energy_wh) AS e, COUNT(energy_wh) AS ne, SUM(energy_import_wh) AS ei, \
          COUNT(energy_import_wh) AS nei, SUM(energy_export_wh) AS ee, COUNT(energy_export_wh) AS nee, \
-         SUM(irradiation_wh_m2) AS h, COUNT(irradiation_wh_m2) AS nh, SUM(samples) AS n \
+         SUM(irradiation_wh_m2) AS h, COUNT(irradiation_wh_m2) AS nh, CAST(SUM(samples) AS BIGINT) AS n \
          FROM pv_telemetry_rollup WHERE station_id IN (",
     );
     sql.push_ids(&stations.iter().copied().map(Id).collect::<Vec<_>>());
@@ -181,15 +185,9 @@ pub async fn slot_sums(
         ],
     );
     sql.push_ids(devices);
-    sql.push(&format!(") GROUP BY station_id, {device_col}, device_kind, slot"));
-    let opt = |r: &sqlx::any::AnyRow, sum: &str, n: &str| -> Result<Option<f64>, ApiError> {
-        let count: i64 = r.try_get(n)?;
-        Ok(if count > 0 {
-            r.try_get::<Option<f64>, _>(sum)?
-        } else {
-            None
-        })
-    };
+    // A constant is no GROUP BY term (SQL reads a number there as a column position).
+    let group_device = if per_device { "device_id, " } else { "" };
+    sql.push(&format!(") GROUP BY station_id, {group_device}device_kind, slot"));
     for r in sql.rows(core.db.pool()).await? {
         let slot: i64 = r.try_get("slot")?;
         let Ok(slot) = usize::try_from(slot) else { continue };
@@ -199,16 +197,7 @@ pub async fn slot_sums(
             r.try_get::<String, _>("device_kind")?,
             slot,
         );
-        out.insert(
-            key,
-            Sums {
-                energy_wh: opt(&r, "e", "ne")?,
-                import_wh: opt(&r, "ei", "nei")?,
-                export_wh: opt(&r, "ee", "nee")?,
-                irradiation_wh_m2: opt(&r, "h", "nh")?,
-                samples: r.try_get::<Option<i64>, _>("n")?.unwrap_or(0),
-            },
-        );
+        out.insert(key, sums_of(&r)?);
     }
     Ok(out)
 }
@@ -313,4 +302,62 @@ pub async fn last_readings(
         .await?
         .into_iter()
         .next())
+}
+
+/// Per bucket and device kind: the sums of `devices` of one station within `[from, to)` on rows
+/// of `period`, by bucket (the bill's intervals).
+pub async fn bucket_sums(
+    core: &Core,
+    station: i64,
+    devices: &[Id],
+    period: &str,
+    from: i64,
+    to: i64,
+) -> Result<Vec<(i64, String, Sums)>, ApiError> {
+    if devices.is_empty() {
+        return Ok(vec![]);
+    }
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT bucket, device_kind, SUM(energy_wh) AS e, COUNT(energy_wh) AS ne, \
+         SUM(energy_import_wh) AS ei, COUNT(energy_import_wh) AS nei, SUM(energy_export_wh) AS ee, \
+         COUNT(energy_export_wh) AS nee, SUM(irradiation_wh_m2) AS h, COUNT(irradiation_wh_m2) AS nh, \
+         CAST(SUM(samples) AS BIGINT) AS n FROM pv_telemetry_rollup \
+         WHERE station_id = ? AND period = ? AND bucket >= ? AND bucket < ? AND device_id IN (",
+        [
+            Value::Int(station),
+            Value::from(period),
+            Value::Int(from),
+            Value::Int(to),
+        ],
+    );
+    sql.push_ids(devices);
+    sql.push(") GROUP BY bucket, device_kind ORDER BY bucket");
+    let mut out = Vec::new();
+    for r in sql.rows(core.db.pool()).await? {
+        out.push((
+            r.try_get::<i64, _>("bucket")?,
+            r.try_get::<String, _>("device_kind")?,
+            sums_of(&r)?,
+        ));
+    }
+    Ok(out)
+}
+
+fn sums_of(r: &sqlx::any::AnyRow) -> Result<Sums, ApiError> {
+    let opt = |sum: &str, n: &str| -> Result<Option<f64>, ApiError> {
+        let count: i64 = r.try_get(n)?;
+        Ok(if count > 0 {
+            r.try_get::<Option<f64>, _>(sum)?
+        } else {
+            None
+        })
+    };
+    Ok(Sums {
+        energy_wh: opt("e", "ne")?,
+        import_wh: opt("ei", "nei")?,
+        export_wh: opt("ee", "nee")?,
+        irradiation_wh_m2: opt("h", "nh")?,
+        samples: r.try_get::<Option<i64>, _>("n")?.unwrap_or(0),
+    })
 }
