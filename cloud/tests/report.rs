@@ -37,6 +37,10 @@ struct Plant {
 /// - weather: `irradiance_poa` 500 W/m² and `module_temperature` 45 °C at every sample → each
 ///   hour 10-14 has 12 trapezoids of 500 × 5/60 = 500 Wh/m², hour 9 has 11 (458.33).
 async fn plant() -> Plant {
+    plant_on(["2026-03-31", "2026-04-01"]).await
+}
+
+async fn plant_on(days: [&str; 2]) -> Plant {
     let app = TestApp::start().await;
     // A station manager who may also change the tenant's report settings.
     let menus: Vec<&str> = support::factory::STATION_MENUS
@@ -96,7 +100,7 @@ async fn plant() -> Plant {
     let mut met = Vec::new();
     let mut wx = Vec::new();
     let (mut e, mut ex, mut im) = (1_000_000.0, 200_000.0, 50_000.0);
-    for d in ["2026-03-31", "2026-04-01"] {
+    for d in days {
         let midnight = local_midnight(day(d));
         for h in 9..15 {
             for k in 0..12 {
@@ -110,7 +114,7 @@ async fn plant() -> Plant {
                 if h == 10 {
                     im += 100.0;
                 }
-                if d == "2026-04-01" && h == 10 && k == 5 {
+                if d == days[1] && h == 10 && k == 5 {
                     im = 0.0;
                 }
                 inv.push((ts, json!({"energy_total": e, "ac_power": 1.0})));
@@ -119,7 +123,7 @@ async fn plant() -> Plant {
             }
         }
     }
-    let last = local_midnight(day("2026-04-01")) + 15 * HOUR;
+    let last = local_midnight(day(days[1])) + 15 * HOUR;
     for (device, kind, samples) in [
         (inverter, "inverter", &inv),
         (meter, "meter", &met),
@@ -274,7 +278,7 @@ async fn the_bill_splits_by_segment_and_tariff_version_with_the_contract_discoun
     approx(&c["total"]["energyKwh"], 96.0, "energy");
     approx(&c["total"]["coalT"], 0.0384, "96 × 0.4 kg");
     approx(&c["total"]["co2T"], 0.0957, "96 × 0.997 kg");
-    approx(&c["setting"]["co2KgPerKwh"], 0.997, "coefficient shown");
+    approx(&c["factors"]["co2KgPerKwh"], 0.997, "coefficient shown");
 }
 
 #[tokio::test]
@@ -485,4 +489,38 @@ async fn exports_are_the_reports_as_workbooks_with_human_headers() {
         )
         .await;
     assert_eq!(status, 403);
+}
+
+#[tokio::test]
+async fn revenue_of_today_and_this_month_on_the_home_page_and_the_map() {
+    let today = support::local_today();
+    let yesterday = today.pred_opt().expect("yesterday");
+    let (t, y) = (
+        today.format("%Y-%m-%d").to_string(),
+        yesterday.format("%Y-%m-%d").to_string(),
+    );
+    let p = plant_on([&y, &t]).await;
+    let m = p.app.as_user(&p.manager);
+    // Both days after 2026-04-01: flat 24 × 0.60 × 0.9 + peak 18 × 1.20 × 0.9 + export 6 × 0.39.
+    let per_day = 12.96 + 19.44 + 2.34;
+    let month = if yesterday.format("%m").to_string() == today.format("%m").to_string() {
+        2.0 * per_day
+    } else {
+        per_day
+    };
+    let home = m.get_data("/api/homePage/data").await;
+    approx(&home["todayRevenue"], per_day, "today");
+    approx(&home["monthRevenue"], month, "month");
+    assert_eq!(home["currency"], "CNY");
+    let map = m.get_data("/api/homePage/map").await;
+    let me = map
+        .as_array()
+        .and_then(|a| a.iter().find(|s| s["id"] == p.station.to_string()))
+        .expect("the station on the map");
+    approx(&me["todayRevenue"], per_day, "station today");
+    approx(&me["monthRevenue"], month, "station month");
+    // Another tenant's home shows none of it.
+    let other = p.app.station_manager(T2, "mgr2").await;
+    let theirs = p.app.as_user(&other).get_data("/api/homePage/data").await;
+    approx(&theirs["todayRevenue"], 0.0, "other tenant");
 }

@@ -12,10 +12,8 @@ use super::irradiance_api;
 use super::meter_api::{self, DateQuery, MeterCounter, MeterReport};
 use super::performance_api;
 use super::period::{TimeQuery, TimeType};
-use super::settings::{REPORT_KEY, ReportSetting};
 use super::store;
 use super::workbook::{Cell, Table, download, tr};
-use crate::analytics::settings as tenant_settings;
 use crate::auth::scope::Scoped;
 use crate::kernel::extract::Query;
 use crate::kernel::{ApiError, Core};
@@ -588,8 +586,8 @@ pub async fn energy_conservation(
     // The page has no export button of its own: holding the page is enough.
     require(&core, &scoped, "energyConservation").await?;
     let ids = id_list(s.station_ids.as_deref())?;
-    let setting: ReportSetting = tenant_settings::load(&core, &scoped.caller.tenant_id, REPORT_KEY).await?;
-    let r = bill_api::savings_of(&core, &scoped.stations, &ids, &q, &setting).await?;
+    let factors = super::conservation::factors(&core).await?;
+    let r = bill_api::savings_of(&core, &scoped.stations, &ids, &q, &factors).await?;
     let mut t = Table::new(
         tr("节能减排", "Energy conservation"),
         vec![
@@ -625,15 +623,15 @@ pub async fn energy_conservation(
         vec![tr("系数", "Coefficient"), tr("取值", "Value"), tr("单位", "Unit")],
     );
     for (zh, en, v, unit) in [
-        ("标准煤", "Standard coal", r.setting.coal_kg_per_kwh, "kg/kWh"),
-        ("CO2", "CO2", r.setting.co2_kg_per_kwh, "kg/kWh"),
-        ("SO2", "SO2", r.setting.so2_kg_per_kwh, "kg/kWh"),
-        ("NOx", "NOx", r.setting.nox_kg_per_kwh, "kg/kWh"),
-        ("粉尘", "Dust", r.setting.dust_kg_per_kwh, "kg/kWh"),
+        ("标准煤", "Standard coal", r.factors.coal_kg_per_kwh, "kg/kWh"),
+        ("CO2", "CO2", r.factors.co2_kg_per_kwh, "kg/kWh"),
+        ("SO2", "SO2", r.factors.so2_kg_per_kwh, "kg/kWh"),
+        ("NOx", "NOx", r.factors.nox_kg_per_kwh, "kg/kWh"),
+        ("粉尘", "Dust", r.factors.dust_kg_per_kwh, "kg/kWh"),
         (
             "每棵树年吸收CO2",
             "CO2 per tree and year",
-            r.setting.co2_kg_per_tree,
+            r.factors.co2_kg_per_tree,
             "kg",
         ),
     ] {

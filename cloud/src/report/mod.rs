@@ -16,6 +16,7 @@ pub mod meter_readings;
 pub mod performance;
 pub mod performance_api;
 pub mod period;
+pub mod revenue;
 pub mod setting_api;
 pub mod settings;
 pub mod settlement;
