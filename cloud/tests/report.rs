@@ -50,6 +50,8 @@ async fn plant_on(days: [&str; 2]) -> Plant {
             "electricityBill",
             "electricityBill_export",
             "stationElectricity_export",
+            "reportFile",
+            "reportFile_delete",
         ])
         .collect();
     app.create_tenant_user(T1, "mgr", "secret1", &menus, None).await;
@@ -515,7 +517,10 @@ async fn revenue_of_today_and_this_month_on_the_home_page_and_the_map() {
     let map = m.get_data("/api/homePage/map").await;
     let me = map
         .as_array()
-        .and_then(|a| a.iter().find(|s| s["id"] == p.station.to_string()))
+        .and_then(|a| {
+            a.iter()
+                .find(|s| s["id"].as_str() == Some(p.station.to_string().as_str()))
+        })
         .expect("the station on the map");
     approx(&me["todayRevenue"], per_day, "station today");
     approx(&me["monthRevenue"], month, "station month");
@@ -523,4 +528,75 @@ async fn revenue_of_today_and_this_month_on_the_home_page_and_the_map() {
     let other = p.app.station_manager(T2, "mgr2").await;
     let theirs = p.app.as_user(&other).get_data("/api/homePage/data").await;
     approx(&theirs["todayRevenue"], 0.0, "other tenant");
+}
+
+#[tokio::test]
+async fn monthly_report_files_are_made_once_listed_downloaded_and_removed() {
+    use calamine::{DataType, Reader, Xlsx};
+    let p = plant().await;
+    let m = p.app.as_user(&p.manager);
+    // On demand, for March: the month's generation, performance and bill in one workbook.
+    let f = m
+        .post_data(
+            "/api/blade-report/report/rest/generate",
+            json!({"stationId": p.station.to_string(), "period": "2026-03"}),
+        )
+        .await;
+    assert_eq!(f["name"], "Sunny-2026-03.xlsx");
+    assert_eq!(f["period"], "2026-03");
+    let id = f["id"].as_str().expect("id").to_owned();
+    let (status, _, bytes) = m
+        .raw(
+            reqwest::Method::GET,
+            &format!("/api/blade-report/report/rest/download/{id}"),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).expect("a workbook");
+    assert_eq!(
+        book.sheet_names(),
+        vec!["电站发电量", "性能比", "电费结算", "分时段明细"]
+    );
+    let gen_sheet = book.worksheet_range("电站发电量").expect("generation");
+    // Row 31 is 2026-03-31 (row 0 is the header).
+    assert_eq!(
+        gen_sheet.get_value((31, 1)).map(|v| v.to_string()),
+        Some("2026-03-31".into())
+    );
+    assert_eq!(gen_sheet.get_value((31, 2)).and_then(|v| v.as_f64()), Some(48.0));
+
+    // The job makes each station's previous month once, even when two passes race.
+    let core = p.app.state.core.clone();
+    let (a, b) = tokio::join!(
+        pv_cloud::report::monthly::run_once(&core),
+        pv_cloud::report::monthly::run_once(&core)
+    );
+    assert_eq!(a.expect("pass a") + b.expect("pass b"), 1);
+    assert_eq!(
+        pv_cloud::report::monthly::run_once(&core).await.expect("again"),
+        0
+    );
+    let list = m.get_data("/api/blade-report/report/rest/list").await;
+    assert_eq!(list["total"], 2);
+
+    // Another tenant neither sees nor removes them.
+    let other = p.app.station_manager(T2, "mgr2").await;
+    let Reply { status, .. } = p
+        .app
+        .as_user(&other)
+        .post(&format!("/api/blade-report/report/rest/remove?ids={id}"))
+        .await;
+    assert!(status == 403 || status == 404, "{status}");
+    let Reply { status, .. } = m
+        .post(&format!("/api/blade-report/report/rest/remove?ids={id},1"))
+        .await;
+    assert_eq!(status, 404, "an id that is not the caller's removes nothing");
+    assert_eq!(m.get_data("/api/blade-report/report/rest/list").await["total"], 2);
+    m.post(&format!("/api/blade-report/report/rest/remove?ids={id}"))
+        .await
+        .ok();
+    let list = m
+        .get_data("/api/blade-report/report/rest/list?period=2026-03")
+        .await;
+    assert_eq!(list["total"], 0);
 }

@@ -7,10 +7,10 @@ use axum::response::Response;
 
 use super::bill_api::{self, BillFigures, StationBill};
 use super::common::{InvertersQuery, StationQuery, StationsQuery, id_list, required_station};
-use super::generation_api;
+use super::generation_api::{self, StationGeneration};
 use super::irradiance_api;
 use super::meter_api::{self, DateQuery, MeterCounter, MeterReport};
-use super::performance_api;
+use super::performance_api::{self, StationPerformance};
 use super::period::{TimeQuery, TimeType};
 use super::store;
 use super::workbook::{Cell, Table, download, tr};
@@ -112,6 +112,12 @@ async fn station_generation_file(
     q: &TimeQuery,
 ) -> Result<Response, ApiError> {
     let reports = generation_api::stations_generation(core, &scoped.stations, ids, q).await?;
+    let t = generation_table(&reports);
+    download(&[t], &file("station-generation", q))
+}
+
+/// Station generation rows: one per slot and a total per station.
+pub(super) fn generation_table(reports: &[StationGeneration]) -> Table {
     let mut t = Table::new(
         tr("电站发电量", "Station generation"),
         vec![
@@ -125,7 +131,7 @@ async fn station_generation_file(
             tr("装机容量 (kWp)", "Capacity (kWp)"),
         ],
     );
-    for r in &reports {
+    for r in reports {
         for p in r.points.iter().chain(std::iter::once(&r.total)) {
             t.push(vec![
                 r.station_name.as_str().into(),
@@ -139,7 +145,7 @@ async fn station_generation_file(
             ]);
         }
     }
-    download(&[t], &file("station-generation", q))
+    t
 }
 
 /// Performance (PR) of one station.
@@ -155,6 +161,12 @@ pub async fn station_performance(
     require(&core, &scoped, "stationElectricity_export").await?;
     let id = required_station(s.station_id)?;
     let r = performance_api::station_performance_of(&core, &scoped.stations, id, &q).await?;
+    let t = performance_table(&r);
+    download(&[t], &file("station-performance", &q))
+}
+
+/// Performance rows of one station: one per slot and the total.
+pub(super) fn performance_table(r: &StationPerformance) -> Table {
     let mut t = Table::new(
         tr("性能比", "Performance ratio"),
         vec![
@@ -193,7 +205,7 @@ pub async fn station_performance(
             (f.missing_intervals as f64).into(),
         ]);
     }
-    download(&[t], &file("station-performance", &q))
+    t
 }
 
 /// Inverter generation (one inverter or a station's inverters).
@@ -429,7 +441,7 @@ async fn meter_file(
     download(&[meter_table(&r)], &file("meter-report", &q))
 }
 
-fn bill_tables(b: &StationBill) -> Vec<Table> {
+pub(super) fn bill_tables(b: &StationBill) -> Vec<Table> {
     let kinds = ["1", "2", "3", "4"];
     let money = |zh: &str, en: &str| format!("{} ({})", tr(zh, en), b.currency);
     let mut headers = vec![
