@@ -331,8 +331,43 @@ fn pattern_matches(pattern: &str, name: &str) -> bool {
     pattern == name
 }
 
+/// The physically plausible range of a metric's value (canonical unit), where one can be told
+/// without knowing the device: a value outside is a sensor or decoding fault and is shown marked,
+/// never as good. `None`: no general bound (energies, counters, codes, device-sized powers).
+pub fn plausible_range(name: &str) -> Option<(f64, f64)> {
+    let base = lookup(name)?.def.name;
+    Some(match base {
+        // W/m²: above the solar constant plus cloud-edge enhancement is a fault.
+        "irradiance_poa" | "irradiance_ghi" | "irradiance_dni" | "irradiance_diffuse" | "irradiance_other" => {
+            (-10.0, 1_500.0)
+        }
+        "ambient_temperature" => (-50.0, 60.0),
+        "module_temperature" => (-40.0, 90.0),
+        "power_factor" => (-1.0, 1.0),
+        "grid_frequency" => (45.0, 65.0),
+        "efficiency" => (0.0, 100.0),
+        _ => return None,
+    })
+}
+
+/// Whether `value` of `name` is plausible; `true` when the metric has no general bound.
+pub fn plausible(name: &str, value: f64) -> bool {
+    value.is_finite() && plausible_range(name).is_none_or(|(lo, hi)| value >= lo && value <= hi)
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn plausible_ranges_mark_impossible_weather_and_grid_values() {
+        assert!(plausible("irradiance_poa", 1_020.0));
+        assert!(!plausible("irradiance_poa", 2_500.0));
+        assert!(!plausible("module_temperature", 150.0));
+        assert!(!plausible("power_factor", -20.7));
+        assert!(plausible("power_factor", 0.995));
+        assert!(plausible("energy_total", 1e12), "no general bound");
+        assert!(!plausible("ac_power", f64::NAN));
+    }
     use super::*;
 
     #[test]
