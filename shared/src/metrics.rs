@@ -338,9 +338,8 @@ pub fn plausible_range(name: &str) -> Option<(f64, f64)> {
     let base = lookup(name)?.def.name;
     Some(match base {
         // W/m²: above the solar constant plus cloud-edge enhancement is a fault.
-        "irradiance_poa" | "irradiance_ghi" | "irradiance_dni" | "irradiance_diffuse" | "irradiance_other" => {
-            (-10.0, 1_500.0)
-        }
+        "irradiance_poa" | "irradiance_ghi" | "irradiance_dni" | "irradiance_diffuse"
+        | "irradiance_other" => (-10.0, 1_500.0),
         "ambient_temperature" => (-50.0, 60.0),
         "module_temperature" => (-40.0, 90.0),
         "power_factor" => (-1.0, 1.0),

@@ -29,7 +29,9 @@ const CST: i64 = 8 * HOUR;
 
 async fn exec(pool: &sqlx::AnyPool, sql: Sql) -> anyhow::Result<()> {
     let (text, args) = sql.build().map_err(|e| anyhow::anyhow!("{e}"))?;
-    sqlx::query_with(sqlx::AssertSqlSafe(text), args).execute(pool).await?;
+    sqlx::query_with(sqlx::AssertSqlSafe(text), args)
+        .execute(pool)
+        .await?;
     Ok(())
 }
 
@@ -110,7 +112,11 @@ struct Station {
     weather: i64,
 }
 
-async fn provision(state: &pv_cloud::state::AppState, stations: usize, inverters: usize) -> anyhow::Result<Vec<Station>> {
+async fn provision(
+    state: &pv_cloud::state::AppState,
+    stations: usize,
+    inverters: usize,
+) -> anyhow::Result<Vec<Station>> {
     let pool = state.db.pool();
     let now = pv_cloud::kernel::time::now_ms();
     let mut out = Vec::new();
@@ -139,7 +145,12 @@ async fn provision(state: &pv_cloud::state::AppState, stations: usize, inverters
             [Value::Int(price), Value::Int(id), Value::Int(now)],
         );
         exec(pool, sql).await?;
-        for (a, b, kind, p) in [(0, 480, "4", 0.26), (480, 840, "3", 0.63), (840, 1320, "2", 1.03), (1320, 1440, "3", 0.63)] {
+        for (a, b, kind, p) in [
+            (0, 480, "4", 0.26),
+            (480, 840, "3", 0.63),
+            (840, 1320, "2", 1.03),
+            (1320, 1440, "3", 0.63),
+        ] {
             let mut sql = Sql::default();
             sql.push_bind(
                 "INSERT INTO pv_electric_price_segment (id, price_id, start_minute, end_minute, segment_type, price) \
@@ -178,7 +189,12 @@ async fn provision(state: &pv_cloud::state::AppState, stations: usize, inverters
         sql.push_bind(
             "INSERT INTO pv_meter (id, tenant_id, station_id, name, meter_role, sn, create_time) \
              VALUES (?, '000000', ?, 'Grid meter', '1', ?, ?)",
-            [Value::Int(meter), Value::Int(id), Value::from(format!("B{s:03}-MTR")), Value::Int(now)],
+            [
+                Value::Int(meter),
+                Value::Int(id),
+                Value::from(format!("B{s:03}-MTR")),
+                Value::Int(now),
+            ],
         );
         exec(pool, sql).await?;
         let weather = state.ids.next().0;
@@ -200,7 +216,13 @@ async fn provision(state: &pv_cloud::state::AppState, stations: usize, inverters
 
 /// The rollups of one station: hour rows and day rows for `days` days, 5-minute rows for the
 /// last `five_days`.
-async fn rollups(pool: &sqlx::AnyPool, st: &Station, first_day: i64, days: i64, five_days: i64) -> anyhow::Result<u64> {
+async fn rollups(
+    pool: &sqlx::AnyPool,
+    st: &Station,
+    first_day: i64,
+    days: i64,
+    five_days: i64,
+) -> anyhow::Result<u64> {
     let mut written = 0u64;
     let mut rows = Rows::new();
     let mut meter_import = 1.0e7;
@@ -222,19 +244,62 @@ async fn rollups(pool: &sqlx::AnyPool, st: &Station, first_day: i64, days: i64, 
             meter_import += import;
             meter_export += export;
             for inv in &st.inverters {
-                rows.push(*inv, "1h", bucket, st.id, "inverter", 12, Some(inv_wh), None, None,
-                    format!("{{\"ac_power\":[{0:.1},0,{0:.1},{0:.1}],\"energy_total\":[0,0,0,0]}}", inv_wh));
+                rows.push(
+                    *inv,
+                    "1h",
+                    bucket,
+                    st.id,
+                    "inverter",
+                    12,
+                    Some(inv_wh),
+                    None,
+                    None,
+                    format!(
+                        "{{\"ac_power\":[{0:.1},0,{0:.1},{0:.1}],\"energy_total\":[0,0,0,0]}}",
+                        inv_wh
+                    ),
+                );
             }
             rows.push(st.meter, "1h", bucket, st.id, "meter", 12, None, Some((import, export)), None,
                 format!("{{\"energy_import\":[{0:.0},{0:.0},{0:.0},{0:.0}],\"energy_export\":[{1:.0},{1:.0},{1:.0},{1:.0}]}}", meter_import, meter_export));
-            rows.push(st.weather, "1h", bucket, st.id, "weather", 12, None, None, Some((g, g)),
-                format!("{{\"irradiance_poa\":[{0:.1},0,{0:.1},{0:.1}],\"module_temperature\":[{1:.1},0,0,0]}}", g, 15.0 + g * 0.03));
-            day_sums = (day_sums.0 + inv_wh, day_sums.1 + import, day_sums.2 + export, day_sums.3 + g);
+            rows.push(
+                st.weather,
+                "1h",
+                bucket,
+                st.id,
+                "weather",
+                12,
+                None,
+                None,
+                Some((g, g)),
+                format!(
+                    "{{\"irradiance_poa\":[{0:.1},0,{0:.1},{0:.1}],\"module_temperature\":[{1:.1},0,0,0]}}",
+                    g,
+                    15.0 + g * 0.03
+                ),
+            );
+            day_sums = (
+                day_sums.0 + inv_wh,
+                day_sums.1 + import,
+                day_sums.2 + export,
+                day_sums.3 + g,
+            );
             if with_five {
                 for k in 0..12 {
                     let b = bucket + k * 300_000;
                     for inv in &st.inverters {
-                        rows.push(*inv, "5m", b, st.id, "inverter", 1, Some(inv_wh / 12.0), None, None, "{}".into());
+                        rows.push(
+                            *inv,
+                            "5m",
+                            b,
+                            st.id,
+                            "inverter",
+                            1,
+                            Some(inv_wh / 12.0),
+                            None,
+                            None,
+                            "{}".into(),
+                        );
                     }
                 }
             }
@@ -244,10 +309,43 @@ async fn rollups(pool: &sqlx::AnyPool, st: &Station, first_day: i64, days: i64, 
             }
         }
         for inv in &st.inverters {
-            rows.push(*inv, "1d", midnight, st.id, "inverter", 288, Some(day_sums.0), None, None, "{}".into());
+            rows.push(
+                *inv,
+                "1d",
+                midnight,
+                st.id,
+                "inverter",
+                288,
+                Some(day_sums.0),
+                None,
+                None,
+                "{}".into(),
+            );
         }
-        rows.push(st.meter, "1d", midnight, st.id, "meter", 288, None, Some((day_sums.1, day_sums.2)), None, "{}".into());
-        rows.push(st.weather, "1d", midnight, st.id, "weather", 288, None, None, Some((day_sums.3 / 24.0, day_sums.3)), "{}".into());
+        rows.push(
+            st.meter,
+            "1d",
+            midnight,
+            st.id,
+            "meter",
+            288,
+            None,
+            Some((day_sums.1, day_sums.2)),
+            None,
+            "{}".into(),
+        );
+        rows.push(
+            st.weather,
+            "1d",
+            midnight,
+            st.id,
+            "weather",
+            288,
+            None,
+            None,
+            Some((day_sums.3 / 24.0, day_sums.3)),
+            "{}".into(),
+        );
     }
     if rows.n > 0 {
         written += rows.n as u64;
@@ -258,7 +356,8 @@ async fn rollups(pool: &sqlx::AnyPool, st: &Station, first_day: i64, days: i64, 
 
 async fn get(addr: std::net::SocketAddr, token: &str, path: &str) -> anyhow::Result<(Duration, usize)> {
     let stream = tokio::net::TcpStream::connect(addr).await?;
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream)).await?;
+    let (mut sender, conn) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream)).await?;
     tokio::spawn(conn);
     let req = hyper::Request::get(path)
         .header("Host", addr.to_string())
@@ -269,14 +368,23 @@ async fn get(addr: std::net::SocketAddr, token: &str, path: &str) -> anyhow::Res
     let status = res.status();
     let body = res.into_body().collect().await?.to_bytes();
     let took = sent.elapsed();
-    anyhow::ensure!(status.is_success(), "{path}: {status} {}", String::from_utf8_lossy(&body[..body.len().min(300)]));
-    anyhow::ensure!(body.starts_with(b"{\"code\":200"), "{path}: {}", String::from_utf8_lossy(&body[..body.len().min(300)]));
+    anyhow::ensure!(
+        status.is_success(),
+        "{path}: {status} {}",
+        String::from_utf8_lossy(&body[..body.len().min(300)])
+    );
+    anyhow::ensure!(
+        body.starts_with(b"{\"code\":200"),
+        "{path}: {}",
+        String::from_utf8_lossy(&body[..body.len().min(300)])
+    );
     Ok((took, body.len()))
 }
 
 async fn sign_in(addr: std::net::SocketAddr) -> anyhow::Result<String> {
     let stream = tokio::net::TcpStream::connect(addr).await?;
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream)).await?;
+    let (mut sender, conn) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream)).await?;
     tokio::spawn(conn);
     let req = hyper::Request::post(format!(
         "/api/blade-auth/oauth/token?tenantId=000000&username=admin&password={ADMIN_MD5}&grant_type=password&scope=all"
@@ -285,7 +393,13 @@ async fn sign_in(addr: std::net::SocketAddr) -> anyhow::Result<String> {
     .header("Authorization", "Basic c2FiZXI6c2FiZXJfc2VjcmV0")
     .header("Tenant-Id", "000000")
     .body(Empty::<Bytes>::new())?;
-    let body = sender.send_request(req).await?.into_body().collect().await?.to_bytes();
+    let body = sender
+        .send_request(req)
+        .await?
+        .into_body()
+        .collect()
+        .await?
+        .to_bytes();
     let v: serde_json::Value = serde_json::from_slice(&body)?;
     v["access_token"]
         .as_str()
@@ -357,7 +471,9 @@ async fn main() -> anyhow::Result<()> {
         written += rollups(state.db.pool(), st, first_day, days, five_days).await?;
     }
     let load_s = started.elapsed().as_secs_f64();
-    eprintln!("report_queries on {backend}: {stations} stations × {inverters} inverters, {days} days, {written} rollup rows in {load_s:.0} s");
+    eprintln!(
+        "report_queries on {backend}: {stations} stations × {inverters} inverters, {days} days, {written} rollup rows in {load_s:.0} s"
+    );
     figure("report_rollup_rows", written as f64, "rows");
     figure("report_load_rows_per_s", written as f64 / load_s, "rows/s");
     if backend == "postgres" {
@@ -373,29 +489,46 @@ async fn main() -> anyhow::Result<()> {
     let token = sign_in(addr).await?;
     // Last full month and this year, in the stations' (hub) clock.
     let month = {
-        let d = chrono::DateTime::from_timestamp_millis(today + CST - DAY).context("date")?.date_naive();
+        let d = chrono::DateTime::from_timestamp_millis(today + CST - DAY)
+            .context("date")?
+            .date_naive();
         d.format("%Y-%m").to_string()
     };
     let year = &month[..4];
     let pick = |i: usize| fleet[(i * 37) % fleet.len()].id;
     measure(addr, &token, "station_month_generation", repeats, |i| {
-        format!("/api/report/station/electricity?stationId={}&type=month&date={month}", pick(i))
+        format!(
+            "/api/report/station/electricity?stationId={}&type=month&date={month}",
+            pick(i)
+        )
     })
     .await?;
     measure(addr, &token, "station_month_pr", repeats, |i| {
-        format!("/api/report/station/electricity/rate?stationId={}&type=month&date={month}", pick(i))
+        format!(
+            "/api/report/station/electricity/rate?stationId={}&type=month&date={month}",
+            pick(i)
+        )
     })
     .await?;
     measure(addr, &token, "station_month_bill", repeats, |i| {
-        format!("/api/stationMeterReport/electricityBillSettlement?stationId={}&type=month&date={month}", pick(i))
+        format!(
+            "/api/stationMeterReport/electricityBillSettlement?stationId={}&type=month&date={month}",
+            pick(i)
+        )
     })
     .await?;
     measure(addr, &token, "station_month_meter", repeats, |i| {
-        format!("/api/meterReport/reportMonthly?stationId={}&date={month}", pick(i))
+        format!(
+            "/api/meterReport/reportMonthly?stationId={}&date={month}",
+            pick(i)
+        )
     })
     .await?;
     measure(addr, &token, "station_month_inverters", repeats, |i| {
-        format!("/api/report/inverter/multiple/electricity?stationId={}&type=month&date={month}", pick(i))
+        format!(
+            "/api/report/inverter/multiple/electricity?stationId={}&type=month&date={month}",
+            pick(i)
+        )
     })
     .await?;
     let fleet_repeats = (repeats / 2).max(5);
@@ -409,7 +542,10 @@ async fn main() -> anyhow::Result<()> {
     .await?;
     let (first, _) = get(addr, &token, "/api/homePage/data").await?;
     figure("report_home_revenue_first_ms", first.as_secs_f64() * 1000.0, "ms");
-    measure(addr, &token, "home_kept", fleet_repeats, |_| "/api/homePage/data".into()).await?;
+    measure(addr, &token, "home_kept", fleet_repeats, |_| {
+        "/api/homePage/data".into()
+    })
+    .await?;
     let _ = stop.send(());
     server.await.context("server task")??;
     Ok(())
