@@ -42,7 +42,11 @@ async fn plant() -> Plant {
     let menus: Vec<&str> = support::factory::STATION_MENUS
         .iter()
         .copied()
-        .chain(["electricityBill"])
+        .chain([
+            "electricityBill",
+            "electricityBill_export",
+            "stationElectricity_export",
+        ])
         .collect();
     app.create_tenant_user(T1, "mgr", "secret1", &menus, None).await;
     let manager = app.token_of(T1, "mgr", "secret1").await;
@@ -398,4 +402,87 @@ async fn bad_ranges_and_other_tenants_get_messages_not_numbers() {
         .get_data(&path("type=day&date=2026-04-01"))
         .await;
     approx(&d["total"]["energyKwh"], 48.0, "the owner's own station");
+}
+
+#[tokio::test]
+async fn exports_are_the_reports_as_workbooks_with_human_headers() {
+    use calamine::{DataType, Reader, Xlsx};
+    let p = plant().await;
+    let m = p.app.as_user(&p.manager);
+    let query = format!(
+        "stationId={}&type=range&start=2026-03-31&end=2026-04-01",
+        p.station
+    );
+    let (status, headers, bytes) = m
+        .raw(
+            reqwest::Method::GET,
+            &format!("/api/stationMeterReport/electricityBillSettlement/export?{query}"),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert!(
+        headers["content-disposition"]
+            .to_str()
+            .unwrap_or("")
+            .contains("electricity-bill-2026-03-31_2026-04-01.xlsx")
+    );
+    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).expect("a workbook");
+    let sheet = book.worksheet_range("电费结算").expect("bill sheet");
+    let header: Vec<String> = (0..sheet.width())
+        .filter_map(|c| sheet.get_value((0, c as u32)).map(|v| v.to_string()))
+        .collect();
+    assert_eq!(header[0], "时间");
+    assert!(header.contains(&"峰时段发电量 (kWh)".to_owned()), "{header:?}");
+    assert!(header.contains(&"合计电费 (CNY)".to_owned()), "{header:?}");
+    let last = sheet.height() as u32 - 1;
+    assert_eq!(
+        sheet.get_value((last, 0)).map(|v| v.to_string()),
+        Some("合计".into())
+    );
+    let total_col = header
+        .iter()
+        .position(|h| h == "合计电费 (CNY)")
+        .expect("total column") as u32;
+    assert_eq!(
+        sheet.get_value((last, total_col)).and_then(|v| v.as_f64()),
+        Some(66.24)
+    );
+    let segments = book.worksheet_range("分时段明细").expect("segment sheet");
+    assert_eq!(
+        segments.get_value((1, 0)).map(|v| v.to_string()),
+        Some("峰".into())
+    );
+
+    // In English, with the generation report: the labels follow the language.
+    let (status, _, bytes) = m
+        .en()
+        .raw(
+            reqwest::Method::GET,
+            &format!("/api/report/station/electricity/export?{query}"),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).expect("a workbook");
+    let sheet = book.worksheet_range("Station generation").expect("sheet");
+    assert_eq!(
+        sheet.get_value((0, 2)).map(|v| v.to_string()),
+        Some("Generation (kWh)".into())
+    );
+    assert_eq!(
+        sheet.get_value((1, 0)).map(|v| v.to_string()),
+        Some("Sunny".into())
+    );
+    assert_eq!(sheet.get_value((1, 2)).and_then(|v| v.as_f64()), Some(48.0));
+
+    // Without the page's export button: refused, nothing written.
+    let plain = p.app.station_manager(T1, "viewer").await;
+    let (status, _, _) = p
+        .app
+        .as_user(&plain)
+        .raw(
+            reqwest::Method::GET,
+            &format!("/api/report/station/electricity/export?{query}"),
+        )
+        .await;
+    assert_eq!(status, 403);
 }

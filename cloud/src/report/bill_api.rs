@@ -283,26 +283,21 @@ fn rate_point(
     }
 }
 
-/// Self-consumption, feed-in and self-sufficiency ratios of a station per slot, from the
-/// inverters' generation and the grid meter's export and import.
-#[utoipa::path(get, path = "/api/stationMeterReport/rate", tag = "report",
-    params(StationQuery, TimeQuery),
-    responses((status = 200, body = Envelope<StationRates>), (status = 400), (status = 404)))]
-pub async fn rate(
-    State(core): State<Core>,
-    Scoped { stations: scope, .. }: Scoped,
-    Query(s): Query<StationQuery>,
-    Query(q): Query<TimeQuery>,
-) -> ApiResult<Data<StationRates>> {
-    let id = required_station(s.station_id)?;
-    let stations = store::stations(&core, &scope, &[id]).await?;
+/// Self-consumption, feed-in and self-sufficiency ratios of one station over `q`.
+pub(super) async fn station_rates(
+    core: &Core,
+    scope: &StationScope,
+    id: Id,
+    q: &TimeQuery,
+) -> Result<StationRates, ApiError> {
+    let stations = store::stations(core, scope, &[id]).await?;
     let station = stations.first().ok_or_else(ApiError::not_found)?;
-    let facts = store::bill_facts(&core, station.id).await?;
+    let facts = store::bill_facts(core, station.id).await?;
     let connection = GridConnection::from_key(facts.connected_type.as_deref());
-    let axis = axis_of(&q, station)?;
-    let devices = store::devices(&core, &[station.id]).await?;
+    let axis = axis_of(q, station)?;
+    let devices = store::devices(core, &[station.id]).await?;
     let sums = store::slot_sums(
-        &core,
+        core,
         &[station.id],
         &devices.ids(),
         &axis,
@@ -334,7 +329,7 @@ pub async fn rate(
         );
         points.push(rate_point(slot.label.clone(), generation, export, import));
     }
-    Ok(Data(StationRates {
+    Ok(StationRates {
         station_id: Id(station.id),
         station_name: station.name.clone(),
         title: axis.title.clone(),
@@ -342,7 +337,22 @@ pub async fn rate(
         metered,
         points,
         total: rate_point("total".into(), totals.0, totals.1, totals.2),
-    }))
+    })
+}
+
+/// Self-consumption, feed-in and self-sufficiency ratios of a station per slot, from the
+/// inverters' generation and the grid meter's export and import.
+#[utoipa::path(get, path = "/api/stationMeterReport/rate", tag = "report",
+    params(StationQuery, TimeQuery),
+    responses((status = 200, body = Envelope<StationRates>), (status = 400), (status = 404)))]
+pub async fn rate(
+    State(core): State<Core>,
+    Scoped { stations: scope, .. }: Scoped,
+    Query(s): Query<StationQuery>,
+    Query(q): Query<TimeQuery>,
+) -> ApiResult<Data<StationRates>> {
+    let id = required_station(s.station_id)?;
+    Ok(Data(station_rates(&core, &scope, id, &q).await?))
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -378,7 +388,7 @@ fn rounded(s: Savings) -> Savings {
     }
 }
 
-async fn savings_of(
+pub(super) async fn savings_of(
     core: &Core,
     scope: &StationScope,
     ids: &[Id],

@@ -165,7 +165,7 @@ fn station_report(station: &StationRow, axis: &Axis, sums: &HashMap<SumKey, Sums
     }
 }
 
-async fn stations_generation(
+pub(super) async fn stations_generation(
     core: &Core,
     scope: &StationScope,
     ids: &[Id],
@@ -260,7 +260,7 @@ fn inverter_report(
 }
 
 /// Inverters of one station: `inverter_id`, or `inverter_ids`, or all of `station_id`.
-async fn inverters_generation(
+pub(super) async fn inverters_generation(
     core: &Core,
     scope: &StationScope,
     q: &InvertersQuery,

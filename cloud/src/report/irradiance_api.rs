@@ -60,7 +60,7 @@ fn max(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     }
 }
 
-async fn irradiance_of(
+pub(super) async fn irradiance_of(
     core: &Core,
     scope: &StationScope,
     ids: &[Id],

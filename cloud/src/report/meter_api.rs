@@ -35,7 +35,7 @@ pub struct DateQuery {
 }
 
 impl DateQuery {
-    fn with(self, time_type: TimeType) -> TimeQuery {
+    pub fn with(self, time_type: TimeType) -> TimeQuery {
         TimeQuery {
             time_type: Some(time_type),
             date: self.date,
@@ -155,7 +155,11 @@ fn point(label: String, p: &meter_readings::PeriodReadings, row_hours: f64, offs
     }
 }
 
-async fn report(core: &Core, station: &StationRow, q: &TimeQuery) -> Result<MeterReport, ApiError> {
+pub(super) async fn report(
+    core: &Core,
+    station: &StationRow,
+    q: &TimeQuery,
+) -> Result<MeterReport, ApiError> {
     let axis = axis_of(q, station)?;
     let whole_hours = (station.offset_ms() - hub_offset_ms()) % HOUR_MS == 0;
     let (period, row_ms) = match axis.time_type {

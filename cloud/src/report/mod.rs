@@ -8,6 +8,7 @@
 pub mod bill_api;
 pub mod common;
 pub mod conservation;
+pub mod export_api;
 pub mod generation_api;
 pub mod irradiance_api;
 pub mod meter_api;
@@ -20,6 +21,7 @@ pub mod settings;
 pub mod settlement;
 pub mod store;
 pub mod tariff_store;
+pub mod workbook;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -49,4 +51,16 @@ where
         .routes(routes!(bill_api::rate))
         .routes(routes!(bill_api::energy_conservation))
         .routes(routes!(setting_api::setting, setting_api::update_setting))
+        .routes(routes!(export_api::station_electricity))
+        .routes(routes!(export_api::station_multiple_electricity))
+        .routes(routes!(export_api::station_performance))
+        .routes(routes!(export_api::inverter_electricity))
+        .routes(routes!(export_api::inverter_multiple_electricity))
+        .routes(routes!(export_api::irradiance))
+        .routes(routes!(export_api::irradiance_multiple))
+        .routes(routes!(export_api::meter_report))
+        .routes(routes!(export_api::history_meter))
+        .routes(routes!(export_api::electricity_bill))
+        .routes(routes!(export_api::rate))
+        .routes(routes!(export_api::energy_conservation))
 }

@@ -16,7 +16,7 @@ use super::settings::{REPORT_KEY, ReportSetting};
 use super::store;
 use crate::analytics::data::hub_offset_ms;
 use crate::analytics::settings as tenant_settings;
-use crate::auth::scope::Scoped;
+use crate::auth::scope::{Scoped, StationScope};
 use crate::kernel::extract::Query;
 use crate::kernel::{ApiError, ApiResult, Core, Data, Envelope, Id};
 
@@ -70,23 +70,19 @@ fn rounded(p: Performance) -> Performance {
     }
 }
 
-/// PR, temperature-corrected PR, expected energy and availability of a station per slot.
-#[utoipa::path(get, path = "/api/report/station/electricity/rate", tag = "report",
-    params(StationQuery, TimeQuery),
-    responses((status = 200, body = Envelope<StationPerformance>), (status = 400), (status = 404)))]
-pub async fn station_performance(
-    State(core): State<Core>,
-    Scoped { stations: scope, .. }: Scoped,
-    Query(s): Query<StationQuery>,
-    Query(q): Query<TimeQuery>,
-) -> ApiResult<Data<StationPerformance>> {
-    let id = required_station(s.station_id)?;
-    let stations = store::stations(&core, &scope, &[id]).await?;
+/// The performance of one station over `q`.
+pub(super) async fn station_performance_of(
+    core: &Core,
+    scope: &StationScope,
+    id: Id,
+    q: &TimeQuery,
+) -> Result<StationPerformance, ApiError> {
+    let stations = store::stations(core, scope, &[id]).await?;
     let station = stations.first().ok_or_else(ApiError::not_found)?;
-    let setting: ReportSetting = tenant_settings::load(&core, &station.tenant_id, REPORT_KEY).await?;
+    let setting: ReportSetting = tenant_settings::load(core, &station.tenant_id, REPORT_KEY).await?;
     let setting = setting.performance();
-    let axis = axis_of(&q, station)?;
-    let devices = store::devices(&core, &[station.id]).await?;
+    let axis = axis_of(q, station)?;
+    let devices = store::devices(core, &[station.id]).await?;
     let whole_hours = (station.offset_ms() - hub_offset_ms()) % HOUR_MS == 0;
     let period = match axis.time_type {
         TimeType::Years => "1d",
@@ -101,8 +97,8 @@ pub async fn station_performance(
     let inverter_ids: Vec<Id> = devices.inverters.iter().map(|i| Id(i.id)).collect();
     let weather_ids: Vec<Id> = devices.weather.iter().map(|w| Id(w.0)).collect();
     let energy =
-        store::bucket_sums(&core, station.id, &inverter_ids, period, axis.start(), axis.end()).await?;
-    let weather = store::rows(&core, station.id, &weather_ids, period, axis.start(), axis.end()).await?;
+        store::bucket_sums(core, station.id, &inverter_ids, period, axis.start(), axis.end()).await?;
+    let weather = store::rows(core, station.id, &weather_ids, period, axis.start(), axis.end()).await?;
     let mut samples: BTreeMap<i64, Sample> = BTreeMap::new();
     for (bucket, _, sums) in energy {
         samples
@@ -144,7 +140,7 @@ pub async fn station_performance(
     };
     let p0 = station.component_capacity;
     let all: Vec<Sample> = per_slot.iter().flat_map(strip).collect();
-    Ok(Data(StationPerformance {
+    Ok(StationPerformance {
         station_id: Id(station.id),
         station_name: station.name.clone(),
         capacity_kwp: p0,
@@ -164,5 +160,19 @@ pub async fn station_performance(
             })
             .collect(),
         total: rounded(performance::performance(&all, p0, &setting)),
-    }))
+    })
+}
+
+/// PR, temperature-corrected PR, expected energy and availability of a station per slot.
+#[utoipa::path(get, path = "/api/report/station/electricity/rate", tag = "report",
+    params(StationQuery, TimeQuery),
+    responses((status = 200, body = Envelope<StationPerformance>), (status = 400), (status = 404)))]
+pub async fn station_performance(
+    State(core): State<Core>,
+    Scoped { stations: scope, .. }: Scoped,
+    Query(s): Query<StationQuery>,
+    Query(q): Query<TimeQuery>,
+) -> ApiResult<Data<StationPerformance>> {
+    let id = required_station(s.station_id)?;
+    Ok(Data(station_performance_of(&core, &scope, id, &q).await?))
 }
