@@ -9,16 +9,21 @@ import { useSessionStore } from '../../../stores/session'
 export interface ExportButtonProps {
   /** The menu code; the button shows only with the `<code>_export` permission. */
   code: string
+  /**
+   * A page without an export button permission (energy conservation): holding the page is
+   * enough, as the hub checks it.
+   */
+  pageOnly?: boolean
   /** Exactly the query on screen (null: nothing to export yet). */
   request: ReportRequest | null
   testId: string
 }
 
 /** Downloads the workbook of the report on screen (same path + `/export`, same params). */
-export default function ExportButton({ code, request, testId }: ExportButtonProps) {
+export default function ExportButton({ code, pageOnly, request, testId }: ExportButtonProps) {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const allowed = useSessionStore((s) => s.permission[`${code}_export`] === true)
+  const allowed = useSessionStore((s) => pageOnly || s.permission[`${code}_export`] === true)
   const [busy, setBusy] = useState(false)
   if (!allowed) return null
   const run = async () => {

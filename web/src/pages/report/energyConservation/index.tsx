@@ -77,6 +77,7 @@ export default function EnergyConservationPage() {
       actions={
         <ExportButton
           code="energyConservation"
+          pageOnly
           request={report.exportRequest}
           testId="report-saving-export"
         />
