@@ -197,9 +197,9 @@ describe('bill', () => {
       ['k4', 'tou', [3, 1]],
     ])
     expect(breakdown(bill, (k) => `k${k}`, { selfConsumed: 'S', exported: 'E' })).toEqual([
-      { name: 'k2 · S', value: 1 },
-      { name: 'k2 · E', value: 2 },
-      { name: 'k4 · E', value: 1.3 },
+      { name: 'k2 · S', value: 1, color: '#fa8c16' },
+      { name: 'k2 · E', value: 2, color: '#fa8c1680' },
+      { name: 'k4 · E', value: 1.3, color: '#52c41a80' },
     ])
     expect(priceText({ ...seg('1', 0, 0, 0), maxPrice: 0.5 })).toBe('0.3000 ~ 0.5000')
     expect(priceText({ ...seg('1', 0, 0, 0), minPrice: null })).toBe('—')

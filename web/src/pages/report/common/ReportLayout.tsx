@@ -75,7 +75,7 @@ export function Figure({
   testId: string
 }) {
   return (
-    <Card size="small" style={{ minWidth: 150, flex: '1 1 150px' }}>
+    <Card size="small" style={{ minWidth: 130, flex: '1 1 130px' }}>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {label}
       </Typography.Text>

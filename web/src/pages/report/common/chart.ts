@@ -107,7 +107,7 @@ export function pieOption(title: string, slices: PieSlice[]): Record<string, unk
           value: s.value,
           itemStyle: s.color ? { color: s.color } : undefined,
         })),
-        label: { formatter: '{b}\n{d}%' },
+        label: { formatter: '{d}%' },
       },
     ],
   }

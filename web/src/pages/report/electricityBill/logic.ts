@@ -42,8 +42,17 @@ export function breakdown(
 ) {
   return bill.total.segments.flatMap((s) =>
     [
-      { name: `${labelOf(s.kind)} · ${text.selfConsumed}`, value: s.selfConsumedAmount },
-      { name: `${labelOf(s.kind)} · ${text.exported}`, value: s.exportedAmount },
+      {
+        name: `${labelOf(s.kind)} · ${text.selfConsumed}`,
+        value: s.selfConsumedAmount,
+        color: SEGMENT_COLORS[s.kind],
+      },
+      {
+        name: `${labelOf(s.kind)} · ${text.exported}`,
+        value: s.exportedAmount,
+        // The segment's colour, lighter: exported energy of the same hours.
+        color: SEGMENT_COLORS[s.kind] ? `${SEGMENT_COLORS[s.kind]}80` : undefined,
+      },
     ].filter((x) => x.value > 0),
   )
 }
