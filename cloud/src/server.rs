@@ -95,6 +95,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     // Smart warnings (dispersion, full-load hours) from the rollups, every 10 minutes.
     let _analytics =
         crate::analytics::job::spawn(state.alarm_ctx(), crate::analytics::job::JobConfig::default());
+    // Monthly report files: checked hourly, produced once per station and month.
+    let _reports = crate::report::monthly::spawn(state.core.clone(), std::time::Duration::from_secs(3600));
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {

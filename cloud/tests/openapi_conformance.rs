@@ -69,6 +69,7 @@ const RAW: &[(&str, &str)] = &[
     ),
     ("/api/blade-resource/oss/endpoint/file/", "file download"),
     ("/export", "spreadsheet download"),
+    ("/api/blade-report/report/rest/download/", "report file download"),
     ("/import-template", "spreadsheet download"),
     ("/ws/", "websocket"),
     ("/api/openapi.json", "this document"),

@@ -332,7 +332,8 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
     assert_eq!(d["treesEquivalent"], 503);
     assert_eq!(
         d["factors"],
-        json!({"coalKgPerKwh": 0.4, "co2KgPerKwh": 0.997, "co2KgPerTree": 18.3})
+        json!({"coalKgPerKwh": 0.4, "co2KgPerKwh": 0.997, "so2KgPerKwh": 0.03, "noxKgPerKwh": 0.015,
+            "dustKgPerKwh": 0.272, "co2KgPerTree": 18.3})
     );
 
     // The coefficient is a system parameter.

@@ -37,6 +37,10 @@ struct Plant {
 /// - weather: `irradiance_poa` 500 W/m² and `module_temperature` 45 °C at every sample → each
 ///   hour 10-14 has 12 trapezoids of 500 × 5/60 = 500 Wh/m², hour 9 has 11 (458.33).
 async fn plant() -> Plant {
+    plant_on(["2026-03-31", "2026-04-01"]).await
+}
+
+async fn plant_on(days: [&str; 2]) -> Plant {
     let app = TestApp::start().await;
     // A station manager who may also change the tenant's report settings.
     let menus: Vec<&str> = support::factory::STATION_MENUS
@@ -46,6 +50,8 @@ async fn plant() -> Plant {
             "electricityBill",
             "electricityBill_export",
             "stationElectricity_export",
+            "reportFile",
+            "reportFile_delete",
         ])
         .collect();
     app.create_tenant_user(T1, "mgr", "secret1", &menus, None).await;
@@ -96,7 +102,7 @@ async fn plant() -> Plant {
     let mut met = Vec::new();
     let mut wx = Vec::new();
     let (mut e, mut ex, mut im) = (1_000_000.0, 200_000.0, 50_000.0);
-    for d in ["2026-03-31", "2026-04-01"] {
+    for d in days {
         let midnight = local_midnight(day(d));
         for h in 9..15 {
             for k in 0..12 {
@@ -110,7 +116,7 @@ async fn plant() -> Plant {
                 if h == 10 {
                     im += 100.0;
                 }
-                if d == "2026-04-01" && h == 10 && k == 5 {
+                if d == days[1] && h == 10 && k == 5 {
                     im = 0.0;
                 }
                 inv.push((ts, json!({"energy_total": e, "ac_power": 1.0})));
@@ -119,7 +125,7 @@ async fn plant() -> Plant {
             }
         }
     }
-    let last = local_midnight(day("2026-04-01")) + 15 * HOUR;
+    let last = local_midnight(day(days[1])) + 15 * HOUR;
     for (device, kind, samples) in [
         (inverter, "inverter", &inv),
         (meter, "meter", &met),
@@ -274,7 +280,7 @@ async fn the_bill_splits_by_segment_and_tariff_version_with_the_contract_discoun
     approx(&c["total"]["energyKwh"], 96.0, "energy");
     approx(&c["total"]["coalT"], 0.0384, "96 × 0.4 kg");
     approx(&c["total"]["co2T"], 0.0957, "96 × 0.997 kg");
-    approx(&c["setting"]["co2KgPerKwh"], 0.997, "coefficient shown");
+    approx(&c["factors"]["co2KgPerKwh"], 0.997, "coefficient shown");
 }
 
 #[tokio::test]
@@ -485,4 +491,112 @@ async fn exports_are_the_reports_as_workbooks_with_human_headers() {
         )
         .await;
     assert_eq!(status, 403);
+}
+
+#[tokio::test]
+async fn revenue_of_today_and_this_month_on_the_home_page_and_the_map() {
+    let today = support::local_today();
+    let yesterday = today.pred_opt().expect("yesterday");
+    let (t, y) = (
+        today.format("%Y-%m-%d").to_string(),
+        yesterday.format("%Y-%m-%d").to_string(),
+    );
+    let p = plant_on([&y, &t]).await;
+    let m = p.app.as_user(&p.manager);
+    // Both days after 2026-04-01: flat 24 × 0.60 × 0.9 + peak 18 × 1.20 × 0.9 + export 6 × 0.39.
+    let per_day = 12.96 + 19.44 + 2.34;
+    let month = if yesterday.format("%m").to_string() == today.format("%m").to_string() {
+        2.0 * per_day
+    } else {
+        per_day
+    };
+    let home = m.get_data("/api/homePage/data").await;
+    approx(&home["todayRevenue"], per_day, "today");
+    approx(&home["monthRevenue"], month, "month");
+    assert_eq!(home["currency"], "CNY");
+    let map = m.get_data("/api/homePage/map").await;
+    let me = map
+        .as_array()
+        .and_then(|a| {
+            a.iter()
+                .find(|s| s["id"].as_str() == Some(p.station.to_string().as_str()))
+        })
+        .expect("the station on the map");
+    approx(&me["todayRevenue"], per_day, "station today");
+    approx(&me["monthRevenue"], month, "station month");
+    // Another tenant's home shows none of it.
+    let other = p.app.station_manager(T2, "mgr2").await;
+    let theirs = p.app.as_user(&other).get_data("/api/homePage/data").await;
+    approx(&theirs["todayRevenue"], 0.0, "other tenant");
+}
+
+#[tokio::test]
+async fn monthly_report_files_are_made_once_listed_downloaded_and_removed() {
+    use calamine::{DataType, Reader, Xlsx};
+    let p = plant().await;
+    let m = p.app.as_user(&p.manager);
+    // On demand, for March: the month's generation, performance and bill in one workbook.
+    let f = m
+        .post_data(
+            "/api/blade-report/report/rest/generate",
+            json!({"stationId": p.station.to_string(), "period": "2026-03"}),
+        )
+        .await;
+    assert_eq!(f["name"], "Sunny-2026-03.xlsx");
+    assert_eq!(f["period"], "2026-03");
+    let id = f["id"].as_str().expect("id").to_owned();
+    let (status, _, bytes) = m
+        .raw(
+            reqwest::Method::GET,
+            &format!("/api/blade-report/report/rest/download/{id}"),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).expect("a workbook");
+    assert_eq!(
+        book.sheet_names(),
+        vec!["电站发电量", "性能比", "电费结算", "分时段明细"]
+    );
+    let gen_sheet = book.worksheet_range("电站发电量").expect("generation");
+    // Row 31 is 2026-03-31 (row 0 is the header).
+    assert_eq!(
+        gen_sheet.get_value((31, 1)).map(|v| v.to_string()),
+        Some("2026-03-31".into())
+    );
+    assert_eq!(gen_sheet.get_value((31, 2)).and_then(|v| v.as_f64()), Some(48.0));
+
+    // The job makes each station's previous month once, even when two passes race.
+    let core = p.app.state.core.clone();
+    let (a, b) = tokio::join!(
+        pv_cloud::report::monthly::run_once(&core),
+        pv_cloud::report::monthly::run_once(&core)
+    );
+    assert_eq!(a.expect("pass a") + b.expect("pass b"), 1);
+    assert_eq!(
+        pv_cloud::report::monthly::run_once(&core).await.expect("again"),
+        0
+    );
+    let list = m.get_data("/api/blade-report/report/rest/list").await;
+    assert_eq!(list["total"], 2);
+
+    // Another tenant neither sees nor removes them.
+    let other = p.app.station_manager(T2, "mgr2").await;
+    let Reply { status, .. } = p
+        .app
+        .as_user(&other)
+        .post(&format!("/api/blade-report/report/rest/remove?ids={id}"))
+        .await;
+    assert!(status == 403 || status == 404, "{status}");
+    let Reply { status, .. } = m
+        .post(&format!("/api/blade-report/report/rest/remove?ids={id},1"))
+        .await;
+    assert_eq!(status, 404, "an id that is not the caller's removes nothing");
+    assert_eq!(m.get_data("/api/blade-report/report/rest/list").await["total"], 2);
+    m.post(&format!("/api/blade-report/report/rest/remove?ids={id}"))
+        .await
+        .ok();
+    let list = m
+        .get_data("/api/blade-report/report/rest/list?period=2026-03")
+        .await;
+    assert_eq!(list["total"], 0);
 }

@@ -15,61 +15,17 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use std::collections::HashMap;
+
 use crate::auth::scope::Scoped;
 use crate::kernel::Core;
-use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
+use crate::report::revenue::{self, Revenue};
 use crate::telemetry::api::fleet::{self, Fleet, RUNNING, status_key};
 use crate::telemetry::api::{kilo, round};
 use crate::telemetry::context::TelemetryCtx;
 
-pub const COAL_KG_PER_KWH: (&str, f64) = ("energy.coalKgPerKwh", 0.4);
-pub const CO2_KG_PER_KWH: (&str, f64) = ("energy.co2KgPerKwh", 0.997);
-pub const CO2_KG_PER_TREE: (&str, f64) = ("energy.co2KgPerTree", 18.3);
-
-/// The coefficients in use.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Factors {
-    /// Standard coal saved per kWh generated, kg.
-    pub coal_kg_per_kwh: f64,
-    /// CO2 avoided per kWh generated, kg.
-    pub co2_kg_per_kwh: f64,
-    /// CO2 one tree absorbs per year, kg (trees equivalent = CO2 avoided / this).
-    pub co2_kg_per_tree: f64,
-}
-
-/// The energy conservation coefficients: system parameters over the defaults (one query). A
-/// value that is not a positive number is ignored (and logged), so a typo cannot zero the page.
-pub async fn factors(state: &Core) -> Result<Factors, ApiError> {
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "SELECT param_key, param_value FROM blade_param WHERE is_deleted = 0 AND param_key IN (?, ?, ?)",
-        [
-            COAL_KG_PER_KWH.0.into(),
-            CO2_KG_PER_KWH.0.into(),
-            CO2_KG_PER_TREE.0.into(),
-        ],
-    );
-    let rows = sql.fetch_all::<(String, String), _>(state.db.pool()).await?;
-    let pick = |(key, default): (&str, f64)| {
-        rows.iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| match v.trim().parse::<f64>() {
-                Ok(x) if x > 0.0 && x.is_finite() => x,
-                _ => {
-                    tracing::warn!(key, value = %v, "ignoring an invalid energy coefficient");
-                    default
-                }
-            })
-            .unwrap_or(default)
-    };
-    Ok(Factors {
-        coal_kg_per_kwh: pick(COAL_KG_PER_KWH),
-        co2_kg_per_kwh: pick(CO2_KG_PER_KWH),
-        co2_kg_per_tree: pick(CO2_KG_PER_TREE),
-    })
-}
+pub use crate::report::conservation::{Factors, factors};
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -107,8 +63,21 @@ pub struct HomeData {
     /// Trees equivalent (CO2 avoided / CO2 a tree absorbs per year).
     pub trees_equivalent: i64,
     pub factors: Factors,
+    /// Revenue of today and of this month so far, in `currency`: each station's bill
+    /// (time-of-use tariff, grid-connection type and contract) from its hour rollups.
+    pub today_revenue: f64,
+    pub month_revenue: f64,
+    /// ISO 4217 code of the amounts (the tenant's report setting).
+    pub currency: String,
     /// When the figures were computed, `yyyy-MM-dd HH:mm:ss`.
     pub update_time: String,
+}
+
+/// Today's and this month's revenue of the fleet's stations, by station.
+async fn revenues(state: &Core, fleet: &Fleet) -> Result<HashMap<i64, Revenue>, ApiError> {
+    let rows = crate::analytics::data::stations(state, &fleet.scope.stations("s")).await?;
+    let refs: Vec<&crate::analytics::data::StationRow> = rows.iter().collect();
+    revenue::of_stations(state, &refs).await
 }
 
 /// Fleet totals of the caller's visible stations: generation (today, month, year, total),
@@ -151,9 +120,15 @@ pub async fn data(
         co2_avoided_t: 0.0,
         coal_saved_t: 0.0,
         trees_equivalent: 0,
-        factors: factors.clone(),
+        factors,
+        today_revenue: 0.0,
+        month_revenue: 0.0,
+        currency: revenue::currency(&state, &fleet.scope.tenant_id).await?,
         update_time: time::format_ms(time::now_ms()),
     };
+    let by_station = revenues(&state, &fleet).await?;
+    d.today_revenue = round(by_station.values().map(|r| r.today).sum(), 2);
+    d.month_revenue = round(by_station.values().map(|r| r.month).sum(), 2);
     let (mut power_w, mut today_wh, mut total_wh, mut kwp, mut kw) = (0.0, 0.0, 0.0, 0.0, 0.0);
     let (mut rated_today_wh, mut rated_kwp) = (0.0, 0.0);
     let mut month_wh: f64 = month_rollups.values().sum();
@@ -232,6 +207,9 @@ pub struct MapStation {
     pub capacity_kw: Option<f64>,
     /// kWh today.
     pub today_energy_kwh: f64,
+    /// Revenue today and this month so far, in the tenant's currency (see `HomeData`).
+    pub today_revenue: f64,
+    pub month_revenue: f64,
     /// Newest sample time of its devices, `yyyy-MM-dd HH:mm:ss`.
     pub update_time: Option<String>,
 }
@@ -252,6 +230,7 @@ pub async fn map(
         .flatten()
         .collect();
     let names = fleet::region_names(&state, &codes).await?;
+    let by_station = revenues(&state, &fleet).await?;
     let name_of = |c: &Option<String>| c.as_ref().and_then(|c| names.get(c).cloned());
     Ok(Data(
         fleet
@@ -275,6 +254,8 @@ pub async fn map(
                     capacity_kwp: s.capacity_kwp,
                     capacity_kw: s.capacity_kw,
                     today_energy_kwh: kilo(live.today_wh),
+                    today_revenue: by_station.get(&s.id).map_or(0.0, |r| r.today),
+                    month_revenue: by_station.get(&s.id).map_or(0.0, |r| r.month),
                     update_time: live.last_update.map(time::format_ms),
                 }
             })

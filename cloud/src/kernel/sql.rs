@@ -25,6 +25,8 @@ pub enum Value {
     /// would later read a float's bytes as an integer; and the Any driver's float-typed NULL is
     /// refused by PostgreSQL. With the literal, "with a value" and "without" are two statements.
     NullFloat,
+    /// Binary content (BLOB on SQLite, BYTEA on PostgreSQL).
+    Bytes(Vec<u8>),
 }
 
 impl From<&str> for Value {
@@ -132,6 +134,7 @@ impl Sql {
                 Value::Null => args.add(Option::<i64>::None),
                 Value::NullText => args.add(Option::<String>::None),
                 Value::NullFloat => Ok(()),
+                Value::Bytes(b) => args.add(b.clone()),
             };
             added.map_err(|e| ApiError::Internal(format!("bind: {e}")))?;
         }

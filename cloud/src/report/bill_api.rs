@@ -10,7 +10,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::common::{StationQuery, StationsQuery, axis_of, id_list, kwh, required_station, round};
-use super::conservation::{self, Savings};
+use super::conservation::{self, Factors, Savings};
 use super::period::{Axis, TimeQuery, TimeType};
 use super::settings::{REPORT_KEY, ReportSetting};
 use super::settlement::{self, Bill, GridConnection, Interval, SegmentLine, Terms};
@@ -146,15 +146,18 @@ fn interval_period(station: &StationRow, terms: &Terms) -> &'static str {
     if whole_hours && on_hours { "1h" } else { "5m" }
 }
 
-/// One station's bill over `q`'s period.
-pub async fn station_bill(
-    core: &Core,
-    scope: &StationScope,
-    station_id: Id,
-    q: &TimeQuery,
-) -> Result<(StationBill, Bill), ApiError> {
-    let stations = store::stations(core, scope, &[station_id]).await?;
-    let station = stations.first().ok_or_else(ApiError::not_found)?;
+/// What a station's bill was computed with.
+pub struct Priced {
+    pub setting: ReportSetting,
+    pub facts: store::BillFacts,
+    pub terms: Terms,
+    /// The rollup interval: `1h` or `5m`.
+    pub period: &'static str,
+    pub intervals: Vec<Interval>,
+}
+
+/// The energy of `station` over `axis` with the prices and terms of its bill.
+pub async fn priced(core: &Core, station: &StationRow, axis: &Axis) -> Result<Priced, ApiError> {
     let setting: ReportSetting = tenant_settings::load(core, &station.tenant_id, REPORT_KEY).await?;
     let facts = store::bill_facts(core, station.id).await?;
     let terms = Terms {
@@ -164,10 +167,35 @@ pub async fn station_bill(
         feed_in: tariff_store::feed_in(core, station.id, &facts).await?,
         discount_factor: setting.discount_factor(facts.contribution_way.as_deref()),
     };
-    let axis = axis_of(q, station)?;
     let devices = store::devices(core, &[station.id]).await?;
     let period = interval_period(station, &terms);
-    let all = intervals(core, station, &devices, &axis, period).await?;
+    let intervals = intervals(core, station, &devices, axis, period).await?;
+    Ok(Priced {
+        setting,
+        facts,
+        terms,
+        period,
+        intervals,
+    })
+}
+
+/// One station's bill over `q`'s period.
+pub async fn station_bill(
+    core: &Core,
+    scope: &StationScope,
+    station_id: Id,
+    q: &TimeQuery,
+) -> Result<(StationBill, Bill), ApiError> {
+    let stations = store::stations(core, scope, &[station_id]).await?;
+    let station = stations.first().ok_or_else(ApiError::not_found)?;
+    let axis = axis_of(q, station)?;
+    let Priced {
+        setting,
+        facts,
+        terms,
+        period,
+        intervals: all,
+    } = priced(core, station, &axis).await?;
     let mut per_slot: Vec<Vec<Interval>> = vec![Vec::new(); axis.slots.len()];
     for iv in &all {
         if let Some(i) = axis.slot_of(iv.start) {
@@ -373,7 +401,7 @@ pub struct EnergyConservation {
     pub points: Vec<SavingsPoint>,
     pub total: Savings,
     /// The coefficients used (kg per kWh, kg CO2 per tree and year).
-    pub setting: ReportSetting,
+    pub factors: Factors,
 }
 
 fn rounded(s: Savings) -> Savings {
@@ -393,7 +421,7 @@ pub(super) async fn savings_of(
     scope: &StationScope,
     ids: &[Id],
     q: &TimeQuery,
-    setting: &ReportSetting,
+    factors: &Factors,
 ) -> Result<EnergyConservation, ApiError> {
     let stations = store::stations(core, scope, ids).await?;
     let station_ids: Vec<i64> = stations.iter().map(|s| s.id).collect();
@@ -445,7 +473,7 @@ pub(super) async fn savings_of(
             label: slot.label.clone(),
             savings: rounded(conservation::savings(
                 energy.get(&i).copied().unwrap_or(0.0),
-                setting,
+                factors,
             )),
         })
         .collect();
@@ -455,8 +483,8 @@ pub(super) async fn savings_of(
         time_type: axis.time_type,
         station_ids: station_ids.into_iter().map(Id).collect(),
         points,
-        total: rounded(conservation::savings(total_kwh, setting)),
-        setting: setting.clone(),
+        total: rounded(conservation::savings(total_kwh, factors)),
+        factors: *factors,
     })
 }
 
@@ -468,14 +496,11 @@ pub(super) async fn savings_of(
     responses((status = 200, body = Envelope<EnergyConservation>), (status = 400), (status = 404)))]
 pub async fn energy_conservation(
     State(core): State<Core>,
-    Scoped {
-        caller,
-        stations: scope,
-    }: Scoped,
+    Scoped { stations: scope, .. }: Scoped,
     Query(s): Query<StationsQuery>,
     Query(q): Query<TimeQuery>,
 ) -> ApiResult<Data<EnergyConservation>> {
     let ids = id_list(s.station_ids.as_deref())?;
-    let setting: ReportSetting = tenant_settings::load(&core, &caller.tenant_id, REPORT_KEY).await?;
-    Ok(Data(savings_of(&core, &scope, &ids, &q, &setting).await?))
+    let factors = conservation::factors(&core).await?;
+    Ok(Data(savings_of(&core, &scope, &ids, &q, &factors).await?))
 }

@@ -7,15 +7,13 @@ use axum::response::Response;
 
 use super::bill_api::{self, BillFigures, StationBill};
 use super::common::{InvertersQuery, StationQuery, StationsQuery, id_list, required_station};
-use super::generation_api;
+use super::generation_api::{self, StationGeneration};
 use super::irradiance_api;
 use super::meter_api::{self, DateQuery, MeterCounter, MeterReport};
-use super::performance_api;
+use super::performance_api::{self, StationPerformance};
 use super::period::{TimeQuery, TimeType};
-use super::settings::{REPORT_KEY, ReportSetting};
 use super::store;
 use super::workbook::{Cell, Table, download, tr};
-use crate::analytics::settings as tenant_settings;
 use crate::auth::scope::Scoped;
 use crate::kernel::extract::Query;
 use crate::kernel::{ApiError, Core};
@@ -114,6 +112,12 @@ async fn station_generation_file(
     q: &TimeQuery,
 ) -> Result<Response, ApiError> {
     let reports = generation_api::stations_generation(core, &scoped.stations, ids, q).await?;
+    let t = generation_table(&reports);
+    download(&[t], &file("station-generation", q))
+}
+
+/// Station generation rows: one per slot and a total per station.
+pub(super) fn generation_table(reports: &[StationGeneration]) -> Table {
     let mut t = Table::new(
         tr("电站发电量", "Station generation"),
         vec![
@@ -127,7 +131,7 @@ async fn station_generation_file(
             tr("装机容量 (kWp)", "Capacity (kWp)"),
         ],
     );
-    for r in &reports {
+    for r in reports {
         for p in r.points.iter().chain(std::iter::once(&r.total)) {
             t.push(vec![
                 r.station_name.as_str().into(),
@@ -141,7 +145,7 @@ async fn station_generation_file(
             ]);
         }
     }
-    download(&[t], &file("station-generation", q))
+    t
 }
 
 /// Performance (PR) of one station.
@@ -157,6 +161,12 @@ pub async fn station_performance(
     require(&core, &scoped, "stationElectricity_export").await?;
     let id = required_station(s.station_id)?;
     let r = performance_api::station_performance_of(&core, &scoped.stations, id, &q).await?;
+    let t = performance_table(&r);
+    download(&[t], &file("station-performance", &q))
+}
+
+/// Performance rows of one station: one per slot and the total.
+pub(super) fn performance_table(r: &StationPerformance) -> Table {
     let mut t = Table::new(
         tr("性能比", "Performance ratio"),
         vec![
@@ -195,7 +205,7 @@ pub async fn station_performance(
             (f.missing_intervals as f64).into(),
         ]);
     }
-    download(&[t], &file("station-performance", &q))
+    t
 }
 
 /// Inverter generation (one inverter or a station's inverters).
@@ -431,7 +441,7 @@ async fn meter_file(
     download(&[meter_table(&r)], &file("meter-report", &q))
 }
 
-fn bill_tables(b: &StationBill) -> Vec<Table> {
+pub(super) fn bill_tables(b: &StationBill) -> Vec<Table> {
     let kinds = ["1", "2", "3", "4"];
     let money = |zh: &str, en: &str| format!("{} ({})", tr(zh, en), b.currency);
     let mut headers = vec![
@@ -588,8 +598,8 @@ pub async fn energy_conservation(
     // The page has no export button of its own: holding the page is enough.
     require(&core, &scoped, "energyConservation").await?;
     let ids = id_list(s.station_ids.as_deref())?;
-    let setting: ReportSetting = tenant_settings::load(&core, &scoped.caller.tenant_id, REPORT_KEY).await?;
-    let r = bill_api::savings_of(&core, &scoped.stations, &ids, &q, &setting).await?;
+    let factors = super::conservation::factors(&core).await?;
+    let r = bill_api::savings_of(&core, &scoped.stations, &ids, &q, &factors).await?;
     let mut t = Table::new(
         tr("节能减排", "Energy conservation"),
         vec![
@@ -625,15 +635,15 @@ pub async fn energy_conservation(
         vec![tr("系数", "Coefficient"), tr("取值", "Value"), tr("单位", "Unit")],
     );
     for (zh, en, v, unit) in [
-        ("标准煤", "Standard coal", r.setting.coal_kg_per_kwh, "kg/kWh"),
-        ("CO2", "CO2", r.setting.co2_kg_per_kwh, "kg/kWh"),
-        ("SO2", "SO2", r.setting.so2_kg_per_kwh, "kg/kWh"),
-        ("NOx", "NOx", r.setting.nox_kg_per_kwh, "kg/kWh"),
-        ("粉尘", "Dust", r.setting.dust_kg_per_kwh, "kg/kWh"),
+        ("标准煤", "Standard coal", r.factors.coal_kg_per_kwh, "kg/kWh"),
+        ("CO2", "CO2", r.factors.co2_kg_per_kwh, "kg/kWh"),
+        ("SO2", "SO2", r.factors.so2_kg_per_kwh, "kg/kWh"),
+        ("NOx", "NOx", r.factors.nox_kg_per_kwh, "kg/kWh"),
+        ("粉尘", "Dust", r.factors.dust_kg_per_kwh, "kg/kWh"),
         (
             "每棵树年吸收CO2",
             "CO2 per tree and year",
-            r.setting.co2_kg_per_tree,
+            r.factors.co2_kg_per_tree,
             "kg",
         ),
     ] {

@@ -9,13 +9,16 @@ pub mod bill_api;
 pub mod common;
 pub mod conservation;
 pub mod export_api;
+pub mod file_api;
 pub mod generation_api;
 pub mod irradiance_api;
 pub mod meter_api;
 pub mod meter_readings;
+pub mod monthly;
 pub mod performance;
 pub mod performance_api;
 pub mod period;
+pub mod revenue;
 pub mod setting_api;
 pub mod settings;
 pub mod settlement;
@@ -51,6 +54,11 @@ where
         .routes(routes!(bill_api::rate))
         .routes(routes!(bill_api::energy_conservation))
         .routes(routes!(setting_api::setting, setting_api::update_setting))
+        .routes(routes!(file_api::list))
+        .routes(routes!(file_api::detail))
+        .routes(routes!(file_api::download))
+        .routes(routes!(file_api::generate))
+        .routes(routes!(file_api::remove))
         .routes(routes!(export_api::station_electricity))
         .routes(routes!(export_api::station_multiple_electricity))
         .routes(routes!(export_api::station_performance))

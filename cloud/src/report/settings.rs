@@ -1,7 +1,8 @@
 //! The tenant's report settings (`pv_alarm_rule` key `report`, stored like the analytics
 //! settings): the contract discount the bill applies to self-consumed energy, the currency
-//! figures are shown in, the performance constants and the savings coefficients. Every default
-//! and its source is in `docs/reports.md`; the console shows the values in use next to figures.
+//! figures are shown in and the performance constants. (The savings coefficients are system
+//! parameters, see `conservation`.) Every default and its source is in `docs/reports.md`; the
+//! console shows the values in use next to figures.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -24,14 +25,6 @@ pub struct ReportSetting {
     pub design_pr: f64,
     /// W/m².
     pub availability_threshold: f64,
-    /// kg per kWh generated.
-    pub coal_kg_per_kwh: f64,
-    pub co2_kg_per_kwh: f64,
-    pub so2_kg_per_kwh: f64,
-    pub nox_kg_per_kwh: f64,
-    pub dust_kg_per_kwh: f64,
-    /// kg of CO2 one tree absorbs in a year.
-    pub co2_kg_per_tree: f64,
 }
 
 impl Default for ReportSetting {
@@ -43,12 +36,6 @@ impl Default for ReportSetting {
             temperature_coefficient_pct: p.temperature_coefficient_pct,
             design_pr: p.design_pr,
             availability_threshold: p.availability_threshold,
-            coal_kg_per_kwh: 0.4,
-            co2_kg_per_kwh: 0.997,
-            so2_kg_per_kwh: 0.03,
-            nox_kg_per_kwh: 0.015,
-            dust_kg_per_kwh: 0.272,
-            co2_kg_per_tree: 18.3,
         }
     }
 }
@@ -108,25 +95,6 @@ impl ReportSetting {
             return Err(invalid(
                 "可利用率辐照阈值须在0到500之间（W/m²）",
                 "The availability irradiance threshold must be from 0 to 500 (W/m²)",
-            ));
-        }
-        let factors = [
-            self.coal_kg_per_kwh,
-            self.co2_kg_per_kwh,
-            self.so2_kg_per_kwh,
-            self.nox_kg_per_kwh,
-            self.dust_kg_per_kwh,
-        ];
-        if factors.iter().any(|f| !(0.0..=10.0).contains(f)) {
-            return Err(invalid(
-                "节能减排系数须在0到10之间（kg/kWh）",
-                "Savings coefficients must be from 0 to 10 (kg/kWh)",
-            ));
-        }
-        if !(self.co2_kg_per_tree > 0.0 && self.co2_kg_per_tree <= 1000.0) {
-            return Err(invalid(
-                "每棵树年吸收CO2须大于0且不超过1000（kg）",
-                "CO2 per tree and year must be above 0 and at most 1000 (kg)",
             ));
         }
         Ok(())
