@@ -463,7 +463,7 @@ export async function reportChecks(t) {
       await expectText('report-saving-total-co2T', shown(all.total.co2T, 3), 'CO2 of all stations')
       await expectText(
         'report-saving-coef-co2KgPerKwh',
-        String(all.setting.co2KgPerKwh),
+        String(all.factors.co2KgPerKwh),
         'coefficient',
       )
       // One station picked: its figures.

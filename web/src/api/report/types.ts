@@ -221,6 +221,13 @@ export interface ReportSetting {
   temperatureCoefficientPct: number
   designPr: number
   availabilityThreshold: number
+}
+
+/**
+ * Savings coefficients (system parameters `energy.*`, kg per kWh; kg of CO2 a tree absorbs in a
+ * year), as an answer used them.
+ */
+export interface Factors {
   coalKgPerKwh: number
   co2KgPerKwh: number
   so2KgPerKwh: number
@@ -235,7 +242,7 @@ export interface EnergyConservation {
   stationIds: string[]
   points: (Savings & { label: string })[]
   total: Savings
-  setting: ReportSetting
+  factors: Factors
 }
 
 export interface NamedId {

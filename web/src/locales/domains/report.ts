@@ -120,12 +120,6 @@ export const zh = {
       temperatureCoefficientPct: '组件功率温度系数 γ',
       designPr: '设计PR',
       availabilityThreshold: '可利用率辐照阈值',
-      coalKgPerKwh: '标准煤系数',
-      co2KgPerKwh: 'CO₂ 系数',
-      so2KgPerKwh: 'SO₂ 系数',
-      noxKgPerKwh: 'NOx 系数',
-      dustKgPerKwh: '粉尘系数',
-      co2KgPerTree: '每棵树年吸收CO₂',
     },
     saving: {
       allStations: '全部电站',
@@ -139,7 +133,8 @@ export const zh = {
       treesUnit: '棵',
       chart: '节煤与减排',
       coefficients: '计算系数',
-      coefHelp: '系数为租户报表设置，可在电费结算页的“报表设置”中修改。',
+      coefHelp:
+        '系数为系统参数（参数键 energy.coalKgPerKwh 等，见“系统管理 › 参数管理”），首页与报表使用同一组系数。',
       coef: {
         coalKgPerKwh: '标准煤',
         co2KgPerKwh: 'CO₂',
@@ -271,12 +266,6 @@ export const en: typeof zh = {
       temperatureCoefficientPct: 'Module power temperature coefficient γ',
       designPr: 'Design PR',
       availabilityThreshold: 'Availability irradiance threshold',
-      coalKgPerKwh: 'Standard coal coefficient',
-      co2KgPerKwh: 'CO₂ coefficient',
-      so2KgPerKwh: 'SO₂ coefficient',
-      noxKgPerKwh: 'NOx coefficient',
-      dustKgPerKwh: 'Dust coefficient',
-      co2KgPerTree: 'CO₂ one tree absorbs per year',
     },
     saving: {
       allStations: 'All stations',
@@ -291,7 +280,7 @@ export const en: typeof zh = {
       chart: 'Coal saved and CO₂ avoided',
       coefficients: 'Coefficients used',
       coefHelp:
-        'The coefficients are tenant report settings, changed under "Report settings" on the electricity bill page.',
+        'The coefficients are system parameters (keys energy.coalKgPerKwh and so on, under System › Parameters); the home page and the reports use the same ones.',
       coef: {
         coalKgPerKwh: 'Standard coal',
         co2KgPerKwh: 'CO₂',

@@ -48,6 +48,9 @@ const setting = {
   temperatureCoefficientPct: -0.4,
   designPr: 0.8,
   availabilityThreshold: 50,
+}
+
+const factors = {
   coalKgPerKwh: 0.4,
   co2KgPerKwh: 0.997,
   so2KgPerKwh: 0.03,
@@ -238,7 +241,7 @@ const answers: Record<string, unknown> = {
       dustT: 2.72,
       trees: 544.8,
     },
-    setting,
+    factors,
   },
 }
 

@@ -17,17 +17,12 @@ const NUMBERS: { name: keyof ReportSetting; unit: string; step: number }[] = [
   { name: 'temperatureCoefficientPct', unit: '%/K', step: 0.01 },
   { name: 'designPr', unit: '', step: 0.01 },
   { name: 'availabilityThreshold', unit: 'W/m²', step: 10 },
-  { name: 'coalKgPerKwh', unit: 'kg/kWh', step: 0.001 },
-  { name: 'co2KgPerKwh', unit: 'kg/kWh', step: 0.001 },
-  { name: 'so2KgPerKwh', unit: 'kg/kWh', step: 0.001 },
-  { name: 'noxKgPerKwh', unit: 'kg/kWh', step: 0.001 },
-  { name: 'dustKgPerKwh', unit: 'kg/kWh', step: 0.001 },
-  { name: 'co2KgPerTree', unit: 'kg', step: 0.1 },
 ]
 
 /**
  * The tenant's report settings (`GET/PUT /api/report/setting`): the currency, the contract
- * discount on self-consumed energy, the performance constants and the savings coefficients.
+ * discount on self-consumed energy and the performance constants (the savings coefficients are
+ * system parameters).
  * The hub refuses users limited to assigned stations (403) and bad values (400); its message is
  * shown in the drawer.
  */

@@ -135,7 +135,7 @@ export default function EnergyConservationPage() {
                   label: `${t(`report.saving.coef.${c.key}`)} (${c.unit})`,
                   children: (
                     <span data-testid={`report-saving-coef-${c.key}`}>
-                      {String(data.setting[c.key])}
+                      {String(data.factors[c.key])}
                     </span>
                   ),
                 }))}

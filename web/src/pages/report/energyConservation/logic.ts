@@ -1,4 +1,4 @@
-import type { ReportSetting, Savings } from '../../../api/report/types'
+import type { Factors, Savings } from '../../../api/report/types'
 
 /** The savings figures shown, their unit and decimals, in order. */
 export const SAVINGS = [
@@ -10,7 +10,7 @@ export const SAVINGS = [
   { key: 'trees', unit: '', digits: 1 },
 ] as const satisfies readonly { key: keyof Savings; unit: string; digits: number }[]
 
-/** The coefficients the answer used, with their units. */
+/** The coefficients the answer used (system parameters `energy.<key>`), with their units. */
 export const COEFFICIENTS = [
   { key: 'coalKgPerKwh', unit: 'kg/kWh' },
   { key: 'co2KgPerKwh', unit: 'kg/kWh' },
@@ -18,7 +18,7 @@ export const COEFFICIENTS = [
   { key: 'noxKgPerKwh', unit: 'kg/kWh' },
   { key: 'dustKgPerKwh', unit: 'kg/kWh' },
   { key: 'co2KgPerTree', unit: 'kg' },
-] as const satisfies readonly { key: keyof ReportSetting; unit: string }[]
+] as const satisfies readonly { key: keyof Factors; unit: string }[]
 
 /** Coal saved and CO2 avoided per slot (t). */
 export function savingsChart(
