@@ -353,6 +353,53 @@ export async function reportChecks(t) {
       },
     )
 
+    await check('switching the period asks for the station calendar dates as typed', async () => {
+      const day = (await get(`/api/report/station/electricity?stationId=${ids.station}&type=day`))
+        .title
+      await openReport('/report/stationElectricity', 'report-station-total-energy')
+      await expectText('report-station-title', day, 'period')
+      /** Picks a period type; resolves with the params of the report call it makes. */
+      const pick = async (label, type) => {
+        const asked = page.waitForRequest((r) => {
+          const u = new URL(r.url())
+          return (
+            u.pathname === '/api/report/station/electricity' && u.searchParams.get('type') === type
+          )
+        })
+        await page.getByTestId('report-station-period-type').click()
+        await page.locator('.ant-select-dropdown:visible').getByText(label, { exact: true }).click()
+        return new URL((await asked).url()).searchParams
+      }
+      const range = await pick('时间段', 'range')
+      // The month up to the day on screen, as calendar strings (no time zone in between).
+      assert(
+        range.get('start') === `${day.slice(0, 8)}01` && range.get('end') === day,
+        `range asked ${range}`,
+      )
+      const byRange = await get(`/api/report/station/electricity?${range}`)
+      await expectText('report-station-title', byRange.title, 'range title')
+      await expectText(
+        'report-station-total-energy',
+        shown(byRange.total.energyKwh, 3),
+        'range energy',
+      )
+      const year = await pick('年', 'year')
+      assert(year.get('date') === day.slice(0, 4), `year asked ${year}`)
+      const byYear = await get(`/api/report/station/electricity?${year}`)
+      await expectText(
+        'report-station-table-total-energy',
+        shown(byYear.total.energyKwh, 3),
+        'year energy',
+      )
+      const month = byYear.points.find((p) => p.label === day.slice(0, 7))
+      const row = page.locator(`[data-testid="report-station-table"] tr[data-row="${month.label}"]`)
+      const cells = await row.locator('td').allTextContents()
+      assert(
+        cells[1] === shown(month.energyKwh, 3),
+        `${month.label}: ${cells[1]} vs ${month.energyKwh}`,
+      )
+    })
+
     await check('inverter generation shows each inverter as the API does', async () => {
       const list = await get(
         `/api/report/inverter/multiple/electricity?stationId=${ids.station}&type=day`,

@@ -296,6 +296,21 @@ describe('station generation page', () => {
     expect(call?.params.toString()).toBe('stationId=5&type=day')
   })
 
+  it('speaks English: units in the headers and which PR it is', async () => {
+    await i18n.changeLanguage('en')
+    open(<StationElectricityPage />)
+    await screen.findByTestId('report-station-total-energy')
+    const table = screen.getByTestId('report-station-table')
+    expect(within(table).getAllByText('Generation (kWh)').length).toBeGreaterThan(0)
+    expect(within(table).getAllByText('Equivalent hours (h)').length).toBeGreaterThan(0)
+    await waitFor(() =>
+      expect(screen.getByTestId('report-station-pr-kind').textContent).toContain(
+        'IEC 61724-1 performance ratio, from plane-of-array (POA) irradiation',
+      ),
+    )
+    expect(screen.getByText('Temperature coefficient γ = -0.40 %/K')).toBeTruthy()
+  })
+
   it('offers the export only with the permission, sending the query on screen', async () => {
     open(<StationElectricityPage />)
     await screen.findByTestId('report-station-total-energy')
