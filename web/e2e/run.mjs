@@ -15,6 +15,7 @@ import { adminChecks } from './admin.mjs'
 import { alarmChecks } from './alarm.mjs'
 import { dataPathChecks } from './datapath.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
+import { reportChecks } from './report.mjs'
 import { stationChecks } from './station.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -737,6 +738,10 @@ try {
     { page, baseUrl, screenshotDir, timeout, check, assert, signIn, storedToken },
     dispersionSite,
   )
+
+  // ---- Reports: a simulated station's figures on every report page, and their exports ----
+  group = 'report'
+  await reportChecks({ page, baseUrl, screenshotDir, timeout, check, assert, signIn, storedToken })
 
   group = 'core'
   await check('no uncaught script errors', async () => {

@@ -1,6 +1,7 @@
 import { act, renderHook, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { configureRequest } from '../api/request'
 import type { Page } from '../api/types'
 import { testQueryClient, withQueryClient } from '../test/render'
 import { usePagedList } from './usePagedList'
@@ -17,6 +18,11 @@ const wrapper = () => {
   const client = testQueryClient()
   return ({ children }: { children: ReactNode }) => withQueryClient(children, client)
 }
+
+// A failed load is toasted through the request client, by default antd's static message: a React
+// root of its own, outside Testing Library's cleanup, whose animation work could run after jsdom
+// was torn down ("window is not defined", an unhandled error failing the run).
+beforeEach(() => configureRequest({ notifyError: () => undefined }))
 
 describe('usePagedList', () => {
   it('loads the page of the state, and again when the same state is asked for', async () => {

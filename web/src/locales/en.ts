@@ -3,6 +3,7 @@ import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as realtimeMessages from './domains/realtime'
+import * as reportMessages from './domains/report'
 import * as stationMessages from './domains/station'
 
 const en: Messages = {
@@ -11,6 +12,7 @@ const en: Messages = {
   ...realtimeMessages.en,
   ...alarmMessages.en,
   ...analyticsMessages.en,
+  ...reportMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },

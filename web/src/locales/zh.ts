@@ -2,6 +2,7 @@ import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as realtimeMessages from './domains/realtime'
+import * as reportMessages from './domains/report'
 import * as stationMessages from './domains/station'
 /** Chinese (default). `en.ts` must have exactly the same keys; the compiler and a test check it. */
 const zh = {
@@ -10,6 +11,7 @@ const zh = {
   ...realtimeMessages.zh,
   ...alarmMessages.zh,
   ...analyticsMessages.zh,
+  ...reportMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },
