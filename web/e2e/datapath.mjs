@@ -49,7 +49,9 @@ export async function dataPathChecks(t) {
   try {
     await check('a real edge agent and simulator feed a provisioned station', async () => {
       assert(existsSync(edgeBinary), `${edgeBinary} missing (cargo build -p pv-edge)`)
-      // The station checks leave the platform admin signed in; sign in only if they did not.
+      // The station checks leave the platform admin signed in; sign in only if they did not (run
+      // alone, E2E_ONLY=datapath, the page is still blank: no storage to read yet).
+      if (!page.url().startsWith(baseUrl)) await page.goto(`${baseUrl}/login`)
       if (!(await storedToken())) await signIn('admin', 'admin')
       const simPort = await freePort()
       const created = await api('POST', '/api/station', {

@@ -64,7 +64,8 @@ export function deviceCurveOption(
       name: s.label,
       type: 'line',
       yAxisIndex: units.indexOf(s.unit),
-      showSymbol: false,
+      // A line needs two points: the first minutes of a day show as dots.
+      showSymbol: s.points.length < 3,
       connectNulls: false,
       data: breakGaps(s.points as Point[], 15 * 60_000),
       tooltip: { valueFormatter: (v: number | null) => formatValue(v, s.unit) },
