@@ -3,6 +3,8 @@
  * run by a real edge agent (`target/debug/pv-edge run`) polling a simulated inverter
  * (`pv-edge simulate`) over Modbus TCP, publishing to the hub's broker. A value written into the
  * simulator's registers must show on the inverter realtime page, and the station on the home map.
+ * A simulated SunSpec weather station on the same bus must show its live irradiance on the station
+ * overview exactly as `/api/deviceReal/list` answers it.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -30,7 +32,7 @@ export async function dataPathChecks(t) {
   const sn = `LIVE${stamp}`.toUpperCase()
   const dir = mkdtempSync(join(tmpdir(), 'pv-e2e-live-'))
   const children = []
-  const live = { station: '', inverter: '' }
+  const live = { station: '', inverter: '', weather: '' }
 
   const api = async (method, path, body) => {
     const token = await storedToken()
@@ -47,7 +49,9 @@ export async function dataPathChecks(t) {
   try {
     await check('a real edge agent and simulator feed a provisioned station', async () => {
       assert(existsSync(edgeBinary), `${edgeBinary} missing (cargo build -p pv-edge)`)
-      // The station checks leave the platform admin signed in; sign in only if they did not.
+      // The station checks leave the platform admin signed in; sign in only if they did not (run
+      // alone, E2E_ONLY=datapath, the page is still blank: no storage to read yet).
+      if (!page.url().startsWith(baseUrl)) await page.goto(`${baseUrl}/login`)
       if (!(await storedToken())) await signIn('admin', 'admin')
       const simPort = await freePort()
       const created = await api('POST', '/api/station', {
@@ -64,6 +68,14 @@ export async function dataPathChecks(t) {
         mapModel: 'huawei-sun2000-ktl',
         unitId: 1,
         stringsCount: 8,
+        modbusAddress: `tcp://127.0.0.1:${simPort}`,
+      })
+      await api('POST', '/api/weather', {
+        stationId: live.station,
+        name: 'MET-LIVE',
+        sn: `MET${sn}`,
+        mapModel: 'sunspec-met-station',
+        unitId: 2,
         modbusAddress: `tcp://127.0.0.1:${simPort}`,
       })
       const issued = await api(
@@ -97,6 +109,8 @@ export async function dataPathChecks(t) {
             maps,
             '--device',
             '1=huawei-sun2000-ktl',
+            '--device',
+            '2=sunspec-met-station',
             '--tcp',
             `127.0.0.1:${simPort}`,
           ],
@@ -146,6 +160,65 @@ export async function dataPathChecks(t) {
       await row.getByText(/42\.5/).first().waitFor({ timeout })
       await page.screenshot({ path: join(screenshotDir, 'live-inverter-real.png'), fullPage: true })
     })
+
+    await check(
+      "the station overview shows the weather station's irradiance as the API answers it",
+      async () => {
+        assert(live.station, 'no live station')
+        const listPath = `/api/deviceReal/list?stationId=${live.station}`
+        const poa = (device) => device?.values.find((v) => v.name === 'irradiance_poa')
+        const reported = Date.now() + 60_000
+        for (;;) {
+          const list = await api('GET', `${listPath}&kind=weather`)
+          const w = list.data.find((d) => d.kind === 'weather')
+          if (w && poa(w)) {
+            live.weather = w.id
+            break
+          }
+          assert(Date.now() < reported, `no weather values: ${JSON.stringify(list.data)}`)
+          await page.waitForTimeout(500)
+        }
+        // Every irradiance the page was answered (it polls; the simulator moves every second).
+        const answered = []
+        const listen = async (r) => {
+          if (!r.url().includes('/api/deviceReal/list') || r.status() !== 200) return
+          const body = await r.json().catch(() => null)
+          const w = body?.data?.find((d) => d.id === live.weather)
+          if (poa(w)) answered.push(poa(w).value)
+        }
+        page.on('response', listen)
+        try {
+          await page.goto(`${baseUrl}/station/overview?id=${live.station}`)
+          const card = page.getByTestId(`device-live-${live.weather}`)
+          const reading = card.getByTestId('reading-irradiance_poa')
+          await reading.waitFor({ timeout })
+          const shown = Number(await reading.getAttribute('data-value'))
+          assert(answered.length > 0, 'the page made no deviceReal call')
+          assert(answered.includes(shown), `shown ${shown}, API answered ${answered.join(', ')}`)
+          const text = await reading.innerText()
+          assert(/W\/m/.test(text), `no unit in ${JSON.stringify(text)}`)
+          await card.getByTestId(`device-curve-date-${live.weather}`).waitFor({ timeout })
+          await page.screenshot({
+            path: join(screenshotDir, 'live-station-weather.png'),
+            fullPage: true,
+          })
+          // A phone: the cards stack and the page does not scroll sideways.
+          const size = page.viewportSize()
+          await page.setViewportSize({ width: 390, height: 844 })
+          await page.waitForTimeout(500)
+          await reading.waitFor({ timeout })
+          const box = await card.boundingBox()
+          assert(box !== null && box.width <= 390, `card ${JSON.stringify(box)} wider than a phone`)
+          await page.screenshot({
+            path: join(screenshotDir, 'live-station-weather-phone.png'),
+            fullPage: true,
+          })
+          if (size) await page.setViewportSize(size)
+        } finally {
+          page.off('response', listen)
+        }
+      },
+    )
 
     await check('the home map lists the live station', async () => {
       assert(live.station, 'no live station')

@@ -5,10 +5,11 @@
  * `contracts/telemetry-api.md`.
  */
 import { STATUSES, countByStatus, type RunStatus } from '../../components/realtime/status'
+import { DEFAULT_CURRENCY } from '../../utils/money'
 import { CO2_KG_PER_KWH } from '../../utils/units'
 import request from '../request'
 import type { Envelope } from '../types'
-import type { FleetSummary, MapStation } from './types'
+import type { FleetSummary, MapStation, RevenueFigures } from './types'
 import {
   asList,
   asRaw,
@@ -36,6 +37,8 @@ export function toMapStation(raw: Raw): MapStation {
     powerW,
     todayWh: kilo(pick(raw, 'todayEnergyKwh', 'todayKwh')),
     totalWh: kilo(pick(raw, 'totalEnergyKwh', 'totalKwh')),
+    todayRevenue: pick(raw, 'todayRevenue'),
+    monthRevenue: pick(raw, 'monthRevenue'),
     clockShift: clockShiftOf(raw),
     updatedAt: time(raw.updateTime),
   }
@@ -58,6 +61,12 @@ function statusCounts(raw: Raw, stations: readonly MapStation[] | null): Record<
   return counts
 }
 
+/** The ISO 4217 code of the home figures' amounts (CNY unless the server names another). */
+export function currencyOf(raw: Raw): string {
+  const code = str(raw.currency).trim().toUpperCase()
+  return /^[A-Z]{3}$/.test(code) ? code : DEFAULT_CURRENCY
+}
+
 export function toFleetSummary(
   raw: Raw,
   stations: readonly MapStation[] | null = null,
@@ -77,9 +86,19 @@ export function toFleetSummary(
     co2Kg: co2T !== null ? co2T * 1000 : totalWh !== null ? (totalWh / 1000) * factor : null,
     co2Factor: factor,
     hoursToday: pick(raw, 'equivalentHoursToday'),
+    todayRevenue: pick(raw, 'todayRevenue'),
+    monthRevenue: pick(raw, 'monthRevenue'),
+    currency: currencyOf(raw),
     updatedAt: time(raw.updateTime),
   }
 }
+
+/** The fleet's revenue figures (none known yet: empty amounts in the default currency). */
+export const fleetRevenue = (summary: FleetSummary | undefined): RevenueFigures => ({
+  today: summary?.todayRevenue ?? null,
+  month: summary?.monthRevenue ?? null,
+  currency: summary?.currency ?? DEFAULT_CURRENCY,
+})
 
 export async function homeData(signal?: AbortSignal): Promise<Raw> {
   const res = await request.get<Envelope<unknown>>('/homePage/data', { signal, silent: true })
@@ -89,6 +108,11 @@ export async function homeData(signal?: AbortSignal): Promise<Raw> {
 export async function mapStations(signal?: AbortSignal): Promise<MapStation[]> {
   const res = await request.get<Envelope<unknown>>('/homePage/map', { signal, silent: true })
   return asList(res.data.data).map(toMapStation)
+}
+
+/** The currency of the revenue figures (the tenant's report setting, via the home totals). */
+export async function revenueCurrency(signal?: AbortSignal): Promise<string> {
+  return currencyOf(await homeData(signal))
 }
 
 /** Totals and the stations together (what the home map, dashboard and big screen poll). */

@@ -5,7 +5,13 @@
  */
 import { queryOptions } from '@tanstack/react-query'
 import { flexRealtime, flexSensorDay } from './flex'
-import { fleet, provinceStats } from './home'
+import {
+  deviceRealCurve,
+  deviceRealList,
+  type DeviceCurveQuery,
+  type LiveDeviceKind,
+} from './deviceReal'
+import { fleet, provinceStats, revenueCurrency } from './home'
 import {
   inverterRealList,
   waveData,
@@ -94,5 +100,31 @@ export const clockShiftsQuery = () =>
   queryOptions({
     queryKey: key('clockShifts'),
     queryFn: remarkClockShifts,
+    refetchOnWindowFocus: false,
+  })
+
+/** A station's weather stations and meters live (all of them, or one kind). */
+export const deviceRealQuery = (stationId: string, kind?: LiveDeviceKind) =>
+  queryOptions({
+    queryKey: key('deviceReal', stationId, kind ?? null),
+    queryFn: ({ signal }) => deviceRealList(stationId, kind, signal),
+  })
+
+/** Day curves of a weather station's or meter's metrics. */
+export const deviceCurveQuery = (query: DeviceCurveQuery) =>
+  queryOptions({
+    queryKey: key('deviceCurve', query),
+    queryFn: ({ signal }) => deviceRealCurve(query, signal),
+  })
+
+/**
+ * The currency of the revenue figures (a tenant setting): read once a screen needs it, kept for
+ * ten minutes.
+ */
+export const revenueCurrencyQuery = () =>
+  queryOptions({
+    queryKey: key('revenueCurrency'),
+    queryFn: ({ signal }) => revenueCurrency(signal),
+    staleTime: 600_000,
     refetchOnWindowFocus: false,
   })

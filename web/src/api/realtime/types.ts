@@ -28,8 +28,24 @@ export interface FleetSummary {
   co2Factor: number
   /** Full-load hours today (kWh/kWp), as the server computes it over stations with a capacity. */
   hoursToday: number | null
+  /**
+   * Revenue of today and of this month so far: each station's electricity bill (time-of-use
+   * tariff, grid-connection type, contract discount) from hour rollups, in `currency`.
+   */
+  todayRevenue: number | null
+  monthRevenue: number | null
+  /** ISO 4217 code of the amounts (CNY when the server names none). */
+  currency: string
   /** Newest sample time of the fleet, epoch ms. */
   updatedAt: number | null
+}
+
+/** Revenue (the electricity bill) of today and this month so far. */
+export interface RevenueFigures {
+  today: number | null
+  month: number | null
+  /** ISO 4217 code. */
+  currency: string
 }
 
 export interface MapStation {
@@ -43,6 +59,9 @@ export interface MapStation {
   powerW: number | null
   todayWh: number | null
   totalWh: number | null
+  /** The station's bill today and this month so far, in the fleet's currency. */
+  todayRevenue: number | null
+  monthRevenue: number | null
   clockShift: ClockShift | null
   updatedAt: number | null
 }

@@ -4,10 +4,12 @@ import {
   CalendarOutlined,
   CloudOutlined,
   DatabaseOutlined,
+  MoneyCollectOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons'
 import { Card, Col, Row, Tooltip, Typography, theme } from 'antd'
 import type { ReactNode } from 'react'
+import type { RevenueFigures } from '../../api/realtime/types'
 import { useTranslation } from 'react-i18next'
 import {
   CO2_KG_PER_KWH,
@@ -19,6 +21,7 @@ import {
   scalePower,
   type Scaled,
 } from '../../utils/units'
+import { formatMoney } from '../../utils/money'
 
 export interface KpiCardProps {
   testId: string
@@ -104,11 +107,13 @@ export interface FleetFigures {
   capacityWp: number | null
   co2Kg: number | null
   stations?: number
+  /** Revenue (the electricity bill) of today and this month so far; no card without it. */
+  revenue?: RevenueFigures
 }
 
 /**
  * The standard KPI row: current power (with load rate), energy today (with full-load hours),
- * lifetime energy, installed capacity, CO2 avoided (with its coefficient) and, for a fleet, the
+ * revenue today (with this month's, when given), lifetime energy, installed capacity, CO2 avoided (with its coefficient) and, for a fleet, the
  * number of stations.
  */
 export function KpiRow({
@@ -121,7 +126,7 @@ export function KpiRow({
   /** kg CO2 per kWh behind the CO2 figure (the server's parameter when it says). */
   co2Factor?: number
 }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const load = percentOf(figures.powerW, figures.capacityWp)
   const hours =
     figures.todayWh !== null && figures.capacityWp !== null && figures.capacityWp > 0
@@ -173,6 +178,23 @@ export function KpiRow({
       extra: t('realtimeUi.kpi.co2Note', { coef: co2Factor }),
     },
   ]
+  const revenue = figures.revenue
+  if (revenue) {
+    const money = (amount: number | null) => formatMoney(amount, revenue.currency, i18n.language)
+    cards.splice(2, 0, {
+      testId: 'kpi-today-revenue',
+      label: t('realtimeUi.revenue.today'),
+      value: { value: money(revenue.today), unit: '', number: revenue.today ?? NaN },
+      icon: <MoneyCollectOutlined />,
+      colour: '#faad14',
+      extra: (
+        <span data-testid="kpi-month-revenue" data-value={revenue.month ?? ''}>
+          {t('realtimeUi.revenue.monthLine', { amount: money(revenue.month) })}
+        </span>
+      ),
+      hint: t('realtimeUi.revenue.hint'),
+    })
+  }
   if (figures.stations !== undefined) {
     cards.unshift({
       testId: 'kpi-stations',

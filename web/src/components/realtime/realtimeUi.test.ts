@@ -18,6 +18,8 @@ const station = (id: string, over: Partial<MapStation> = {}): MapStation => ({
   powerW: 1000,
   todayWh: 5000,
   totalWh: null,
+  todayRevenue: null,
+  monthRevenue: null,
   clockShift: null,
   updatedAt: null,
   ...over,

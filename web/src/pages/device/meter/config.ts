@@ -2,6 +2,7 @@ import { loadDict } from '../../../hooks/useDict'
 import { dictItemOptions } from '../../../api/station/device'
 import { meterApi, type Meter } from '../../../api/station/meter'
 import type { CrudConfig, CrudField } from '../../../components/crud/types'
+import { liveAction } from '../common/live'
 import {
   busFields,
   createTimeField,
@@ -16,7 +17,10 @@ import {
  * /station/meter (server `cloud/src/station/device/meter.rs`). CT and PT ratios default to 1 (a
  * meter on the primary side); energy read from the meter is multiplied by both.
  */
-export function meterConfig(stationId?: string): CrudConfig<Meter> {
+export function meterConfig(
+  stationId?: string,
+  openLive?: (row: Meter) => void,
+): CrudConfig<Meter> {
   const fields: CrudField<Meter>[] = [
     ...stationFields(stationId !== undefined),
     {
@@ -61,5 +65,11 @@ export function meterConfig(stationId?: string): CrudConfig<Meter> {
     remarkField,
     createTimeField,
   ]
-  return { menuCode: 'meter', api: meterApi, fields, addDefaults: { ctRatio: 1, ptRatio: 1 } }
+  return {
+    menuCode: 'meter',
+    api: meterApi,
+    fields,
+    addDefaults: { ctRatio: 1, ptRatio: 1 },
+    rowActions: openLive ? [liveAction('meter_view', openLive)] : undefined,
+  }
 }

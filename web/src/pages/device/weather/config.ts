@@ -1,5 +1,6 @@
 import { weatherApi, type Weather } from '../../../api/station/weather'
 import type { CrudConfig, CrudField } from '../../../components/crud/types'
+import { liveAction } from '../common/live'
 import {
   busFields,
   createTimeField,
@@ -10,7 +11,10 @@ import {
 } from '../common/fields'
 
 /** /station/weather (server `cloud/src/station/device/weather.rs`; one per station). */
-export function weatherConfig(stationId?: string): CrudConfig<Weather> {
+export function weatherConfig(
+  stationId?: string,
+  openLive?: (row: Weather) => void,
+): CrudConfig<Weather> {
   const fields: CrudField<Weather>[] = [
     ...stationFields(stationId !== undefined),
     {
@@ -33,5 +37,10 @@ export function weatherConfig(stationId?: string): CrudConfig<Weather> {
     remarkField,
     createTimeField,
   ]
-  return { menuCode: 'weather', api: weatherApi, fields }
+  return {
+    menuCode: 'weather',
+    api: weatherApi,
+    fields,
+    rowActions: openLive ? [liveAction('weather_view', openLive)] : undefined,
+  }
 }

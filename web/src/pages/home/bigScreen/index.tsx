@@ -9,6 +9,7 @@ import { withClockShifts } from '../../../api/realtime/station'
 import Chart from '../../../components/realtime/Chart'
 import { FleetClockShiftNotice } from '../../../components/realtime/ClockShiftNotice'
 import { rankingOption, statusPieOption } from '../../../components/realtime/fleetCharts'
+import { fleetRevenue } from '../../../api/realtime/home'
 import { KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import StationMap from '../../../components/realtime/StationMap'
@@ -146,6 +147,7 @@ export default function BigScreen() {
                       totalWh: summary?.totalWh ?? null,
                       capacityWp: summary?.capacityWp ?? null,
                       co2Kg: summary?.co2Kg ?? null,
+                      revenue: fleetRevenue(summary),
                     }}
                     co2Factor={summary?.co2Factor}
                   />

@@ -9,6 +9,7 @@ import {
   rankingOption,
   statusPieOption,
 } from '../../../components/realtime/fleetCharts'
+import { fleetRevenue } from '../../../api/realtime/home'
 import { KpiCard, KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import { useClockShifts } from '../../../components/realtime/useClockShifts'
@@ -53,6 +54,7 @@ export default function DashboardPage() {
           totalWh: summary?.totalWh ?? null,
           capacityWp: summary?.capacityWp ?? null,
           co2Kg: summary?.co2Kg ?? null,
+          revenue: fleetRevenue(summary),
         }}
         co2Factor={summary?.co2Factor}
       />

@@ -20,6 +20,7 @@ import { fleetQuery } from '../../../api/realtime/queries'
 import { withClockShifts } from '../../../api/realtime/station'
 import type { MapStation } from '../../../api/realtime/types'
 import { FleetClockShiftNotice } from '../../../components/realtime/ClockShiftNotice'
+import { fleetRevenue } from '../../../api/realtime/home'
 import { KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import { StatusDot, StatusTag } from '../../../components/realtime/StatusTag'
@@ -116,6 +117,7 @@ export default function EquipmentMap() {
           totalWh: summary?.totalWh ?? null,
           capacityWp: summary?.capacityWp ?? null,
           co2Kg: summary?.co2Kg ?? null,
+          revenue: fleetRevenue(summary),
         }}
         co2Factor={summary?.co2Factor}
       />

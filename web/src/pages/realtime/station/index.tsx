@@ -15,24 +15,32 @@ import {
 import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router-dom'
-import { stationCurveQuery, stationLiveQuery } from '../../../api/realtime/queries'
+import { useQuery } from '@tanstack/react-query'
+import {
+  revenueCurrencyQuery,
+  stationCurveQuery,
+  stationLiveQuery,
+} from '../../../api/realtime/queries'
 import type { DeviceLive, FlexLive } from '../../../api/realtime/types'
 import Chart from '../../../components/realtime/Chart'
 import { ClockShiftNotice } from '../../../components/realtime/ClockShiftNotice'
 import { powerCurveOption } from '../../../components/realtime/curves'
 import { KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
+import { StationDevicesLive } from '../../../components/realtime/StationDevicesLive'
 import { StatusTag } from '../../../components/realtime/StatusTag'
 import type { RunStatus } from '../../../components/realtime/status'
 import { useLive } from '../../../hooks/useLive'
+import { DEFAULT_CURRENCY } from '../../../utils/money'
 import { formatCapacity, formatEnergy, formatPower, formatValue } from '../../../utils/units'
 
 const timeText = (ms: number | null) =>
   ms === null ? '--' : dayjs(ms).format('YYYY-MM-DD HH:mm:ss')
 
 /**
- * A station live (/station/overview?id=...), reached from the home map: KPIs, today's power
- * curve, its devices with their status. Not a menu page; a tab of its own.
+ * A station live (/station/overview?id=...), reached from the home map: KPIs (revenue among
+ * them, from its map entry), today's power curve, its weather stations and meters with their
+ * readings and day curves, its devices with their status. Not a menu page; a tab of its own.
  */
 export default function StationOverviewPage() {
   const { t } = useTranslation()
@@ -48,6 +56,8 @@ export default function StationOverviewPage() {
     intervalMs: 60_000,
     enabled: inverters.length > 0,
   })
+
+  const currency = useQuery({ ...revenueCurrencyQuery(), meta: { ownErrorState: true } })
 
   if (id === '') {
     return (
@@ -133,6 +143,11 @@ export default function StationOverviewPage() {
           totalWh: station?.totalWh ?? null,
           capacityWp: station?.capacityWp ?? null,
           co2Kg: station?.co2Kg ?? null,
+          revenue: {
+            today: station?.todayRevenue ?? null,
+            month: station?.monthRevenue ?? null,
+            currency: currency.data ?? DEFAULT_CURRENCY,
+          },
         }}
       />
 
@@ -190,6 +205,8 @@ export default function StationOverviewPage() {
           </Card>
         </Col>
       </Row>
+
+      <StationDevicesLive stationId={id} />
 
       <Card size="small" title={t('realtimeUi.overview.devices')}>
         <Table<DeviceLive>
