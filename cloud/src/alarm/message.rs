@@ -104,6 +104,62 @@ pub async fn create_for_alarm(state: &Core, alarm: Id, r: &Raise) -> Result<usiz
     Ok(users.len())
 }
 
+/// Message type of an inspection task's reminder or overdue notice.
+pub const TYPE_INSPECTION: i64 = 3;
+/// Message type of a repair order's dispatch, transfer, overdue or completion notice.
+pub const TYPE_REPAIR: i64 = 4;
+
+/// A message about work (an inspection task or a repair order) for some users of one tenant.
+#[derive(Debug, Clone)]
+pub struct WorkMessage<'a> {
+    pub tenant_id: &'a str,
+    /// [`TYPE_INSPECTION`] or [`TYPE_REPAIR`].
+    pub r#type: i64,
+    /// The task or order it concerns.
+    pub biz_id: Id,
+    pub title: &'a str,
+    pub title_en: &'a str,
+    pub content: &'a str,
+    pub content_en: &'a str,
+}
+
+/// One message per user (duplicates in `users` count once). Callers wake the bell themselves
+/// (`alarm::store::notify`) when they hold the alarm context.
+pub async fn create_for_users(state: &Core, users: &[i64], m: &WorkMessage<'_>) -> Result<usize, ApiError> {
+    let mut users = users.to_vec();
+    users.sort_unstable();
+    users.dedup();
+    let now = time::now_ms();
+    for chunk in users.chunks(200) {
+        let mut sql = Sql::new(
+            "INSERT INTO pv_message (id, tenant_id, user_id, biz_id, type, title, title_en, content, \
+             content_en, is_read, create_time) VALUES ",
+        );
+        for (i, user) in chunk.iter().enumerate() {
+            if i > 0 {
+                sql.push(", ");
+            }
+            sql.push_bind(
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                [
+                    Value::from(state.ids.next()),
+                    Value::from(m.tenant_id),
+                    Value::Int(*user),
+                    Value::from(m.biz_id),
+                    Value::Int(m.r#type),
+                    Value::from(m.title.chars().take(200).collect::<String>()),
+                    Value::from(m.title_en.chars().take(200).collect::<String>()),
+                    Value::from(m.content.chars().take(1000).collect::<String>()),
+                    Value::from(m.content_en.chars().take(1000).collect::<String>()),
+                    Value::Int(now),
+                ],
+            );
+        }
+        sql.execute(state.db.pool()).await?;
+    }
+    Ok(users.len())
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 pub struct ListParams {
@@ -118,8 +174,12 @@ pub struct ListParams {
 pub struct MessageItem {
     pub id: Id,
     pub alarm_id: Option<Id>,
-    /// The alarm's type: 1 station fault, 2 smart warning.
+    /// What the message is about: 1 station fault, 2 smart warning (both alarms), 3 inspection
+    /// task, 4 repair order.
     pub r#type: i64,
+    /// The inspection task or repair order of a work message (absent for alarm messages).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub biz_id: Option<Id>,
     pub title: String,
     pub content: String,
     pub is_read: i64,
@@ -144,8 +204,9 @@ pub async fn list(
     let mut count = Sql::new("SELECT COUNT(*)");
     count.append(&filter);
     let total: i64 = count.scalar(state.db.pool()).await?;
-    let mut sql =
-        Sql::new("SELECT id, alarm_id, type, title, title_en, content, content_en, is_read, create_time");
+    let mut sql = Sql::new(
+        "SELECT id, alarm_id, biz_id, type, title, title_en, content, content_en, is_read, create_time",
+    );
     sql.append(&filter);
     sql.push_bind(
         " ORDER BY create_time DESC, id DESC LIMIT ? OFFSET ?",
@@ -166,6 +227,7 @@ pub async fn list(
                 id: Id(r.try_get("id")?),
                 alarm_id: r.try_get::<Option<i64>, _>("alarm_id")?.map(Id),
                 r#type: r.try_get("type")?,
+                biz_id: r.try_get::<Option<i64>, _>("biz_id")?.map(Id),
                 title: pick("title", "title_en")?,
                 content: pick("content", "content_en")?,
                 is_read: r.try_get("is_read")?,
