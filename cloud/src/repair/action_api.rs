@@ -299,7 +299,7 @@ pub async fn finish(
     let parts = text(b.parts.as_deref(), 1000, "更换部件", "Parts")?;
     let (row, viewer, owned) = load(&ctx, &scope, b.id).await?;
     let to = viewer.check(&row, owned, Action::Finish)?;
-    let photos = super::order_api::photos(&ctx, &row.tenant_id, b.photos.as_deref().unwrap_or(&[])).await?;
+    let photos = super::photos::photos(&ctx, &row.tenant_id, b.photos.as_deref().unwrap_or(&[])).await?;
     let now = time::now_ms();
     let mut set = Sql::default();
     set.push_bind(

@@ -15,6 +15,7 @@ pub mod machine;
 pub mod notify;
 pub mod order_api;
 pub mod people;
+pub mod photos;
 pub mod record;
 pub mod setting_api;
 pub mod settings;

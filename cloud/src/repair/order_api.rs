@@ -11,6 +11,7 @@ use super::action_api::assign_in;
 use super::machine::{self, Action};
 use super::notify::{self, About, Event};
 use super::people::Viewer;
+use super::photos::photos;
 use super::record::{RepairOrder, Row, SOURCE_ALARM, SOURCE_INSPECTION, SOURCE_MANUAL};
 use super::settings::{REPAIR_KEY, RepairSetting};
 use super::source::source_from_inspection;
@@ -26,7 +27,6 @@ use crate::kernel::sql::{Sql, Value, like_contains};
 use crate::kernel::{ApiError, ApiResult, Core, Data, Envelope, Id, Page, time};
 
 pub const ADD_BUTTON: &str = "repair_add";
-const MAX_PHOTOS: usize = 9;
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
@@ -172,35 +172,6 @@ pub struct CreateBody {
     /// Assign at once (needs `repair_assign`).
     #[schema(value_type = Option<String>)]
     pub assignee_id: Option<Id>,
-}
-
-/// `links` when each is an image uploaded by this tenant.
-pub async fn photos(core: &Core, tenant: &str, links: &[String]) -> Result<Vec<String>, ApiError> {
-    if links.len() > MAX_PHOTOS {
-        return Err(ApiError::bad_request(
-            format!("最多{MAX_PHOTOS}张图片"),
-            format!("At most {MAX_PHOTOS} photos"),
-        ));
-    }
-    let mut out = Vec::with_capacity(links.len());
-    for link in links {
-        let image = crate::resource::oss::find_by_link(core, tenant, link)
-            .await?
-            .is_some_and(|a| {
-                matches!(
-                    a.extension.to_ascii_lowercase().as_str(),
-                    "jpg" | "jpeg" | "png" | "webp"
-                )
-            });
-        if !image {
-            return Err(ApiError::bad_request(
-                "图片须为本租户上传的 JPG、PNG 或 WebP 图片",
-                "Photos must be JPG, PNG or WebP images uploaded to this tenant",
-            ));
-        }
-        out.push(link.clone());
-    }
-    Ok(out)
 }
 
 fn clean(v: Option<&str>, max: usize, zh: &'static str, en: &'static str) -> Result<String, ApiError> {
