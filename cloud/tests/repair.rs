@@ -1010,3 +1010,50 @@ async fn stats_and_home_figures_by_hand() {
         json!({"dictKey": "6", "dictValue": "To be evaluated"})
     );
 }
+
+#[tokio::test]
+async fn a_new_tenants_owners_see_and_evaluate_orders_and_maintenance_staff_do_not_dispatch() {
+    let app = TestApp::start().await;
+    let package: Vec<&str> = ["basicFacts", "intelligentOperation"]
+        .into_iter()
+        .chain(MANAGER_MENUS.iter().copied().filter(|m| m.starts_with("repair")))
+        .collect();
+    let (_, tenant) = app
+        .as_admin()
+        .await
+        .tenant_on_package("Repair Co", &package)
+        .await;
+    let granted = |alias: &'static str| {
+        let app = &app;
+        let tenant = tenant.clone();
+        async move {
+            let mut codes = Vec::new();
+            for code in MANAGER_MENUS.iter().filter(|m| m.starts_with("repair")) {
+                let n = app
+                    .scalar_i64(
+                        "SELECT COUNT(*) FROM blade_role_menu rm JOIN blade_role r ON r.id = rm.role_id \
+                         JOIN blade_menu m ON m.id = rm.menu_id WHERE r.tenant_id = ? AND r.role_alias = ? AND m.code = ?",
+                        vec![tenant.clone().into(), alias.into(), (*code).into()],
+                    )
+                    .await;
+                if n > 0 {
+                    codes.push(*code);
+                }
+            }
+            codes
+        }
+    };
+    assert_eq!(
+        granted("owner").await,
+        ["repair", "repair_view", "repair_evaluate"]
+    );
+    let maintenance = granted("maintenance").await;
+    assert!(
+        maintenance.contains(&"repair_accept") && maintenance.contains(&"repair_finish"),
+        "{maintenance:?}"
+    );
+    for not in ["repair_assign", "repair_verify", "repair_setting"] {
+        assert!(!maintenance.contains(&not), "{maintenance:?}");
+    }
+    assert!(granted("administrator").await.contains(&"repair_assign"));
+}
