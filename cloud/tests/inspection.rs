@@ -1120,6 +1120,17 @@ async fn a_task_is_filled_once_by_its_staff_with_every_check_and_real_photos() {
     m1.get("/api/inspectRecord/page?filledTime_gt=yesterday")
         .await
         .fails(400);
+    let doc = s.app.get("/api/openapi.json").await.body;
+    let names: Vec<&str> = doc["paths"]["/api/inspectRecord/page"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"filledTime_gt") && names.contains(&"runSituation"),
+        "{names:?}"
+    );
     assert_eq!(
         m1.get_data(&format!("/api/inspectRecord/{rid}")).await["results"][1]["note"],
         "Cracked panel"
