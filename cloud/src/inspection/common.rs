@@ -2,7 +2,7 @@
 //! nothing was removed), paging, dictionary entries, and the JSON columns (lists of strings).
 
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::kernel::ApiError;
