@@ -15,7 +15,7 @@ use super::photos::photos;
 use super::record::{RepairOrder, Row, SOURCE_ALARM, SOURCE_INSPECTION, SOURCE_MANUAL};
 use super::settings::{REPAIR_KEY, RepairSetting};
 use super::source::source_from_inspection;
-use super::store::{self, ALARM_HAS_ORDER, FROM, NewOrder, SELECT};
+use super::store::{self, ALARM_HAS_ORDER, FROM, NewOrder, RESULT_HAS_ORDER, SELECT};
 use super::view;
 use crate::alarm::context::AlarmCtx;
 use crate::alarm::store::{LEVEL_CRITICAL, LEVEL_MINOR, LEVEL_NOTICE};
@@ -214,6 +214,12 @@ async fn device_name(core: &Core, station: i64, device: Id) -> Result<Option<Str
 }
 
 /// The answer refusing a second open order for one alarm: 400 with the existing order's id.
+fn already_from_inspection(existing: Id) -> Response {
+    let mut body = Envelope::failure(400, RESULT_HAS_ORDER.render());
+    body.data = Some(existing);
+    (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
+}
+
 fn already(existing: Id) -> Response {
     let mut body = Envelope::failure(400, ALARM_HAS_ORDER.render());
     body.data = Some(existing);
@@ -293,13 +299,16 @@ pub async fn create(
         o.source = SOURCE_INSPECTION;
         o.inspect_record_id = Some(record.0);
         o.inspect_result_index = b.inspect_result_index;
-        if let Some(src) =
-            source_from_inspection(&ctx, &scope, record, b.inspect_result_index.unwrap_or(0)).await?
+        let src = source_from_inspection(&ctx, &scope, record, b.inspect_result_index.unwrap_or(0)).await?;
+        if let Some(existing) = src.repair_id
+            && store::is_open(&ctx, existing).await?
         {
-            o.station_id = src.station_id;
-            o.title = given(&b.title).unwrap_or(src.title);
-            o.description = given(&b.description).unwrap_or(src.description);
+            return Ok(already_from_inspection(existing));
         }
+        o.inspect_result_index = Some(b.inspect_result_index.unwrap_or(0));
+        o.station_id = src.station_id;
+        o.title = given(&b.title).unwrap_or(src.title);
+        o.description = given(&b.description).unwrap_or(src.description);
     }
     if o.station_id == 0 {
         let station = b.station_id.ok_or(ApiError::BadRequest(Text::new(
@@ -348,6 +357,9 @@ pub async fn create(
     (o.response_deadline, o.repair_deadline) = setting.deadlines(o.level, now);
     let mut tx = ctx.db.pool().begin().await?;
     let id = store::insert(&ctx, &mut tx, &o, now).await?;
+    if let (Some(record), Some(index)) = (o.inspect_record_id, o.inspect_result_index) {
+        super::source::link_result(&mut tx, record, index, id).await?;
+    }
     let mut assigned = None;
     if let Some(assignee) = b.assignee_id {
         let row = store::find_in(&mut tx, id)

@@ -179,6 +179,22 @@ fn opt(v: Option<i64>) -> Value {
     v.map(Value::Int).unwrap_or(Value::Null)
 }
 
+/// Opening a second order from an inspection result that already has an open one.
+pub const RESULT_HAS_ORDER: crate::kernel::lang::Text = crate::kernel::lang::Text::new(
+    "该巡检结果已有工单",
+    "This inspection result already has a repair order",
+);
+
+/// Whether order `id` is still open (neither completed nor canceled).
+pub async fn is_open(core: &Core, id: Id) -> Result<bool, ApiError> {
+    let mut sql = Sql::new("SELECT status FROM pv_repair_order WHERE ");
+    sql.push_bind("id = ?", [Value::from(id)]);
+    Ok(sql
+        .scalar_optional::<i64, _>(core.db.pool())
+        .await?
+        .is_some_and(super::machine::is_open))
+}
+
 pub const ALARM_HAS_ORDER: crate::kernel::lang::Text =
     crate::kernel::lang::Text::new("该告警已有工单", "This alarm already has a repair order");
 
