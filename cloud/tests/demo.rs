@@ -189,6 +189,39 @@ async fn the_demo_is_provisioned_once_with_its_tenant_stations_devices_and_price
     let token = app.token_of("demo", "admin", "123456").await;
     let stations = app.as_user(&token).get_data("/api/station/list").await;
     assert_eq!(stations.as_array().map(Vec::len), Some(3), "{stations}");
+
+    // Operations and maintenance have people and routine work: the maintainer sees every
+    // station and the daily plan's tasks, the owner only the Jiangsu rooftop and its orders.
+    let maint = app.token_of("demo", "maintainer", "123456").await;
+    let maint = app.as_user(&maint);
+    let seen = maint.get_data("/api/station/list").await;
+    assert_eq!(seen.as_array().map(Vec::len), Some(3), "{seen}");
+    let staff = app
+        .as_user(&token)
+        .get_data("/api/blade-user/listMaintenance")
+        .await;
+    assert!(
+        staff
+            .as_array()
+            .is_some_and(|s| s.iter().any(|u| u["account"] == "maintainer")),
+        "{staff}"
+    );
+    let plans = maint.get_data("/api/inspectPlan/page?size=10").await;
+    assert_eq!(plans["total"], 1, "{plans}");
+    assert_eq!(
+        plans["records"][0]["stationIds"].as_array().map(Vec::len),
+        Some(3)
+    );
+    assert_eq!(plans["records"][0]["items"].as_array().map(Vec::len), Some(2));
+    let owner = app.token_of("demo", "owner", "123456").await;
+    let owner = app.as_user(&owner);
+    let owned = owner.get_data("/api/station/list").await;
+    assert_eq!(owned.as_array().map(Vec::len), Some(1), "{owned}");
+    assert!(
+        owned[0]["name"].as_str().is_some_and(|n| n.contains("苏州")),
+        "{owned}"
+    );
+    assert_eq!(owner.get_data("/api/repair/page").await["total"], 0);
 }
 
 #[tokio::test]

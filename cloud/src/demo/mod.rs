@@ -18,6 +18,7 @@
 pub mod clock;
 pub mod error;
 pub mod files;
+pub mod om;
 pub mod sites;
 
 use std::path::PathBuf;
@@ -133,6 +134,7 @@ pub async fn provision(state: &StationCtx, now_ms: i64) -> Result<Provisioned, D
             ports,
         });
     }
+    changes += om::ensure(state, &who, &stations).await?;
     Ok(Provisioned {
         tenant_created,
         stations,
