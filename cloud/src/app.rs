@@ -19,7 +19,10 @@ use crate::state::AppState;
 
 /// Every API route of the product: each domain owns its routes; this only merges them.
 pub fn api_routes() -> OpenApiRouter<AppState> {
-    use crate::{alarm, analytics, auth, home, log, ops, report, resource, station, system, telemetry, user};
+    use crate::{
+        alarm, analytics, auth, home, inspection, log, ops, report, resource, station, system, telemetry,
+        user,
+    };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(ops::routes())
         .merge(auth::routes())
@@ -33,6 +36,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(alarm::routes())
         .merge(analytics::routes())
         .merge(report::routes())
+        .merge(inspection::routes())
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).

@@ -97,6 +97,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
         crate::analytics::job::spawn(state.alarm_ctx(), crate::analytics::job::JobConfig::default());
     // Monthly report files: checked hourly, produced once per station and month.
     let _reports = crate::report::monthly::spawn(state.core.clone(), std::time::Duration::from_secs(3600));
+    // Inspection tasks: generated, announced and marked overdue every 5 minutes.
+    let _inspections = crate::inspection::job::spawn(state.alarm_ctx(), std::time::Duration::from_secs(300));
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {
