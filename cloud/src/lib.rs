@@ -12,6 +12,7 @@ pub mod inspection;
 pub mod kernel;
 pub mod log;
 pub mod ops;
+pub mod repair;
 pub mod report;
 pub mod resource;
 pub mod server;
