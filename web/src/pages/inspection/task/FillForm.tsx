@@ -127,9 +127,11 @@ export default function FillForm({
     setShown(true)
     if (!fillReady(problems)) {
       const first = problems.unanswered[0] ?? problems.noteMissing[0]
-      document
-        .querySelector(`[data-check-key="${first}"]`)
-        ?.scrollIntoView({ behavior: 'smooth', block: 'center' })
+      // (jsdom has no scrollIntoView)
+      const card: Partial<Pick<HTMLElement, 'scrollIntoView'>> | null = document.querySelector(
+        `[data-check-key="${first}"]`,
+      )
+      card?.scrollIntoView?.({ behavior: 'smooth', block: 'center' })
       void message.warning(
         problems.unanswered.length > 0
           ? t('inspection.rule.answerAll', { count: problems.unanswered.length })
