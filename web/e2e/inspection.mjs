@@ -174,7 +174,7 @@ export async function inspectionChecks(t) {
     )
     // The platform administrator sees every tenant's roles and departments: keep to 000000.
     const ours = (r) => (r.tenantId ?? '000000') === '000000'
-    const roles = flatten((await get('/api/blade-system/role/list')) ?? [])
+    const roles = flatten((await get('/api/blade-system/role/list?tenantId=000000')) ?? [])
     let role = roles.find((r) => r.roleAlias === 'maintenance' && ours(r))
     if (!role) {
       await admin('POST', '/api/blade-system/role/submit', {
@@ -183,7 +183,7 @@ export async function inspectionChecks(t) {
         tenantId: '000000',
         sort: 9,
       })
-      role = flatten(await get('/api/blade-system/role/list')).find(
+      role = flatten(await get('/api/blade-system/role/list?tenantId=000000')).find(
         (r) => r.roleAlias === 'maintenance' && ours(r),
       )
     }
@@ -194,9 +194,11 @@ export async function inspectionChecks(t) {
       .filter(Boolean)
       .map(String)
     assert(menuIds.length >= 8, `menus found: ${menuIds.length}`)
+    // Added to what the role holds (other groups grant it their menus too).
+    const held = await get(`/api/blade-system/menu/role-tree-keys?roleIds=${role.id}`)
     await admin('POST', '/api/blade-system/role/grant', {
       roleIds: [String(role.id)],
-      menuIds,
+      menuIds: [...new Set([...(held?.menu ?? []), ...menuIds].map(String))],
     })
     const depts = flatten((await get('/api/blade-system/dept/list')) ?? []).filter(ours)
     assert(depts.length > 0, 'no department')
