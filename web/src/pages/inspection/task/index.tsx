@@ -1,4 +1,4 @@
-import { EyeOutlined, RightOutlined } from '@ant-design/icons'
+import { EyeOutlined, FilterOutlined, RightOutlined } from '@ant-design/icons'
 import {
   Button,
   Card,
@@ -75,6 +75,8 @@ export default function InspectionTaskPage() {
   const { list, page } = paged
   const plans = useQuery(planPageQuery({ current: 1, size: 200 })).data?.records ?? []
   const [selected, setSelected] = useState<string[]>([])
+  /** Phones: the filters fold away behind one button. */
+  const [filtersOpen, setFiltersOpen] = useState(false)
   const askDelete = useDelete(removeTasks, (ids) => {
     setSelected((s) => s.filter((id) => !ids.includes(id)))
     void client.invalidateQueries({ queryKey: inspectionKeys.tasks })
@@ -133,9 +135,21 @@ export default function InspectionTaskPage() {
 
   return (
     <PageBox testId="inspection-task-page">
+      {phone && (
+        <Button
+          icon={<FilterOutlined />}
+          data-testid="task-filters-toggle"
+          aria-expanded={filtersOpen}
+          style={{ minHeight: 44, marginBottom: 12 }}
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          {t('inspection.action.filters')}
+        </Button>
+      )}
       <Form
         form={search}
         layout={phone ? 'vertical' : 'inline'}
+        hidden={phone && !filtersOpen}
         style={{ marginBottom: 16, rowGap: 12 }}
         onFinish={() => paged.go({ filters: { ...search.getFieldsValue() }, current: 1 })}
       >
