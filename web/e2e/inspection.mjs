@@ -479,17 +479,30 @@ export async function inspectionChecks(t) {
         `order: ${JSON.stringify(order).slice(0, 300)}`,
       )
       assert(String(order.stationId) === ids.station, `order station ${order.stationId}`)
-      const record = await get(`/api/inspectRecord/${ids.record}`)
-      assert(
-        String(record.results[index].repairId) === ids.order,
-        `result repairId: ${record.results[index].repairId}`,
-      )
+      // The order page is the repair console's (branch repair-web): shot once it is there.
+      await mobile
+        .getByTestId('repair-detail-page')
+        .waitFor({ timeout: 5000 })
+        .catch(() => {})
       await shot('inspection-phone-repair.png')
-      // Back on the record, the result links its order instead of offering another.
-      await mobile.goto(`${baseUrl}/intelligentOperation/inspectionRecord-detail?id=${ids.record}`)
-      await mobile.getByTestId('record-result-repair-link').waitFor()
-      assert((await mobile.getByTestId('record-result-repair').count()) === 0, 'still offered')
     })
+
+    await check(
+      'inspection: the result then shows its order, linked instead of offered',
+      async () => {
+        const record = await get(`/api/inspectRecord/${ids.record}`)
+        const index = record.results.findIndex((r) => String(r.result) === '2')
+        assert(
+          String(record.results[index].repairId) === ids.order,
+          `result repairId: ${record.results[index].repairId} (order ${ids.order})`,
+        )
+        await mobile.goto(
+          `${baseUrl}/intelligentOperation/inspectionRecord-detail?id=${ids.record}`,
+        )
+        await mobile.getByTestId('record-result-repair-link').waitFor()
+        assert((await mobile.getByTestId('record-result-repair').count()) === 0, 'still offered')
+      },
+    )
 
     await check('inspection: no script errors on the phone', async () => {
       assert(mobileErrors.length === 0, mobileErrors.join('\n'))

@@ -92,12 +92,28 @@ describe('inspection calls', () => {
   })
 
   it('opens a repair order from a result and answers its id (object or bare id)', async () => {
+    const record = recordFromWire({
+      id: '11',
+      stationId: '3',
+      planName: 'P',
+      results: [
+        { itemId: '5', itemTitle: '逆变器', check: '外观', result: '1' },
+        { itemId: '6', itemTitle: '汇流箱', check: '端子', result: '2', note: ' 发热 ' },
+      ],
+    })
     answer = () => ok({ id: 77, code: 'WO202611260001' })
-    expect(await repairFromResult('11', 2)).toBe('77')
+    expect(await repairFromResult(record, 1)).toBe('77')
     expect(calls[0]).toMatchObject({ method: 'post', path: '/repair' })
-    expect(calls[0].body).toEqual({ inspectRecordId: '11', inspectResultIndex: 2 })
+    expect(calls[0].body).toEqual({
+      inspectRecordId: '11',
+      inspectResultIndex: 1,
+      stationId: '3',
+      title: '汇流箱：端子',
+      description: '发热',
+    })
     answer = () => ok('78')
-    expect(await repairFromResult('11', 0)).toBe('78')
+    expect(await repairFromResult(record, 0)).toBe('78')
+    expect(calls[1].body).toMatchObject({ inspectResultIndex: 0, description: '逆变器：外观' })
   })
 })
 

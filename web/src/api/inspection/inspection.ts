@@ -170,11 +170,22 @@ export async function uploadPhoto(file: Blob, name = 'photo'): Promise<Upload> {
   return res.data.data
 }
 
-/** Opens a repair order from an abnormal result; answers the order's id. */
-export async function repairFromResult(recordId: string, resultIndex: number): Promise<string> {
+/**
+ * Opens a repair order from abnormal result `index` of a record; answers the order's id. The
+ * record and index are what the contract asks; the station, a title ("item: check") and the
+ * note as description go along, so the order reads like the record even where the hub does not
+ * derive them from the record.
+ */
+export async function repairFromResult(record: InspectRecord, index: number): Promise<string> {
+  const result = record.results?.[index]
+  const title = result ? `${result.itemTitle}：${result.check}` : record.planName
+  const description = (result?.note ?? '').trim() || title
   const res = await request.post<Envelope<WireRow | string | number>>('/repair', {
-    inspectRecordId: recordId,
-    inspectResultIndex: resultIndex,
+    inspectRecordId: record.id,
+    inspectResultIndex: index,
+    stationId: record.stationId,
+    title: title.slice(0, 200),
+    description: description.slice(0, 2000),
   })
   const data = res.data.data
   return typeof data === 'object' && data !== null ? String(data.id) : String(data)

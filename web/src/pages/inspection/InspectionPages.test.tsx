@@ -245,6 +245,9 @@ describe('inspection records', () => {
       expect(calls.find((c) => c.path === '/repair')?.body).toEqual({
         inspectRecordId: '11',
         inspectResultIndex: 1,
+        stationId: '3',
+        title: '汇流箱：端子',
+        description: '端子发热',
       }),
     )
     expect((await screen.findByTestId('where')).textContent).toBe(

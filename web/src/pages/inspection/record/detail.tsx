@@ -35,7 +35,7 @@ export default function InspectionRecordDetailPage() {
   const openRepair = async (index: number) => {
     setOpening(index)
     try {
-      const orderId = await repairFromResult(r.id, index)
+      const orderId = await repairFromResult(r, index)
       void message.success(t('inspection.message.repairCreated'))
       void client.invalidateQueries({ queryKey: inspectionKeys.records })
       void navigate(repairPath(orderId))
