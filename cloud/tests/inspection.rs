@@ -1120,6 +1120,17 @@ async fn a_task_is_filled_once_by_its_staff_with_every_check_and_real_photos() {
     m1.get("/api/inspectRecord/page?filledTime_gt=yesterday")
         .await
         .fails(400);
+    let doc = s.app.get("/api/openapi.json").await.body;
+    let names: Vec<&str> = doc["paths"]["/api/inspectRecord/page"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"filledTime_gt") && names.contains(&"runSituation"),
+        "{names:?}"
+    );
     assert_eq!(
         m1.get_data(&format!("/api/inspectRecord/{rid}")).await["results"][1]["note"],
         "Cracked panel"
@@ -1288,4 +1299,25 @@ async fn passes_running_at_once_generate_and_announce_each_task_once() {
     if let Some(o) = other {
         o.db.close().await;
     }
+}
+
+#[tokio::test]
+async fn reminders_skip_staff_who_no_longer_see_the_station() {
+    let s = site().await;
+    let m = s.mgr();
+    let it = item(&m, "Panels", &["Clean"]).await;
+    let mut body = plan_body(&s, &[&it], "2", today_at(8), 0);
+    body["maintenanceIds"] = json!([s.uid(0), s.uid(3)]);
+    m.post_data("/api/inspectPlan", body).await;
+    // m4 is moved to station B after the plan was made.
+    m.post_json(
+        "/api/station/updateUserStation",
+        json!({"userId": s.uid(3), "stationIds": [s.b]}),
+    )
+    .await
+    .ok();
+    assert_eq!(pass(&s.app).await.generated, 1);
+    assert_eq!(messages(&s.app, s.m[0].0, 3).await, 1);
+    assert_eq!(messages(&s.app, s.m[3].0, 3).await, 0);
+    assert_eq!(s.maint(3).get_data("/api/inspectTask/page").await["total"], 0);
 }

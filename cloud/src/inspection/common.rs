@@ -2,13 +2,13 @@
 //! nothing was removed), paging, dictionary entries, and the JSON columns (lists of strings).
 
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Serialize;
+use utoipa::ToSchema;
 
+use crate::kernel::ApiError;
 use crate::kernel::envelope::Envelope;
 use crate::kernel::lang::Text;
 use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
-use crate::kernel::{ApiError, Id};
 
 pub const DELETED: Text = Text::new("删除成功", "Deleted successfully");
 pub const DELETE_FAILED: Text = Text::new("删除失败", "Delete failed");
@@ -50,25 +50,6 @@ pub fn paging(current: Option<i64>, size: Option<i64>) -> (i64, i64) {
         current.unwrap_or(1).max(1),
         size.unwrap_or(DEFAULT_SIZE).clamp(1, MAX_SIZE),
     )
-}
-
-/// `{id}` of a GET path.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Path)]
-pub struct InspectIdPath {
-    /// One id (GET) or comma-joined ids (DELETE).
-    pub id: String,
-}
-
-impl InspectIdPath {
-    pub fn one(&self) -> Result<Id, ApiError> {
-        self.id.trim().parse().map_err(|_| {
-            ApiError::bad_request(
-                format!("无效的ID：{}", self.id),
-                format!("invalid id {}", self.id),
-            )
-        })
-    }
 }
 
 /// A JSON column holding a list of strings; a broken value reads as empty.

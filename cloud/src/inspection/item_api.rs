@@ -6,9 +6,10 @@ use axum::extract::State;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
-use super::common::{Deleted, InspectIdPath, check_len, given, paging};
+use super::common::{Deleted, check_len, given, paging};
 use super::item_store::{self, InspectItem, ItemDraft};
 use crate::auth::Caller;
+use crate::kernel::entity::rest::IdPath;
 use crate::kernel::extract::{Json, Path, Query};
 use crate::kernel::id::ids_param;
 use crate::kernel::lang::Text;
@@ -110,12 +111,12 @@ pub async fn list(State(core): State<Core>, caller: Caller) -> ApiResult<Data<Ve
 }
 
 /// One item.
-#[utoipa::path(get, path = "/api/inspectItem/{id}", tag = "inspection", params(InspectIdPath),
+#[utoipa::path(get, path = "/api/inspectItem/{id}", tag = "inspection", params(IdPath),
     responses((status = 200, body = Envelope<InspectItem>), (status = 400), (status = 404)))]
 pub async fn detail(
     State(core): State<Core>,
     caller: Caller,
-    Path(p): Path<InspectIdPath>,
+    Path(p): Path<IdPath>,
 ) -> ApiResult<Data<InspectItem>> {
     Ok(Data(
         item_store::find(&core, &caller, p.one()?)
@@ -175,12 +176,12 @@ pub async fn update(
 
 /// Removes the listed items of the tenant (comma-joined ids); none removed → 400 `删除失败`;
 /// one used by a live plan → 400 and nothing removed.
-#[utoipa::path(delete, path = "/api/inspectItem/{id}", tag = "inspection", params(InspectIdPath),
+#[utoipa::path(delete, path = "/api/inspectItem/{id}", tag = "inspection", params(IdPath),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403)))]
 pub async fn remove(
     State(core): State<Core>,
     caller: Caller,
-    Path(p): Path<InspectIdPath>,
+    Path(p): Path<IdPath>,
 ) -> Result<Deleted, ApiError> {
     caller.require(&core, "inspectionItem_delete").await?;
     let ids = ids_param(&p.id)?;

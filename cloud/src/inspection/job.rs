@@ -5,7 +5,8 @@
 //!    unique (plan, station, due date) index, so each is generated exactly once whichever hub
 //!    (or how many at once) runs the pass;
 //! 2. reminders: each task not yet announced is claimed by one conditional UPDATE and its
-//!    plan's maintenance users get one message (type 3, biz id the task);
+//!    plan's maintenance users who can still see its station get one message (type 3, biz id
+//!    the task);
 //! 3. overdue: each unfilled task whose due date passed in its station's clock is claimed the
 //!    same way, marked overdue, and messaged once.
 //!
@@ -22,7 +23,7 @@ use super::item_store;
 use super::store::{PLAN_COLUMNS, PlanRow};
 use super::task_store::TaskItem;
 use crate::alarm::context::AlarmCtx;
-use crate::alarm::message::{TYPE_INSPECTION, WorkMessage, create_for_users};
+use crate::alarm::message::{TYPE_INSPECTION, WorkMessage, create_for_users, recipients};
 use crate::analytics::data::{self, StationRow};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Core, Id, leader, time};
@@ -136,13 +137,14 @@ struct Pending {
     tenant_id: String,
     plan_id: i64,
     plan_name: String,
+    station_id: i64,
     station_name: String,
     due_date: String,
     utc_offset_minutes: Option<i64>,
 }
 
-const PENDING: &str = "SELECT t.id, t.tenant_id, t.plan_id, p.name AS plan_name, s.name AS station_name, t.due_date, \
-     s.utc_offset_minutes FROM pv_inspect_task t JOIN pv_inspect_plan p ON p.id = t.plan_id \
+const PENDING: &str = "SELECT t.id, t.tenant_id, t.plan_id, p.name AS plan_name, t.station_id, s.name AS station_name, \
+     t.due_date, s.utc_offset_minutes FROM pv_inspect_task t JOIN pv_inspect_plan p ON p.id = t.plan_id \
      JOIN pv_station s ON s.id = t.station_id WHERE t.is_deleted = 0 AND t.status = 0 AND s.is_deleted = 0 AND ";
 
 /// Claims one flag of one task (`reminded` or `overdue`); true when this pass won it.
@@ -171,7 +173,10 @@ async fn message(
     title: (&str, &str),
     content: (&str, &str),
 ) -> Result<(), ApiError> {
-    let users = plan_staff(core, t.plan_id).await?;
+    // Staff who can no longer see the station would open a task they may not read.
+    let seeing = recipients(core, &t.tenant_id, t.station_id).await?;
+    let mut users = plan_staff(core, t.plan_id).await?;
+    users.retain(|u| seeing.contains(u));
     create_for_users(
         core,
         &users,

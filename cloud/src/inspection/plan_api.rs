@@ -7,15 +7,16 @@ use axum::extract::State;
 use serde::{Deserialize, Deserializer};
 use utoipa::{IntoParams, ToSchema};
 
-use super::common::{Deleted, InspectDictItem, InspectIdPath, check_len, given, paging};
+use super::common::{Deleted, InspectDictItem, check_len, given, paging};
 use super::cycle::{ALARM_DAYS, CYCLES, Cycle, alarm_day_name};
 use super::item_api::{InspectItemForm, create_item};
 use super::item_store::{self, InspectItem};
 use super::store::{self, InspectPlan, PLAN_COLUMNS, PlanDraft, PlanFilter, PlanRow, parse_date};
 use crate::auth::Caller;
 use crate::auth::scope::Scoped;
+use crate::kernel::entity::rest::IdPath;
 use crate::kernel::extract::{Json, Path, Query};
-use crate::kernel::id::{SELECT_ONE, ids_param, parse_id_list};
+use crate::kernel::id::{SELECT_ONE, ids_param};
 use crate::kernel::lang::{Lang, Text};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Core, Data, Envelope, Id, Page};
@@ -239,12 +240,12 @@ pub async fn page(
 }
 
 /// One plan.
-#[utoipa::path(get, path = "/api/inspectPlan/{id}", tag = "inspection", params(InspectIdPath),
+#[utoipa::path(get, path = "/api/inspectPlan/{id}", tag = "inspection", params(IdPath),
     responses((status = 200, body = Envelope<InspectPlan>), (status = 400), (status = 404)))]
 pub async fn detail(
     State(core): State<Core>,
     scoped: Scoped,
-    Path(p): Path<InspectIdPath>,
+    Path(p): Path<IdPath>,
 ) -> ApiResult<Data<InspectPlan>> {
     Ok(Data(
         store::find(&core, &scoped, p.one()?)
@@ -298,12 +299,12 @@ pub async fn update(
 
 /// Removes the listed plans the caller may see (comma-joined ids) with their unfilled tasks;
 /// filled tasks and their records stay. None removed → 400 `删除失败`.
-#[utoipa::path(delete, path = "/api/inspectPlan/{id}", tag = "inspection", params(InspectIdPath),
+#[utoipa::path(delete, path = "/api/inspectPlan/{id}", tag = "inspection", params(IdPath),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403)))]
 pub async fn remove(
     State(core): State<Core>,
     scoped: Scoped,
-    Path(p): Path<InspectIdPath>,
+    Path(p): Path<IdPath>,
 ) -> Result<Deleted, ApiError> {
     scoped.caller.require(&core, "inspectionPlan_delete").await?;
     let ids = ids_param(&p.id)?;
@@ -412,8 +413,10 @@ pub async fn maintenance_list(
     scoped: Scoped,
     Query(q): Query<MaintenanceQuery>,
 ) -> ApiResult<Data<Vec<InspectStaff>>> {
-    let stations = parse_id_list(q.station_ids.as_deref().unwrap_or(""))
-        .map_err(|e| ApiError::bad_request(format!("无效的ID：{}", e.0), e.to_string()))?;
+    let stations = match q.station_ids.as_deref().map(str::trim) {
+        None | Some("") => vec![],
+        Some(raw) => ids_param(raw)?,
+    };
     let visible = if stations.is_empty() {
         vec![]
     } else {

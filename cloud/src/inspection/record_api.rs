@@ -11,10 +11,11 @@ use axum::extract::State;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
-use super::common::{Deleted, InspectIdPath, check_len, given, paging};
+use super::common::{Deleted, check_len, given, paging};
 use super::record_store::{self, InspectRecord, RecordDraft, RecordFilter, RecordResult};
 use super::task_store;
 use crate::auth::scope::{ADMIN_ROLE, Scoped, role_aliases};
+use crate::kernel::entity::rest::IdPath;
 use crate::kernel::extract::{Json, Path, Query};
 use crate::kernel::id::ids_param;
 use crate::kernel::lang::Text;
@@ -241,12 +242,12 @@ pub async fn page(
 }
 
 /// One record with its answers.
-#[utoipa::path(get, path = "/api/inspectRecord/{id}", tag = "inspection", params(InspectIdPath),
+#[utoipa::path(get, path = "/api/inspectRecord/{id}", tag = "inspection", params(IdPath),
     responses((status = 200, body = Envelope<InspectRecord>), (status = 400), (status = 404)))]
 pub async fn detail(
     State(core): State<Core>,
     scoped: Scoped,
-    Path(p): Path<InspectIdPath>,
+    Path(p): Path<IdPath>,
 ) -> ApiResult<Data<InspectRecord>> {
     Ok(Data(
         record_store::find(&core, &scoped, p.one()?)
@@ -257,12 +258,12 @@ pub async fn detail(
 
 /// Removes the listed records the caller may see (comma-joined ids); their tasks go back to
 /// unfilled. None removed → 400 `删除失败`.
-#[utoipa::path(delete, path = "/api/inspectRecord/{id}", tag = "inspection", params(InspectIdPath),
+#[utoipa::path(delete, path = "/api/inspectRecord/{id}", tag = "inspection", params(IdPath),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403)))]
 pub async fn remove(
     State(core): State<Core>,
     scoped: Scoped,
-    Path(p): Path<InspectIdPath>,
+    Path(p): Path<IdPath>,
 ) -> Result<Deleted, ApiError> {
     scoped.caller.require(&core, "inspectionRecord_delete").await?;
     let ids = ids_param(&p.id)?;

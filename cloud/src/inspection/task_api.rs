@@ -6,11 +6,12 @@ use axum::extract::State;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::common::{Deleted, InspectIdPath, paging};
+use super::common::{Deleted, paging};
 use super::job;
 use super::task_store::{self, InspectTask, TaskFilter};
 use crate::alarm::context::AlarmCtx;
 use crate::auth::scope::{ADMIN_ROLE, Scoped, role_aliases};
+use crate::kernel::entity::rest::IdPath;
 use crate::kernel::extract::{Path, Query};
 use crate::kernel::id::ids_param;
 use crate::kernel::lang::Text;
@@ -68,12 +69,12 @@ pub async fn page(
 }
 
 /// One task with the checks to answer.
-#[utoipa::path(get, path = "/api/inspectTask/{id}", tag = "inspection", params(InspectIdPath),
+#[utoipa::path(get, path = "/api/inspectTask/{id}", tag = "inspection", params(IdPath),
     responses((status = 200, body = Envelope<InspectTask>), (status = 400), (status = 404)))]
 pub async fn detail(
     State(core): State<Core>,
     scoped: Scoped,
-    Path(p): Path<InspectIdPath>,
+    Path(p): Path<IdPath>,
 ) -> ApiResult<Data<InspectTask>> {
     let row = task_store::find_row(&core, &scoped, p.one()?)
         .await?
@@ -84,12 +85,12 @@ pub async fn detail(
 
 /// Removes the listed tasks the caller may see (comma-joined ids); a removed task is never
 /// generated again. Records of filled ones stay. None removed → 400 `删除失败`.
-#[utoipa::path(delete, path = "/api/inspectTask/{id}", tag = "inspection", params(InspectIdPath),
+#[utoipa::path(delete, path = "/api/inspectTask/{id}", tag = "inspection", params(IdPath),
     responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403)))]
 pub async fn remove(
     State(core): State<Core>,
     scoped: Scoped,
-    Path(p): Path<InspectIdPath>,
+    Path(p): Path<IdPath>,
 ) -> Result<Deleted, ApiError> {
     scoped.caller.require(&core, "inspectionTask_delete").await?;
     let ids = ids_param(&p.id)?;
