@@ -687,7 +687,10 @@ async fn the_alarm_websocket_needs_the_users_own_live_token() {
         .expect("connect");
     let first = socket.next().await.expect("a message").expect("ok");
     let msg: Json = serde_json::from_str(first.to_text().unwrap()).unwrap();
-    assert_eq!(msg, serde_json::json!({"data": [], "count": 0}));
+    assert_eq!(
+        msg,
+        serde_json::json!({"data": [], "count": 0, "work": [], "workCount": 0})
+    );
     socket
         .send(tokio_tungstenite::tungstenite::Message::Text("{}".into()))
         .await

@@ -176,7 +176,7 @@ impl Site {
     }
 
     /// An order from a fresh alarm of kind `kind`; its id.
-    async fn from_alarm(&self, kind: &str) -> (String, String) {
+    async fn order_from_alarm(&self, kind: &str) -> (String, String) {
         let alarm = self.raise(kind).await;
         let order = self
             .as_(&self.mgr)
@@ -261,7 +261,7 @@ impl Site {
 
     /// An order from an alarm whose condition persists, brought to `status`.
     async fn order_in(&self, status: i64, kind: &str) -> String {
-        let (order, _) = self.from_alarm(kind).await;
+        let (order, _) = self.order_from_alarm(kind).await;
         let path: &[&str] = match status {
             1 => &[],
             2 => &["assign"],
@@ -611,7 +611,7 @@ async fn an_order_from_an_alarm_keeps_it_open_until_completed() {
     assert_eq!(a["repairStatus"], 7);
 
     // Repaired while the condition persists: 5, then 6 when the condition ends.
-    let (o2, a2) = s.from_alarm("fault:a:2").await;
+    let (o2, a2) = s.order_from_alarm("fault:a:2").await;
     for a in ["assign", "accept", "start"] {
         s.take(&o2, a).await.ok();
     }
@@ -626,7 +626,7 @@ async fn an_order_from_an_alarm_keeps_it_open_until_completed() {
 
     // Verified by a dispatcher while the condition persists: completed, the alarm stays open;
     // a new order may then be opened for it.
-    let (o3, a3) = s.from_alarm("fault:a:3").await;
+    let (o3, a3) = s.order_from_alarm("fault:a:3").await;
     for a in ["assign", "accept", "start", "finish", "verify", "evaluate"] {
         s.take(&o3, a).await.ok();
     }
@@ -640,7 +640,7 @@ async fn an_order_from_an_alarm_keeps_it_open_until_completed() {
         .clone();
     assert_ne!(o4, json!(o3));
     // The condition ended, then came back before completion: the alarm stays open.
-    let (o5, a5) = s.from_alarm("fault:a:5").await;
+    let (o5, a5) = s.order_from_alarm("fault:a:5").await;
     s.condition_ends("fault:a:5").await;
     s.raise("fault:a:5").await;
     for a in ["assign", "accept", "start", "finish", "verify", "evaluate"] {
@@ -706,7 +706,7 @@ async fn deadlines_mark_overdue_and_message_once_each() {
         .data();
     assert_eq!(changed["repairHours"]["4"], 2.0);
     assert_eq!(changed["responseHours"]["4"], 1.0);
-    let (order, _) = s.from_alarm("fault:d:1").await;
+    let (order, _) = s.order_from_alarm("fault:d:1").await;
     let d = s.detail(&s.mgr, &order).await;
     let at = |k: &str| pv_cloud::kernel::time::parse_ms(d[k].as_str().unwrap()).unwrap();
     assert_eq!(at("repairDeadline") - at("createTime"), 2 * H);
@@ -855,6 +855,32 @@ async fn other_tenants_and_other_assignments_see_and_change_nothing() {
         s.as_(&s.m2).get_data("/api/repair/page?mine=true").await["total"],
         0
     );
+    // From an inspection result: the record and result are kept (the record lookup is wired
+    // when the inspection tables are merged); too long a title is refused.
+    let from_inspection = s
+        .as_(&s.mgr)
+        .post_json(
+            "/api/repair",
+            json!({"title": "Panel cracked", "description": "Row 3", "stationId": s.s1,
+                   "inspectRecordId": "123", "inspectResultIndex": 2}),
+        )
+        .await
+        .ok()
+        .data();
+    assert_eq!(
+        (
+            from_inspection["source"].clone(),
+            from_inspection["inspectRecordId"].clone()
+        ),
+        (json!("3"), json!("123"))
+    );
+    s.as_(&s.mgr)
+        .post_json(
+            "/api/repair",
+            json!({"title": "x".repeat(201), "description": "d", "stationId": s.s1}),
+        )
+        .await
+        .fails(400);
     // An owner has no button to create.
     s.as_(&s.owner)
         .post_json(
@@ -983,4 +1009,51 @@ async fn stats_and_home_figures_by_hand() {
         statuses[5],
         json!({"dictKey": "6", "dictValue": "To be evaluated"})
     );
+}
+
+#[tokio::test]
+async fn a_new_tenants_owners_see_and_evaluate_orders_and_maintenance_staff_do_not_dispatch() {
+    let app = TestApp::start().await;
+    let package: Vec<&str> = ["basicFacts", "intelligentOperation"]
+        .into_iter()
+        .chain(MANAGER_MENUS.iter().copied().filter(|m| m.starts_with("repair")))
+        .collect();
+    let (_, tenant) = app
+        .as_admin()
+        .await
+        .tenant_on_package("Repair Co", &package)
+        .await;
+    let granted = |alias: &'static str| {
+        let app = &app;
+        let tenant = tenant.clone();
+        async move {
+            let mut codes = Vec::new();
+            for code in MANAGER_MENUS.iter().filter(|m| m.starts_with("repair")) {
+                let n = app
+                    .scalar_i64(
+                        "SELECT COUNT(*) FROM blade_role_menu rm JOIN blade_role r ON r.id = rm.role_id \
+                         JOIN blade_menu m ON m.id = rm.menu_id WHERE r.tenant_id = ? AND r.role_alias = ? AND m.code = ?",
+                        vec![tenant.clone().into(), alias.into(), (*code).into()],
+                    )
+                    .await;
+                if n > 0 {
+                    codes.push(*code);
+                }
+            }
+            codes
+        }
+    };
+    assert_eq!(
+        granted("owner").await,
+        ["repair", "repair_view", "repair_evaluate"]
+    );
+    let maintenance = granted("maintenance").await;
+    assert!(
+        maintenance.contains(&"repair_accept") && maintenance.contains(&"repair_finish"),
+        "{maintenance:?}"
+    );
+    for not in ["repair_assign", "repair_verify", "repair_setting"] {
+        assert!(!maintenance.contains(&not), "{maintenance:?}");
+    }
+    assert!(granted("administrator").await.contains(&"repair_assign"));
 }

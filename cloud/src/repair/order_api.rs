@@ -174,12 +174,25 @@ pub struct CreateBody {
     pub assignee_id: Option<Id>,
 }
 
-fn clean(v: Option<&str>, max: usize, zh: &'static str, en: &'static str) -> Result<String, ApiError> {
-    let v = v.map(str::trim).unwrap_or("").to_owned();
+/// `v` trimmed and cut to `max` characters (names copied from an alarm may be longer than a
+/// title may be); refused when empty.
+fn clean(v: &str, max: usize, empty: Text) -> Result<String, ApiError> {
+    let v = v.trim();
     if v.is_empty() {
-        return Err(ApiError::BadRequest(Text::new(zh, en)));
+        return Err(ApiError::BadRequest(empty));
     }
     Ok(v.chars().take(max).collect())
+}
+
+/// Refuses a given text longer than `max` characters.
+fn at_most(v: &Option<String>, max: usize, zh: &str, en: &str) -> Result<(), ApiError> {
+    if v.as_deref().is_some_and(|v| v.trim().chars().count() > max) {
+        return Err(ApiError::bad_request(
+            format!("{zh}不能超过{max}个字符"),
+            format!("{en} must not exceed {max} characters"),
+        ));
+    }
+    Ok(())
 }
 
 /// The name of device `device` of `station` (any registry), if it is there.
@@ -221,6 +234,8 @@ pub async fn create(
     let caller = &scope.caller;
     caller.require(&ctx, ADD_BUTTON).await?;
     let photos = photos(&ctx, &caller.tenant_id, b.photos.as_deref().unwrap_or(&[])).await?;
+    at_most(&b.title, 200, "工单标题", "The title")?;
+    at_most(&b.description, 2000, "问题描述", "The description")?;
     let level = b.level.unwrap_or(LEVEL_MINOR);
     if !(LEVEL_NOTICE..=LEVEL_CRITICAL).contains(&level) {
         return Err(ApiError::bad_request("等级须为1到4", "The level must be 1 to 4"));
@@ -307,25 +322,21 @@ pub async fn create(
             )))?;
         o.device_id = Some(device.0);
     }
+    if o.title.is_empty() {
+        o.title = b.title.clone().unwrap_or_default();
+    }
+    if o.description.is_empty() {
+        o.description = b.description.clone().unwrap_or_default();
+    }
     o.title = clean(
-        Some(if o.title.is_empty() {
-            b.title.as_deref().unwrap_or("")
-        } else {
-            &o.title
-        }),
+        &o.title,
         200,
-        "请输入工单标题",
-        "Please enter the order title",
+        Text::new("请输入工单标题", "Please enter the order title"),
     )?;
     o.description = clean(
-        Some(if o.description.is_empty() {
-            b.description.as_deref().unwrap_or("")
-        } else {
-            &o.description
-        }),
+        &o.description,
         2000,
-        "请输入问题描述",
-        "Please describe the problem",
+        Text::new("请输入问题描述", "Please describe the problem"),
     )?;
     let viewer = Viewer::load(&ctx, &scope).await?;
     if b.assignee_id.is_some() && !viewer.is_dispatcher(o.station_id) {
