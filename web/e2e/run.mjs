@@ -15,6 +15,7 @@ import { adminChecks } from './admin.mjs'
 import { alarmChecks } from './alarm.mjs'
 import { dataPathChecks } from './datapath.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
+import { inspectionChecks } from './inspection.mjs'
 import { reportChecks } from './report.mjs'
 import { stationChecks } from './station.mjs'
 
@@ -320,12 +321,11 @@ try {
   })
 
   await check('two menu pages open two tabs; closing one leaves the other', async () => {
-    // 巡检计划 has no page yet (inspection is a later issue), so this also checks the
-    // "not available" page.
+    // 巡检计划 is the inspection plan list (issue 16).
     await sideMenu().getByText('智能运维', { exact: true }).click()
     await sideMenu().getByText('巡检计划', { exact: true }).click()
     await waitForPath(page, '/intelligentOperation/inspectionPlan')
-    await page.getByTestId('page-not-available').getByText('巡检计划').first().waitFor()
+    await page.getByTestId('inspection-plan-page').waitFor()
     await sideMenu().getByText('系统管理', { exact: true }).click()
     await sideMenu().getByText('用户管理', { exact: true }).click()
     await waitForPath(page, '/system/user')
@@ -742,6 +742,22 @@ try {
   // ---- Reports: a simulated station's figures on every report page, and their exports ----
   group = 'report'
   await reportChecks({ page, baseUrl, screenshotDir, timeout, check, assert, signIn, storedToken })
+
+  // ---- Inspections: an item and a plan by the admin, the task filled on a phone, a repair order ----
+  group = 'inspection'
+  if (only.length === 0 || only.includes(group)) {
+    await inspectionChecks({
+      page,
+      baseUrl,
+      screenshotDir,
+      timeout,
+      check,
+      assert,
+      waitForPath,
+      signIn,
+      storedToken,
+    })
+  }
 
   group = 'core'
   await check('no uncaught script errors', async () => {

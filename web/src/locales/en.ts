@@ -2,6 +2,7 @@ import type { Messages } from './zh'
 import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
+import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
 import * as reportMessages from './domains/report'
 import * as stationMessages from './domains/station'
@@ -13,6 +14,7 @@ const en: Messages = {
   ...alarmMessages.en,
   ...analyticsMessages.en,
   ...reportMessages.en,
+  ...inspectionMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },
@@ -34,6 +36,10 @@ const en: Messages = {
     home: 'Home',
     dashboard: 'Dashboard',
     stationOverview: 'Station overview',
+    inspectionPlanEdit: 'Edit inspection plan',
+    inspectionPlanDetail: 'Inspection plan',
+    inspectionTaskDetail: 'Inspection task',
+    inspectionRecordDetail: 'Inspection record',
   },
   login: {
     heading: 'Sign in',

@@ -1,6 +1,7 @@
 import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
+import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
 import * as reportMessages from './domains/report'
 import * as stationMessages from './domains/station'
@@ -12,6 +13,7 @@ const zh = {
   ...alarmMessages.zh,
   ...analyticsMessages.zh,
   ...reportMessages.zh,
+  ...inspectionMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },
@@ -33,6 +35,10 @@ const zh = {
     home: '首页',
     dashboard: '数据看板',
     stationOverview: '电站概览',
+    inspectionPlanEdit: '编辑巡检计划',
+    inspectionPlanDetail: '巡检计划详情',
+    inspectionTaskDetail: '巡检任务详情',
+    inspectionRecordDetail: '巡检记录详情',
   },
   login: {
     heading: '账号登录',

@@ -59,6 +59,10 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/intelligentOperation/alarmData': page(() => import('../pages/alarm/alarms')),
   '/intelligentOperation/intelligentWarning': page(() => import('../pages/alarm/warnings')),
   '/intelligentOperation/message': page(() => import('../pages/alarm/message')),
+  '/intelligentOperation/inspectionItem': page(() => import('../pages/inspection/item')),
+  '/intelligentOperation/inspectionPlan': page(() => import('../pages/inspection/plan')),
+  '/intelligentOperation/inspectionTask': page(() => import('../pages/inspection/task')),
+  '/intelligentOperation/inspectionRecord': page(() => import('../pages/inspection/record')),
 }
 
 /** The built page of a menu path, if any. */

@@ -23,10 +23,10 @@ const seededMenu = [
     children: [
       {
         id: '31',
-        // A menu whose page is not built yet (inspection plans).
-        code: 'inspectionPlan',
-        name: '巡检计划',
-        path: '/intelligentOperation/inspectionPlan',
+        // A menu whose page is not built (a made-up one: spare parts).
+        code: 'spareParts',
+        name: '备件管理',
+        path: '/intelligentOperation/spareParts',
         sort: 2,
         category: 1,
       },
@@ -110,15 +110,15 @@ describe('routes', () => {
   it('with a token, a menu path shows the not-available page titled with the menu name', async () => {
     act(() => useSessionStore.getState().setTokens('tok', 'ref'))
     // The premise: this menu path has no built page (pick another one once it has).
-    expect(builtPageOf('/intelligentOperation/inspectionPlan')).toBeUndefined()
-    visit('/intelligentOperation/inspectionPlan')
+    expect(builtPageOf('/intelligentOperation/spareParts')).toBeUndefined()
+    visit('/intelligentOperation/spareParts')
     const page = await screen.findByTestId('page-not-available', {}, { timeout: 20000 })
-    expect(page.textContent).toContain('巡检计划')
+    expect(page.textContent).toContain('备件管理')
     expect(page.textContent).toContain('该页面尚未开放')
-    await waitFor(() => expect(document.title).toBe('巡检计划 - 光伏电站智慧运维监控平台'))
+    await waitFor(() => expect(document.title).toBe('备件管理 - 光伏电站智慧运维监控平台'))
     cleanup()
-    visit('/intelligentOperation/inspectionPlan/index')
-    expect((await screen.findByTestId('page-not-available')).textContent).toContain('巡检计划')
+    visit('/intelligentOperation/spareParts/index')
+    expect((await screen.findByTestId('page-not-available')).textContent).toContain('备件管理')
     expect(await screen.findByText('智能运维')).toBeTruthy()
   })
 

@@ -104,6 +104,27 @@ export const routes: RouteObject[] = [
             handle: { title: 'route.stationOverview' } satisfies RouteMeta,
             lazy: page(() => import('../pages/realtime/station'), 'default'),
           },
+          // Inspection detail pages (?id=…), reached from their list pages and messages: not menu pages.
+          {
+            path: 'intelligentOperation/edit-inspectionPlan',
+            handle: { title: 'route.inspectionPlanEdit' } satisfies RouteMeta,
+            lazy: page(() => import('../pages/inspection/plan/edit'), 'default'),
+          },
+          {
+            path: 'intelligentOperation/inspectionPlan-detail',
+            handle: { title: 'route.inspectionPlanDetail' } satisfies RouteMeta,
+            lazy: page(() => import('../pages/inspection/plan/detail'), 'default'),
+          },
+          {
+            path: 'intelligentOperation/inspectionTask-detail',
+            handle: { title: 'route.inspectionTaskDetail' } satisfies RouteMeta,
+            lazy: page(() => import('../pages/inspection/task/detail'), 'default'),
+          },
+          {
+            path: 'intelligentOperation/inspectionRecord-detail',
+            handle: { title: 'route.inspectionRecordDetail' } satisfies RouteMeta,
+            lazy: page(() => import('../pages/inspection/record/detail'), 'default'),
+          },
           {
             path: 'info/index',
             handle: { title: 'route.info' } satisfies RouteMeta,
