@@ -3,6 +3,7 @@ import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as realtimeMessages from './domains/realtime'
+import * as repairMessages from './domains/repair'
 import * as reportMessages from './domains/report'
 import * as stationMessages from './domains/station'
 
@@ -13,6 +14,7 @@ const en: Messages = {
   ...alarmMessages.en,
   ...analyticsMessages.en,
   ...reportMessages.en,
+  ...repairMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },
@@ -34,6 +36,7 @@ const en: Messages = {
     home: 'Home',
     dashboard: 'Dashboard',
     stationOverview: 'Station overview',
+    repairDetail: 'Repair order',
   },
   login: {
     heading: 'Sign in',

@@ -2,6 +2,7 @@ import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as realtimeMessages from './domains/realtime'
+import * as repairMessages from './domains/repair'
 import * as reportMessages from './domains/report'
 import * as stationMessages from './domains/station'
 /** Chinese (default). `en.ts` must have exactly the same keys; the compiler and a test check it. */
@@ -12,6 +13,7 @@ const zh = {
   ...alarmMessages.zh,
   ...analyticsMessages.zh,
   ...reportMessages.zh,
+  ...repairMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },
@@ -33,6 +35,7 @@ const zh = {
     home: '首页',
     dashboard: '数据看板',
     stationOverview: '电站概览',
+    repairDetail: '工单详情',
   },
   login: {
     heading: '账号登录',

@@ -59,6 +59,7 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/intelligentOperation/alarmData': page(() => import('../pages/alarm/alarms')),
   '/intelligentOperation/intelligentWarning': page(() => import('../pages/alarm/warnings')),
   '/intelligentOperation/message': page(() => import('../pages/alarm/message')),
+  '/intelligentOperation/repair': page(() => import('../pages/repair/list')),
 }
 
 /** The built page of a menu path, if any. */
