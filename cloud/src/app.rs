@@ -19,7 +19,9 @@ use crate::state::AppState;
 
 /// Every API route of the product: each domain owns its routes; this only merges them.
 pub fn api_routes() -> OpenApiRouter<AppState> {
-    use crate::{alarm, analytics, auth, home, log, ops, report, resource, station, system, telemetry, user};
+    use crate::{
+        alarm, analytics, auth, home, log, ops, repair, report, resource, station, system, telemetry, user,
+    };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(ops::routes())
         .merge(auth::routes())
@@ -33,6 +35,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(alarm::routes())
         .merge(analytics::routes())
         .merge(report::routes())
+        .merge(repair::routes())
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).

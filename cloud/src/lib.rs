@@ -11,6 +11,7 @@ pub mod home;
 pub mod kernel;
 pub mod log;
 pub mod ops;
+pub mod repair;
 pub mod report;
 pub mod resource;
 pub mod server;

@@ -97,6 +97,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
         crate::analytics::job::spawn(state.alarm_ctx(), crate::analytics::job::JobConfig::default());
     // Monthly report files: checked hourly, produced once per station and month.
     let _reports = crate::report::monthly::spawn(state.core.clone(), std::time::Duration::from_secs(3600));
+    // Repair deadlines: overdue orders marked and messaged once per deadline, every minute.
+    crate::repair::deadline::spawn(state.alarm_ctx(), std::time::Duration::from_secs(60));
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {

@@ -183,7 +183,7 @@ async fn a_fault_code_raises_one_named_alarm_on_two_bells_within_2s_and_messages
         .0;
     for b in [&mut bell1, &mut bell2] {
         let first = next_feed(b, T).await.expect("initial list");
-        assert_eq!(first, json!({"data": [], "count": 0}));
+        assert_eq!(first, json!({"data": [], "count": 0, "work": [], "workCount": 0}));
     }
 
     // A healthy sample, then Sungrow fault code 2 ("Grid overvoltage", major).

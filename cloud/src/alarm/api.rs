@@ -94,6 +94,12 @@ pub struct AlarmRecord {
     pub clear_user_name: Option<String>,
     pub clear_time: Option<Timestamp>,
     pub clear_note: Option<String>,
+    /// The alarm's latest repair order (absent when it has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repair_id: Option<Id>,
+    /// That order's status, 1 .. 8 (absent when there is no order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repair_status: Option<i64>,
 }
 
 const STATUS_NAMES: [(&str, &str); 3] = [
@@ -119,10 +125,11 @@ const SELECT: &str = "SELECT a.id, a.station_id, s.name AS station_name, a.devic
      a.kind, a.category, a.type, a.level, a.code, a.name, a.name_en, a.detail, a.detail_en, a.value, a.threshold, \
      a.status, a.first_time, a.last_time, a.occurrences, a.ack_user, a.ack_time, a.ack_note, a.clear_user, \
      a.clear_time, a.clear_note, au.real_name AS ack_real, au.name AS ack_name, cu.real_name AS clear_real, \
-     cu.name AS clear_name";
+     cu.name AS clear_name, a.repair_id, ro.status AS repair_status";
 
 const FROM: &str = " FROM pv_alarm a JOIN pv_station s ON s.id = a.station_id \
-     LEFT JOIN blade_user au ON au.id = a.ack_user LEFT JOIN blade_user cu ON cu.id = a.clear_user";
+     LEFT JOIN blade_user au ON au.id = a.ack_user LEFT JOIN blade_user cu ON cu.id = a.clear_user \
+     LEFT JOIN pv_repair_order ro ON ro.id = a.repair_id";
 
 fn user_name(real: Option<String>, name: Option<String>) -> Option<String> {
     real.filter(|n| !n.is_empty()).or(name.filter(|n| !n.is_empty()))
@@ -170,6 +177,8 @@ fn record(r: &AnyRow, lang: Lang) -> Result<AlarmRecord, sqlx::Error> {
         clear_user_name,
         clear_time: r.try_get::<Option<i64>, _>("clear_time")?.map(Timestamp),
         clear_note: r.try_get("clear_note")?,
+        repair_id: r.try_get::<Option<i64>, _>("repair_id")?.map(Id),
+        repair_status: r.try_get("repair_status")?,
     })
 }
 

@@ -3,6 +3,9 @@
 //! what the console shows. The client's `{}` messages are keep-alives. The connection closes
 //! when the sign-in session ends.
 //!
+//! Beside the alarms, `work` carries the caller's unread work messages (inspection tasks and
+//! repair orders, newest `WORK_LIMIT`) and `workCount` how many there are.
+//!
 //! The list is the caller's open (status 0) alarms of both types, station-scoped like every
 //! alarm call, newest first, capped at `FEED_LIMIT`; `count` is the total. Every raise, clear,
 //! acknowledgement or re-trigger wakes the tenant's connections (`store::notify`), each of which
@@ -43,11 +46,34 @@ pub struct AlarmItem {
     pub r#type: i64,
 }
 
+/// An unread message about work (an inspection task or a repair order) for the bell.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkItem {
+    /// The message's id (mark it read with `/api/message/read`).
+    pub id: Id,
+    /// 3 inspection task, 4 repair order.
+    pub r#type: i64,
+    /// The task or order.
+    pub biz_id: Option<Id>,
+    pub title: String,
+    /// ISO date-time with `T`, like the alarm items.
+    pub date: String,
+}
+
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FeedMessage {
     pub data: Vec<AlarmItem>,
     pub count: i64,
+    /// The caller's unread work messages, newest first (at most `WORK_LIMIT`).
+    pub work: Vec<WorkItem>,
+    /// How many unread work messages the caller has.
+    pub work_count: i64,
 }
+
+/// At most this many work messages travel in one message.
+pub const WORK_LIMIT: i64 = 20;
 
 /// At most this many alarms travel in one message (the bell shows "99+" beyond 99 anyway).
 pub const FEED_LIMIT: i64 = 50;
@@ -105,7 +131,61 @@ pub async fn current_in(
             })
         })
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
-    Ok(FeedMessage { data, count: total })
+    let (work, work_count) = work_in(state, &scope.caller, en).await?;
+    Ok(FeedMessage {
+        data,
+        count: total,
+        work,
+        work_count,
+    })
+}
+
+/// The caller's unread work messages (types 3 and 4), newest first, and how many there are.
+async fn work_in(state: &Core, caller: &Caller, en: bool) -> Result<(Vec<WorkItem>, i64), ApiError> {
+    use crate::alarm::message::{TYPE_INSPECTION, TYPE_REPAIR};
+    use crate::kernel::sql::{Sql, Value};
+    use sqlx::Row;
+
+    let mut filter = Sql::new(" FROM pv_message WHERE ");
+    filter.append(&caller.tenant_filter("tenant_id"));
+    filter.push_bind(
+        " AND user_id = ? AND is_read = 0 AND type IN (?, ?)",
+        [
+            Value::from(caller.user_id),
+            Value::Int(TYPE_INSPECTION),
+            Value::Int(TYPE_REPAIR),
+        ],
+    );
+    let mut count = Sql::new("SELECT COUNT(*)");
+    count.append(&filter);
+    let total: i64 = count.scalar(state.db.pool()).await?;
+    let mut sql = Sql::new("SELECT id, type, biz_id, title, title_en, create_time");
+    sql.append(&filter);
+    sql.push_bind(
+        " ORDER BY create_time DESC, id DESC LIMIT ?",
+        [Value::Int(WORK_LIMIT)],
+    );
+    let work = sql
+        .rows(state.db.pool())
+        .await?
+        .iter()
+        .map(|r| {
+            let title: String = r.try_get("title")?;
+            let title_en: String = r.try_get("title_en")?;
+            Ok(WorkItem {
+                id: Id(r.try_get("id")?),
+                r#type: r.try_get("type")?,
+                biz_id: r.try_get::<Option<i64>, _>("biz_id")?.map(Id),
+                title: if en && !title_en.is_empty() {
+                    title_en
+                } else {
+                    title
+                },
+                date: iso(r.try_get("create_time")?),
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok((work, total))
 }
 
 /// `yyyy-MM-ddTHH:mm:ss` in the hub's timezone (the date format of the bell's alarm items).
@@ -117,7 +197,7 @@ const WRONG_USER: Text = Text::new("无权订阅该用户的告警", "You may no
 
 #[utoipa::path(get, path = "/ws/{userId}", tag = "alarm",
     params(("userId" = String, Path), ("token" = String, Query, description = "The access token (browsers cannot set headers on a websocket)")),
-    responses((status = 101, description = "Websocket: server sends {data: [alarm], count}"), (status = 401), (status = 403)))]
+    responses((status = 101, description = "Websocket: server sends {data: [alarm], count, work: [message], workCount}"), (status = 401), (status = 403)))]
 pub async fn connect(
     State(state): State<AlarmCtx>,
     Path(user_id): Path<String>,

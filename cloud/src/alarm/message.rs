@@ -270,5 +270,9 @@ pub async fn read(
         sql.push(")");
     }
     let n = sql.execute(state.db.pool()).await?;
+    if n > 0 {
+        // The bell's work items are the unread ones.
+        super::store::notify(&state, &caller.tenant_id);
+    }
     Ok(Data(n as i64))
 }

@@ -112,7 +112,7 @@ pub async fn raise(state: &AlarmCtx, r: &Raise) -> Result<Raised, ApiError> {
         let mut up = Sql::new("UPDATE pv_alarm SET ");
         up.push_bind(
             "occurrences = occurrences + 1, last_time = CASE WHEN last_time < ? THEN ? ELSE last_time END, \
-             level = ?, value = ?, threshold = ?, detail = ?, detail_en = ? \
+             level = ?, value = ?, threshold = ?, detail = ?, detail_en = ?, condition_end_time = NULL \
              WHERE station_id = ? AND device_id = ? AND kind = ? AND status < 2",
             [
                 Value::Int(r.at),
@@ -140,7 +140,9 @@ pub async fn raise(state: &AlarmCtx, r: &Raise) -> Result<Raised, ApiError> {
 }
 
 /// Clears the open alarm of a condition that has ended (by the system: `clear_user` 0).
-/// Returns its id, or `None` when no alarm of that kind was open.
+/// Returns its id, or `None` when no alarm of that kind was open. An alarm with an open repair
+/// order stays open instead: the end is recorded on it (`repair::link::hold_open`) and `None`
+/// is returned.
 pub async fn clear_auto(
     state: &AlarmCtx,
     tenant_id: &str,
@@ -153,6 +155,10 @@ pub async fn clear_auto(
     let Some(id) = open_id(&state.db, station_id, device_id, &kind).await? else {
         return Ok(None);
     };
+    if crate::repair::link::hold_open(&state.core, id, at).await? {
+        notify(state, tenant_id);
+        return Ok(None);
+    }
     let mut sql = Sql::new("UPDATE pv_alarm SET ");
     sql.push_bind(
         "status = 2, clear_user = 0, clear_time = ? WHERE id = ? AND status < 2",

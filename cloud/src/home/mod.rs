@@ -69,6 +69,13 @@ pub struct HomeData {
     pub month_revenue: f64,
     /// ISO 4217 code of the amounts (the tenant's report setting).
     pub currency: String,
+    /// Repair orders of the caller's scope not completed nor canceled, and those of them past a
+    /// deadline (`repair::stats`).
+    pub repair_open: i64,
+    pub repair_overdue: i64,
+    /// Mean hours from creation to finish of the orders finished in the last 90 days (null when
+    /// none; docs/repair.md).
+    pub mttr_hours: Option<f64>,
     /// When the figures were computed, `yyyy-MM-dd HH:mm:ss`.
     pub update_time: String,
 }
@@ -85,11 +92,9 @@ async fn revenues(state: &Core, fleet: &Fleet) -> Result<HashMap<i64, Revenue>, 
 /// energy conservation figures.
 #[utoipa::path(get, path = "/api/homePage/data", tag = "home",
     responses((status = 200, body = Envelope<HomeData>), (status = 401)))]
-pub async fn data(
-    State(state): State<TelemetryCtx>,
-    Scoped { stations, .. }: Scoped,
-) -> ApiResult<Data<HomeData>> {
-    let fleet = Fleet::load(&state, stations).await?;
+pub async fn data(State(state): State<TelemetryCtx>, scope: Scoped) -> ApiResult<Data<HomeData>> {
+    let (repair, _) = crate::repair::stats_api::summary(&state, &scope, None).await?;
+    let fleet = Fleet::load(&state, scope.stations).await?;
     let factors = factors(&state).await?;
     let day = fleet.day;
     // Past days of this year from the day rollups, today from the live rule: no double count.
@@ -124,6 +129,9 @@ pub async fn data(
         today_revenue: 0.0,
         month_revenue: 0.0,
         currency: revenue::currency(&state, &fleet.scope.tenant_id).await?,
+        repair_open: repair.open,
+        repair_overdue: repair.overdue,
+        mttr_hours: repair.mttr_hours,
         update_time: time::format_ms(time::now_ms()),
     };
     let by_station = revenues(&state, &fleet).await?;

@@ -70,16 +70,48 @@ const BAD_ACCOUNT_NUMBER: Text = Text::new(
 
 /// The default roles of a new tenant: alias, zh name, en name, and the menu groups granted.
 /// The administrator gets every menu of the package; the others a sensible working set.
-const DEFAULT_ROLES: &[(&str, &str, &[&str])] = &[
-    (super::seed::ADMIN_ROLE_ALIAS, "管理员", &[]),
-    ("user", "普通用户", &["basicFacts"]),
-    ("owner", "业主", &["basicFacts", "report"]),
-    (
-        "maintenance",
-        "运维人员",
-        &["basicFacts", "stationMonitor", "intelligentOperation"],
-    ),
+const DEFAULT_ROLES: &[DefaultRole] = &[
+    DefaultRole {
+        alias: super::seed::ADMIN_ROLE_ALIAS,
+        name: "管理员",
+        groups: &[],
+        only: &[],
+        except: &[],
+    },
+    DefaultRole {
+        alias: "user",
+        name: "普通用户",
+        groups: &["basicFacts"],
+        only: &[],
+        except: &[],
+    },
+    // Owners see their stations' repair orders and evaluate them.
+    DefaultRole {
+        alias: "owner",
+        name: "业主",
+        groups: &["basicFacts", "report"],
+        only: &["repair", "repair_view", "repair_evaluate"],
+        except: &[],
+    },
+    // Maintenance staff work orders; dispatching, verifying and the deadlines are for managers.
+    DefaultRole {
+        alias: "maintenance",
+        name: "运维人员",
+        groups: &["basicFacts", "stationMonitor", "intelligentOperation"],
+        only: &[],
+        except: &["repair_assign", "repair_verify", "repair_setting"],
+    },
 ];
+
+/// A default role: alias, zh name, the menu groups granted with everything under them, single
+/// menus or buttons granted alone, and menus left out of the groups.
+struct DefaultRole {
+    alias: &'static str,
+    name: &'static str,
+    groups: &'static [&'static str],
+    only: &'static [&'static str],
+    except: &'static [&'static str],
+}
 
 pub struct TenantHooks;
 
@@ -414,7 +446,8 @@ pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
     );
     s.execute(&mut *tx).await?;
     let mut admin_role = None;
-    for (sort, (alias, name, groups)) in DEFAULT_ROLES.iter().enumerate() {
+    for (sort, role_def) in DEFAULT_ROLES.iter().enumerate() {
+        let (alias, name, groups) = (&role_def.alias, &role_def.name, role_def.groups);
         let role = state.ids.next();
         if *alias == super::seed::ADMIN_ROLE_ALIAS {
             admin_role = Some(role);
@@ -428,9 +461,11 @@ pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
         let granted: Vec<i64> = if groups.is_empty() {
             menus.iter().map(|m| m.0).filter(|m| allowed(m)).collect()
         } else {
+            let except = menus_named(&menus, role_def.except);
             subtree(&menus, groups)
                 .into_iter()
-                .filter(|m| allowed(m))
+                .chain(menus_named(&menus, role_def.only))
+                .filter(|m| allowed(m) && !except.contains(m))
                 .collect()
         };
         for menu in granted {
@@ -481,6 +516,15 @@ pub async fn password_hash_of(plain: &str) -> Result<String, ApiError> {
 }
 
 /// Menu ids of the named groups and everything below them.
+/// The menus of `codes` themselves (without what is under them).
+fn menus_named(menus: &[(i64, i64, String)], codes: &[&str]) -> Vec<i64> {
+    menus
+        .iter()
+        .filter(|m| codes.contains(&m.2.as_str()))
+        .map(|m| m.0)
+        .collect()
+}
+
 fn subtree(menus: &[(i64, i64, String)], roots: &[&str]) -> Vec<i64> {
     let mut out: Vec<i64> = menus
         .iter()
