@@ -20,7 +20,8 @@ use crate::state::AppState;
 /// Every API route of the product: each domain owns its routes; this only merges them.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     use crate::{
-        alarm, analytics, auth, home, log, ops, repair, report, resource, station, system, telemetry, user,
+        alarm, analytics, auth, home, inspection, log, ops, repair, report, resource, station, system,
+        telemetry, user,
     };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(ops::routes())
@@ -36,6 +37,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(analytics::routes())
         .merge(report::routes())
         .merge(repair::routes())
+        .merge(inspection::routes())
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).

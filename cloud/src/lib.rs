@@ -8,6 +8,7 @@ pub mod config;
 pub mod console;
 pub mod demo;
 pub mod home;
+pub mod inspection;
 pub mod kernel;
 pub mod log;
 pub mod ops;

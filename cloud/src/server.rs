@@ -99,6 +99,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     let _reports = crate::report::monthly::spawn(state.core.clone(), std::time::Duration::from_secs(3600));
     // Repair deadlines: overdue orders marked and messaged once per deadline, every minute.
     crate::repair::deadline::spawn(state.alarm_ctx(), std::time::Duration::from_secs(60));
+    // Inspection tasks: generated, announced and marked overdue every 5 minutes.
+    let _inspections = crate::inspection::job::spawn(state.alarm_ctx(), std::time::Duration::from_secs(300));
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {

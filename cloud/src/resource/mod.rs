@@ -1,6 +1,7 @@
 //! Files: uploads stored on local disk under the data directory (object-storage back-ends come
 //! with their admin screens later).
 
+pub mod image;
 pub mod oss;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -17,6 +18,7 @@ where
         .merge(
             OpenApiRouter::new()
                 .routes(routes!(oss::put_file))
+                .routes(routes!(oss::put_image))
                 .layer(axum::extract::DefaultBodyLimit::disable()),
         )
         .routes(routes!(oss::remove_file))

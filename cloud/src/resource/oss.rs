@@ -15,6 +15,7 @@ use sha2::Sha256;
 use tokio::io::AsyncWriteExt;
 use utoipa::{IntoParams, ToSchema};
 
+use super::image;
 use crate::auth::Caller;
 use crate::auth::caller::bearer;
 use crate::kernel::Core;
@@ -106,14 +107,22 @@ pub async fn find_by_link(state: &Core, tenant_id: &str, link: &str) -> Result<O
         .filter(|a| a.tenant_id == tenant_id))
 }
 
-#[utoipa::path(post, path = "/api/blade-resource/oss/endpoint/put-file", tag = "resource",
-    request_body(content_type = "multipart/form-data", description = "field `file`"),
-    responses((status = 200, body = Envelope<Uploaded>), (status = 400), (status = 401)))]
-pub async fn put_file(
-    State(state): State<Core>,
-    caller: Caller,
-    mut form: Multipart,
-) -> ApiResult<Data<Uploaded>> {
+/// What an upload may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Accept {
+    /// Any file (up to the configured size); stored with the extension of its name.
+    AnyFile,
+    /// A JPEG, PNG or WebP recognised by its content (up to [`MAX_IMAGE_BYTES`]); stored with
+    /// the extension of the detected kind.
+    Image,
+}
+
+/// The most an image upload may hold.
+pub const MAX_IMAGE_BYTES: usize = 10 * 1024 * 1024;
+const NOT_AN_IMAGE: Text = Text::new("仅支持 JPG、PNG、WebP 图片", "Only JPG, PNG or WebP images");
+
+/// Stores the multipart field `file` of `form` under the files folder and `blade_attach`.
+async fn receive(state: &Core, caller: &Caller, mut form: Multipart, accept: Accept) -> ApiResult<Uploaded> {
     let bad = |e: axum::extract::multipart::MultipartError| {
         ApiError::bad_request(format!("上传内容有误：{e}"), format!("malformed upload: {e}"))
     };
@@ -127,7 +136,28 @@ pub async fn put_file(
             .chars()
             .take(200)
             .collect::<String>();
-        let ext = extension_of(&original);
+        // The first bytes decide what an image upload is.
+        let mut head: Vec<u8> = Vec::new();
+        let mut ended = false;
+        while head.len() < image::HEAD_LEN {
+            match field.chunk().await.map_err(bad)? {
+                Some(chunk) => head.extend_from_slice(&chunk),
+                None => {
+                    ended = true;
+                    break;
+                }
+            }
+        }
+        let (ext, max) = match accept {
+            Accept::AnyFile => (extension_of(&original), state.config.files.max_upload_bytes),
+            Accept::Image => {
+                let kind = image::sniff(&head).ok_or(ApiError::BadRequest(NOT_AN_IMAGE))?;
+                (
+                    kind.extension().to_owned(),
+                    state.config.files.max_upload_bytes.min(MAX_IMAGE_BYTES),
+                )
+            }
+        };
         let id = state.ids.next();
         let day = chrono::DateTime::from_timestamp_millis(time::now_ms())
             .map(|t| t.with_timezone(&time::offset()).format("%Y%m%d").to_string())
@@ -144,11 +174,17 @@ pub async fn put_file(
         let mut file = tokio::fs::File::create(&partial)
             .await
             .map_err(|e| ApiError::Internal(format!("create: {e}")))?;
-        let mut size: usize = 0;
+        let mut size: usize = head.len();
         let outcome: Result<(), ApiError> = async {
-            while let Some(chunk) = field.chunk().await.map_err(bad)? {
+            if size > max {
+                return Err(ApiError::BadRequest(TOO_BIG));
+            }
+            file.write_all(&head)
+                .await
+                .map_err(|e| ApiError::Internal(format!("write: {e}")))?;
+            while !ended && let Some(chunk) = field.chunk().await.map_err(bad)? {
                 size += chunk.len();
-                if size > state.config.files.max_upload_bytes {
+                if size > max {
                     return Err(ApiError::BadRequest(TOO_BIG));
                 }
                 file.write_all(&chunk)
@@ -195,15 +231,57 @@ pub async fn put_file(
             let _ = tokio::fs::remove_file(&path).await;
             return Err(e);
         }
-        return Ok(Data(Uploaded {
+        return Ok(Uploaded {
             link,
             domain: String::new(),
             name,
             original_name: original,
             attach_id: id,
-        }));
+        });
     }
     Err(ApiError::BadRequest(NO_FILE))
+}
+
+#[utoipa::path(post, path = "/api/blade-resource/oss/endpoint/put-file", tag = "resource",
+    request_body(content_type = "multipart/form-data", description = "field `file`"),
+    responses((status = 200, body = Envelope<Uploaded>), (status = 400), (status = 401)))]
+pub async fn put_file(
+    State(state): State<Core>,
+    caller: Caller,
+    form: Multipart,
+) -> ApiResult<Data<Uploaded>> {
+    Ok(Data(receive(&state, &caller, form, Accept::AnyFile).await?))
+}
+
+/// An image upload: JPEG, PNG or WebP recognised by its content (not its name), at most
+/// 10 MiB, stored with the extension of the detected kind; anything else is refused.
+#[utoipa::path(post, path = "/api/blade-resource/oss/endpoint/put-image", tag = "resource",
+    request_body(content_type = "multipart/form-data", description = "field `file`: a JPEG, PNG or WebP image"),
+    responses((status = 200, body = Envelope<Uploaded>), (status = 400), (status = 401)))]
+pub async fn put_image(
+    State(state): State<Core>,
+    caller: Caller,
+    form: Multipart,
+) -> ApiResult<Data<Uploaded>> {
+    Ok(Data(receive(&state, &caller, form, Accept::Image).await?))
+}
+
+/// Whether a stored upload's content is an image (JPEG, PNG or WebP), whatever its name says.
+pub async fn is_image(state: &Core, attach: &Attach) -> bool {
+    use tokio::io::AsyncReadExt;
+    let path = state.config.data_dir.join("files").join(&attach.name);
+    let Ok(mut file) = tokio::fs::File::open(&path).await else {
+        return false;
+    };
+    let mut head = [0u8; image::HEAD_LEN];
+    let mut filled = 0;
+    while filled < head.len() {
+        match file.read(&mut head[filled..]).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => filled += n,
+        }
+    }
+    image::sniff(&head[..filled]).is_some()
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -59,6 +59,7 @@ fn button_label(kind: &str) -> Option<(&'static str, &'static str)> {
         "handle" => ("处理", "Handle"),
         "setting" => ("设置", "Settings"),
         "copy" => ("复制", "Copy"),
+        "fill" => ("填写", "Fill in"),
         "assign" => ("派单", "Assign"),
         "accept" => ("受理", "Accept"),
         "transfer" => ("转派", "Transfer"),
