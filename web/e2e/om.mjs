@@ -181,13 +181,21 @@ export async function omChecks(t) {
     }
     return null
   }
-  /** Adds the repair menu (its group, the menu, the named buttons) to the role's menus. */
-  const grantRepair = async (roleId, buttons) => {
+  /**
+   * Adds the repair menu (its group, the menu, the named buttons) and the other menus of the group
+   * named in `menus` to the role's menus.
+   */
+  const grantRepair = async (roleId, buttons, menus = []) => {
     const tree = await grantTree()
     const group = findNode(tree, '智能运维')
     const repair = findNode(group?.children, '维修工单')
     assert(group && repair, 'no 智能运维 / 维修工单 in the grant tree')
     const wanted = [group.id, repair.id]
+    for (const title of menus) {
+      const menu = findNode(group.children, title)
+      assert(menu, `no menu ${title} under 智能运维`)
+      wanted.push(menu.id)
+    }
     for (const title of buttons) {
       const button = (repair.children ?? []).find((c) => c.title === title)
       assert(button, `no button ${title} under 维修工单`)
@@ -369,7 +377,11 @@ export async function omChecks(t) {
         ).data.records.find((u) => u.account === 'admin')
         assert(admin?.deptId, `admin's department: ${JSON.stringify(admin)}`)
         const maintenanceRole = await roleByAlias('maintenance', '运维人员')
-        await grantRepair(maintenanceRole, ['查看', '受理', '转派', '开始维修', '完成维修'])
+        await grantRepair(
+          maintenanceRole,
+          ['查看', '受理', '转派', '开始维修', '完成维修'],
+          ['告警数据'],
+        )
         await api('POST', '/api/blade-user/submit', {
           account: live.maintenance.account,
           password: PASSWORD,
