@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { useLayoutStore } from '../../stores/layout'
 import { useSessionStore } from '../../stores/session'
 import { mockHttp, ok, unmockHttp } from '../../test/http'
 import i18n from '../../locales/i18n'
@@ -155,5 +156,21 @@ describe('alarm bell', () => {
     fireEvent.mouseEnter(screen.getByTestId('alarm-bell'))
     await screen.findAllByTestId('alarm-item')
     expect(screen.queryByTestId('alarm-create-order')).toBeNull()
+  })
+
+  it('on a phone a tap opens the list in a drawer, with a 44 px target', async () => {
+    act(() => useLayoutStore.getState().setScreen(390))
+    try {
+      act(() => useAlarmStore.getState().replace(1, [alarm('7')]))
+      renderBell()
+      const bell = screen.getByTestId('alarm-bell')
+      expect(bell.style.minWidth).toBe('44px')
+      expect(bell.style.minHeight).toBe('44px')
+      fireEvent.click(bell)
+      const drawer = await screen.findByTestId('alarm-drawer')
+      expect(drawer.querySelector('[data-testid="alarm-item"]')).not.toBeNull()
+    } finally {
+      act(() => useLayoutStore.getState().setScreen(1024))
+    }
   })
 })

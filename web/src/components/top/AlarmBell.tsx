@@ -1,5 +1,5 @@
 import { BellFilled, BellOutlined } from '@ant-design/icons'
-import { Badge, Empty, List, Popover, Tabs, Tag, Typography } from 'antd'
+import { Badge, Drawer, Empty, List, Popover, Tabs, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
@@ -115,10 +115,7 @@ export default function AlarmBell() {
     )
 
   const content = (
-    <div
-      style={{ width: phone ? 'calc(100vw - 32px)' : 340, maxWidth: 360 }}
-      data-testid="alarm-list"
-    >
+    <div style={{ width: phone ? '100%' : 340 }} data-testid="alarm-list">
       <Tabs
         size="small"
         activeKey={tab}
@@ -151,35 +148,59 @@ export default function AlarmBell() {
     </div>
   )
 
+  const bell = (
+    <span
+      data-testid="alarm-bell"
+      data-ringing={ringing}
+      data-count={count}
+      data-work-count={workCount}
+      onClick={phone ? () => setOpen(true) : undefined}
+      style={{
+        cursor: 'pointer',
+        display: 'inline-flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        ...(phone ? { minWidth: 44, minHeight: 44 } : {}),
+      }}
+    >
+      <Badge count={total} overflowCount={99} size="small" title={alarmBadge(total)}>
+        {ringing ? (
+          <BellFilled className="bell-ringing" style={{ fontSize: phone ? 22 : 18 }} />
+        ) : (
+          <BellOutlined style={{ fontSize: phone ? 22 : 18 }} />
+        )}
+      </Badge>
+    </span>
+  )
+
+  // On a phone the list is a drawer over the whole width (a popover would not fit beside the bell).
+  if (phone) {
+    return (
+      <>
+        {bell}
+        <Drawer
+          open={open}
+          placement="right"
+          size={360}
+          onClose={() => setOpen(false)}
+          styles={{ body: { padding: '0 12px' } }}
+          data-testid="alarm-drawer"
+        >
+          {content}
+        </Drawer>
+      </>
+    )
+  }
+
   return (
     <Popover
       content={content}
-      trigger={phone ? 'click' : 'hover'}
+      trigger="hover"
       placement="bottomRight"
       open={open}
       onOpenChange={setOpen}
     >
-      <span
-        data-testid="alarm-bell"
-        data-ringing={ringing}
-        data-count={count}
-        data-work-count={workCount}
-        style={{
-          cursor: 'pointer',
-          display: 'inline-flex',
-          alignItems: 'center',
-          justifyContent: 'center',
-          ...(phone ? { minWidth: 44, minHeight: 44 } : {}),
-        }}
-      >
-        <Badge count={total} overflowCount={99} size="small" title={alarmBadge(total)}>
-          {ringing ? (
-            <BellFilled className="bell-ringing" style={{ fontSize: phone ? 22 : 18 }} />
-          ) : (
-            <BellOutlined style={{ fontSize: phone ? 22 : 18 }} />
-          )}
-        </Badge>
-      </span>
+      {bell}
     </Popover>
   )
 }
