@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core'
 import { adminChecks } from './admin.mjs'
 import { alarmChecks } from './alarm.mjs'
 import { dataPathChecks } from './datapath.mjs'
+import { omChecks } from './om.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
 import { inspectionChecks } from './inspection.mjs'
 import { reportChecks } from './report.mjs'
@@ -758,6 +759,19 @@ try {
       storedToken,
     })
   }
+  // ---- O&M: alarm → repair order → phone (390×844) accept/finish with a photo → owner evaluates ----
+  group = 'om'
+  await omChecks({
+    page,
+    baseUrl,
+    screenshotDir,
+    timeout,
+    check,
+    assert,
+    waitForPath,
+    signIn,
+    storedToken,
+  })
 
   group = 'core'
   await check('no uncaught script errors', async () => {

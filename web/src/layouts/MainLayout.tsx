@@ -1,5 +1,5 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons'
-import { Button, Flex, Layout, Space, Typography, theme } from 'antd'
+import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons'
+import { Button, Drawer, Flex, Layout, Space, Typography, theme } from 'antd'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom'
@@ -23,20 +23,38 @@ import { useLayoutStore } from '../stores/layout'
 import { useSessionStore } from '../stores/session'
 import { useSettingsStore } from '../stores/settings'
 import { useTabsStore } from '../stores/tabs'
+import { isPhone } from '../utils/screen'
 import SideMenu from './SideMenu'
 import TabBar from './TabBar'
 import TopMenu from './TopMenu'
 import { useMenuNodes } from './useMenuNodes'
 
-/** Screen class and auto-collapse follow the window width. */
-function useScreen() {
+/**
+ * Screen class and auto-collapse follow the window width; below 768 px the page carries the class
+ * `pv-phone` (index.css: touch targets of 44 px, content kept within the screen's width).
+ */
+function useScreen(): boolean {
   const setScreen = useLayoutStore((s) => s.setScreen)
+  const phone = useLayoutStore((s) => isPhone(s.screen))
   useEffect(() => {
     const update = () => setScreen(window.innerWidth)
     update()
     window.addEventListener('resize', update)
     return () => window.removeEventListener('resize', update)
   }, [setScreen])
+  useEffect(() => {
+    document.documentElement.classList.toggle('pv-phone', phone)
+    return () => document.documentElement.classList.remove('pv-phone')
+  }, [phone])
+  return phone
+}
+
+/** The phone's menu drawer: open by the hamburger, closed again by any navigation. */
+function useMenuDrawer(): [boolean, (open: boolean) => void] {
+  const { pathname, search } = useLocation()
+  const [openAt, setOpenAt] = useState<string | null>(null)
+  const here = pathname + search
+  return [openAt === here, (open) => setOpenAt(open ? here : null)]
 }
 
 const queryOf = (search: string) => {
@@ -84,7 +102,8 @@ export default function MainLayout() {
   const accessToken = useSessionStore((s) => s.token)
   const [registerDismissed, setRegisterDismissed] = useState(false)
 
-  useScreen()
+  const phone = useScreen()
+  const [drawerOpen, setDrawerOpen] = useMenuDrawer()
   useTabTracking()
 
   useEffect(() => {
@@ -102,7 +121,8 @@ export default function MainLayout() {
         const current = useSessionStore.getState().token
         return current ? alarmSocketUrl(userId, current, window.location) : null
       },
-      ({ count, data }) => useAlarmStore.getState().replace(count, data),
+      ({ count, data, work, workCount }) =>
+        useAlarmStore.getState().replace(count, data, { count: workCount, list: work }),
     )
   }, [userId])
 
@@ -110,69 +130,116 @@ export default function MainLayout() {
   const unbound =
     accessToken !== '' && userInfo !== null && (!userInfo.user_id || Number(userInfo.user_id) < 0)
 
+  const brand = (wide: boolean) => (
+    <Flex align="center" gap={8} style={{ height: 56, paddingInline: 20, overflow: 'hidden' }}>
+      <img src={logo} alt="" width={28} height={28} />
+      {wide && (
+        <Typography.Text strong ellipsis style={{ color: token.colorText }}>
+          {t('app.title')}
+        </Typography.Text>
+      )}
+    </Flex>
+  )
+
   return (
-    <Layout style={{ minHeight: '100vh' }} data-testid="main-layout">
-      <Layout.Sider
-        collapsible
-        collapsed={collapsed}
-        trigger={null}
-        width={220}
-        theme={dark ? 'dark' : 'light'}
-        style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}
-      >
-        <Flex align="center" gap={8} style={{ height: 56, paddingInline: 20, overflow: 'hidden' }}>
-          <img src={logo} alt="" width={28} height={28} />
-          {!collapsed && (
-            <Typography.Text strong ellipsis style={{ color: token.colorText }}>
-              {t('app.title')}
-            </Typography.Text>
-          )}
-        </Flex>
-        <SideMenu collapsed={collapsed} dark={dark} />
-      </Layout.Sider>
-      <Layout>
+    <Layout style={{ minHeight: '100vh' }} data-testid="main-layout" data-phone={phone}>
+      {phone ? (
+        <Drawer
+          open={drawerOpen}
+          placement="left"
+          size={280}
+          onClose={() => setDrawerOpen(false)}
+          closable={false}
+          styles={{ body: { padding: 0 } }}
+          data-testid="menu-drawer"
+        >
+          {brand(true)}
+          <SideMenu collapsed={false} dark={false} />
+        </Drawer>
+      ) : (
+        <Layout.Sider
+          collapsible
+          collapsed={collapsed}
+          trigger={null}
+          width={220}
+          theme={dark ? 'dark' : 'light'}
+          style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}
+        >
+          {brand(!collapsed)}
+          <SideMenu collapsed={collapsed} dark={dark} />
+        </Layout.Sider>
+      )}
+      <Layout style={{ minWidth: 0 }}>
         <Layout.Header
           style={{
             display: 'flex',
             alignItems: 'center',
-            gap: 12,
+            gap: phone ? 4 : 12,
             height: 56,
             lineHeight: '56px',
-            paddingInline: 12,
+            paddingInline: phone ? 4 : 12,
             background: token.colorBgContainer,
             borderBottom: `1px solid ${token.colorBorderSecondary}`,
           }}
         >
-          <Button
-            type="text"
-            aria-label={t('menu.collapse')}
-            data-testid="collapse-toggle"
-            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-            onClick={toggleCollapsed}
-          />
-          <TopMenu />
-          <Space
-            size="middle"
-            style={{ color: token.colorText, lineHeight: 'normal', whiteSpace: 'nowrap' }}
-          >
-            <TopSearch />
-            <MenuSearchPanel />
-            <Clock />
-            <AlarmBell />
-            <NoticePopover />
-            <ErrorLogButton />
-            <ColourPicker />
-            <ThemeToggle />
-            <LockButton />
-            <FullscreenToggle />
-            <LanguageSwitch />
-            <UserMenu />
-          </Space>
+          {phone ? (
+            <>
+              <Button
+                type="text"
+                aria-label={t('phone.openMenu')}
+                data-testid="menu-drawer-toggle"
+                icon={<MenuOutlined style={{ fontSize: 20 }} />}
+                style={{ width: 44, height: 44 }}
+                onClick={() => setDrawerOpen(true)}
+              />
+              <Typography.Text strong ellipsis style={{ flex: 1, minWidth: 0 }}>
+                {t('app.title')}
+              </Typography.Text>
+              <Space size={4} style={{ lineHeight: 'normal', whiteSpace: 'nowrap' }}>
+                <AlarmBell />
+                <UserMenu compact />
+              </Space>
+            </>
+          ) : (
+            <>
+              <Button
+                type="text"
+                aria-label={t('menu.collapse')}
+                data-testid="collapse-toggle"
+                icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+                onClick={toggleCollapsed}
+              />
+              <TopMenu />
+              <Space
+                size="middle"
+                style={{ color: token.colorText, lineHeight: 'normal', whiteSpace: 'nowrap' }}
+              >
+                <TopSearch />
+                <MenuSearchPanel />
+                <Clock />
+                <AlarmBell />
+                <NoticePopover />
+                <ErrorLogButton />
+                <ColourPicker />
+                <ThemeToggle />
+                <LockButton />
+                <FullscreenToggle />
+                <LanguageSwitch />
+                <UserMenu />
+              </Space>
+            </>
+          )}
         </Layout.Header>
-        <div style={{ background: token.colorBgContainer, paddingInline: 12, paddingTop: 6 }}>
+        <div
+          style={{
+            background: token.colorBgContainer,
+            paddingInline: phone ? 4 : 12,
+            paddingTop: 6,
+          }}
+        >
           <TabBar />
         </div>
-        <Layout.Content style={{ padding: 16 }}>
+        <Layout.Content style={{ padding: phone ? 8 : 16, minWidth: 0 }}>
           <Outlet />
         </Layout.Content>
       </Layout>

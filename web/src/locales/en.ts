@@ -4,6 +4,7 @@ import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
+import * as repairMessages from './domains/repair'
 import * as reportMessages from './domains/report'
 import * as stationMessages from './domains/station'
 
@@ -15,6 +16,7 @@ const en: Messages = {
   ...analyticsMessages.en,
   ...reportMessages.en,
   ...inspectionMessages.en,
+  ...repairMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },
@@ -40,6 +42,7 @@ const en: Messages = {
     inspectionPlanDetail: 'Inspection plan',
     inspectionTaskDetail: 'Inspection task',
     inspectionRecordDetail: 'Inspection record',
+    repairDetail: 'Repair order',
   },
   login: {
     heading: 'Sign in',

@@ -3,6 +3,7 @@ import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
+import * as repairMessages from './domains/repair'
 import * as reportMessages from './domains/report'
 import * as stationMessages from './domains/station'
 /** Chinese (default). `en.ts` must have exactly the same keys; the compiler and a test check it. */
@@ -14,6 +15,7 @@ const zh = {
   ...analyticsMessages.zh,
   ...reportMessages.zh,
   ...inspectionMessages.zh,
+  ...repairMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },
@@ -39,6 +41,7 @@ const zh = {
     inspectionPlanDetail: '巡检计划详情',
     inspectionTaskDetail: '巡检任务详情',
     inspectionRecordDetail: '巡检记录详情',
+    repairDetail: '工单详情',
   },
   login: {
     heading: '账号登录',

@@ -63,6 +63,7 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/intelligentOperation/inspectionPlan': page(() => import('../pages/inspection/plan')),
   '/intelligentOperation/inspectionTask': page(() => import('../pages/inspection/task')),
   '/intelligentOperation/inspectionRecord': page(() => import('../pages/inspection/record')),
+  '/intelligentOperation/repair': page(() => import('../pages/repair/list')),
 }
 
 /** The built page of a menu path, if any. */

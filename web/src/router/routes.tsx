@@ -20,7 +20,7 @@ import RouteError from './RouteError'
  * - `integrated` = integrated management: owners, personnel, station assignment;
  * - `intelligentOperation` = smart O&M: alarms (`alarmData`), smart warnings
  *   (`intelligentWarning`), messages, string dispersion (`discreteRate`) and full-generation-hours
- *   deviation (`hdayRate`);
+ *   deviation (`hdayRate`), repair orders (`repair`, one order `repair-detail`);
  * - `authority` = access control: roles, data scopes, API scopes;
  * - `monitor/log` = logs (`usual` = general application log, `api`, `error`);
  * - `info` = the signed-in user's profile; `myiframe` = an external page embedded in a tab;
@@ -124,6 +124,12 @@ export const routes: RouteObject[] = [
             path: 'intelligentOperation/inspectionRecord-detail',
             handle: { title: 'route.inspectionRecordDetail' } satisfies RouteMeta,
             lazy: page(() => import('../pages/inspection/record/detail'), 'default'),
+          },
+          {
+            // One repair order (?id=), opened from the order list, an alarm or the bell.
+            path: 'intelligentOperation/repair-detail',
+            handle: { title: 'route.repairDetail' } satisfies RouteMeta,
+            lazy: page(() => import('../pages/repair/detail'), 'default'),
           },
           {
             path: 'info/index',

@@ -3,19 +3,45 @@
  * `{data: [alarm...], count}` replaces the stored count and list. Keep-alive "{}" every 30 s;
  * reconnects with back-off (1 s doubling to 30 s) while open, stops when closed by its owner.
  */
-import type { Alarm } from '../stores/alarm'
+import type { Alarm, WorkItem } from '../stores/alarm'
 
 export interface AlarmMessage {
   data: Alarm[]
   count: number
+  /** The caller's unread work messages (inspection tasks, repair orders), newest first. */
+  work: WorkItem[]
+  workCount: number
+}
+
+const workItem = (raw: unknown): WorkItem | null => {
+  if (raw === null || typeof raw !== 'object') return null
+  const w = raw as Record<string, unknown>
+  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')
+  if (text(w.id) === '' || text(w.bizId) === '') return null
+  return {
+    id: text(w.id),
+    type: Number(w.type),
+    bizId: text(w.bizId),
+    title: typeof w.title === 'string' ? w.title : '',
+    date: typeof w.date === 'string' ? w.date : '',
+  }
 }
 
 export function parseAlarmMessage(text: string): AlarmMessage | null {
   try {
-    const parsed = JSON.parse(text) as { data?: unknown; count?: unknown }
+    const parsed = JSON.parse(text) as {
+      data?: unknown
+      count?: unknown
+      work?: unknown
+      workCount?: unknown
+    }
     if (!Array.isArray(parsed.data)) return null
     const count = typeof parsed.count === 'number' ? parsed.count : parsed.data.length
-    return { data: parsed.data as Alarm[], count }
+    const work = Array.isArray(parsed.work)
+      ? parsed.work.map(workItem).filter((w): w is WorkItem => w !== null)
+      : []
+    const workCount = typeof parsed.workCount === 'number' ? parsed.workCount : work.length
+    return { data: parsed.data as Alarm[], count, work, workCount }
   } catch {
     return null
   }

@@ -37,7 +37,12 @@ describe('alarm bell', () => {
 
 describe('alarm socket', () => {
   it('reads {data, count} messages and ignores anything else', () => {
-    expect(parseAlarmMessage('{"data":[],"count":0}')).toEqual({ data: [], count: 0 })
+    expect(parseAlarmMessage('{"data":[],"count":0}')).toEqual({
+      data: [],
+      count: 0,
+      work: [],
+      workCount: 0,
+    })
     expect(parseAlarmMessage('{"data":[{"id":"1"}]}')?.count).toBe(1)
     expect(parseAlarmMessage('pong')).toBeNull()
     expect(parseAlarmMessage('{"count":3}')).toBeNull()

@@ -11,24 +11,49 @@ export interface Alarm {
   date: string
   /** 1 = station fault, otherwise smart warning. */
   type: number
+  /** The alarm's repair order, when the feed names one. */
+  repairId?: string | null
+  repairStatus?: number | string | null
+}
+
+/** One unread work message of the feed: type 3 inspection task, 4 repair order (`bizId`). */
+export interface WorkItem {
+  /** The message's id. */
+  id: string
+  type: number
+  bizId: string
+  title: string
+  date: string
 }
 
 interface AlarmState {
   count: number
   list: Alarm[]
-  /** Each websocket message replaces the count and the list. */
-  replace: (count: number, list: Alarm[]) => void
+  workCount: number
+  work: WorkItem[]
+  /** Each websocket message replaces the count and the list (and the work items when given). */
+  replace: (count: number, list: Alarm[], work?: { count: number; list: WorkItem[] }) => void
 }
 
 export const useAlarmStore = create<AlarmState>()((set) => ({
   count: getStore<number>('alarmCount') ?? 0,
   list: getStore<Alarm[]>('alarmList') ?? [],
-  replace: (count, list) => {
+  workCount: getStore<number>('workCount') ?? 0,
+  work: getStore<WorkItem[]>('workList') ?? [],
+  replace: (count, list, work = { count: 0, list: [] }) => {
     setStore('alarmCount', count)
     setStore('alarmList', list)
-    set({ count, list })
+    setStore('workCount', work.count)
+    setStore('workList', work.list)
+    set({ count, list, workCount: work.count, work: work.list })
   },
 }))
+
+/** Where a work item leads: its repair order or its inspection task. */
+export const workTarget = (item: Pick<WorkItem, 'type' | 'bizId'>): string =>
+  Number(item.type) === 3
+    ? `/intelligentOperation/inspectionTask-detail?id=${encodeURIComponent(item.bizId)}`
+    : `/intelligentOperation/repair-detail?id=${encodeURIComponent(item.bizId)}`
 
 /** Badge text: "99+" above 99. */
 export const alarmBadge = (count: number): string => (count > 99 ? '99+' : String(count))

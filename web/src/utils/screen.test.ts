@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { autoCollapse, rootFontSize, screenClass } from './screen'
+import {
+  autoCollapse,
+  isPhone,
+  isPhoneWidth,
+  phoneBreakpoint,
+  rootFontSize,
+  screenClass,
+  touchTarget,
+} from './screen'
 
 describe('screenClass', () => {
   it.each([
@@ -31,5 +39,26 @@ describe('rootFontSize', () => {
     [7680, 32],
   ])('%d px wide → %d px', (width, expected) => {
     expect(rootFontSize(width)).toBeCloseTo(expected)
+  })
+})
+
+describe('phone layout', () => {
+  it.each([
+    [320, true],
+    [390, true],
+    [767, true],
+    [768, false],
+    [1024, false],
+    [1920, false],
+  ] as const)('%d px wide is a phone: %s', (width, phone) => {
+    expect(isPhoneWidth(width)).toBe(phone)
+    expect(isPhone(screenClass(width))).toBe(phone)
+  })
+
+  it('switches at the 768 px breakpoint with 44 px touch targets', () => {
+    expect(phoneBreakpoint).toBe(768)
+    expect(isPhoneWidth(phoneBreakpoint - 1)).toBe(true)
+    expect(isPhoneWidth(phoneBreakpoint)).toBe(false)
+    expect(touchTarget).toBeGreaterThanOrEqual(44)
   })
 })

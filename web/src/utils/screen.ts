@@ -10,6 +10,14 @@ export function screenClass(width: number): ScreenClass {
   return 0
 }
 
+/** Phone layout below 768 px: the side menu is a drawer, the top bar keeps the bell and the user menu. */
+export const phoneBreakpoint = 768
+export const isPhone = (screen: ScreenClass): boolean => screen === 0
+export const isPhoneWidth = (width: number): boolean => isPhone(screenClass(width))
+
+/** Smallest touch target on a phone screen, px. */
+export const touchTarget = 44
+
 /** The sidebar collapses by itself on small screens: classes 0 and 1 (narrower than 992 px). */
 export const autoCollapse = (screen: ScreenClass): boolean => screen <= 1
 

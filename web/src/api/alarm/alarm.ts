@@ -54,6 +54,9 @@ export interface AlarmRecord {
   clearUserName?: string | null
   clearTime?: string | null
   clearNote?: string | null
+  /** The alarm's repair order, when one exists, and its status (`repair_status`). */
+  repairId?: string | null
+  repairStatus?: number | null
 }
 
 export interface StatusEntry {
@@ -99,6 +102,12 @@ export function normaliseRecord(raw: AlarmRecord): AlarmRecord {
     level: Number(raw.level),
     status: Number(raw.status),
     occurrences: Number(raw.occurrences ?? 0),
+    repairId:
+      raw.repairId === null || raw.repairId === undefined || String(raw.repairId) === ''
+        ? null
+        : String(raw.repairId),
+    repairStatus:
+      raw.repairStatus === null || raw.repairStatus === undefined ? null : Number(raw.repairStatus),
   }
 }
 

@@ -90,6 +90,9 @@ export function toFleetSummary(
     monthRevenue: pick(raw, 'monthRevenue'),
     currency: currencyOf(raw),
     updatedAt: time(raw.updateTime),
+    repairOpen: num(raw.repairOpen),
+    repairOverdue: num(raw.repairOverdue),
+    mttrHours: num(raw.mttrHours),
   }
 }
 

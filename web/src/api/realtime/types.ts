@@ -38,6 +38,11 @@ export interface FleetSummary {
   currency: string
   /** Newest sample time of the fleet, epoch ms. */
   updatedAt: number | null
+  /** Repair orders still open and those past a deadline; null when the hub does not say. */
+  repairOpen: number | null
+  repairOverdue: number | null
+  /** Mean time to repair, hours (orders finished in the last 90 days). */
+  mttrHours: number | null
 }
 
 /** Revenue (the electricity bill) of today and this month so far. */

@@ -1,6 +1,9 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { useLayoutStore } from '../../stores/layout'
+import { useSessionStore } from '../../stores/session'
+import { mockHttp, ok, unmockHttp } from '../../test/http'
 import i18n from '../../locales/i18n'
 import { useAlarmStore, type Alarm } from '../../stores/alarm'
 import { renderInApp } from '../../test/render'
@@ -35,7 +38,10 @@ beforeEach(async () => {
   act(() => useAlarmStore.getState().replace(0, []))
 })
 
-afterEach(cleanup)
+afterEach(() => {
+  cleanup()
+  unmockHttp()
+})
 
 describe('alarm bell', () => {
   it('is still at 0 and rings otherwise', () => {
@@ -71,5 +77,100 @@ describe('alarm bell', () => {
     await waitFor(() =>
       expect(screen.getByTestId('where').textContent).toBe('/intelligentOperation/alarmData?id=7'),
     )
+  })
+
+  it('lists work items; one opens its repair order or inspection task and is marked read', async () => {
+    const calls = mockHttp(() => ok(null))
+    act(() =>
+      useAlarmStore.getState().replace(0, [], {
+        count: 2,
+        list: [
+          { id: 'm1', type: 4, bizId: '101', title: '新工单 WO1', date: '2026-11-26 08:00:00' },
+          { id: 'm2', type: 3, bizId: '55', title: '巡检任务', date: '2026-11-26 07:00:00' },
+        ],
+      }),
+    )
+    renderBell()
+    const bell = screen.getByTestId('alarm-bell')
+    expect(bell.getAttribute('data-work-count')).toBe('2')
+    expect(bell.getAttribute('data-ringing')).toBe('false')
+    expect(bell.textContent).toContain('2')
+    fireEvent.mouseEnter(bell)
+    fireEvent.click(await screen.findByTestId('bell-tab-work'))
+    const items = await screen.findAllByTestId('work-item')
+    expect(items.map((i) => i.getAttribute('data-biz-id'))).toEqual(['101', '55'])
+    fireEvent.click(items[1])
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe(
+        '/intelligentOperation/inspectionTask-detail?id=55',
+      ),
+    )
+    fireEvent.mouseEnter(bell)
+    fireEvent.click((await screen.findAllByTestId('work-item'))[0])
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe(
+        '/intelligentOperation/repair-detail?id=101',
+      ),
+    )
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/message/read').map((c) => c.body)).toEqual([
+        { ids: ['m2'] },
+        { ids: ['m1'] },
+      ]),
+    )
+  })
+
+  it('creates a repair order from an alarm in one click and opens it', async () => {
+    useSessionStore.getState().setPermission({ repair_add: true })
+    const calls = mockHttp((path) => (path === '/repair' ? ok({ id: '300', status: 1 }) : ok(null)))
+    act(() => useAlarmStore.getState().replace(1, [alarm('7')]))
+    renderBell()
+    fireEvent.mouseEnter(screen.getByTestId('alarm-bell'))
+    fireEvent.click(await screen.findByTestId('alarm-create-order'))
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe(
+        '/intelligentOperation/repair-detail?id=300',
+      ),
+    )
+    expect(calls.find((c) => c.path === '/repair')?.body).toEqual({ alarmId: '7' })
+  })
+
+  it('an alarm that already has an order links to it with its status', async () => {
+    useSessionStore.getState().setPermission({ repair_add: true })
+    act(() =>
+      useAlarmStore.getState().replace(1, [{ ...alarm('7'), repairId: '301', repairStatus: 3 }]),
+    )
+    renderBell()
+    fireEvent.mouseEnter(screen.getByTestId('alarm-bell'))
+    expect((await screen.findByTestId('alarm-order-status')).textContent).toBe('已受理')
+    expect(screen.queryByTestId('alarm-create-order')).toBeNull()
+    expect(screen.getByTestId('alarm-order-link').getAttribute('href')).toBe(
+      '/intelligentOperation/repair-detail?id=301',
+    )
+  })
+
+  it('without the permission offers no order button', async () => {
+    useSessionStore.getState().setPermission({})
+    act(() => useAlarmStore.getState().replace(1, [alarm('7')]))
+    renderBell()
+    fireEvent.mouseEnter(screen.getByTestId('alarm-bell'))
+    await screen.findAllByTestId('alarm-item')
+    expect(screen.queryByTestId('alarm-create-order')).toBeNull()
+  })
+
+  it('on a phone a tap opens the list in a drawer, with a 44 px target', async () => {
+    act(() => useLayoutStore.getState().setScreen(390))
+    try {
+      act(() => useAlarmStore.getState().replace(1, [alarm('7')]))
+      renderBell()
+      const bell = screen.getByTestId('alarm-bell')
+      expect(bell.style.minWidth).toBe('44px')
+      expect(bell.style.minHeight).toBe('44px')
+      fireEvent.click(bell)
+      const drawer = await screen.findByTestId('alarm-drawer')
+      expect(drawer.querySelector('[data-testid="alarm-item"]')).not.toBeNull()
+    } finally {
+      act(() => useLayoutStore.getState().setScreen(1024))
+    }
   })
 })

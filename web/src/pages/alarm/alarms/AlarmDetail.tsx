@@ -2,6 +2,7 @@ import { Button, Descriptions, Drawer, Space, Tag, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router-dom'
 import type { AlarmAction, AlarmRecord } from '../../../api/alarm/alarm'
+import AlarmOrder from '../../../components/repair/AlarmOrder'
 import { categoryLabel, deviceKindLabel, levelLabel, statusLabel } from './labels'
 import {
   allowedActions,
@@ -49,7 +50,8 @@ export default function AlarmDetail({
       data-testid="alarm-detail"
       extra={
         record && (
-          <Space>
+          <Space wrap>
+            {!record.repairId && <AlarmOrder alarmId={record.id} />}
             {actions.map((action) => (
               <Button
                 key={action}
@@ -131,6 +133,15 @@ export default function AlarmDetail({
             <Descriptions.Item label={t('alarmUi.field.clearNote')}>
               {dash(record.clearNote)}
             </Descriptions.Item>
+            {record.repairId && (
+              <Descriptions.Item label={t('repair.fromAlarm.order')}>
+                <AlarmOrder
+                  alarmId={record.id}
+                  repairId={record.repairId}
+                  repairStatus={record.repairStatus}
+                />
+              </Descriptions.Item>
+            )}
             <Descriptions.Item label={t('alarmUi.field.kind')}>
               {dash(record.kind)}
             </Descriptions.Item>

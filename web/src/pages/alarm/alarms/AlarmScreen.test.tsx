@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { MemoryRouter } from 'react-router-dom'
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { clearDictCache } from '../../../hooks/useDict'
 import i18n from '../../../locales/i18n'
@@ -90,6 +90,7 @@ beforeEach(async () => {
       return ok(true)
     }
     if (path === '/alarmRule') return ok(rule)
+    if (path === '/repair' && call.method === 'post') return ok({ id: '500', status: 1 })
     return ok([])
   })
   act(() => {
@@ -103,10 +104,49 @@ afterEach(() => {
   unmockHttp()
 })
 
+function Where() {
+  const { pathname, search } = useLocation()
+  return <div data-testid="where">{pathname + search}</div>
+}
+
 const renderAt = (path: string, node = <AlarmDataPage />) =>
   renderInApp(<MemoryRouter initialEntries={[path]}>{node}</MemoryRouter>)
 
 const pageCalls = (path = '/alarmData/page') => calls.filter((c) => c.path === path)
+
+describe('alarm → repair order', () => {
+  it('creates the order in one click from the detail and opens it', async () => {
+    useSessionStore.getState().setPermission({ alarmData_handle: true, repair_add: true })
+    renderInApp(
+      <MemoryRouter initialEntries={['/intelligentOperation/alarmData?id=7']}>
+        <Routes>
+          <Route path="/intelligentOperation/alarmData" element={<AlarmDataPage />} />
+          <Route path="*" element={<Where />} />
+        </Routes>
+      </MemoryRouter>,
+    )
+    await screen.findByTestId('alarm-detail-7')
+    fireEvent.click(await screen.findByTestId('alarm-create-order'))
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe(
+        '/intelligentOperation/repair-detail?id=500',
+      ),
+    )
+    expect(calls.find((c) => c.path === '/repair')?.body).toEqual({ alarmId: '7' })
+  })
+
+  it('an alarm with an order shows its status and a link instead', async () => {
+    useSessionStore.getState().setPermission({ alarmData_handle: true, repair_add: true })
+    current = { ...alarm, repairId: '501', repairStatus: 4 }
+    renderAt('/intelligentOperation/alarmData?id=7')
+    const detail = await screen.findByTestId('alarm-detail-7')
+    expect(within(detail).getByTestId('alarm-order-status').textContent).toBe('待维修')
+    expect(within(detail).getByTestId('alarm-order-link').getAttribute('href')).toBe(
+      '/intelligentOperation/repair-detail?id=501',
+    )
+    expect(screen.queryByTestId('alarm-create-order')).toBeNull()
+  })
+})
 
 describe('alarm data page', () => {
   it('?id= opens that alarm, fetched by id, with value against threshold', async () => {

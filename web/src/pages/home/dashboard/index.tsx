@@ -11,6 +11,7 @@ import {
 } from '../../../components/realtime/fleetCharts'
 import { fleetRevenue } from '../../../api/realtime/home'
 import { KpiCard, KpiRow } from '../../../components/realtime/Kpis'
+import RepairKpis from '../../../components/repair/RepairKpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import { useClockShifts } from '../../../components/realtime/useClockShifts'
 import { useLive } from '../../../hooks/useLive'
@@ -58,6 +59,7 @@ export default function DashboardPage() {
         }}
         co2Factor={summary?.co2Factor}
       />
+      <RepairKpis figures={summary} />
       <Row gutter={[12, 12]}>
         <Col xs={12} md={6}>
           <KpiCard

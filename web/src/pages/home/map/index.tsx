@@ -23,6 +23,7 @@ import { FleetClockShiftNotice } from '../../../components/realtime/ClockShiftNo
 import { fleetRevenue } from '../../../api/realtime/home'
 import { KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
+import RepairKpis from '../../../components/repair/RepairKpis'
 import { StatusDot, StatusTag } from '../../../components/realtime/StatusTag'
 import { STATUSES, type RunStatus } from '../../../components/realtime/status'
 import { useClockShifts } from '../../../components/realtime/useClockShifts'
@@ -121,6 +122,7 @@ export default function EquipmentMap() {
         }}
         co2Factor={summary?.co2Factor}
       />
+      <RepairKpis figures={summary} />
 
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={16}>
