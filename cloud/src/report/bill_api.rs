@@ -202,14 +202,20 @@ pub async fn station_bill(
             per_slot[i].push(*iv);
         }
     }
-    let total = settlement::settle(&all, &terms);
+    let mut total = settlement::settle(&all, &terms);
+    let days = |start: i64, end: i64| settlement::days_of(start, end, terms.offset_ms);
+    settlement::zero_priced_segments(&mut total, &terms, days(axis.start(), axis.end()));
     let points = axis
         .slots
         .iter()
         .zip(&per_slot)
-        .map(|(slot, ivs)| BillPoint {
-            label: slot.label.clone(),
-            figures: figures(&settlement::settle(ivs, &terms)),
+        .map(|(slot, ivs)| {
+            let mut bill = settlement::settle(ivs, &terms);
+            settlement::zero_priced_segments(&mut bill, &terms, days(slot.start, slot.end));
+            BillPoint {
+                label: slot.label.clone(),
+                figures: figures(&bill),
+            }
         })
         .collect();
     let day = |d: &chrono::NaiveDate| d.format("%Y-%m-%d").to_string();
