@@ -178,6 +178,34 @@ async fn summary_answers_equal_the_rollups_also_after_a_late_sample_and_a_delete
     approx(&point(&y[0], "2026-05")["energyKwh"], 47.0, "year by month");
     approx(&y[0]["total"]["energyKwh"], 47.0, "year");
 
+    // PR of the 10th from the station-hour summary: hour 10 has 11 deltas × 500 Wh × 2 = 11 kWh
+    // and 11 trapezoids × 600 × 5/60 = 550 Wh/m², hour 11 12 kWh and 600 Wh/m²:
+    // PR = (23 / 10) / 1.15 = 2.0.
+    let pr = |date: &'static str| {
+        let m = site.app.as_user(&site.token);
+        let station = site.station;
+        async move {
+            m.get_data(&format!(
+                "/api/report/station/electricity/rate?stationId={station}&type=day&date={date}"
+            ))
+            .await
+        }
+    };
+    let r = pr("2026-05-10").await;
+    assert_eq!(r["interval"], "1h");
+    assert_eq!(r["planeOfArray"], true);
+    approx(&r["total"]["energyKwh"], 23.0, "PR energy");
+    approx(&r["total"]["irradiationKwhM2"], 1.15, "PR irradiation");
+    approx(&r["total"]["pr"], 2.0, "PR");
+    let hours = site
+        .app
+        .scalar_i64(
+            "SELECT COUNT(*) FROM pv_telemetry_station_hour WHERE station_id = ?",
+            vec![Value::Int(site.station)],
+        )
+        .await;
+    assert_eq!(hours, 4, "two hours a day in the station-hour summary");
+
     // A late sample for the 10th, before the day's first one: the first inverter's counter
     // read 800 Wh at 09:55, so the 10th gains 700 Wh once the worker recomputes that bucket.
     let (inv1, _) = site.devices[0];
@@ -192,6 +220,10 @@ async fn summary_answers_equal_the_rollups_also_after_a_late_sample_and_a_delete
         "10th with the late sample",
     );
     same_as_hours(&site, &d, "2026-05-10").await;
+    let r = pr("2026-05-10").await;
+    approx(&r["total"]["energyKwh"], 23.7, "PR energy with the late sample");
+    // (2.37 / 1.15 = 2.06087, rounded to 4 places.)
+    approx(&r["total"]["pr"], 2.0609, "PR with the late sample");
     let s = m
         .get_data(&format!(
             "/api/stationMeterReport/energyConservation?stationIds={}&type=month&date=2026-05",

@@ -6,7 +6,7 @@
 //!   own topics;
 //! - `ingest`: checks, stores, updates the view, acknowledges (`store` holds its SQL);
 //! - `registry`, `presence`, `stats`, `rollup`, `retention`; `admin`: the operator's view;
-//! - `station_day`: the station-day summary the rollup worker keeps for reports.
+//! - `station_day`, `station_hour`: the station summaries the rollup worker keeps for reports.
 
 pub mod admin;
 pub mod api;
@@ -21,6 +21,7 @@ pub mod registry;
 pub mod retention;
 pub mod rollup;
 pub mod station_day;
+pub mod station_hour;
 pub mod stats;
 pub mod store;
 

@@ -1,11 +1,12 @@
 //! The station-day summary (`pv_telemetry_station_day`): per station and local day, the sums of
 //! the day rollups of its live devices that month, year and multi-year reports read (inverter
 //! energy, grid meter import and export, weather irradiation), each with the number of rows that
-//! carried it. It is a pure function of the day rollups and of the station's live devices, so it
+//! carried it; and its hours (`pv_telemetry_station_hour`, see `station_hour`) for the
+//! performance ratio and the bill. It is a pure function of the day rollups and of the station's live devices, so it
 //! is exact and rewriting it is idempotent:
 //!
-//! - the rollup worker rewrites the days it recomputes ([`refresh_days`]), so a late sample for a
-//!   past day reaches the summary with its day's rollup;
+//! - the rollup worker rewrites the days and hours it recomputes ([`refresh`]), so a late sample
+//!   for a past day reaches the summary with its rollups;
 //! - a station whose live devices are not the set its rows were summed over (a device added,
 //!   deleted, a meter no longer the grid meter) is rebuilt from its day rollups before it is read
 //!   ([`ensure_current`]), and at start-up ([`backfill`]).
@@ -14,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use sqlx::Row;
 
+use super::station_hour;
 use crate::kernel::db::Db;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
@@ -23,8 +25,11 @@ use crate::kernel::{ApiError, Id};
 /// export.
 pub const GRID_METER: &str = "1";
 
-/// The live devices of each of `stations` as `i<ids>|m<ids>|w<ids>` (inverters, grid meters,
-/// weather stations, ids ascending); a station without any has the key `i|m|w`.
+/// Leads every key: a summary of another version (holding other figures) is rebuilt.
+const KEY_VERSION: &str = "2:";
+
+/// The live devices of each of `stations` as `2:i<ids>|m<ids>|w<ids>` (inverters, grid meters,
+/// weather stations, ids ascending); a station without any has the key `2:i|m|w`.
 pub async fn live_keys(db: &Db, stations: &[i64]) -> Result<HashMap<i64, String>, ApiError> {
     let mut sets: HashMap<i64, [BTreeSet<i64>; 3]> =
         stations.iter().map(|s| (*s, Default::default())).collect();
@@ -58,18 +63,32 @@ pub async fn live_keys(db: &Db, stations: &[i64]) -> Result<HashMap<i64, String>
         .into_iter()
         .map(|(s, [i, m, w])| {
             let list = |v: &BTreeSet<i64>| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-            (s, format!("i{}|m{}|w{}", list(&i), list(&m), list(&w)))
+            (
+                s,
+                format!("{KEY_VERSION}i{}|m{}|w{}", list(&i), list(&m), list(&w)),
+            )
         })
         .collect())
 }
 
-/// The device ids of a key.
-fn key_devices(key: &str) -> Vec<Id> {
-    key.split('|')
-        .flat_map(|part| part.get(1..).unwrap_or("").split(','))
-        .filter_map(|s| s.parse().ok())
-        .map(Id)
-        .collect()
+/// The device ids of a key: all of them, and the weather stations.
+fn key_devices(key: &str) -> (Vec<Id>, Vec<Id>) {
+    let ids = |part: &str| -> Vec<Id> {
+        part.get(1..)
+            .unwrap_or("")
+            .split(',')
+            .filter_map(|s| s.parse().ok())
+            .map(Id)
+            .collect()
+    };
+    let body = key.strip_prefix(KEY_VERSION).unwrap_or(key);
+    let all = body.split('|').flat_map(ids).collect();
+    let weather = body
+        .split('|')
+        .find(|p| p.starts_with('w'))
+        .map(ids)
+        .unwrap_or_default();
+    (all, weather)
 }
 
 /// Keys the summary rows of `stations` were summed over.
@@ -101,7 +120,7 @@ async fn rewrite(db: &Db, station: i64, key: &str, from: i64, to: i64) -> Result
         [Value::Int(station), Value::Int(from), Value::Int(to)],
     );
     del.execute(&mut *tx).await?;
-    let devices = key_devices(key);
+    let (devices, _) = key_devices(key);
     if !devices.is_empty() {
         let kind = |k: &str, then: &str| format!("CASE WHEN device_kind = '{k}' THEN {then} END");
         let mut sql = Sql::new(&format!(
@@ -140,9 +159,12 @@ async fn rewrite(db: &Db, station: i64, key: &str, from: i64, to: i64) -> Result
     Ok(())
 }
 
-/// Rebuilds every summary row of `station` over the devices of `key`, and records `key`.
+/// Rebuilds every summary row (days and hours) of `station` over the devices of `key`, and
+/// records `key`.
 async fn rebuild(db: &Db, station: i64, key: &str) -> Result<(), ApiError> {
     rewrite(db, station, key, i64::MIN, i64::MAX).await?;
+    let (devices, weather) = key_devices(key);
+    station_hour::rewrite(db, station, &devices, &weather, i64::MIN, i64::MAX).await?;
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO pv_telemetry_station_devices (station_id, devices, updated_at) VALUES (?, ?, ?) \
@@ -170,11 +192,16 @@ pub async fn ensure_current(db: &Db, stations: &[i64]) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Rewrites the summary rows of `station` for the day buckets `days` (after the rollup worker
-/// recomputed them). If the station's live devices changed since its rows were summed, every
-/// row of the station is rebuilt instead.
-pub async fn refresh_days(db: &Db, station: i64, days: &BTreeSet<i64>) -> Result<(), ApiError> {
-    if days.is_empty() {
+/// Rewrites the summary rows of `station` for the day buckets `days` and the hour buckets
+/// `hours` (after the rollup worker recomputed them). If the station's live devices changed
+/// since its rows were summed, every row of the station is rebuilt instead.
+pub async fn refresh(
+    db: &Db,
+    station: i64,
+    days: &BTreeSet<i64>,
+    hours: &BTreeSet<i64>,
+) -> Result<(), ApiError> {
+    if days.is_empty() && hours.is_empty() {
         return Ok(());
     }
     let live = live_keys(db, &[station]).await?;
@@ -187,6 +214,10 @@ pub async fn refresh_days(db: &Db, station: i64, days: &BTreeSet<i64>) -> Result
     }
     for day in days {
         rewrite(db, station, key, *day, day + 1).await?;
+    }
+    let (devices, weather) = key_devices(key);
+    for hour in hours {
+        station_hour::rewrite(db, station, &devices, &weather, *hour, hour + 1).await?;
     }
     Ok(())
 }
@@ -218,8 +249,9 @@ mod tests {
 
     #[test]
     fn a_key_lists_its_devices() {
-        let ids: Vec<i64> = key_devices("i1,2|m|w30").into_iter().map(|i| i.0).collect();
-        assert_eq!(ids, vec![1, 2, 30]);
-        assert!(key_devices("i|m|w").is_empty());
+        let (all, weather) = key_devices("2:i1,2|m|w30");
+        assert_eq!(all.iter().map(|i| i.0).collect::<Vec<_>>(), vec![1, 2, 30]);
+        assert_eq!(weather.iter().map(|i| i.0).collect::<Vec<_>>(), vec![30]);
+        assert!(key_devices("2:i|m|w").0.is_empty());
     }
 }
