@@ -49,6 +49,13 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
     crate::system::seed::run(&db, &ids)
         .await
         .map_err(|e| StartError::Seed(e.to_string()))?;
+    // Reports read the station-day summary: fill it for stations that have none yet (the first
+    // start with it sums the day rollups already kept).
+    match crate::telemetry::station_day::backfill(&db).await {
+        Ok(n) if n > 0 => tracing::info!(stations = n, "station-day summary rebuilt"),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "station-day summary backfill; reports rebuild it on use"),
+    }
     if config.auth.expose_captcha_answer {
         tracing::warn!("auth.expose_captcha_answer is on: captcha answers are sent to clients (tests only)");
     }

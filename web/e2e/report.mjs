@@ -9,7 +9,7 @@
  * 5-minute rollups (hourly ones would need an hour to close), and at 11:00-ish local time.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -530,6 +530,50 @@ export async function reportChecks(t) {
       assert(query.get('stationIds') === ids.station, `export stations ${query.get('stationIds')}`)
       await phoneShot('report-saving', 'report-saving')
     })
+
+    await check(
+      'report files: generate a station month, list it, download a valid workbook',
+      async () => {
+        await page.goto(`${baseUrl}/tool/report`)
+        await page.getByTestId('report-file-table').waitFor({ timeout })
+        await page.getByTestId('report-file-station').click()
+        await page.locator('.ant-select-dropdown').getByText(`报表电站${stamp}`).click()
+        await page.keyboard.press('Escape')
+        const generated = page.waitForResponse(
+          (r) => new URL(r.url()).pathname === '/api/blade-report/report/rest/generate',
+        )
+        await page.getByTestId('report-file-generate').click()
+        const made = (await (await generated).json()).data
+        assert(made?.id && made.stationId === ids.station, `generated ${JSON.stringify(made)}`)
+        // The list as the API answers it has the file, and the page shows it.
+        const listed = await get(
+          `/api/blade-report/report/rest/list?current=1&size=10&stationId=${ids.station}`,
+        )
+        const file = listed.records.find((f) => f.id === made.id)
+        assert(file, `the API lists ${made.id}: ${JSON.stringify(listed.records)}`)
+        const row = page.getByTestId(`report-file-download-${made.id}`)
+        await row.waitFor({ timeout })
+        const tr = page.locator('tr', { has: row })
+        const rowText = (await tr.textContent()) ?? ''
+        for (const part of [file.stationName, file.period, file.name, file.createTime]) {
+          assert(rowText.includes(part), `the row shows ${part}: ${rowText}`)
+        }
+        await page.screenshot({ path: join(screenshotDir, 'report-files.png'), fullPage: true })
+        const [download] = await Promise.all([page.waitForEvent('download'), row.click()])
+        const saved = join(dir, download.suggestedFilename() || 'report-file.xlsx')
+        await download.saveAs(saved)
+        assert(saved.endsWith('.xlsx'), `downloaded ${saved}`)
+        const size = statSync(saved).size
+        assert(size === file.fileSize, `downloaded ${size} bytes, listed ${file.fileSize}`)
+        const sheets = await readExcelFile(saved)
+        assert(sheets.length >= 1, `sheets: ${sheets.length}`)
+        const header = (sheets[0]?.data?.[0] ?? []).map((c) => String(c ?? ''))
+        assert(
+          header.some((h) => h.trim().length > 0),
+          `first row of the monthly report: ${JSON.stringify(header)}`,
+        )
+      },
+    )
   } finally {
     for (const c of children) c.kill('SIGTERM')
     rmSync(dir, { recursive: true, force: true })

@@ -13,7 +13,10 @@
 //!
 //! BENCH_DATABASE_URL: empty = SQLite file in a temp dir; `postgres://...` = a fresh database.
 //! BENCH_KEEP_DIR: a folder where the SQLite database is kept; a later run with the same folder
-//! (and the same knobs) measures again without loading the 20 M rows anew.
+//! (and the same knobs) measures again without loading the 20 M rows anew. On PostgreSQL it
+//! names the kept database instead (`pv_bench_<BENCH_KEEP_DIR>`, letters and digits only).
+//! The station-day summary is summed from the loaded rollups before measuring (as the hub's
+//! start-up does), its time printed as `report_summary_backfill_s`.
 
 use std::time::{Duration, Instant};
 
@@ -460,7 +463,7 @@ async fn main() -> anyhow::Result<()> {
 
     let keep: String = knob("BENCH_KEEP_DIR", String::new());
     let dir = tempfile::tempdir()?;
-    let data_dir = if keep.is_empty() {
+    let data_dir = if keep.is_empty() || db_url.starts_with("postgres") {
         dir.path().to_path_buf()
     } else {
         std::fs::create_dir_all(&keep)?;
@@ -469,11 +472,23 @@ async fn main() -> anyhow::Result<()> {
     let loaded_marker = data_dir.join("report_queries.loaded");
     let (database_url, backend) = if db_url.starts_with("postgres") {
         sqlx::any::install_default_drivers();
-        let name = format!("pv_bench_{}", std::process::id());
+        let name = if keep.is_empty() {
+            format!("pv_bench_{}", std::process::id())
+        } else {
+            format!("pv_bench_{keep}")
+        };
         let pool = sqlx::AnyPool::connect(&db_url).await?;
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .execute(&pool)
-            .await?;
+        let exists = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT 1 FROM pg_database WHERE datname = '{name}'"
+        )))
+        .fetch_optional(&pool)
+        .await?
+        .is_some();
+        if !exists {
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&pool)
+                .await?;
+        }
         pool.close().await;
         let base = db_url.rsplit_once('/').map(|(b, _)| b).unwrap_or(&db_url);
         (format!("{base}/{name}"), "postgres")
@@ -487,7 +502,17 @@ async fn main() -> anyhow::Result<()> {
     };
     config.telemetry.enabled = false;
     let state = pv_cloud::server::prepare(config).await?;
-    let reuse = backend == "sqlite" && loaded_marker.exists();
+    let reuse = if backend == "sqlite" {
+        loaded_marker.exists()
+    } else {
+        // A kept PostgreSQL database was loaded once its marker row is there.
+        !keep.is_empty()
+            && Sql::new("SELECT COUNT(*) FROM blade_param WHERE param_key = 'bench.report_queries.loaded'")
+                .scalar::<i64, _>(state.db.pool())
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                > 0
+    };
     let fleet = if reuse {
         kept_fleet(&state).await?
     } else {
@@ -503,11 +528,32 @@ async fn main() -> anyhow::Result<()> {
         for st in &fleet {
             written += rollups(state.db.pool(), st, first_day, days, five_days).await?;
         }
-        if !keep.is_empty() && backend == "sqlite" {
-            std::fs::write(&loaded_marker, b"loaded")?;
-        }
     }
     let load_s = started.elapsed().as_secs_f64();
+    // The rows above were written straight into the rollup table, past the rollup worker that
+    // keeps the station-day summary: sum it as the hub's start-up does.
+    let summed = Instant::now();
+    let rebuilt = pv_cloud::telemetry::station_day::backfill(&state.db)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let summary_s = summed.elapsed().as_secs_f64();
+    eprintln!("station-day summary: {rebuilt} stations rebuilt in {summary_s:.1} s");
+    if rebuilt > 0 {
+        figure("report_summary_backfill_s", summary_s, "s");
+    }
+    if !reuse && !keep.is_empty() {
+        if backend == "sqlite" {
+            std::fs::write(&loaded_marker, b"loaded")?;
+        } else {
+            let mut sql = Sql::default();
+            sql.push_bind(
+                "INSERT INTO blade_param (id, param_name, param_key, param_value, create_time) \
+                 VALUES (?, 'bench', 'bench.report_queries.loaded', '1', ?)",
+                [Value::Int(state.ids.next().0), Value::Int(now)],
+            );
+            exec(state.db.pool(), sql).await?;
+        }
+    }
     eprintln!(
         "report_queries on {backend}: {stations} stations × {inverters} inverters, {days} days, {written} rollup rows in {load_s:.0} s"
     );
@@ -517,6 +563,7 @@ async fn main() -> anyhow::Result<()> {
     }
     if backend == "postgres" {
         exec(state.db.pool(), Sql::new("ANALYZE pv_telemetry_rollup")).await?;
+        exec(state.db.pool(), Sql::new("ANALYZE pv_telemetry_station_day")).await?;
     }
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;

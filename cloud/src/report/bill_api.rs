@@ -22,6 +22,7 @@ use crate::auth::scope::{Scoped, StationScope};
 use crate::kernel::extract::Query;
 use crate::kernel::{ApiError, ApiResult, Core, Data, Envelope, Id};
 use crate::telemetry::realtime::{KIND_INVERTER, KIND_METER};
+use crate::telemetry::{station_day, station_hour};
 
 const HOUR_MS: i64 = 3_600_000;
 const FIVE_MINUTES_MS: i64 = 300_000;
@@ -115,6 +116,21 @@ pub async fn intervals(
     period: &str,
 ) -> Result<Vec<Interval>, ApiError> {
     let len = if period == "5m" { FIVE_MINUTES_MS } else { HOUR_MS };
+    if period == "1h" {
+        // The station-hour summary holds these sums for the station's live devices.
+        station_day::ensure_current(&core.db, &[station.id]).await?;
+        let hours = station_hour::hours(&core.db, station.id, axis.start(), axis.end()).await?;
+        return Ok(hours
+            .into_iter()
+            .map(|h| Interval {
+                start: h.bucket,
+                len,
+                generation_wh: h.energy_wh.filter(|_| h.inverter_rows > 0),
+                export_wh: h.export_wh.filter(|_| h.meter_rows > 0),
+                import_wh: h.import_wh.filter(|_| h.meter_rows > 0),
+            })
+            .collect());
+    }
     let ids = devices.ids();
     let rows = store::bucket_sums(core, station.id, &ids, period, axis.start(), axis.end()).await?;
     let mut by_bucket: std::collections::BTreeMap<i64, Interval> = Default::default();
@@ -202,14 +218,20 @@ pub async fn station_bill(
             per_slot[i].push(*iv);
         }
     }
-    let total = settlement::settle(&all, &terms);
+    let mut total = settlement::settle(&all, &terms);
+    let days = |start: i64, end: i64| settlement::days_of(start, end, terms.offset_ms);
+    settlement::zero_priced_segments(&mut total, &terms, days(axis.start(), axis.end()));
     let points = axis
         .slots
         .iter()
         .zip(&per_slot)
-        .map(|(slot, ivs)| BillPoint {
-            label: slot.label.clone(),
-            figures: figures(&settlement::settle(ivs, &terms)),
+        .map(|(slot, ivs)| {
+            let mut bill = settlement::settle(ivs, &terms);
+            settlement::zero_priced_segments(&mut bill, &terms, days(slot.start, slot.end));
+            BillPoint {
+                label: slot.label.clone(),
+                figures: figures(&bill),
+            }
         })
         .collect();
     let day = |d: &chrono::NaiveDate| d.format("%Y-%m-%d").to_string();

@@ -10,8 +10,9 @@
 //! - **Expected energy** = Σ P0 · (H_k / G_STC) · (1 + γ (T_mod,k − 25)) · PR_design.
 //! - **Availability** = intervals producing / intervals with irradiance ≥ the threshold.
 //!
-//! Only intervals where both the energy and the irradiation were measured count, so a
-//! communication gap does not lower PR; intervals with an implausible value (irradiance,
+//! Only intervals where both the energy and the irradiation were measured over the whole
+//! interval count (the irradiation must cover at least 90 % of it), so a communication gap or
+//! a weather station's first samples neither lower nor raise PR; intervals with an implausible value (irradiance,
 //! module temperature or energy outside physical bounds) are left out and counted.
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,10 @@ pub const MIN_MODULE_TEMP: f64 = -40.0;
 pub const MAX_MODULE_TEMP: f64 = 90.0;
 /// Energy above P0 × hours × this is not physically produced by the array.
 pub const MAX_ENERGY_FACTOR: f64 = 1.5;
+/// Share of an interval the irradiation must cover to count: H ≥ this × mean irradiance ×
+/// the interval's hours. Below, the weather station measured only part of the interval (its
+/// first samples, a gap) while the counters measured all of it, and PR would read too high.
+pub const MIN_IRRADIATION_COVERAGE: f64 = 0.9;
 
 /// Tenant settings of the performance figures (`pv_alarm_rule` key `report`, with the bill's
 /// and the savings' coefficients; see `report::settings`).
@@ -104,6 +109,15 @@ fn plausible(s: &Sample, p0_kwp: f64) -> bool {
     g_ok && h_ok && t_ok && e_ok
 }
 
+/// Whether the irradiation covers the whole interval (see [`MIN_IRRADIATION_COVERAGE`]); an
+/// interval without irradiance (night) or without a mean irradiance to compare is covered.
+fn covered(s: &Sample) -> bool {
+    match (s.irradiance, s.irradiation_wh_m2) {
+        (Some(g), Some(h)) if g > 0.0 => h >= MIN_IRRADIATION_COVERAGE * g * s.hours,
+        _ => true,
+    }
+}
+
 /// The performance of a unit of `p0_kwp` over `samples`.
 pub fn performance(samples: &[Sample], p0_kwp: Option<f64>, setting: &PerformanceSetting) -> Performance {
     let mut out = Performance::default();
@@ -135,6 +149,10 @@ pub fn performance(samples: &[Sample], p0_kwp: Option<f64>, setting: &Performanc
             out.missing_intervals += 1;
             continue;
         };
+        if !covered(s) {
+            out.missing_intervals += 1;
+            continue;
+        }
         out.counted_intervals += 1;
         energy += e / 1000.0;
         let h = h.max(0.0) / 1000.0;
@@ -232,6 +250,35 @@ mod tests {
         assert_eq!(p.implausible_intervals, 3);
         assert_eq!(p.missing_intervals, 1);
         assert_eq!(p.counted_intervals, 4);
+    }
+
+    #[test]
+    fn an_interval_the_irradiation_covers_only_in_part_is_left_out() {
+        let mut d = day();
+        // The weather station's first hour: its samples start at 12:45, so the hour's 800 W/m²
+        // mean integrates to 200 Wh/m² only, while the counters measured the whole hour's
+        // 70 kWh; counted, that hour alone reads PR = 70 / 100 / 0.2 = 3.5.
+        d.push(Sample {
+            hours: 1.0,
+            energy_wh: Some(70_000.0),
+            irradiation_wh_m2: Some(200.0),
+            irradiance: Some(800.0),
+            module_temp: Some(45.0),
+        });
+        // 11 of 12 five-minute segments (91.7 %) still count.
+        d.push(hour(0.0, 0.0, 10.0));
+        let p = performance(&d, Some(100.0), &PerformanceSetting::default());
+        assert!(close(p.pr, 113.0 / 140.0));
+        assert_eq!(p.missing_intervals, 1);
+        assert_eq!(p.counted_intervals, 5);
+        let mut eleven = day();
+        eleven.push(Sample {
+            irradiance: Some(500.0),
+            ..hour(40_000.0, 458.0, 45.0)
+        });
+        let p = performance(&eleven, Some(100.0), &PerformanceSetting::default());
+        assert_eq!(p.counted_intervals, 5);
+        assert!(p.pr.is_some_and(|pr| pr < 1.0));
     }
 
     #[test]

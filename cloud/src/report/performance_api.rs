@@ -19,6 +19,7 @@ use crate::analytics::settings as tenant_settings;
 use crate::auth::scope::{Scoped, StationScope};
 use crate::kernel::extract::Query;
 use crate::kernel::{ApiError, ApiResult, Core, Data, Envelope, Id};
+use crate::telemetry::{station_day, station_hour};
 
 const HOUR_MS: i64 = 3_600_000;
 
@@ -70,35 +71,50 @@ fn rounded(p: Performance) -> Performance {
     }
 }
 
-/// The performance of one station over `q`.
-pub(super) async fn station_performance_of(
+/// The intervals of one station from the station-hour summary: the same figures the hour
+/// rollups give, one row per hour, without reading the weather station's metrics.
+async fn summary_samples(
     core: &Core,
-    scope: &StationScope,
-    id: Id,
-    q: &TimeQuery,
-) -> Result<StationPerformance, ApiError> {
-    let stations = store::stations(core, scope, &[id]).await?;
-    let station = stations.first().ok_or_else(ApiError::not_found)?;
-    let setting: ReportSetting = tenant_settings::load(core, &station.tenant_id, REPORT_KEY).await?;
-    let setting = setting.performance();
-    let axis = axis_of(q, station)?;
-    let devices = store::devices(core, &[station.id]).await?;
-    let whole_hours = (station.offset_ms() - hub_offset_ms()) % HOUR_MS == 0;
-    let period = match axis.time_type {
-        TimeType::Years => "1d",
-        _ if whole_hours => "1h",
-        _ => "5m",
-    };
-    let hours = match period {
-        "1d" => 24.0,
-        "1h" => 1.0,
-        _ => 5.0 / 60.0,
-    };
+    station: i64,
+    from: i64,
+    to: i64,
+) -> Result<(BTreeMap<i64, Sample>, bool), ApiError> {
+    station_day::ensure_current(&core.db, &[station]).await?;
+    let mut plane_of_array = false;
+    let mut samples = BTreeMap::new();
+    for h in station_hour::hours(&core.db, station, from, to).await? {
+        if h.inverter_rows == 0 && h.weather_rows == 0 {
+            continue;
+        }
+        plane_of_array |= h.poa;
+        let weather = h.weather_rows > 0;
+        samples.insert(
+            h.bucket,
+            Sample {
+                hours: 1.0,
+                energy_wh: h.energy_wh.filter(|_| h.inverter_rows > 0),
+                irradiation_wh_m2: h.irradiation_wh_m2.filter(|_| weather),
+                irradiance: h.irradiance.filter(|_| weather),
+                module_temp: h.module_temp.filter(|_| weather),
+            },
+        );
+    }
+    Ok((samples, plane_of_array))
+}
+
+/// The intervals of one station from rollup rows of `period` within `span`.
+async fn rollup_samples(
+    core: &Core,
+    station: i64,
+    devices: &store::Devices,
+    period: &str,
+    hours: f64,
+    span: (i64, i64),
+) -> Result<(BTreeMap<i64, Sample>, bool), ApiError> {
     let inverter_ids: Vec<Id> = devices.inverters.iter().map(|i| Id(i.id)).collect();
     let weather_ids: Vec<Id> = devices.weather.iter().map(|w| Id(w.0)).collect();
-    let energy =
-        store::bucket_sums(core, station.id, &inverter_ids, period, axis.start(), axis.end()).await?;
-    let weather = store::rows(core, station.id, &weather_ids, period, axis.start(), axis.end()).await?;
+    let energy = store::bucket_sums(core, station, &inverter_ids, period, span.0, span.1).await?;
+    let weather = store::rows(core, station, &weather_ids, period, span.0, span.1).await?;
     let mut samples: BTreeMap<i64, Sample> = BTreeMap::new();
     for (bucket, _, sums) in energy {
         samples
@@ -123,6 +139,46 @@ pub(super) async fn station_performance_of(
             .or_else(|| row.stat("irradiance_ghi", 0));
         s.module_temp = row.stat("module_temperature", 0);
     }
+    Ok((samples, plane_of_array))
+}
+
+/// The performance of one station over `q`.
+pub(super) async fn station_performance_of(
+    core: &Core,
+    scope: &StationScope,
+    id: Id,
+    q: &TimeQuery,
+) -> Result<StationPerformance, ApiError> {
+    let stations = store::stations(core, scope, &[id]).await?;
+    let station = stations.first().ok_or_else(ApiError::not_found)?;
+    let setting: ReportSetting = tenant_settings::load(core, &station.tenant_id, REPORT_KEY).await?;
+    let setting = setting.performance();
+    let axis = axis_of(q, station)?;
+    let devices = store::devices(core, &[station.id]).await?;
+    let whole_hours = (station.offset_ms() - hub_offset_ms()) % HOUR_MS == 0;
+    let period = match axis.time_type {
+        TimeType::Years => "1d",
+        _ if whole_hours => "1h",
+        _ => "5m",
+    };
+    let hours = match period {
+        "1d" => 24.0,
+        "1h" => 1.0,
+        _ => 5.0 / 60.0,
+    };
+    let (samples, plane_of_array) = if period == "1h" {
+        summary_samples(core, station.id, axis.start(), axis.end()).await?
+    } else {
+        rollup_samples(
+            core,
+            station.id,
+            &devices,
+            period,
+            hours,
+            (axis.start(), axis.end()),
+        )
+        .await?
+    };
     let mut per_slot: Vec<Vec<Sample>> = vec![Vec::new(); axis.slots.len()];
     for (bucket, s) in &samples {
         if let Some(i) = axis.slot_of(*bucket) {

@@ -297,6 +297,39 @@ pub fn settle(intervals: &[Interval], terms: &Terms) -> Bill {
     bill
 }
 
+/// Gives `bill` a line for every segment of the tariff versions in force on `days` that it has
+/// none for, at 0 kWh and 0 (the price in force named): a priced slot without energy answers
+/// 0 per segment, not "no figure". Days without a version add nothing (they stay unpriced).
+pub fn zero_priced_segments(bill: &mut Bill, terms: &Terms, days: impl IntoIterator<Item = NaiveDate>) {
+    let mut added: BTreeMap<String, SegmentLine> = BTreeMap::new();
+    for day in days {
+        let Some(v) = version_on(&terms.tariff, day) else {
+            continue;
+        };
+        for s in &v.segments {
+            if bill.segments.contains_key(&s.kind) {
+                continue;
+            }
+            let line = added.entry(s.kind.clone()).or_insert_with(|| SegmentLine {
+                kind: s.kind.clone(),
+                ..SegmentLine::default()
+            });
+            line.min_price = Some(line.min_price.map_or(s.price, |m| m.min(s.price)));
+            line.max_price = Some(line.max_price.map_or(s.price, |m| m.max(s.price)));
+        }
+    }
+    bill.segments.extend(added);
+}
+
+/// The local days of the station clock that `[start, end)` touches.
+pub fn days_of(start: i64, end: i64, offset_ms: i64) -> Vec<NaiveDate> {
+    let first = (start + offset_ms).div_euclid(DAY_MS);
+    let last = (end - 1 + offset_ms).div_euclid(DAY_MS);
+    (first..=last.max(first))
+        .map(|d| NaiveDate::default() + chrono::Duration::days(d))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -413,6 +446,32 @@ mod tests {
         assert!(close(b.exported_amount, 82.0 * 0.39));
         assert!(close(b.amount(), 0.9 * (2.4 + 2.0 + 162.0 + 15.0) + 82.0 * 0.39));
         assert!(b.unpriced_days.is_empty());
+    }
+
+    #[test]
+    fn an_empty_priced_slot_answers_zero_per_segment_and_an_unpriced_one_nothing() {
+        let t = terms(GridConnection::SelfUseSurplus);
+        // A day with a version in force and no energy: every segment at 0, its price named.
+        let mut b = settle(&[], &t);
+        zero_priced_segments(&mut b, &t, days_of(at("2026-04-02", 0), at("2026-04-03", 0), CST));
+        assert_eq!(b.segments.len(), 3);
+        let peak = &b.segments["2"];
+        assert!(close(peak.generation_kwh, 0.0) && close(peak.self_consumed_amount, 0.0));
+        assert_eq!((peak.min_price, peak.max_price), (Some(1.20), Some(1.20)));
+        // A day before the first version: no segment (no price, no figure).
+        let mut b = settle(&[], &t);
+        zero_priced_segments(&mut b, &t, days_of(at("2025-12-31", 0), at("2026-01-01", 0), CST));
+        assert!(b.segments.is_empty());
+        // A slot with energy in one segment keeps that line as settled and gains the others at 0.
+        let mut b = settle(&[hour("2026-04-02", 15, 10_000.0, 0.0)], &t);
+        zero_priced_segments(
+            &mut b,
+            &t,
+            days_of(at("2026-04-02", 15), at("2026-04-02", 16), CST),
+        );
+        assert!(close(b.segments["2"].generation_kwh, 10.0));
+        assert!(close(b.segments["4"].generation_kwh, 0.0));
+        assert_eq!(b.segments.len(), 3);
     }
 
     #[test]

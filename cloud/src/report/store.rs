@@ -12,10 +12,10 @@ use crate::analytics::data::{self, InverterRow, StationRow, hub_offset_ms};
 use crate::auth::scope::StationScope;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Core, Id};
+use crate::telemetry::realtime::{KIND_INVERTER, KIND_METER, KIND_WEATHER};
+use crate::telemetry::station_day;
 
-/// `meter_role` key of the grid-connection meter, whose counters are the station's import and
-/// export.
-pub const GRID_METER: &str = "1";
+pub use crate::telemetry::station_day::GRID_METER;
 
 /// The caller's visible stations among `ids` (all visible ones when `ids` is empty). An id the
 /// caller cannot see (unknown, deleted, another tenant's, not assigned) answers 404, never an
@@ -160,6 +160,9 @@ pub async fn slot_sums(
     if stations.is_empty() || devices.is_empty() || axis.slots.is_empty() {
         return Ok(out);
     }
+    if period == "1d" && !per_device {
+        return summary_sums(core, stations, axis).await;
+    }
     let device_col = if per_device {
         "device_id"
     } else {
@@ -198,6 +201,68 @@ pub async fn slot_sums(
             slot,
         );
         out.insert(key, sums_of(&r)?);
+    }
+    Ok(out)
+}
+
+/// [`slot_sums`] per kind over day rows, read from the station-day summary (one row per station
+/// and day instead of one per device and day): the same sums of the same rows of the stations'
+/// live devices, with the figures reports read per kind (inverter energy, meter import and
+/// export, weather irradiation).
+async fn summary_sums(core: &Core, stations: &[i64], axis: &Axis) -> Result<HashMap<SumKey, Sums>, ApiError> {
+    station_day::ensure_current(&core.db, stations).await?;
+    let mut sql = Sql::new("SELECT station_id, ");
+    slot_expr(axis, &mut sql);
+    sql.push(
+        " AS slot, CAST(SUM(inverter_rows) AS BIGINT) AS inv_rows, CAST(SUM(inverter_samples) AS BIGINT) AS inv_n, \
+         SUM(energy_wh) AS e, CAST(SUM(energy_n) AS BIGINT) AS ne, \
+         CAST(SUM(meter_rows) AS BIGINT) AS met_rows, CAST(SUM(meter_samples) AS BIGINT) AS met_n, \
+         SUM(import_wh) AS ei, CAST(SUM(import_n) AS BIGINT) AS nei, SUM(export_wh) AS ee, \
+         CAST(SUM(export_n) AS BIGINT) AS nee, CAST(SUM(weather_rows) AS BIGINT) AS wx_rows, \
+         CAST(SUM(weather_samples) AS BIGINT) AS wx_n, SUM(irradiation_wh_m2) AS h, \
+         CAST(SUM(irradiation_n) AS BIGINT) AS nh FROM pv_telemetry_station_day WHERE station_id IN (",
+    );
+    sql.push_ids(&stations.iter().copied().map(Id).collect::<Vec<_>>());
+    sql.push_bind(
+        ") AND bucket >= ? AND bucket < ? GROUP BY station_id, slot",
+        [Value::Int(axis.start()), Value::Int(axis.end())],
+    );
+    let mut out = HashMap::new();
+    for r in sql.rows(core.db.pool()).await? {
+        let Ok(slot) = usize::try_from(r.try_get::<i64, _>("slot")?) else {
+            continue;
+        };
+        let station: i64 = r.try_get("station_id")?;
+        let opt = |sum: &str, n: &str| -> Result<Option<f64>, ApiError> {
+            Ok(if r.try_get::<i64, _>(n)? > 0 {
+                r.try_get::<Option<f64>, _>(sum)?
+            } else {
+                None
+            })
+        };
+        let kinds = [
+            (KIND_INVERTER, "inv_rows", "inv_n"),
+            (KIND_METER, "met_rows", "met_n"),
+            (KIND_WEATHER, "wx_rows", "wx_n"),
+        ];
+        for (kind, rows, samples) in kinds {
+            if r.try_get::<i64, _>(rows)? == 0 {
+                continue;
+            }
+            let mut sums = Sums {
+                samples: r.try_get(samples)?,
+                ..Sums::default()
+            };
+            match kind {
+                KIND_INVERTER => sums.energy_wh = opt("e", "ne")?,
+                KIND_METER => {
+                    sums.import_wh = opt("ei", "nei")?;
+                    sums.export_wh = opt("ee", "nee")?;
+                }
+                _ => sums.irradiation_wh_m2 = opt("h", "nh")?,
+            }
+            out.insert((station, 0, kind.to_owned(), slot), sums);
+        }
     }
     Ok(out)
 }

@@ -5,7 +5,8 @@
 //! - `gatekeeper`: the gateway-facing listener that signs gateways in and keeps each to its
 //!   own topics;
 //! - `ingest`: checks, stores, updates the view, acknowledges (`store` holds its SQL);
-//! - `registry`, `presence`, `stats`, `rollup`, `retention`; `admin`: the operator's view.
+//! - `registry`, `presence`, `stats`, `rollup`, `retention`; `admin`: the operator's view;
+//! - `station_day`, `station_hour`: the station summaries the rollup worker keeps for reports.
 
 pub mod admin;
 pub mod api;
@@ -19,6 +20,8 @@ pub mod realtime;
 pub mod registry;
 pub mod retention;
 pub mod rollup;
+pub mod station_day;
+pub mod station_hour;
 pub mod stats;
 pub mod store;
 

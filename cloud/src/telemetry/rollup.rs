@@ -391,6 +391,7 @@ pub async fn recompute(
         hours.insert(local_floor(*b, HOUR_MS, offset_ms));
         days.insert(local_floor(*b, DAY_MS, offset_ms));
     }
+    let (touched_days, touched_hours) = (days.clone(), hours.clone());
     for (period, len, starts) in [("1h", HOUR_MS, hours), ("1d", DAY_MS, days)] {
         for start in starts {
             let mut sql = Sql::default();
@@ -411,7 +412,7 @@ pub async fn recompute(
             }
         }
     }
-    Ok(())
+    super::station_day::refresh(db, meta.station_id, &touched_days, &touched_hours).await
 }
 
 /// One pass: recomputes up to `limit` marked buckets that ended `delay_ms` ago. Returns how many

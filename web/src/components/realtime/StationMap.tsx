@@ -3,12 +3,15 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { MapStation } from '../../api/realtime/types'
+import { DEFAULT_CURRENCY, formatMoney } from '../../utils/money'
 import Chart from './Chart'
 import { chinaMapQuery } from './chinaMap'
 import { stationMapOption, type MapPoint } from './stationMap'
 
 export interface StationMapProps {
   stations: readonly MapStation[]
+  /** ISO 4217 code of the stations' revenue (the home figures' currency). */
+  currency?: string
   height: number | string
   onOpen?: (id: string) => void
   dark?: boolean
@@ -16,8 +19,15 @@ export interface StationMapProps {
 }
 
 /** Stations on the China province map; a click on a station calls `onOpen(id)`. */
-export default function StationMap({ stations, height, onOpen, dark, testId }: StationMapProps) {
-  const { t } = useTranslation()
+export default function StationMap({
+  stations,
+  currency = DEFAULT_CURRENCY,
+  height,
+  onOpen,
+  dark,
+  testId,
+}: StationMapProps) {
+  const { t, i18n } = useTranslation()
   const map = useQuery(chinaMapQuery())
   const ready = map.isSuccess ? 'ready' : map.isError ? 'failed' : 'loading'
   const option = useMemo(
@@ -28,10 +38,15 @@ export default function StationMap({ stations, height, onOpen, dark, testId }: S
           status: (s) => t(`realtimeUi.status.${s}`),
           power: t('realtimeUi.home.power'),
           today: t('realtimeUi.home.today'),
+          revenue: {
+            today: t('realtimeUi.revenue.today'),
+            month: t('realtimeUi.revenue.month'),
+            format: (amount) => formatMoney(amount, currency, i18n.language),
+          },
         },
         { dark },
       ),
-    [stations, t, dark],
+    [stations, t, dark, currency, i18n.language],
   )
   const onEvents = useMemo(
     () => ({

@@ -62,6 +62,27 @@ describe('station map', () => {
     ])
   })
 
+  it("names each station's revenue today and this month in its tooltip", () => {
+    const s = station('1', { name: 'A<b>', todayRevenue: 12.5, monthRevenue: 340 })
+    const option = stationMapOption([s], {
+      status: (x) => x,
+      power: 'P',
+      today: 'E',
+      revenue: { today: 'R', month: 'M', format: (v) => (v === null ? '--' : `¥${v.toFixed(2)}`) },
+    }) as { tooltip: { formatter: (p: { data?: { id: string } }) => string } }
+    const text = option.tooltip.formatter({ data: { id: '1' } })
+    expect(text).toContain('A&#60;b&#62;')
+    expect(text).toContain('R: ¥12.50')
+    expect(text).toContain('M: ¥340.00')
+    const none = stationMapOption([station('2')], {
+      status: (x) => x,
+      power: 'P',
+      today: 'E',
+      revenue: { today: 'R', month: 'M', format: (v) => (v === null ? '--' : String(v)) },
+    }) as { tooltip: { formatter: (p: { data?: { id: string } }) => string } }
+    expect(none.tooltip.formatter({ data: { id: '2' } })).toContain('R: --')
+  })
+
   it('sizes dots by capacity within bounds', () => {
     expect(symbolSize(0)).toBe(8)
     expect(symbolSize(10_000)).toBe(8)

@@ -39,6 +39,8 @@ export interface MapLabels {
   status: (s: RunStatus) => string
   power: string
   today: string
+  /** Revenue lines of the tooltip (the station's bill today and this month), when given. */
+  revenue?: { today: string; month: string; format: (amount: number | null) => string }
 }
 
 export function stationMapOption(
@@ -63,6 +65,12 @@ export function stationMapOption(
           labels.status(s.status),
           `${labels.power}: ${formatPower(s.powerW, 'kW')}`,
           `${labels.today}: ${formatEnergy(s.todayWh)}`,
+          ...(labels.revenue
+            ? [
+                `${labels.revenue.today}: ${escapeHtml(labels.revenue.format(s.todayRevenue))}`,
+                `${labels.revenue.month}: ${escapeHtml(labels.revenue.format(s.monthRevenue))}`,
+              ]
+            : []),
         ].join('<br/>')
       },
     },

@@ -5,6 +5,23 @@
  */
 export const zh = {
   report: {
+    file: {
+      station: '电站',
+      period: '月份',
+      name: '文件名',
+      size: '大小',
+      created: '生成时间',
+      actions: '操作',
+      search: '查询',
+      download: '下载',
+      delete: '删除',
+      confirmDelete: '确定删除报表文件“{{name}}”吗？',
+      generate: '立即生成',
+      pickStation: '请先选择电站',
+      generated: '已生成：{{name}}',
+      removed: '已删除',
+      failed: '操作失败，请稍后重试',
+    },
     common: {
       selectStation: '请选择电站',
       noStation: '请先选择电站',
@@ -149,6 +166,23 @@ export const zh = {
 
 export const en: typeof zh = {
   report: {
+    file: {
+      station: 'Station',
+      period: 'Month',
+      name: 'File name',
+      size: 'Size',
+      created: 'Created',
+      actions: 'Actions',
+      search: 'Search',
+      download: 'Download',
+      delete: 'Delete',
+      confirmDelete: 'Delete the report file "{{name}}"?',
+      generate: 'Generate now',
+      pickStation: 'Choose a station first',
+      generated: 'Generated: {{name}}',
+      removed: 'Deleted',
+      failed: 'That did not work; please try again',
+    },
     common: {
       selectStation: 'Select a station',
       noStation: 'Select a station first',

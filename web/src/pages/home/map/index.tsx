@@ -28,6 +28,7 @@ import { StatusDot, StatusTag } from '../../../components/realtime/StatusTag'
 import { STATUSES, type RunStatus } from '../../../components/realtime/status'
 import { useClockShifts } from '../../../components/realtime/useClockShifts'
 import { useLive } from '../../../hooks/useLive'
+import { formatMoney } from '../../../utils/money'
 import { formatEnergy, formatPower } from '../../../utils/units'
 import { overviewPath } from '../../realtime/station/path'
 
@@ -39,7 +40,7 @@ const StationMap = lazy(() => import('../../../components/realtime/StationMap'))
  * status colours and a searchable list; a station (dot or row) opens its overview. Live.
  */
 export default function EquipmentMap() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const navigate = useNavigate()
   const live = useLive(fleetQuery())
   const shifts = useClockShifts()
@@ -61,6 +62,7 @@ export default function EquipmentMap() {
   )
   const open = useCallback((id: string) => void navigate(overviewPath(id)), [navigate])
   const summary = live.data?.summary
+  const currency = fleetRevenue(summary).currency
   const unplaced = stations.filter((s) => s.latitude === null || s.longitude === null).length
   const shifted = stations.filter((s) => s.clockShift).length
 
@@ -163,7 +165,13 @@ export default function EquipmentMap() {
               />
             ) : (
               <Suspense fallback={<Spin style={{ display: 'block', padding: 96 }} />}>
-                <StationMap stations={shown} height={520} onOpen={open} testId="home-map" />
+                <StationMap
+                  stations={shown}
+                  currency={currency}
+                  height={520}
+                  onOpen={open}
+                  testId="home-map"
+                />
               </Suspense>
             )}
             <Typography.Text type="secondary">
@@ -233,6 +241,24 @@ export default function EquipmentMap() {
                         {t('realtimeUi.home.today')} {formatEnergy(row.todayWh)}
                       </Typography.Text>
                     </>
+                  ),
+                },
+                {
+                  // The station's bill today, this month underneath (same figures as the KPIs).
+                  title: t('realtimeUi.revenue.today'),
+                  dataIndex: 'todayRevenue',
+                  align: 'right',
+                  width: 104,
+                  sorter: (a, b) => (a.todayRevenue ?? -1) - (b.todayRevenue ?? -1),
+                  render: (amount: number | null, row) => (
+                    <div data-testid={`home-station-revenue-${row.id}`}>
+                      <div>{formatMoney(amount, currency, i18n.language)}</div>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {t('realtimeUi.revenue.monthLine', {
+                          amount: formatMoney(row.monthRevenue, currency, i18n.language),
+                        })}
+                      </Typography.Text>
+                    </div>
                   ),
                 },
               ]}
