@@ -1,4 +1,5 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
+import { message, notification } from 'antd'
 import type { AxiosAdapter } from 'axios'
 import { RouterProvider, createMemoryRouter } from 'react-router-dom'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -66,9 +67,17 @@ beforeEach(async () => {
   request.defaults.adapter = adapter
 })
 
-afterEach(() => {
+afterEach(async () => {
   cleanup()
+  // Toasts live in antd's own root, which cleanup() does not unmount: their close timers
+  // would render after the test.
+  message.destroy()
+  notification.destroy()
   request.defaults.adapter = undefined
+  // React's scheduler may still hold a render queued (setImmediate) by a page that was loading
+  // when the test ended (the home page's lazy chunks and calls): let it run while jsdom's window
+  // still exists, instead of after the environment is torn down ("window is not defined").
+  await new Promise((resolve) => setTimeout(resolve, 100))
 })
 
 function visit(path: string) {
