@@ -1,0 +1,11 @@
+//! Repair orders over the API on a real database: every allowed and every refused transition,
+//! who may act, orders from alarms (and the alarm kept open while its order is), two people
+//! accepting at once, deadlines and their messages, the bell's work items, scope (other tenants
+//! and other maintenance users see and change nothing) and the figures.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod site;
+mod transitions;
+mod work;
