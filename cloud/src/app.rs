@@ -43,33 +43,44 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).
 pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
     let (api, mut doc) = api.split_for_parts();
+    let api = crate::headers::api(api);
+    let config = state.config.clone();
     ops::openapi::describe_itself(&mut doc);
     let doc_json = serde_json::to_string(&doc).unwrap_or_else(|_| "{}".into());
-    api.route(
-        ops::openapi::PATH,
-        get(move || async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], doc_json) }),
-    )
-    .route("/api", any(api_not_found))
-    .route("/api/{*rest}", any(api_not_found))
-    .route("/ws", any(api_not_found))
-    .method_not_allowed_fallback(method_not_allowed)
-    .fallback(crate::console::serve)
-    .layer(axum::middleware::from_fn_with_state(
-        state.clone(),
-        crate::auth::api_scope::enforce,
-    ))
-    .with_state(state.clone())
-    // Before every extractor: text inputs carrying U+0000 are refused at the edge.
-    .layer(axum::middleware::from_fn(crate::kernel::extract::refuse_nul))
-    // Order matters: the panic guard sits inside the language scope so its answer is localised.
-    .layer(CatchPanicLayer::custom(panic_response))
-    // Outside the panic guard so a panic's 500 reaches the error log.
-    .layer(axum::middleware::from_fn_with_state(
-        state,
-        crate::log::api_log::layer,
-    ))
-    .layer(axum::middleware::from_fn(lang::scope))
-    .layer(TraceLayer::new_for_http())
+    let app = api
+        .route(
+            ops::openapi::PATH,
+            get(move || async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], doc_json) }),
+        )
+        .route("/api", any(api_not_found))
+        .route("/api/{*rest}", any(api_not_found))
+        .route("/ws", any(api_not_found))
+        .method_not_allowed_fallback(method_not_allowed)
+        .fallback(crate::console::serve)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::auth::api_scope::enforce,
+        ))
+        .with_state(state.clone())
+        // Before every extractor: text inputs carrying U+0000 (or, in writes, bidi controls) are
+        // refused at the edge.
+        .layer(axum::middleware::from_fn(
+            crate::kernel::extract::refuse_control_chars,
+        ))
+        // Whatever the framework itself refuses (413, malformed bodies...) answers in the envelope.
+        .layer(axum::middleware::from_fn(
+            crate::kernel::extract::envelope_rejections,
+        ))
+        // Order matters: the panic guard sits inside the language scope so its answer is localised.
+        .layer(CatchPanicLayer::custom(panic_response))
+        // Outside the panic guard so a panic's 500 reaches the error log.
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            crate::log::api_log::layer,
+        ))
+        .layer(axum::middleware::from_fn(lang::scope))
+        .layer(TraceLayer::new_for_http());
+    crate::headers::everywhere(app, &config)
 }
 
 async fn api_not_found() -> ApiError {

@@ -33,6 +33,20 @@ pub struct Config {
     pub station: StationConfig,
     pub telemetry: TelemetryConfig,
     pub demo: DemoConfig,
+    pub console: ConsoleConfig,
+}
+
+/// What the console loads from other hosts, which its Content-Security-Policy allows and nothing
+/// else (`[console]`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsoleConfig {
+    /// The online map's tile URL template, as the console is built with (`mapTileUrl` in
+    /// `web/src/config/website.ts`); its origin (`{s}` as `*`) may serve images. Empty: none.
+    pub map_tile_url: String,
+    /// Further origins the console may show in a frame (menu entries of embedded pages), e.g.
+    /// `https://bi.example.com`; the camera live-view hosts of `station.camera_live_url` always may.
+    pub frame_origins: Vec<String>,
 }
 
 /// The demo (`crate::demo`): a tenant with three simulated stations, for a first look.
@@ -240,6 +254,10 @@ impl Default for Config {
                 .collect(),
             },
             telemetry: TelemetryConfig::default(),
+            console: ConsoleConfig {
+                map_tile_url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png".into(),
+                frame_origins: Vec::new(),
+            },
         }
     }
 }

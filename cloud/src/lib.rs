@@ -7,6 +7,7 @@ pub mod auth;
 pub mod config;
 pub mod console;
 pub mod demo;
+pub mod headers;
 pub mod home;
 pub mod inspection;
 pub mod kernel;

@@ -350,8 +350,8 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
         .submit(ROLE, json!({"id": role_a, "roleName": "hijacked"}))
         .await;
     assert_failure(status, &body, 404);
-    let Reply { body, .. } = b.remove(ROLE, &role_a).await;
-    assert_eq!(body["data"], 0);
+    let Reply { status, body, .. } = b.remove(ROLE, &role_a).await;
+    assert_failure(status, &body, 404);
     let Reply { status, body, .. } = b
         .post_json(
             &format!("{ROLE}/grant"),
@@ -407,8 +407,8 @@ async fn tenants_cannot_reach_each_others_roles_or_top_menus() {
         .get_data(&format!("{MENU}/top-tree-keys?topMenuIds={top_a}"))
         .await;
     assert_eq!(keys, json!([]));
-    let Reply { body, .. } = b.remove(TOPMENU, &top_a).await;
-    assert_eq!(body["data"], 0);
+    let Reply { status, body, .. } = b.remove(TOPMENU, &top_a).await;
+    assert_failure(status, &body, 404);
 
     // A's data is untouched.
     let role = a.get_data(&format!("{ROLE}/detail?id={role_a}")).await;
@@ -1406,8 +1406,8 @@ async fn data_scopes_narrow_post_lists_by_their_union() {
         .send(viewer.request(Method::GET, &format!("{POST}/detail?id={west_post}")))
         .await;
     assert_failure(status, &body, 404);
-    let Reply { body, .. } = viewer.remove(POST, &west_post.to_string()).await;
-    assert_eq!(body["data"], 0);
+    let Reply { status, body, .. } = viewer.remove(POST, &west_post.to_string()).await;
+    assert_failure(status, &body, 404);
 
     apply(vec![own_dept.clone()], viewer_role).await;
     assert_eq!(

@@ -536,6 +536,51 @@ async fn uploads_are_served_by_signed_link_and_never_run_inline() {
     assert_eq!(res.headers()["content-disposition"], "attachment");
     assert_eq!(res.headers()["content-type"], "application/octet-stream");
 
+    // A claimed type is checked against the content: HTML named .png, script named .pdf.
+    let Reply { status, body, .. } = app
+        .send(upload(
+            b"<html><script>alert(1)</script></html>".to_vec(),
+            "evil.png",
+        ))
+        .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(body["msg"], "文件内容与扩展名 .png 不符");
+    let Reply { status, body, .. } = app
+        .send(
+            upload(b"<script>alert(document.cookie)</script>".to_vec(), "evil.pdf")
+                .header("Accept-Language", "en"),
+        )
+        .await;
+    assert_failure(status, &body, 400);
+    assert_eq!(
+        body["msg"],
+        "The file's content does not match its extension .pdf"
+    );
+    let Reply {
+        status, body: pdf, ..
+    } = app.send(upload(b"%PDF-1.7\n%fake".to_vec(), "real.pdf")).await;
+    assert_eq!(status, 200, "{pdf}");
+    let res = app
+        .client
+        .get(app.url(pdf["data"]["link"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers()["content-type"], "application/pdf");
+    assert!(res.headers().get("content-disposition").is_none());
+    // A file stored before uploads were checked, whose bytes are not what its name says, is a
+    // download.
+    let stored = up["data"]["name"].as_str().unwrap();
+    std::fs::write(
+        app.data_dir.join("files").join(stored),
+        b"<html><script>alert(1)</script></html>",
+    )
+    .unwrap();
+    let res = app.client.get(app.url(link)).send().await.unwrap();
+    assert_eq!(res.headers()["content-disposition"], "attachment");
+    assert_eq!(res.headers()["content-type"], "application/octet-stream");
+    assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+
     let Reply { status, body, .. } = app
         .send(
             app.client
@@ -572,7 +617,8 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
     assert_eq!(body["msg"], "头像只能是jpg/png格式，且不超过500kb");
     let big = reqwest::multipart::Form::new().part(
         "file",
-        reqwest::multipart::Part::bytes(vec![0u8; 600 * 1024]).file_name("big.png"),
+        reqwest::multipart::Part::bytes([&b"\x89PNG\r\n\x1a\n"[..], &vec![0u8; 600 * 1024]].concat())
+            .file_name("big.png"),
     );
     let Reply { body: up, .. } = app
         .send(
@@ -595,7 +641,8 @@ async fn profile_and_password_changes_validate_and_save_nothing_half() {
 
     let small = reqwest::multipart::Form::new().part(
         "file",
-        reqwest::multipart::Part::bytes(vec![1u8; 1024]).file_name("a.png"),
+        reqwest::multipart::Part::bytes([&b"\x89PNG\r\n\x1a\n"[..], &[1u8; 1024][..]].concat())
+            .file_name("a.png"),
     );
     let Reply { body: up, .. } = app
         .send(

@@ -194,10 +194,10 @@ async fn departments_stay_inside_their_tenant() {
         )
         .await;
     assert_failure(status, &body, 404);
-    let Reply { body: removed, .. } = other
+    let Reply { status, body, .. } = other
         .post_json(&format!("{DEPT}/remove?ids={ours}"), json!({}))
         .await;
-    assert_eq!(removed["data"], 0);
+    assert_failure(status, &body, 404);
     // Nor can another tenant's department be chosen as a parent.
     let Reply { status, body, .. } = other
         .post_json(&format!("{DEPT}/submit"), dept("Mine", &ours))
@@ -589,9 +589,23 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
     let b = app.as_user(&app.token_of("500003", "b", "b-pass").await);
     let c = app.as_user(&app.token_of("500004", "c", "c-pass").await);
 
-    // A new tenant starts empty and reads the platform's rows.
+    // A new tenant starts empty and reads the platform's rows, through every read alike.
     let Reply { body: page, .. } = b.get(&format!("{BIZ}/list")).await;
-    assert_eq!(page["data"]["total"], 0, "{page}");
+    assert_eq!(
+        row_ids(&page["data"]["records"]),
+        [platform_root.as_str()],
+        "{page}"
+    );
+    assert_eq!(page["data"]["records"][0]["tenantId"], "000000");
+    let Reply { status, body, .. } = b.get(&format!("{BIZ}/detail?id={platform_entry}")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["dictValue"], "平台项");
+    let Reply { body: page, .. } = b.get(&format!("{BIZ}/child-list?parentId={platform_root}")).await;
+    assert_eq!(
+        row_ids(&page["data"]["records"]),
+        [platform_entry.as_str()],
+        "{page}"
+    );
     let Reply { body: entries, .. } = b.get(&format!("{BIZ}/dictionary?code=biz_t")).await;
     assert_eq!(row_ids(&entries["data"]), [platform_entry.as_str()]);
     let Reply { body: listed, .. } = b.get(&format!("{BIZ}/listDict")).await;
@@ -627,6 +641,12 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
         [own_root.as_str()],
         "the tenant's own code replaces the platform's"
     );
+    let Reply { body: page, .. } = b.get(&format!("{BIZ}/list")).await;
+    assert_eq!(row_ids(&page["data"]["records"]), [own_root.as_str()], "{page}");
+    let Reply { body: tree, .. } = b.get(&format!("{BIZ}/tree?code=biz_t")).await;
+    assert_eq!(row_ids(&tree["data"]), [own_entry.as_str()]);
+    let Reply { status, body, .. } = b.get(&format!("{BIZ}/detail?id={platform_entry}")).await;
+    assert_failure(status, &body, 404);
 
     // Neither tenant reaches the other's rows or the platform's.
     let Reply { status, body, .. } = c.get(&format!("{BIZ}/detail?id={own_entry}")).await;
@@ -638,13 +658,27 @@ async fn business_dictionaries_read_through_to_the_platform_and_stay_in_their_te
         )
         .await;
     assert_failure(status, &body, 404);
-    let Reply { body: removed, .. } = c
+    // The platform's rows are read, never changed, by a tenant.
+    let Reply { status, body, .. } = c
         .post_json(
-            &format!("{BIZ}/remove?ids={own_entry},{platform_entry}"),
-            json!({}),
+            &format!("{BIZ}/submit"),
+            json!({"id": platform_entry, "dictValue": "x"}),
         )
         .await;
-    assert_eq!(removed["data"], 0);
+    assert_failure(status, &body, 404);
+    for ids in [format!("{own_entry},{platform_entry}"), platform_entry.clone()] {
+        let Reply { status, body, .. } = c.post_json(&format!("{BIZ}/remove?ids={ids}"), json!({})).await;
+        assert_failure(status, &body, 404);
+    }
+    assert_eq!(
+        app.scalar_i64(
+            "SELECT COUNT(*) FROM blade_dict_biz WHERE is_deleted = 0 AND dict_value IN ('平台项', '租户项')",
+            vec![]
+        )
+        .await,
+        2,
+        "nothing removed or changed"
+    );
     let Reply { status, body, .. } = b
         .post_json(
             &format!("{BIZ}/submit"),

@@ -744,6 +744,7 @@ async fn a_tenant_never_reaches_another_tenants_users() {
                 "user_role",
                 "user_reset",
                 "user_platform",
+                "user_unlock",
             ],
         )
         .await;
@@ -771,20 +772,62 @@ async fn a_tenant_never_reaches_another_tenants_users() {
         )
         .await;
     assert_eq!(status, 404);
-    let Reply { body: removed, .. } = other
-        .post_query("/api/blade-user/remove", &[("ids", &victim)])
-        .await;
-    assert_eq!(removed["data"], 0);
-    let Reply { body: granted, .. } = other
-        .post_query(
-            "/api/blade-user/grant",
-            &[("userIds", &victim), ("roleIds", &role)],
+    // Acting on selected users: one of another tenant's among them refuses the whole call with
+    // 404, changes nothing and logs nothing (never a "success" that did nothing).
+    let own_user = id_text(
+        &app,
+        "SELECT CAST(id AS VARCHAR(20)) FROM blade_user WHERE account = 'admin' AND tenant_id = ?",
+        vec![tenant.clone().into()],
+    )
+    .await;
+    let both = format!("{own_user},{victim}");
+    let hashes = || async {
+        app.scalar_text(
+            "SELECT password FROM blade_user WHERE id = ?",
+            vec![Value::Int(own_user.parse().expect("id"))],
         )
-        .await;
-    assert_eq!(granted["msg"], "角色不存在", "{granted}");
-    other
+        .await
+    };
+    let own_hash = hashes().await;
+    let logs = || async {
+        app.scalar_i64(
+            "SELECT COUNT(*) FROM blade_log_usual WHERE log_id IN ('password_reset', 'user_grant')",
+            vec![],
+        )
+        .await
+    };
+    let logged = logs().await;
+    for (path, query) in [
+        ("/api/blade-user/remove", vec![("ids", victim.as_str())]),
+        (
+            "/api/blade-user/grant",
+            vec![("userIds", victim.as_str()), ("roleIds", role.as_str())],
+        ),
+        ("/api/blade-user/reset-password", vec![("userIds", both.as_str())]),
+        (
+            "/api/blade-user/reset-password",
+            vec![("userIds", victim.as_str())],
+        ),
+        ("/api/blade-user/unlock", vec![("userIds", victim.as_str())]),
+        ("/api/blade-user/audit-pass", vec![("userIds", victim.as_str())]),
+        ("/api/blade-user/audit-refuse", vec![("userIds", victim.as_str())]),
+    ] {
+        let Reply { status, body, .. } = other.post_query(path, &query).await;
+        assert_failure(status, &body, 404);
+        assert_eq!(body["msg"], "所选数据不存在或无权操作", "{path}: {body}");
+    }
+    let Reply { status, body, .. } = other
+        .en()
         .post_query("/api/blade-user/reset-password", &[("userIds", &victim)])
         .await;
+    assert_failure(status, &body, 404);
+    assert_eq!(
+        body["msg"],
+        "Some of the selected records do not exist or are not yours"
+    );
+    assert_eq!(logs().await, logged, "nothing logged for refused calls");
+    // Its own admin's password was not rewritten either (all or nothing).
+    assert_eq!(hashes().await, own_hash);
     let Reply { status, .. } = other
         .post_json(
             "/api/blade-user/update-platform",

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { adminChecks } from './admin.mjs'
 import { alarmChecks } from './alarm.mjs'
+import { cspChecks, watchCsp } from './csp.mjs'
 import { dataPathChecks } from './datapath.mjs'
 import { omChecks } from './om.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
@@ -104,6 +105,7 @@ const context = await chromium.launchPersistentContext(userDataDir, {
 })
 const page = context.pages()[0] ?? (await context.newPage())
 page.setDefaultTimeout(timeout)
+const cspViolations = await watchCsp(context, page)
 const pageErrors = []
 page.on('pageerror', (error) => pageErrors.push(error.message))
 /** Alarm-feed frames received by the page, per websocket URL. */
@@ -771,6 +773,13 @@ try {
     waitForPath,
     signIn,
     storedToken,
+  })
+
+  // ---- Content-Security-Policy: enforced, and no page of any group above breaks it ----
+  group = 'csp'
+  await cspChecks({ page, baseUrl, check, assert, signIn, storedToken }, cspViolations)
+  await check('no page of the whole run broke the Content-Security-Policy', async () => {
+    assert(cspViolations.length === 0, cspViolations.slice(0, 8).join('\n'))
   })
 
   group = 'core'

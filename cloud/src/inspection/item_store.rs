@@ -185,10 +185,17 @@ pub async fn used_by_plans(core: &Core, ids: &[Id]) -> Result<i64, ApiError> {
 
 /// Removes the caller's tenant's items among `ids`; answers how many.
 pub async fn remove(core: &Core, caller: &Caller, ids: &[Id]) -> Result<u64, ApiError> {
-    let mut sql = Sql::new("UPDATE pv_inspect_item SET is_deleted = 1 WHERE is_deleted = 0 AND ");
-    sql.append(&caller.tenant_filter("tenant_id"));
-    sql.push(" AND id IN (");
-    sql.push_ids(ids);
+    let mut find = Sql::new("SELECT id FROM pv_inspect_item WHERE is_deleted = 0 AND ");
+    find.append(&caller.tenant_filter("tenant_id"));
+    find.push(" AND id IN (");
+    find.push_ids(ids);
+    find.push(")");
+    // All or nothing: one id out of reach refuses the whole selection (`删除失败`).
+    let Ok(found) = crate::kernel::id::all_found(ids, find.scalars(core.db.pool()).await?) else {
+        return Ok(0);
+    };
+    let mut sql = Sql::new("UPDATE pv_inspect_item SET is_deleted = 1 WHERE is_deleted = 0 AND id IN (");
+    sql.push_ids(&found);
     sql.push(")");
     sql.execute(core.db.pool()).await
 }

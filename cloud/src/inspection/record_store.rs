@@ -325,9 +325,10 @@ pub async fn remove(core: &Core, scoped: &Scoped, ids: &[Id]) -> Result<u64, Api
         .into_iter()
         .map(Id)
         .collect();
-    if found.is_empty() {
+    // All or nothing: one id out of reach refuses the whole selection (`删除失败`).
+    let Ok(found) = crate::kernel::id::all_found(ids, found) else {
         return Ok(0);
-    }
+    };
     let mut tx = core.db.pool().begin().await?;
     let mut sql = Sql::new("UPDATE pv_inspect_record SET is_deleted = 1 WHERE is_deleted = 0 AND id IN (");
     sql.push_ids(&found);

@@ -230,11 +230,17 @@ pub async fn find_row(core: &Core, scoped: &Scoped, id: Id) -> Result<Option<Tas
 
 /// Removes the visible tasks among `ids`; answers how many.
 pub async fn remove(core: &Core, scoped: &Scoped, ids: &[Id]) -> Result<u64, ApiError> {
-    let mut sql =
-        Sql::new("UPDATE pv_inspect_task SET is_deleted = 1 WHERE is_deleted = 0 AND id IN (SELECT t.id");
-    sql.append(&visible(scoped));
-    sql.push(" AND t.id IN (");
-    sql.push_ids(ids);
-    sql.push("))");
+    let mut find = Sql::new("SELECT t.id");
+    find.append(&visible(scoped));
+    find.push(" AND t.is_deleted = 0 AND t.id IN (");
+    find.push_ids(ids);
+    find.push(")");
+    // All or nothing: one id out of reach refuses the whole selection (`删除失败`).
+    let Ok(found) = crate::kernel::id::all_found(ids, find.scalars(core.db.pool()).await?) else {
+        return Ok(0);
+    };
+    let mut sql = Sql::new("UPDATE pv_inspect_task SET is_deleted = 1 WHERE is_deleted = 0 AND id IN (");
+    sql.push_ids(&found);
+    sql.push(")");
     sql.execute(core.db.pool()).await
 }

@@ -88,6 +88,25 @@ pub fn ids_param(raw: &str) -> Result<Vec<Id>, crate::kernel::error::ApiError> {
     Ok(ids)
 }
 
+/// The answer when some of the selected rows are not the caller's to act on (another tenant's,
+/// out of the caller's stations, or gone).
+pub const OUT_OF_REACH: crate::kernel::lang::Text = crate::kernel::lang::Text::new(
+    "所选数据不存在或无权操作",
+    "Some of the selected records do not exist or are not yours",
+);
+
+/// All or nothing for a write on selected rows: `found`, the ids among `asked` the caller may act
+/// on, must hold every asked id, or the request is refused as not found before anything changes
+/// (so nothing is written and nothing is logged). Answers `found`.
+pub fn all_found(asked: &[Id], found: Vec<Id>) -> Result<Vec<Id>, crate::kernel::error::ApiError> {
+    let have: std::collections::HashSet<Id> = found.iter().copied().collect();
+    if asked.iter().all(|id| have.contains(id)) {
+        Ok(found)
+    } else {
+        Err(crate::kernel::error::ApiError::NotFound(OUT_OF_REACH))
+    }
+}
+
 /// Twitter-style snowflake: 41 bits of milliseconds since 2020-01-01, 10 bits of node id,
 /// 12 bits of sequence. The node id comes from configuration (one per replica).
 pub struct IdGenerator {
@@ -138,6 +157,16 @@ mod tests {
         assert!(serde_json::from_str::<Id>("-1").is_err());
         assert_eq!(parse_id_list("1, 2,,3").unwrap(), vec![Id(1), Id(2), Id(3)]);
         assert_eq!(parse_id_list("1,x").unwrap_err(), InvalidId("x".into()));
+    }
+
+    #[test]
+    fn a_write_on_selected_rows_needs_every_row() {
+        assert_eq!(
+            all_found(&[Id(1), Id(2), Id(1)], vec![Id(2), Id(1)]).unwrap(),
+            vec![Id(2), Id(1)]
+        );
+        assert!(all_found(&[Id(1), Id(3)], vec![Id(1)]).is_err());
+        assert!(all_found(&[Id(3)], vec![]).is_err());
     }
 
     #[test]

@@ -136,6 +136,10 @@ async fn receive(state: &Core, caller: &Caller, mut form: Multipart, accept: Acc
             .chars()
             .take(200)
             .collect::<String>();
+        // A name such as `invoice\u{202E}fdp.exe` would show as another file than it is.
+        if original.chars().any(crate::kernel::extract::is_bidi_control) {
+            return Err(ApiError::BadRequest(crate::kernel::extract::BIDI_IN_TEXT));
+        }
         // The first bytes decide what an image upload is.
         let mut head: Vec<u8> = Vec::new();
         let mut ended = false;
@@ -149,7 +153,16 @@ async fn receive(state: &Core, caller: &Caller, mut form: Multipart, accept: Acc
             }
         }
         let (ext, max) = match accept {
-            Accept::AnyFile => (extension_of(&original), state.config.files.max_upload_bytes),
+            Accept::AnyFile => {
+                let ext = extension_of(&original);
+                if !image::content_matches(&ext, &head) {
+                    return Err(ApiError::bad_request(
+                        format!("文件内容与扩展名 .{ext} 不符"),
+                        format!("The file's content does not match its extension .{ext}"),
+                    ));
+                }
+                (ext, state.config.files.max_upload_bytes)
+            }
             Accept::Image => {
                 let kind = image::sniff(&head).ok_or(ApiError::BadRequest(NOT_AN_IMAGE))?;
                 (
@@ -362,10 +375,9 @@ pub async fn serve_file(
     let bytes = tokio::fs::read(state.config.data_dir.join("files").join(&attach.name))
         .await
         .map_err(|_| ApiError::not_found())?;
-    let inline = matches!(
-        attach.extension.as_str(),
-        "png" | "jpg" | "jpeg" | "gif" | "webp" | "pdf"
-    );
+    // Inline only for images and PDF whose bytes are what the extension says (files stored
+    // before uploads were checked, too); everything else is a download.
+    let inline = image::inline(&attach.extension, &bytes[..bytes.len().min(image::HEAD_LEN)]);
     let mut response = Body::from(bytes).into_response();
     let h = response.headers_mut();
     let content_type = if inline {
@@ -378,6 +390,10 @@ pub async fn serve_file(
         HeaderValue::from_str(content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")),
     );
     h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(crate::headers::FILE_POLICY),
+    );
     h.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("private, max-age=86400"),

@@ -260,6 +260,7 @@ pub async fn remove(
             ApiError::not_found()
         });
     }
+    let ids = crate::kernel::id::all_found(&wanted, ids)?;
     let devices = store::device_count(&state, &ids).await?;
     if devices > 0 && c.confirm != Some(true) {
         return Err(ApiError::bad_request(

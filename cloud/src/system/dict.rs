@@ -3,10 +3,8 @@
 //! per tenant). A dictionary is a row with `parentId` 0 and `dictKey` `-1`; its entries point at
 //! it and repeat its code, which the server forces so the two cannot drift apart.
 //!
-//! Business dictionaries read through: a tenant asking for a code it has no rows for gets the
-//! platform tenant's, so a new tenant starts empty and still sees every list.
-
-use std::collections::HashSet;
+//! Business dictionaries read through: every read shows a tenant the platform tenant's rows of
+//! the codes it has none of ([`biz_readable`]); changes stay within its own rows.
 
 use axum::extract::State;
 use serde::de::DeserializeOwned;
@@ -145,6 +143,10 @@ fn text_of(body: &Map<String, Json>, name: &str) -> Option<String> {
 }
 
 impl Hooks<SystemCtx, Caller> for DictHooks {
+    fn read_tenant<'a>(&'a self, _state: &'a SystemCtx, caller: &'a Caller) -> HookFuture<'a, Option<Sql>> {
+        Box::pin(async move { Ok(self.biz.then(|| biz_readable(caller))) })
+    }
+
     fn before_save<'a>(
         &'a self,
         state: &'a SystemCtx,
@@ -314,88 +316,64 @@ pub struct DictRef {
 
 const ENTRY_COLUMNS: &str = "id, parent_id, code, dict_key, dict_value, dict_value_en, sort, remark";
 
-/// Where reads look: the platform table, or a tenant's business rows.
-#[derive(Debug, Clone, Copy)]
-enum Source<'a> {
-    System,
-    Biz(&'a str),
+/// The one visibility rule of business dictionaries, for every read (list, child-list, detail,
+/// tree, dictionary, listDict): the caller's tenant's rows, plus the platform tenant's rows of
+/// every code the caller's tenant has no row of. A new tenant so starts empty and still renders
+/// every list; once it keeps its own rows for a code, they alone stand for it. Changes stay
+/// within the caller's tenant. A condition on `blade_dict_biz` (no alias, no leading `AND`).
+pub fn biz_readable(caller: &Caller) -> Sql {
+    let mut sql = Sql::new("(");
+    sql.append(&caller.tenant_filter("tenant_id"));
+    if caller.tenant_id != PLATFORM_TENANT {
+        sql.push_bind(
+            " OR (tenant_id = ? AND NOT EXISTS (SELECT 1 FROM blade_dict_biz o \
+             WHERE o.is_deleted = 0 AND o.code = blade_dict_biz.code AND ",
+            [PLATFORM_TENANT.into()],
+        );
+        sql.append(&caller.tenant_filter("o.tenant_id"));
+        sql.push("))");
+    }
+    sql.push(")");
+    sql
 }
 
-impl Source<'_> {
-    fn from(&self, columns: &str) -> Sql {
-        match self {
-            Source::System => Sql::new(&format!("SELECT {columns} FROM blade_dict WHERE is_deleted = 0")),
-            Source::Biz(tenant) => {
-                let mut sql = Sql::new(&format!(
-                    "SELECT {columns} FROM blade_dict_biz WHERE is_deleted = 0"
-                ));
-                // The tenant as a value: a tenant without its own entries reads the platform's.
-                sql.push_bind(" AND tenant_id = ?", [(*tenant).into()]);
-                sql
-            }
-        }
+/// `SELECT columns` of the rows a caller reads: the platform's dictionaries, or the business
+/// dictionaries [`biz_readable`] lets it see.
+fn readable(caller: &Caller, biz: bool, columns: &str) -> Sql {
+    if !biz {
+        return Sql::new(&format!("SELECT {columns} FROM blade_dict WHERE is_deleted = 0"));
     }
+    let mut sql = Sql::new(&format!(
+        "SELECT {columns} FROM blade_dict_biz WHERE is_deleted = 0 AND "
+    ));
+    sql.append(&biz_readable(caller));
+    sql
 }
 
-/// Rows of `source` for `code`: its entries (`parent_id <> 0`), or the dictionary row and
-/// its entries when `with_root`.
-async fn rows_of(
-    state: &Core,
-    source: Source<'_>,
-    code: &str,
-    with_root: bool,
-) -> Result<Vec<Entry>, ApiError> {
-    let mut sql = source.from(ENTRY_COLUMNS);
-    sql.push_bind(" AND code = ?", [code.into()]);
-    if !with_root {
-        sql.push(" AND parent_id <> 0");
-    }
+/// The entries (`parent_id <> 0`) of `code` the caller reads, by sort.
+async fn entries(state: &Core, caller: &Caller, biz: bool, code: &str) -> Result<Vec<Entry>, ApiError> {
+    let mut sql = readable(caller, biz, ENTRY_COLUMNS);
+    sql.push_bind(" AND code = ? AND parent_id <> 0", [code.into()]);
     sql.push(" ORDER BY parent_id, sort, id");
     sql.fetch_all::<Entry, _>(state.db.pool()).await
-}
-
-/// The entries of `code`: for business dictionaries the caller's tenant's, or the platform
-/// tenant's when the caller's tenant has no rows for that code at all.
-async fn entries(state: &Core, caller: &Caller, biz: bool, code: &str) -> Result<Vec<Entry>, ApiError> {
-    if !biz {
-        return rows_of(state, Source::System, code, false).await;
-    }
-    let own = rows_of(state, Source::Biz(&caller.tenant_id), code, true).await?;
-    let rows = if own.is_empty() && caller.tenant_id != PLATFORM_TENANT {
-        rows_of(state, Source::Biz(PLATFORM_TENANT), code, true).await?
-    } else {
-        own
-    };
-    Ok(rows.into_iter().filter(|e| e.parent_id.0 != 0).collect())
 }
 
 /// The entries of the platform dictionary `code`, by sort (other domains' select lists and
 /// key checks read them).
 pub async fn system_entries(state: &Core, code: &str) -> Result<Vec<Entry>, ApiError> {
-    rows_of(state, Source::System, code, false).await
+    let mut sql = Sql::new(&format!(
+        "SELECT {ENTRY_COLUMNS} FROM blade_dict WHERE is_deleted = 0"
+    ));
+    sql.push_bind(" AND code = ? AND parent_id <> 0", [code.into()]);
+    sql.push(" ORDER BY parent_id, sort, id");
+    sql.fetch_all::<Entry, _>(state.db.pool()).await
 }
 
-/// Every dictionary (row with parent 0), read through to the platform's for business ones.
+/// Every dictionary (row with parent 0) the caller reads.
 async fn dictionaries(state: &Core, caller: &Caller, biz: bool) -> Result<Vec<DictRef>, ApiError> {
-    let fetch = |source: Source<'_>| {
-        let mut sql = source.from("id, code, dict_value");
-        sql.push(" AND parent_id = 0 ORDER BY sort, id");
-        async move { sql.fetch_all::<DictRef, _>(state.db.pool()).await }
-    };
-    if !biz {
-        return fetch(Source::System).await;
-    }
-    let mut own = fetch(Source::Biz(&caller.tenant_id)).await?;
-    if caller.tenant_id != PLATFORM_TENANT {
-        let have: HashSet<String> = own.iter().map(|d| d.code.clone()).collect();
-        own.extend(
-            fetch(Source::Biz(PLATFORM_TENANT))
-                .await?
-                .into_iter()
-                .filter(|d| !have.contains(&d.code)),
-        );
-    }
-    Ok(own)
+    let mut sql = readable(caller, biz, "id, code, dict_value");
+    sql.push(" AND parent_id = 0 ORDER BY sort, id");
+    sql.fetch_all::<DictRef, _>(state.db.pool()).await
 }
 
 fn def(biz: bool) -> &'static EntityDef {
@@ -482,7 +460,7 @@ pub async fn dict_list(State(s): State<SystemCtx>, c: Caller, q: ListQuery) -> A
     list_impl(s, c, q, false).await
 }
 
-/// `GET dict-biz/list`: the tenant's business dictionaries, paged.
+/// `GET dict-biz/list`: the business dictionaries the caller reads ([`biz_readable`]), paged.
 #[utoipa::path(get, path = "/api/blade-system/dict-biz/list", tag = "system",
     params(("code" = Option<String>, Query), ("dictValue" = Option<String>, Query), ("current" = Option<i64>, Query), ("size" = Option<i64>, Query)),
     responses((status = 200, description = "Page of dictionaries", body = Envelope<Page<DictBiz>>), (status = 401), (status = 403)))]
@@ -549,7 +527,7 @@ pub async fn dict_dictionary(
 }
 
 /// `GET dict-biz/dictionary?code=`: the tenant's entries, or the platform tenant's when the
-/// tenant has none for that code.
+/// tenant has no row of that code ([`biz_readable`]).
 #[utoipa::path(get, path = "/api/blade-system/dict-biz/dictionary", tag = "system", params(CodeParams),
     responses((status = 200, body = Envelope<Vec<Entry>>), (status = 400), (status = 401)))]
 pub async fn biz_dictionary(
@@ -568,7 +546,7 @@ pub async fn dict_list_dict(State(s): State<SystemCtx>, c: Caller) -> ApiResult<
 }
 
 /// `GET dict-biz/listDict`: the tenant's business dictionaries plus the platform tenant's codes
-/// the tenant does not have.
+/// the tenant does not have ([`biz_readable`]).
 #[utoipa::path(get, path = "/api/blade-system/dict-biz/listDict", tag = "system",
     responses((status = 200, body = Envelope<Vec<DictRef>>), (status = 401)))]
 pub async fn biz_list_dict(State(s): State<SystemCtx>, c: Caller) -> ApiResult<Data<Vec<DictRef>>> {

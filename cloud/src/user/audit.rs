@@ -3,7 +3,7 @@
 
 use axum::extract::State;
 
-use super::listing::pending;
+use super::listing::{pending, visible_ids};
 use super::model::UserIdsParam;
 use super::permit::require_any;
 use super::store;
@@ -25,7 +25,12 @@ pub async fn audit_pass(
     Query(p): Query<UserIdsParam>,
 ) -> ApiResult<Data<u64>> {
     require_any(&core, &caller, &["user_edit", "personnel_edit"]).await?;
-    let ids = pending(&core, &caller, &ids_param(&p.user_ids)?).await?;
+    let ids = pending(
+        &core,
+        &caller,
+        &visible_ids(&core, &caller, &ids_param(&p.user_ids)?).await?,
+    )
+    .await?;
     if ids.is_empty() {
         return Ok(Data(0));
     }
@@ -44,7 +49,12 @@ pub async fn audit_refuse(
     Query(p): Query<UserIdsParam>,
 ) -> ApiResult<Data<u64>> {
     require_any(&core, &caller, &["user_edit", "personnel_edit"]).await?;
-    let ids = pending(&core, &caller, &ids_param(&p.user_ids)?).await?;
+    let ids = pending(
+        &core,
+        &caller,
+        &visible_ids(&core, &caller, &ids_param(&p.user_ids)?).await?,
+    )
+    .await?;
     if ids.is_empty() {
         return Ok(Data(0));
     }

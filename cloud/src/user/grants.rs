@@ -89,6 +89,9 @@ pub async fn unlock(
     // An empty selection unlocks nobody and still succeeds, as it always has.
     let ids = parse_id_list(&p.user_ids)
         .map_err(|e| ApiError::bad_request(format!("无效的ID：{}", e.0), e.to_string()))?;
+    if !ids.is_empty() {
+        visible_ids(&core, &caller, &ids).await?;
+    }
     store::unlock(&core.db, &caller, &ids).await?;
     Ok(Data(UNLOCKED.render()))
 }

@@ -45,7 +45,7 @@ pub async fn visible_ids(core: &Core, caller: &Caller, ids: &[Id]) -> Result<Vec
     sql.push(" AND id IN (");
     sql.push_ids(ids);
     sql.push(")");
-    sql.scalars(core.db.pool()).await
+    crate::kernel::id::all_found(ids, sql.scalars(core.db.pool()).await?)
 }
 
 /// Which of `ids` the caller may act on and still await approval.

@@ -93,12 +93,19 @@ async fn a_task_is_filled_once_by_its_staff_with_every_check_and_real_photos() {
         400,
         "请选择运行情况",
     );
-    // Photos: an HTML page uploaded as .png through put-file, another tenant's image, a made-up
-    // link: all refused.
+    // Photos: an HTML page as .png is refused at upload; a text file, another tenant's image, a
+    // made-up link: all refused as photos.
+    m1.upload_file(
+        "/api/blade-resource/oss/endpoint/put-file",
+        "evil.png",
+        b"<html><script>alert(1)</script></html>".to_vec(),
+    )
+    .await
+    .fails(400);
     let html = m1
         .upload_file(
             "/api/blade-resource/oss/endpoint/put-file",
-            "evil.png",
+            "evil.txt",
             b"<html><script>alert(1)</script></html>".to_vec(),
         )
         .await

@@ -135,7 +135,7 @@ async fn who_may_act_and_what_they_see() {
         .upload_file(
             "/api/blade-resource/oss/endpoint/put-file",
             "fixed.png",
-            b"\x89PNG fake".to_vec(),
+            b"\x89PNG\r\n\x1a\nfake".to_vec(),
         )
         .await
         .ok()

@@ -271,13 +271,21 @@ impl Device {
 }
 
 impl Client<'_> {
-    /// Uploads a small fake PNG named `file_name` through the file storage; returns its attach id.
+    /// Uploads a small file named `file_name` through the file storage, its content starting as
+    /// its extension claims (JPEG or PNG magic bytes; plain text otherwise); returns its attach id.
     pub async fn upload(&self, file_name: &str) -> String {
+        let bytes: &[u8] = if file_name.ends_with(".jpg") || file_name.ends_with(".jpeg") {
+            b"\xFF\xD8\xFF\xE0 fake image"
+        } else if file_name.ends_with(".png") {
+            b"\x89PNG\r\n\x1a\n fake image"
+        } else {
+            b"fake file"
+        };
         let reply = self
             .upload_file(
                 "/api/blade-resource/oss/endpoint/put-file",
                 file_name,
-                b"\x89PNG fake image".to_vec(),
+                bytes.to_vec(),
             )
             .await;
         assert_eq!(reply.status, 200, "upload: {}", reply.body);

@@ -285,6 +285,7 @@ pub async fn remove(
     if found.is_empty() {
         return Err(ApiError::not_found());
     }
+    crate::kernel::id::all_found(&ids, found.iter().map(|(id, _)| *id).collect())?;
     if found.iter().any(|(_, s)| *s != store::STATUS_CLEARED) {
         return Err(ApiError::BadRequest(CLEAR_FIRST));
     }

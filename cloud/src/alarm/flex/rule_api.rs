@@ -182,6 +182,7 @@ pub async fn remove(
     if found.is_empty() {
         return Err(ApiError::not_found());
     }
+    let found = crate::kernel::id::all_found(&ids, found)?;
     rule_store::remove(&state, &caller, &found).await?;
     eval::invalidate(&state);
     rule_store::clear_open(&state, &caller.tenant_id, &found).await?;

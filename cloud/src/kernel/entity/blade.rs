@@ -44,6 +44,12 @@ pub trait Hooks<S, C>: Sync + Send {
     fn scope<'a>(&'a self, _state: &'a S, _caller: &'a C) -> CheckFuture<'a, Option<Sql>> {
         Box::pin(async { Ok(None) })
     }
+    /// A condition (no leading `AND`) replacing the tenant condition on reads (list, detail):
+    /// for rows a caller may read but not change, such as the platform's business dictionaries.
+    /// Updates and removals keep the tenant condition.
+    fn read_tenant<'a>(&'a self, _state: &'a S, _caller: &'a C) -> CheckFuture<'a, Option<Sql>> {
+        Box::pin(async { Ok(None) })
+    }
     /// Checks or rewrites a submitted body before the generic validation; `id` is `None` for an insert.
     fn before_save<'a>(
         &'a self,
@@ -171,7 +177,12 @@ where
 
     /// The tenant condition plus data scopes and the entity's own scope hook (leading ` AND`).
     async fn full_conditions(&self, state: &S, caller: &C) -> Result<Sql, ApiError> {
-        let mut sql = self.conditions(caller);
+        self.narrowed(state, caller, self.conditions(caller)).await
+    }
+
+    /// `tenant` (leading ` AND`, or empty) plus data scopes and the entity's own scope hook.
+    async fn narrowed(&self, state: &S, caller: &C, tenant: Sql) -> Result<Sql, ApiError> {
+        let mut sql = tenant;
         if self.data_scoped
             && let Some(narrow) = caller.narrow(state, self.menu_code).await?
         {
@@ -191,6 +202,19 @@ where
     async fn full_scope(&self, state: &S, caller: &C) -> Result<Sql, ApiError> {
         let mut sql = Sql::new(&format!(" FROM {} WHERE is_deleted = 0", self.table));
         sql.append(&self.full_conditions(state, caller).await?);
+        Ok(sql)
+    }
+
+    /// What reads (list, detail) see: [`Self::full_scope`], with the hooks' read-tenant
+    /// condition in place of the tenant condition when there is one.
+    async fn read_scope(&self, state: &S, caller: &C) -> Result<Sql, ApiError> {
+        let Some(tenant) = self.hooks.read_tenant(state, caller).await? else {
+            return self.full_scope(state, caller).await;
+        };
+        let mut sql = Sql::new(&format!(" FROM {} WHERE is_deleted = 0 AND (", self.table));
+        sql.append(&tenant);
+        sql.push(")");
+        sql.append(&self.narrowed(state, caller, Sql::default()).await?);
         Ok(sql)
     }
 
@@ -225,7 +249,7 @@ where
     C: Access<S> + 'static,
 {
     let fields = def.list_fields();
-    let mut from = def.full_scope(state, caller).await?;
+    let mut from = def.read_scope(state, caller).await?;
     if let Some(extra) = extra {
         from.push(" AND (");
         from.append(&extra);
@@ -258,7 +282,7 @@ where
     C: Access<S> + 'static,
 {
     let mut sql = Sql::new(&format!("SELECT {}", def.columns()));
-    sql.append(&def.full_scope(state, caller).await?);
+    sql.append(&def.read_scope(state, caller).await?);
     if let Some(extra) = extra {
         sql.push(" AND (");
         sql.append(&extra);
@@ -282,7 +306,7 @@ where
     C: Access<S> + 'static,
 {
     let mut sql = Sql::new(&format!("SELECT {}", def.columns()));
-    sql.append(&def.full_scope(state, caller).await?);
+    sql.append(&def.read_scope(state, caller).await?);
     sql.push_bind(" AND id = ?", [id.into()]);
     let Some(row) = sql.row(state.db.pool()).await? else {
         return Ok(None);
@@ -474,21 +498,19 @@ where
         .require(&state, &format!("{}_delete", def.menu_code))
         .await?;
     let ids = ids_param(&ids)?;
-    // Only rows the caller may see are checked and removed; others are silently out of reach.
+    // Every selected row must be one the caller may see, or nothing is removed (404).
     let mut visible = Sql::new("SELECT id");
     visible.append(&def.full_scope(&state, &caller).await?);
     visible.push(" AND id IN (");
     visible.push_ids(&ids);
     visible.push(")");
-    let ids: Vec<Id> = visible
+    let found: Vec<Id> = visible
         .scalars::<i64, _>(state.db.pool())
         .await?
         .into_iter()
         .map(Id)
         .collect();
-    if ids.is_empty() {
-        return Ok(Data(0));
-    }
+    let ids = crate::kernel::id::all_found(&ids, found)?;
     def.hooks.before_remove(&state, &caller, &ids).await?;
     let mut sql = Sql::default();
     if def.audit {

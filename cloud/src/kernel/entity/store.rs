@@ -105,7 +105,7 @@ pub fn update(table: &Table, id: Id, user: Id, parsed: &[Parsed], scope: &Sql) -
     sql
 }
 
-/// Logically deletes the visible rows among `ids`; answers the ids it removed.
+/// Logically deletes the rows `ids`, all visible through `scope` or none (404); answers them.
 pub async fn remove(db: &Db, table: &Table, ids: &[Id], user: Id, scope: &Sql) -> Result<Vec<Id>, ApiError> {
     let mut visible = select(table, "id", scope);
     visible.push(" AND id IN (");
@@ -117,9 +117,7 @@ pub async fn remove(db: &Db, table: &Table, ids: &[Id], user: Id, scope: &Sql) -
         .into_iter()
         .map(Id)
         .collect();
-    if found.is_empty() {
-        return Ok(found);
-    }
+    let found = super::super::id::all_found(ids, found)?;
     let mut sql = Sql::new(&format!("UPDATE {} SET is_deleted = 1", table.name));
     sql.push_bind(
         ", update_user = ?, update_time = ? WHERE is_deleted = 0 AND id IN (",
