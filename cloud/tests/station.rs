@@ -670,7 +670,12 @@ async fn removed_devices_free_their_sn_and_slot_and_a_delete_stays_in_its_kind()
         status, 200,
         "a removed device frees its SN and its station's slot"
     );
+    // An inverter id in a meter delete is not a meter: the whole delete is refused.
     let Reply { status, .. } = t.delete(&format!("/api/meter/{meter_id},{inv_id}")).await;
+    assert_eq!(status, 404);
+    let Reply { status, .. } = t.get(&format!("/api/meter/{meter_id}")).await;
+    assert_eq!(status, 200, "all or nothing");
+    let Reply { status, .. } = t.delete(&format!("/api/meter/{meter_id}")).await;
     assert_eq!(status, 200);
     let Reply { status, .. } = t.get(&format!("/api/meter/{meter_id}")).await;
     assert_eq!(status, 404);

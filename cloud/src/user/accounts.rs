@@ -121,7 +121,7 @@ pub async fn update(
 
 /// Removes users (never the caller); their sessions end at once.
 #[utoipa::path(post, path = "/api/blade-user/remove", tag = "user", params(IdsParam),
-    responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
+    responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403), (status = 404)))]
 pub async fn remove(
     State(core): State<Core>,
     caller: Caller,
