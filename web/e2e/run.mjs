@@ -18,6 +18,7 @@ import { omChecks } from './om.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
 import { inspectionChecks } from './inspection.mjs'
 import { reportChecks } from './report.mjs'
+import { screenChecks } from './screen.mjs'
 import { stationChecks } from './station.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -772,6 +773,10 @@ try {
     signIn,
     storedToken,
   })
+
+  // ---- Big screen layout (1440×900, 1920×1080, 390×844) and the dark theme's charts and map ----
+  group = 'screen'
+  await screenChecks({ page, baseUrl, screenshotDir, timeout, check, assert, signIn })
 
   group = 'core'
   await check('no uncaught script errors', async () => {
