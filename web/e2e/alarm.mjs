@@ -396,7 +396,13 @@ export async function alarmChecks(t) {
         const item = page.locator(`[data-testid="alarm-item"][data-alarm-id="${live.alarm}"]`)
         await item.waitFor({ timeout })
         await item.getByText(FAULT_NAME_ZH).first().waitFor()
+        const box = await item.boundingBox()
         await item.click()
+        // A hand keeps moving after the click: the fading list must not open again over the detail.
+        for (let i = 1; i <= 6; i++) {
+          await page.mouse.move(box.x + 20 + i * 4, box.y + 10 + i)
+          await sleep(30)
+        }
         await waitForPath(page, '/intelligentOperation/alarmData')
         const id = new URL(page.url()).searchParams.get('id')
         assert(id === live.alarm, `opened with ?id=${id}`)
@@ -404,9 +410,26 @@ export async function alarmChecks(t) {
         await detail.waitFor({ timeout })
         await detail.getByText(stationName).first().waitFor()
         await detail.getByText(FAULT_NAME_ZH).first().waitFor()
+        await sleep(600)
+        assert(
+          !(await page.getByTestId('alarm-list').isVisible()),
+          'the bell list stays open over the alarm detail',
+        )
         await page.screenshot({ path: join(screenshotDir, 'alarm-detail.png') })
       },
     )
+
+    await check('the big screen lists the open alarm live and opens its detail', async () => {
+      assert(live.alarm, 'no alarm')
+      await page.goto(`${baseUrl}/bigScreen/index`)
+      const row = page.locator(`[data-testid="bigscreen-alarm"][data-alarm-id="${live.alarm}"]`)
+      await row.waitFor({ timeout })
+      await row.getByText(FAULT_NAME_ZH).first().waitFor()
+      await page.screenshot({ path: join(screenshotDir, 'bigscreen-alarm.png') })
+      await row.click()
+      await waitForPath(page, '/intelligentOperation/alarmData')
+      await page.getByTestId(`alarm-detail-${live.alarm}`).waitFor({ timeout })
+    })
 
     await check(
       'acknowledging it with a note in the console records who, when and why',

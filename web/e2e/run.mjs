@@ -19,6 +19,7 @@ import { omChecks } from './om.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
 import { inspectionChecks } from './inspection.mjs'
 import { reportChecks } from './report.mjs'
+import { screenChecks } from './screen.mjs'
 import { stationChecks } from './station.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -774,6 +775,10 @@ try {
     signIn,
     storedToken,
   })
+
+  // ---- Big screen layout (1440×900, 1920×1080, 390×844) and the dark theme's charts and map ----
+  group = 'screen'
+  await screenChecks({ page, baseUrl, screenshotDir, timeout, check, assert, signIn })
 
   // ---- Content-Security-Policy: enforced, and no page of any group above breaks it ----
   group = 'csp'

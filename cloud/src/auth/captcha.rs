@@ -55,6 +55,52 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     Ok(b)
 }
 
+/// One drawn digit: its colour and the pixels it covers.
+struct Glyph {
+    colour: [u8; 3],
+    pixels: Vec<(i64, i64)>,
+}
+
+/// Lays the digits out, one per cell, each with its own size, offset, slant and colour.
+fn glyphs(answer: &str, rng: &mut Jitter) -> Vec<Glyph> {
+    let cell = WIDTH as i64 / DIGITS as i64;
+    let mut out = Vec::with_capacity(DIGITS);
+    for (n, ch) in answer.chars().enumerate() {
+        let Some(d) = ch.to_digit(10) else { continue };
+        let scale = 3 + i64::from(rng.below(2));
+        let slant = i64::from(rng.below(3)) - 1;
+        // The glyph's box (slant shifts the top row by up to 6 px either way) is placed inside its
+        // own cell, one pixel clear of the cell's edges, so no jitter pushes it out of the image
+        // or into its neighbour.
+        let width = 5 * scale + 6 * slant.abs();
+        let slack = (cell - 2 - width).max(0);
+        let left = n as i64 * cell + 1 + i64::from(rng.below(slack as u32 + 1));
+        let ox = left - 6 * slant.min(0);
+        let oy = 4 + i64::from(rng.below((HEIGHT as i64 - 7 * scale - 4).max(1) as u32));
+        let colour = [
+            rng.below(120) as u8,
+            rng.below(100) as u8,
+            80 + rng.below(120) as u8,
+        ];
+        let mut pixels = Vec::new();
+        for (row, bits) in FONT[d as usize].iter().enumerate() {
+            for col in 0..5 {
+                if bits & (0x10 >> col) == 0 {
+                    continue;
+                }
+                for dy in 0..scale {
+                    for dx in 0..scale {
+                        let y = oy + row as i64 * scale + dy;
+                        pixels.push((ox + col * scale + dx + slant * (6 - row as i64), y));
+                    }
+                }
+            }
+        }
+        out.push(Glyph { colour, pixels });
+    }
+    out
+}
+
 /// Draws `answer` (digits) into an RGB PNG.
 pub fn render(answer: &str, seed: u64) -> Result<Vec<u8>, ApiError> {
     let mut rng = Jitter(seed | 1);
@@ -85,30 +131,9 @@ pub fn render(answer: &str, seed: u64) -> Result<Vec<u8>, ApiError> {
             put((x0 + (x1 - x0) * t) as i64, (y0 + (y1 - y0) * t) as i64, colour);
         }
     }
-    let cell = WIDTH as i64 / DIGITS as i64;
-    for (n, ch) in answer.chars().enumerate() {
-        let Some(d) = ch.to_digit(10) else { continue };
-        let scale = 3 + i64::from(rng.below(2));
-        let ox = n as i64 * cell + 6 + i64::from(rng.below(8));
-        let oy = 4 + i64::from(rng.below((HEIGHT as i64 - 7 * scale - 4).max(1) as u32));
-        let slant = i64::from(rng.below(3)) - 1;
-        let colour = [
-            rng.below(120) as u8,
-            rng.below(100) as u8,
-            80 + rng.below(120) as u8,
-        ];
-        for (row, bits) in FONT[d as usize].iter().enumerate() {
-            for col in 0..5 {
-                if bits & (0x10 >> col) == 0 {
-                    continue;
-                }
-                for dy in 0..scale {
-                    for dx in 0..scale {
-                        let y = oy + row as i64 * scale + dy;
-                        put(ox + col * scale + dx + slant * (6 - row as i64), y, colour);
-                    }
-                }
-            }
+    for glyph in glyphs(answer, &mut rng) {
+        for (x, y) in glyph.pixels {
+            put(x, y, glyph.colour);
         }
     }
     for _ in 0..180 {
@@ -210,5 +235,33 @@ mod tests {
             a,
             "different digits, different picture"
         );
+    }
+
+    #[test]
+    fn every_glyph_stays_inside_the_image_whatever_the_jitter() {
+        // Many seeds cover every scale, offset and slant; a glyph must not touch the border either.
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..5000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mut rng = Jitter(seed | 1);
+            let drawn = glyphs("8888", &mut rng);
+            assert_eq!(drawn.len(), DIGITS);
+            for (n, glyph) in drawn.iter().enumerate() {
+                for &(x, y) in &glyph.pixels {
+                    assert!(
+                        (1..WIDTH as i64 - 1).contains(&x) && (1..HEIGHT as i64 - 1).contains(&y),
+                        "seed {seed:#x}: digit {n} has a pixel at ({x}, {y})"
+                    );
+                }
+            }
+            // Neighbouring digits do not overlap: each keeps its own cell.
+            for pair in drawn.windows(2) {
+                let right = pair[0].pixels.iter().map(|p| p.0).max().unwrap_or(0);
+                let left = pair[1].pixels.iter().map(|p| p.0).min().unwrap_or(0);
+                assert!(right < left, "seed {seed:#x}: digits overlap ({right} >= {left})");
+            }
+        }
     }
 }

@@ -19,7 +19,7 @@ import {
   type CurveQuery,
   type InverterRealQuery,
 } from './inverterReal'
-import { remarkClockShifts, stationOverview, stationPowerCurve } from './station'
+import { fleetPowerCurve, remarkClockShifts, stationOverview, stationPowerCurve } from './station'
 import type { DeviceLive } from './types'
 
 export const realtimeKeys = {
@@ -58,6 +58,13 @@ export const stationCurveQuery = (id: string, inverters: readonly DeviceLive[]) 
       inverters.map((d) => d.id),
     ),
     queryFn: ({ signal }) => stationPowerCurve(inverters, undefined, signal),
+  })
+
+/** The fleet's power curve of today (W), from its inverters. */
+export const fleetCurveQuery = () =>
+  queryOptions({
+    queryKey: key('fleetCurve'),
+    queryFn: ({ signal }) => fleetPowerCurve(signal),
   })
 
 /** One page of inverters live. */

@@ -84,6 +84,19 @@ export async function stationPowerCurve(
   return sumSeries(answers.flat())
 }
 
+/** Most inverters the fleet power curve adds up (a page of the live list, 20 per curve request). */
+export const FLEET_CURVE_MAX_INVERTERS = 200
+
+/**
+ * The fleet's power curve of today (W): every visible inverter's `ac_power` curve added bucket by
+ * bucket, from the live inverter list and the inverter curves (no fleet-wide curve call exists).
+ * Capped at `FLEET_CURVE_MAX_INVERTERS` inverters.
+ */
+export async function fleetPowerCurve(signal?: AbortSignal): Promise<[number, number][]> {
+  const page = await inverterRealList({ current: 1, size: FLEET_CURVE_MAX_INVERTERS }, signal)
+  return stationPowerCurve(page.records, undefined, signal)
+}
+
 /**
  * Shifted clocks announced in the stations' remarks (one page of up to 500 stations; remarks
  * change rarely, so screens load this once, not on every refresh).

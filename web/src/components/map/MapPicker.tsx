@@ -1,10 +1,12 @@
 import { InputNumber, Space, Typography } from 'antd'
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
+import './mapPicker.css'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { website } from '../../config/website'
+import { useDarkTheme } from '../realtime/chartTheme'
 import { chinaBounds, chinaProvincesQuery } from './chinaGeo'
 import { COORD_DECIMALS, locationProblem, roundedLocation, type LatLng } from './coords'
 import { tilesReachable } from './tiles'
@@ -17,12 +19,13 @@ interface Props {
   height?: number
 }
 
-const outlineStyle: L.PathOptions = {
-  color: '#409EFF',
-  weight: 1,
-  fillColor: '#409EFF',
-  fillOpacity: 0.06,
-}
+const outlineStyle = (dark: boolean): L.PathOptions =>
+  dark
+    ? { color: '#4f8fd6', weight: 1, fillColor: '#1d4f86', fillOpacity: 0.35 }
+    : { color: '#409EFF', weight: 1, fillColor: '#409EFF', fillOpacity: 0.06 }
+
+/** The map's own background under the outlines (and behind tiles still loading). */
+const mapBackground = (dark: boolean): string => (dark ? '#0b1626' : '#eef3f8')
 
 const hasPoint = (v?: LatLng): v is { latitude: number; longitude: number } =>
   typeof v?.latitude === 'number' && typeof v.longitude === 'number'
@@ -35,6 +38,7 @@ const hasPoint = (v?: LatLng): v is { latitude: number; longitude: number } =>
  */
 export default function MapPicker({ value, onChange, disabled, height = 320 }: Props) {
   const { t } = useTranslation()
+  const dark = useDarkTheme()
   const box = useRef<HTMLDivElement>(null)
   const map = useRef<L.Map | null>(null)
   const marker = useRef<L.CircleMarker | null>(null)
@@ -90,9 +94,9 @@ export default function MapPicker({ value, onChange, disabled, height = 320 }: P
   useEffect(() => {
     const m = map.current
     if (!m || !outlines) return
-    const layer = L.geoJSON(outlines, { style: outlineStyle, interactive: false }).addTo(m)
+    const layer = L.geoJSON(outlines, { style: outlineStyle(dark), interactive: false }).addTo(m)
     return () => void layer.remove()
-  }, [outlines])
+  }, [outlines, dark])
 
   const lat = value?.latitude
   const lng = value?.longitude
@@ -156,11 +160,13 @@ export default function MapPicker({ value, onChange, disabled, height = 320 }: P
       <div
         ref={box}
         data-testid="map-canvas"
+        data-dark={dark}
+        className={dark ? 'map-picker-dark' : undefined}
         style={{
           height,
           width: '100%',
           borderRadius: 6,
-          background: '#eef3f8',
+          background: mapBackground(dark),
           cursor: 'crosshair',
         }}
       />

@@ -47,17 +47,17 @@ export function KpiCard({ testId, label, value, icon, extra, hint, colour, dark 
           alignItems: 'center',
           gap: 8,
           color: dark ? 'rgba(255,255,255,0.7)' : token.colorTextSecondary,
-          fontSize: dark ? '0.875rem' : 14,
+          fontSize: dark ? '0.875em' : 14,
         }}
       >
-        {icon && <span style={{ color: accent, fontSize: dark ? '1.125rem' : 18 }}>{icon}</span>}
+        {icon && <span style={{ color: accent, fontSize: dark ? '1.125em' : 18 }}>{icon}</span>}
         <span>{label}</span>
       </div>
       <div style={{ marginTop: 6, whiteSpace: 'nowrap' }}>
         <span
           className="kpi-value"
           style={{
-            fontSize: dark ? '1.75rem' : 26,
+            fontSize: dark ? '1.75em' : 26,
             fontWeight: 600,
             color: dark ? '#fff' : token.colorText,
             fontVariantNumeric: 'tabular-nums',
@@ -79,7 +79,7 @@ export function KpiCard({ testId, label, value, icon, extra, hint, colour, dark 
         <Typography.Text
           type="secondary"
           style={{
-            fontSize: dark ? '0.75rem' : 12,
+            fontSize: dark ? '0.75em' : 12,
             color: dark ? 'rgba(255,255,255,0.55)' : undefined,
           }}
         >
@@ -90,9 +90,7 @@ export function KpiCard({ testId, label, value, icon, extra, hint, colour, dark 
   )
   const content = hint ? <Tooltip title={hint}>{body}</Tooltip> : body
   return dark ? (
-    <div className="bigscreen-panel" style={{ padding: '0.75rem 1rem' }}>
-      {content}
-    </div>
+    <div className="bigscreen-panel bigscreen-kpi">{content}</div>
   ) : (
     <Card size="small" style={{ height: '100%' }}>
       {content}
@@ -203,6 +201,15 @@ export function KpiRow({
       icon: <BankOutlined />,
     })
   }
+  // The big screen lays its cards out itself: two to a row, filling the column (bigScreen.css).
+  if (dark)
+    return (
+      <div className="bigscreen-kpis" data-testid="kpi-row">
+        {cards.map((card) => (
+          <KpiCard key={card.testId} {...card} dark />
+        ))}
+      </div>
+    )
   return (
     <Row gutter={[12, 12]} data-testid="kpi-row">
       {cards.map((card) => (

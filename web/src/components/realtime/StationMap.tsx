@@ -14,6 +14,7 @@ export interface StationMapProps {
   currency?: string
   height: number | string
   onOpen?: (id: string) => void
+  /** Always dark (the big screen); otherwise the map follows the app's theme. */
   dark?: boolean
   testId?: string
 }
@@ -32,21 +33,17 @@ export default function StationMap({
   const ready = map.isSuccess ? 'ready' : map.isError ? 'failed' : 'loading'
   const option = useMemo(
     () =>
-      stationMapOption(
-        stations,
-        {
-          status: (s) => t(`realtimeUi.status.${s}`),
-          power: t('realtimeUi.home.power'),
-          today: t('realtimeUi.home.today'),
-          revenue: {
-            today: t('realtimeUi.revenue.today'),
-            month: t('realtimeUi.revenue.month'),
-            format: (amount) => formatMoney(amount, currency, i18n.language),
-          },
+      stationMapOption(stations, {
+        status: (s) => t(`realtimeUi.status.${s}`),
+        power: t('realtimeUi.home.power'),
+        today: t('realtimeUi.home.today'),
+        revenue: {
+          today: t('realtimeUi.revenue.today'),
+          month: t('realtimeUi.revenue.month'),
+          format: (amount) => formatMoney(amount, currency, i18n.language),
         },
-        { dark },
-      ),
-    [stations, t, dark, currency, i18n.language],
+      }),
+    [stations, t, currency, i18n.language],
   )
   const onEvents = useMemo(
     () => ({
@@ -59,11 +56,21 @@ export default function StationMap({
   )
   if (ready === 'failed') return <Alert type="error" title={t('realtimeUi.live.loadFailed')} />
   return (
-    <div data-testid={testId} data-stations={stations.length} style={{ position: 'relative' }}>
+    <div
+      data-testid={testId}
+      data-stations={stations.length}
+      style={{ position: 'relative', height }}
+    >
       {ready === 'loading' ? (
         <Spin style={{ display: 'block', padding: 48 }} />
       ) : (
-        <Chart option={option} style={{ height }} onEvents={onEvents} notMerge />
+        <Chart
+          option={option}
+          style={{ height }}
+          onEvents={onEvents}
+          notMerge
+          theme={dark ? 'dark' : undefined}
+        />
       )}
     </div>
   )

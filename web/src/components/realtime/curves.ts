@@ -12,14 +12,13 @@ export function dayRange(date?: string): [number, number] {
 export interface PowerCurveOptions {
   name: string
   date?: string
-  dark?: boolean
   colour?: string
 }
 
 /** One area line of power (W in, shown in W / kW / MW) over a whole day. */
 export function powerCurveOption(
   points: readonly [number, number][],
-  { name, date, dark, colour = '#52c41a' }: PowerCurveOptions,
+  { name, date, colour = '#52c41a' }: PowerCurveOptions,
 ): Record<string, unknown> {
   const max = points.reduce((m, [, v]) => Math.max(m, Math.abs(v)), 0)
   const scale = axisScale('W', max)
@@ -28,7 +27,6 @@ export function powerCurveOption(
     points.map(([t, v]) => [t, v / scale.factor]),
     15 * 60_000,
   )
-  const text = dark ? 'rgba(255,255,255,0.7)' : undefined
   return {
     backgroundColor: 'transparent',
     grid: { left: 56, right: 20, top: 36, bottom: 28 },
@@ -40,16 +38,13 @@ export function powerCurveOption(
       type: 'time',
       min,
       max: maxT,
-      axisLabel: { color: text, formatter: '{HH}:{mm}' },
+      axisLabel: { formatter: '{HH}:{mm}' },
       splitLine: { show: false },
     },
     yAxis: {
       type: 'value',
       name: scale.unit,
       min: 0,
-      nameTextStyle: { color: text },
-      axisLabel: { color: text },
-      splitLine: { lineStyle: { color: dark ? 'rgba(255,255,255,0.08)' : '#f0f0f0' } },
     },
     series: [
       {

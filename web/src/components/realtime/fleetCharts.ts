@@ -1,28 +1,29 @@
-/** Fleet charts shared by the dashboard and the big screen (pure option builders). */
+/**
+ * Fleet charts shared by the dashboard and the big screen (pure option builders). Text colours come
+ * from the chart theme (`chartTheme.ts`): a `color: undefined` here would blank the legend.
+ */
 import type { ProvinceStat } from '../../api/realtime/home'
 import type { MapStation } from '../../api/realtime/types'
 import { axisScale } from '../../pages/realtime/inverter/wave'
 import { formatValue } from '../../utils/units'
 import { STATUSES, STATUS_COLOURS, type RunStatus } from './status'
 
-const text = (dark?: boolean) => (dark ? 'rgba(255,255,255,0.75)' : undefined)
-
 /** Doughnut of stations per status, in the status colours (statuses with 0 left out). */
 export function statusPieOption(
   counts: Record<RunStatus, number>,
   label: (s: RunStatus) => string,
-  dark?: boolean,
 ): Record<string, unknown> {
   return {
     backgroundColor: 'transparent',
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-    legend: { bottom: 0, textStyle: { color: text(dark) } },
+    legend: { bottom: 0, type: 'scroll' },
     series: [
       {
         type: 'pie',
-        radius: ['45%', '70%'],
+        // Small enough that the outside labels (name, count) fit a narrow panel.
+        radius: ['38%', '58%'],
         center: ['50%', '45%'],
-        label: { color: text(dark), formatter: '{b}\n{c}' },
+        label: { formatter: '{b}\n{c}' },
         data: STATUSES.filter((s) => counts[s] > 0).map((s) => ({
           name: label(s),
           value: counts[s],
@@ -42,10 +43,7 @@ export function topStations(stations: readonly MapStation[], n = 10): MapStation
 }
 
 /** Horizontal bars of energy today per station (largest on top), unit scaled to the values. */
-export function rankingOption(
-  stations: readonly MapStation[],
-  dark?: boolean,
-): Record<string, unknown> {
+export function rankingOption(stations: readonly MapStation[]): Record<string, unknown> {
   const top = topStations(stations)
   const scale = axisScale('Wh', top[0]?.todayWh ?? 0)
   const rows = [...top].reverse()
@@ -60,13 +58,12 @@ export function rankingOption(
     xAxis: {
       type: 'value',
       name: scale.unit,
-      axisLabel: { color: text(dark) },
       splitLine: { show: false },
     },
     yAxis: {
       type: 'category',
       data: rows.map((s) => s.name),
-      axisLabel: { color: text(dark), width: 110, overflow: 'truncate' },
+      axisLabel: { width: 110, overflow: 'truncate' },
     },
     series: [
       {
@@ -79,7 +76,6 @@ export function rankingOption(
         label: {
           show: true,
           position: 'right',
-          color: text(dark),
           formatter: (p: { value: number }) => formatValue(p.value),
         },
       },
@@ -91,7 +87,6 @@ export function rankingOption(
 export function provinceOption(
   stats: readonly ProvinceStat[],
   labels: { capacity: string; today: string; unknown: string },
-  dark?: boolean,
 ): Record<string, unknown> {
   const rows = [...stats].sort((a, b) => (b.capacityWp ?? 0) - (a.capacityWp ?? 0))
   const cap = axisScale('W', Math.max(0, ...rows.map((r) => r.capacityWp ?? 0)))
@@ -99,19 +94,18 @@ export function provinceOption(
   return {
     backgroundColor: 'transparent',
     tooltip: { trigger: 'axis' },
-    legend: { top: 0, textStyle: { color: text(dark) } },
+    legend: { top: 0, type: 'scroll' },
     grid: { left: 56, right: 56, top: 36, bottom: 48 },
     xAxis: {
       type: 'category',
       data: rows.map((r) => r.provinceName || labels.unknown),
-      axisLabel: { color: text(dark), rotate: rows.length > 8 ? 30 : 0 },
+      axisLabel: { rotate: rows.length > 8 ? 30 : 0 },
     },
     yAxis: [
-      { type: 'value', name: `${cap.unit}p`, axisLabel: { color: text(dark) } },
+      { type: 'value', name: `${cap.unit}p` },
       {
         type: 'value',
         name: energy.unit,
-        axisLabel: { color: text(dark) },
         splitLine: { show: false },
       },
     ],

@@ -46,7 +46,6 @@ export interface MapLabels {
 export function stationMapOption(
   stations: readonly MapStation[],
   labels: MapLabels,
-  { dark = false }: { dark?: boolean } = {},
 ): Record<string, unknown> {
   const points = mapPoints(stations)
   const byId = new Map(stations.map((s) => [s.id, s]))
@@ -79,14 +78,9 @@ export function stationMapOption(
       roam: true,
       zoom: 1.15,
       center: [104.5, 36],
+      // Province fills and borders come from the chart theme (light or dark).
       label: { show: false },
-      itemStyle: dark
-        ? { areaColor: '#0d2a4a', borderColor: '#2f6fa8' }
-        : { areaColor: '#eef3fa', borderColor: '#a9bfd9' },
-      emphasis: {
-        label: { show: false },
-        itemStyle: { areaColor: dark ? '#17406b' : '#d6e4f5' },
-      },
+      emphasis: { label: { show: false } },
     },
     series: [
       {

@@ -79,6 +79,34 @@ describe('alarm bell', () => {
     )
   })
 
+  it('a click on an alarm closes the list, and the pointer still over it does not re-open it', async () => {
+    act(() => useAlarmStore.getState().replace(1, [alarm('7')]))
+    renderBell()
+    const bell = screen.getByTestId('alarm-bell')
+    const shown = () => {
+      const popover = document.querySelector('.ant-popover')
+      return popover !== null && !popover.classList.contains('ant-popover-hidden')
+    }
+    fireEvent.mouseEnter(bell)
+    const [item] = await screen.findAllByTestId('alarm-item')
+    await waitFor(() => expect(shown()).toBe(true))
+    fireEvent.click(item)
+    // The pointer moves on over the fading list (and the bell) right after the click.
+    const popover = document.querySelector('.ant-popover')!
+    fireEvent.mouseEnter(popover)
+    fireEvent.pointerEnter(popover)
+    fireEvent.mouseEnter(bell)
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toContain('id=7'))
+    await waitFor(() => expect(shown()).toBe(false))
+    await new Promise((r) => setTimeout(r, 200))
+    expect(shown()).toBe(false)
+    // Later, hovering the bell opens it again as usual.
+    await new Promise((r) => setTimeout(r, 600))
+    fireEvent.mouseLeave(bell)
+    fireEvent.mouseEnter(bell)
+    await waitFor(() => expect(shown()).toBe(true))
+  })
+
   it('lists work items; one opens its repair order or inspection task and is marked read', async () => {
     const calls = mockHttp(() => ok(null))
     act(() =>

@@ -1,6 +1,6 @@
 import { BellFilled, BellOutlined } from '@ant-design/icons'
 import { Badge, Drawer, Empty, List, Popover, Tabs, Tag, Typography } from 'antd'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
 import { markRead } from '../../api/alarm/message'
@@ -14,6 +14,9 @@ import {
   type WorkItem,
 } from '../../stores/alarm'
 import AlarmOrder from '../repair/AlarmOrder'
+
+/** How long after its fade-out a popover closed by a click still ignores the pointer. */
+const REOPEN_GUARD_MS = 300
 
 /**
  * Still bell at 0 alarms, ringing otherwise; the badge counts alarms and unread work items
@@ -34,8 +37,24 @@ export default function AlarmBell() {
   const ringing = count > 0
   const total = count + workCount
 
-  const go = (to: string) => {
+  // After a click in the list the popover closes, but it fades out under the pointer, and the
+  // pointer moving over it re-opened it above the detail that just opened. So re-opening is
+  // ignored from such a close until a moment after the fade-out has ended.
+  const guarded = useRef(false)
+  const close = () => {
+    guarded.current = true
     setOpen(false)
+  }
+  const afterOpenChange = (nowOpen: boolean) => {
+    if (!nowOpen && guarded.current)
+      window.setTimeout(() => (guarded.current = false), REOPEN_GUARD_MS)
+  }
+  const onOpenChange = (next: boolean) => {
+    if (next && guarded.current) return
+    setOpen(next)
+  }
+  const go = (to: string) => {
+    close()
     void navigate(to)
   }
   const openWork = (item: WorkItem) => {
@@ -63,7 +82,7 @@ export default function AlarmBell() {
                 alarmId={alarm.id}
                 repairId={alarm.repairId}
                 repairStatus={alarm.repairStatus}
-                onOpen={() => setOpen(false)}
+                onOpen={close}
               />,
             ]}
           >
@@ -198,7 +217,8 @@ export default function AlarmBell() {
       trigger="hover"
       placement="bottomRight"
       open={open}
-      onOpenChange={setOpen}
+      onOpenChange={onOpenChange}
+      afterOpenChange={afterOpenChange}
     >
       {bell}
     </Popover>

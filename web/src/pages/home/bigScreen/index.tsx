@@ -4,10 +4,11 @@ import dayjs from 'dayjs'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
-import { fleetQuery } from '../../../api/realtime/queries'
+import { fleetCurveQuery, fleetQuery } from '../../../api/realtime/queries'
 import { withClockShifts } from '../../../api/realtime/station'
 import Chart from '../../../components/realtime/Chart'
 import { FleetClockShiftNotice } from '../../../components/realtime/ClockShiftNotice'
+import { powerCurveOption } from '../../../components/realtime/curves'
 import { rankingOption, statusPieOption } from '../../../components/realtime/fleetCharts'
 import { fleetRevenue } from '../../../api/realtime/home'
 import { KpiRow } from '../../../components/realtime/Kpis'
@@ -16,9 +17,12 @@ import StationMap from '../../../components/realtime/StationMap'
 import { StatusDot } from '../../../components/realtime/StatusTag'
 import { useClockShifts } from '../../../components/realtime/useClockShifts'
 import { useLive } from '../../../hooks/useLive'
+import { useAlarmStore } from '../../../stores/alarm'
 import { useSessionStore } from '../../../stores/session'
 import { formatEnergy, formatPower } from '../../../utils/units'
 import { overviewPath } from '../../realtime/station/path'
+import AlarmPanel from './AlarmPanel'
+import { useAlarmFeed } from './useAlarmFeed'
 import './bigScreen.css'
 
 function Clock() {
@@ -29,7 +33,7 @@ function Clock() {
   }, [])
   return (
     <span
-      style={{ fontSize: '1.25rem', fontVariantNumeric: 'tabular-nums' }}
+      style={{ fontSize: '1.25em', fontVariantNumeric: 'tabular-nums' }}
       data-testid="bigscreen-clock"
     >
       {now.format('YYYY-MM-DD HH:mm:ss')}
@@ -41,23 +45,37 @@ function Panel({
   title,
   children,
   testId,
+  grow,
+  fill,
 }: {
-  title: string
+  title: React.ReactNode
   children: React.ReactNode
   testId?: string
+  /** Share the column's free height (flex weight). */
+  grow?: number
+  /** The child fills the body (charts, the map); otherwise the body scrolls when too long. */
+  fill?: boolean
 }) {
   return (
-    <section className="bigscreen-panel" data-testid={testId}>
+    <section
+      className={`bigscreen-panel${grow ? ' bigscreen-grow' : ''}`}
+      style={grow ? { flexGrow: grow } : undefined}
+      data-testid={testId}
+    >
       <h3 className="bigscreen-panel-title">{title}</h3>
-      <div style={{ padding: '0.5rem 0.75rem 0.75rem' }}>{children}</div>
+      <div className="bigscreen-panel-body" data-testid={testId && `${testId}-body`}>
+        {fill ? <div className="bigscreen-fill">{children}</div> : children}
+      </div>
     </section>
   )
 }
 
 /**
  * The big screen (/bigScreen/index): the tenant's fleet as a dark, full-screen data wall — KPIs,
- * status share, the China map, today's ranking and every station live. No tab; scales with the
- * window width (rem against 1920 px). Live every 15 s.
+ * status share, the China map, the fleet's power today, today's ranking, the open alarms (live, by
+ * the alarm websocket) and every station live. No tab; fits the window's height on a wide screen
+ * (panels share the height and scroll inside), one column on a narrow one; sizes scale with the
+ * window width (em of a root size against 1920 px). Live every 15 s.
  */
 export default function BigScreen() {
   const { t } = useTranslation()
@@ -66,6 +84,9 @@ export default function BigScreen() {
   const signedIn = token !== ''
   const live = useLive(fleetQuery(), { enabled: signedIn })
   const shifts = useClockShifts(signedIn)
+  const curve = useLive(fleetCurveQuery(), { enabled: signedIn, intervalMs: 60_000 })
+  const alarmCount = useAlarmStore((s) => s.count)
+  useAlarmFeed()
   const [full, setFull] = useState(() => document.fullscreenElement !== null)
 
   useEffect(() => {
@@ -91,7 +112,7 @@ export default function BigScreen() {
         <header className="bigscreen-header">
           <Clock />
           <div className="bigscreen-title">{t('realtimeUi.bigScreen.title')}</div>
-          <div style={{ justifySelf: 'end', display: 'flex', gap: '0.5rem', alignItems: 'center' }}>
+          <div style={{ justifySelf: 'end', display: 'flex', gap: '0.5em', alignItems: 'center' }}>
             {signedIn && (
               <LiveMeta
                 dark
@@ -131,28 +152,31 @@ export default function BigScreen() {
         ) : (
           <>
             {stations.some((s) => s.clockShift) && (
-              <div style={{ marginBottom: '0.75rem' }}>
+              <div className="bigscreen-notice">
                 <FleetClockShiftNotice count={stations.filter((s) => s.clockShift).length} />
               </div>
             )}
             <div className="bigscreen-grid">
               <div className="bigscreen-column">
-                <div className="bigscreen-kpis">
-                  <KpiRow
-                    dark
-                    figures={{
-                      stations: summary?.stations ?? 0,
-                      powerW: summary?.powerW ?? null,
-                      todayWh: summary?.todayWh ?? null,
-                      totalWh: summary?.totalWh ?? null,
-                      capacityWp: summary?.capacityWp ?? null,
-                      co2Kg: summary?.co2Kg ?? null,
-                      revenue: fleetRevenue(summary),
-                    }}
-                    co2Factor={summary?.co2Factor}
-                  />
-                </div>
-                <Panel title={t('realtimeUi.bigScreen.status')} testId="bigscreen-status">
+                <KpiRow
+                  dark
+                  figures={{
+                    stations: summary?.stations ?? 0,
+                    powerW: summary?.powerW ?? null,
+                    todayWh: summary?.todayWh ?? null,
+                    totalWh: summary?.totalWh ?? null,
+                    capacityWp: summary?.capacityWp ?? null,
+                    co2Kg: summary?.co2Kg ?? null,
+                    revenue: fleetRevenue(summary),
+                  }}
+                  co2Factor={summary?.co2Factor}
+                />
+                <Panel
+                  title={t('realtimeUi.bigScreen.status')}
+                  testId="bigscreen-status"
+                  grow={1}
+                  fill
+                >
                   <Chart
                     theme="dark"
                     option={statusPieOption(
@@ -164,75 +188,111 @@ export default function BigScreen() {
                         fault: 0,
                       },
                       (s) => t(`realtimeUi.status.${s}`),
-                      true,
                     )}
-                    style={{ height: '17rem' }}
+                    style={{ height: '100%' }}
                     notMerge
                   />
                 </Panel>
               </div>
 
               <div className="bigscreen-column">
-                <Panel title={t('realtimeUi.home.map')}>
+                <Panel title={t('realtimeUi.home.map')} testId="bigscreen-map-panel" grow={3} fill>
                   <StationMap
                     dark
                     stations={stations}
-                    height="44rem"
+                    height="100%"
                     onOpen={openStation}
                     testId="bigscreen-map"
                   />
                 </Panel>
+                <Panel
+                  title={t('realtimeUi.bigScreen.powerCurve')}
+                  testId="bigscreen-curve"
+                  grow={2}
+                  fill
+                >
+                  {curve.data && curve.data.length > 0 ? (
+                    <Chart
+                      theme="dark"
+                      data-testid="bigscreen-power-curve"
+                      option={powerCurveOption(curve.data, {
+                        name: t('realtimeUi.bigScreen.fleetPower'),
+                      })}
+                      style={{ height: '100%' }}
+                      notMerge
+                    />
+                  ) : (
+                    <div className="bigscreen-empty" data-testid="bigscreen-power-curve-empty">
+                      {curve.loading ? '…' : t('realtimeUi.bigScreen.noCurve')}
+                    </div>
+                  )}
+                </Panel>
               </div>
 
               <div className="bigscreen-column">
-                <Panel title={t('realtimeUi.bigScreen.ranking')} testId="bigscreen-ranking">
+                <Panel
+                  title={t('realtimeUi.bigScreen.ranking')}
+                  testId="bigscreen-ranking"
+                  grow={4}
+                  fill
+                >
                   <Chart
                     theme="dark"
-                    option={rankingOption(stations, true)}
-                    style={{ height: '20rem' }}
+                    option={rankingOption(stations)}
+                    style={{ height: '100%' }}
                     notMerge
                   />
                 </Panel>
-                <Panel title={t('realtimeUi.bigScreen.stationTable')} testId="bigscreen-stations">
-                  <div style={{ maxHeight: '22rem', overflow: 'auto' }}>
-                    <table className="bigscreen-list">
-                      <thead>
-                        <tr>
-                          <th>{t('realtimeUi.device.station')}</th>
-                          <th>{t('realtimeUi.device.status')}</th>
-                          <th className="num">{t('realtimeUi.home.power')}</th>
-                          <th className="num">{t('realtimeUi.home.today')}</th>
+                <Panel
+                  title={
+                    <>
+                      {t('realtimeUi.bigScreen.alarms')}
+                      {alarmCount > 0 && (
+                        <span className="bigscreen-count" data-testid="bigscreen-alarm-count">
+                          {alarmCount}
+                        </span>
+                      )}
+                    </>
+                  }
+                  testId="bigscreen-alarms"
+                  grow={3}
+                >
+                  <AlarmPanel />
+                </Panel>
+                <Panel
+                  title={t('realtimeUi.bigScreen.stationTable')}
+                  testId="bigscreen-stations"
+                  grow={3}
+                >
+                  <table className="bigscreen-list">
+                    <thead>
+                      <tr>
+                        <th>{t('realtimeUi.device.station')}</th>
+                        <th>{t('realtimeUi.device.status')}</th>
+                        <th className="num">{t('realtimeUi.home.power')}</th>
+                        <th className="num">{t('realtimeUi.home.today')}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {stations.map((s) => (
+                        <tr key={s.id} data-testid={`bigscreen-station-${s.id}`}>
+                          <td className="name">{s.name}</td>
+                          <td>
+                            <StatusDot status={s.status} />
+                          </td>
+                          <td className="num">{formatPower(s.powerW, 'kW')}</td>
+                          <td className="num">{formatEnergy(s.todayWh)}</td>
                         </tr>
-                      </thead>
-                      <tbody>
-                        {stations.map((s) => (
-                          <tr key={s.id} data-testid={`bigscreen-station-${s.id}`}>
-                            <td
-                              style={{
-                                maxWidth: '9rem',
-                                overflow: 'hidden',
-                                textOverflow: 'ellipsis',
-                              }}
-                            >
-                              {s.name}
-                            </td>
-                            <td>
-                              <StatusDot status={s.status} />
-                            </td>
-                            <td className="num">{formatPower(s.powerW, 'kW')}</td>
-                            <td className="num">{formatEnergy(s.todayWh)}</td>
-                          </tr>
-                        ))}
-                        {stations.length === 0 && (
-                          <tr>
-                            <td colSpan={4} style={{ textAlign: 'center', opacity: 0.6 }}>
-                              {live.loading ? '…' : t('realtimeUi.home.empty')}
-                            </td>
-                          </tr>
-                        )}
-                      </tbody>
-                    </table>
-                  </div>
+                      ))}
+                      {stations.length === 0 && (
+                        <tr>
+                          <td colSpan={4} style={{ textAlign: 'center', opacity: 0.6 }}>
+                            {live.loading ? '…' : t('realtimeUi.home.empty')}
+                          </td>
+                        </tr>
+                      )}
+                    </tbody>
+                  </table>
                 </Panel>
               </div>
             </div>
