@@ -125,6 +125,9 @@ export const zh = {
       meanCurrent: '平均电流',
       dispersion: '离散率',
       dispersionNote: '发电组串电流的标准差 / 平均值',
+      voltageFromMppt: '该逆变器不单独上报组串电压：取所在 MPPT{{n}} 的电压，功率 = 电压 × 电流',
+      implausible: '数值异常',
+      implausibleNote: '电压或电流超出组串可能的范围，多为采集或解码错误，不作为正常读数',
       noStrings: '该设备未上报组串数据',
       allValues: '全部测点',
       metric: '测点',
@@ -373,6 +376,11 @@ export const en: typeof zh = {
       meanCurrent: 'Mean current',
       dispersion: 'Dispersion',
       dispersionNote: 'Standard deviation / mean of the producing strings’ currents',
+      voltageFromMppt:
+        'This inverter reports no voltage per string: the voltage of its tracker MPPT{{n}} is shown, power = voltage × current',
+      implausible: 'Implausible',
+      implausibleNote:
+        'Voltage or current outside what a string can show, most likely a reading or decoding fault; not shown as a good reading',
       noStrings: 'This device reports no string data',
       allValues: 'All points',
       metric: 'Point',
