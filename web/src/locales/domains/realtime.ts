@@ -45,6 +45,9 @@ export const zh = {
       stale: '数据刷新失败，显示的是上次获取的数据',
       noData: '暂无数据',
     },
+    clockRule: {
+      axis: '时间与日期按电站时钟（{{offset}}）',
+    },
     clockShift: {
       title: '该电站为时钟偏移的演示电站',
       text: '站点时钟比实际时间{{direction}} {{amount}}，曲线与“今日”数据按站点时钟计，与当地真实时间不一致。',
@@ -294,6 +297,9 @@ export const en: typeof zh = {
       loadFailed: 'Could not load the data; retrying automatically',
       stale: 'Refresh failed; showing the last data received',
       noData: 'No data',
+    },
+    clockRule: {
+      axis: 'Times and dates in the station clock ({{offset}})',
     },
     clockShift: {
       title: 'Demo station on a shifted clock',
