@@ -7,7 +7,8 @@ import {
   type Inverter,
 } from '../../../api/station/inverter'
 import { formatValue } from '../../../utils/units'
-import { liveStatusTag } from './liveStatus'
+import { createElement } from 'react'
+import { LiveStatusTag } from './liveStatus'
 import type { CrudConfig, CrudField, Translate } from '../../../components/crud/types'
 import type { Rule } from 'antd/es/form'
 import {
@@ -54,7 +55,10 @@ const liveFields: CrudField<Inverter>[] = [
     label: 'deviceUi.inverter.liveStatus',
     hideInForm: true,
     width: 100,
-    render: (value) => liveStatusTag(value),
+    render: (value) =>
+      value === 'online' || value === 'offline' || value === 'fault'
+        ? createElement(LiveStatusTag, { status: value })
+        : '--',
     sorter: (a, b) =>
       (a.liveStatus ? LIVE_STATUS_ORDER[a.liveStatus] : 9) -
       (b.liveStatus ? LIVE_STATUS_ORDER[b.liveStatus] : 9),

@@ -18,12 +18,3 @@ export function LiveStatusTag({ status }: { status: InverterLiveStatus }) {
     </Tag>
   )
 }
-
-/** The cell of the status column: the tag, or "--" when the live view has no word. */
-export function liveStatusTag(value: unknown) {
-  return value === 'online' || value === 'offline' || value === 'fault' ? (
-    <LiveStatusTag status={value} />
-  ) : (
-    '--'
-  )
-}
