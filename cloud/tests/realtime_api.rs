@@ -664,6 +664,64 @@ async fn the_inverter_table_shows_live_values_filters_and_pages() {
 }
 
 #[tokio::test]
+async fn chosen_inverters_answer_their_status_and_power() {
+    let f = fleet().await;
+    let app = &f.app;
+    // The registry list asks for its page's inverters by id: I1 online at 40 kW, I2 offline,
+    // I3 producing but with an open fault alarm.
+    let page = app
+        .as_user(&f.manager)
+        .post_data(
+            &format!("/api/inverterReal/list?inverterIds={},{}", f.i3, f.i2),
+            json!({}),
+        )
+        .await;
+    assert_eq!(page["total"], 2, "only the chosen ones: {page}");
+    let status: Vec<(String, String, Option<f64>)> = page["records"]
+        .as_array()
+        .expect("records")
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap_or("?").to_owned(),
+                r["status"].as_str().unwrap_or("?").to_owned(),
+                r["acPowerKw"].as_f64(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        status,
+        vec![
+            (f.i2.to_string(), "offline".to_owned(), Some(0.0)),
+            (f.i3.to_string(), "fault".to_owned(), Some(15.0)),
+        ]
+    );
+    let one = app
+        .as_user(&f.manager)
+        .post_data(
+            "/api/inverterReal/list",
+            json!({"inverterIds": [f.i1.to_string()]}),
+        )
+        .await;
+    assert_eq!(one["records"][0]["status"], "online");
+    approx(&one["records"][0]["acPowerKw"], 40.0, "I1");
+    // Another tenant's id is simply not there; the owner sees only S1's.
+    let theirs = app
+        .as_user(&f.other)
+        .post_data(&format!("/api/inverterReal/list?inverterIds={}", f.i1), json!({}))
+        .await;
+    assert_eq!(theirs["total"], 0);
+    let owner = app
+        .as_user(&f.owner)
+        .post_data(
+            &format!("/api/inverterReal/list?inverterIds={},{}", f.i1, f.i3),
+            json!({}),
+        )
+        .await;
+    assert_eq!(owner["total"], 1);
+}
+
+#[tokio::test]
 async fn wave_curves_are_five_minute_means_of_one_local_day() {
     let f = fleet().await;
     let app = &f.app;

@@ -96,6 +96,10 @@ pub struct DispersionRecord {
 pub struct DispersionList {
     /// The day analysed, `yyyy-MM-dd` (each station's own local day of that date).
     pub date: String,
+    /// The UTC offset (`+13:00`) of the stations listed when they share one clock: the clock
+    /// the day and its 10:00-14:00 window are taken in. Absent when they differ or none is listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub utc_offset: Option<String>,
     pub setting: dispersion::Setting,
     pub records: Vec<DispersionRecord>,
 }
@@ -161,8 +165,12 @@ pub async fn dispersion_list(
             });
         }
     }
+    let mut clocks = stations.iter().map(|s| s.clock().label());
+    let first = clocks.next();
+    let utc_offset = first.filter(|f| clocks.all(|c| &c == f));
     Ok(Data(DispersionList {
         date: date.format("%Y-%m-%d").to_string(),
+        utc_offset,
         setting,
         records,
     }))

@@ -9,14 +9,14 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use chrono::{Duration, NaiveDate};
+use chrono::NaiveDate;
 use serde_json::Value as Json;
 use sqlx::Row;
 
 use super::dispersion::{self, Figure, Instant};
 use super::hours;
+use crate::kernel::clock::SiteClock;
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::time;
 use crate::kernel::{ApiError, Core, Id};
 
 pub const MINUTE_MS: i64 = 60_000;
@@ -42,37 +42,28 @@ pub struct StationRow {
 }
 
 impl StationRow {
+    /// The station's clock (the one clock rule, `kernel::clock`).
+    pub fn clock(&self) -> SiteClock {
+        SiteClock::of(self.utc_offset_minutes)
+    }
+
     /// Milliseconds the station's clock is ahead of UTC.
     pub fn offset_ms(&self) -> i64 {
-        match self.utc_offset_minutes {
-            Some(m) => m * MINUTE_MS,
-            None => hub_offset_ms(),
-        }
+        self.clock().offset_ms()
     }
 
     /// The station's local date at `ms`.
     pub fn local_date(&self, ms: i64) -> NaiveDate {
-        local_date(ms, self.offset_ms())
+        self.clock().date_of(ms)
     }
 
     /// Epoch ms of the station's local midnight starting `date`.
     pub fn midnight(&self, date: NaiveDate) -> i64 {
-        midnight(date, self.offset_ms())
+        self.clock().midnight(date)
     }
 }
 
-pub fn hub_offset_ms() -> i64 {
-    i64::from(time::offset().local_minus_utc()) * 1000
-}
-
-pub fn local_date(ms: i64, offset_ms: i64) -> NaiveDate {
-    // `NaiveDate::default()` is 1970-01-01, the epoch's date.
-    NaiveDate::default() + Duration::days((ms + offset_ms).div_euclid(DAY_MS))
-}
-
-pub fn midnight(date: NaiveDate, offset_ms: i64) -> i64 {
-    (date - NaiveDate::default()).num_days() * DAY_MS - offset_ms
-}
+pub use crate::kernel::clock::{hub_offset_ms, local_date, midnight};
 
 /// An inverter as the analytics need it.
 #[derive(Debug, Clone, sqlx::FromRow)]

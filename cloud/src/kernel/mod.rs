@@ -41,6 +41,7 @@ macro_rules! bigint_newtype {
     };
 }
 
+pub mod clock;
 pub mod core;
 pub mod db;
 pub mod entity;

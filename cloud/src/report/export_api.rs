@@ -129,6 +129,7 @@ pub(super) fn generation_table(reports: &[StationGeneration]) -> Table {
             tr("上网电量 (kWh)", "Exported (kWh)"),
             tr("下网电量 (kWh)", "Imported (kWh)"),
             tr("装机容量 (kWp)", "Capacity (kWp)"),
+            tr("时钟", "Clock"),
         ],
     );
     for r in reports {
@@ -142,6 +143,7 @@ pub(super) fn generation_table(reports: &[StationGeneration]) -> Table {
                 p.export_kwh.into(),
                 p.import_kwh.into(),
                 r.capacity_kwp.into(),
+                format!("UTC{}", r.utc_offset).into(),
             ]);
         }
     }

@@ -47,6 +47,8 @@ pub struct StationGeneration {
     /// The period, e.g. `2026-11`.
     pub title: String,
     pub time_type: TimeType,
+    /// The station's UTC offset (`+13:00`): the clock its slots are cut and labelled in.
+    pub utc_offset: String,
     pub points: Vec<GenerationPoint>,
     pub total: GenerationPoint,
 }
@@ -153,6 +155,7 @@ fn station_report(station: &StationRow, axis: &Axis, sums: &HashMap<SumKey, Sums
         capacity_kwp: p0,
         title: axis.title.clone(),
         time_type: axis.time_type,
+        utc_offset: station.clock().label(),
         points,
         total: GenerationPoint {
             label: "total".into(),

@@ -97,13 +97,7 @@ impl Axis {
     }
 }
 
-pub fn local_date(ms: i64, offset_ms: i64) -> NaiveDate {
-    NaiveDate::default() + chrono::Duration::days((ms + offset_ms).div_euclid(DAY_MS))
-}
-
-pub fn midnight(date: NaiveDate, offset_ms: i64) -> i64 {
-    (date - NaiveDate::default()).num_days() * DAY_MS - offset_ms
-}
+pub use crate::kernel::clock::{local_date, midnight};
 
 fn bad_date(value: &str, expected: &str) -> ApiError {
     ApiError::bad_request(

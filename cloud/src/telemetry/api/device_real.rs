@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::curve;
 use super::inverter_real::display_unit;
-use super::{Day, round};
+use super::{Day, round, station_clock};
 use crate::auth::scope::{Scoped, StationScope};
 use crate::kernel::extract::Query;
 use crate::kernel::lang::{Lang, Text};
@@ -245,7 +245,10 @@ pub struct DeviceSeries {
 #[serde(rename_all = "camelCase")]
 pub struct DeviceCurves {
     pub device_id: Id,
+    /// The day, `yyyy-MM-dd`, in the station's clock; the points' times too.
     pub date: String,
+    /// The station's UTC offset (`+13:00`) every time of this answer is in.
+    pub utc_offset: String,
     pub series: Vec<DeviceSeries>,
 }
 
@@ -296,7 +299,7 @@ pub async fn curve(
             ));
         }
     }
-    let day = Day::parse(q.date.as_deref())?;
+    let day = Day::parse_in(q.date.as_deref(), station_clock(&state, station.0).await?)?;
     let curves = curve::day_curves(&state, &scope.tenant_id, &[d.id], &names, &day).await?;
     let empty = Vec::new();
     let by: HashMap<&str, &Vec<(i64, f64)>> = names
@@ -315,7 +318,7 @@ pub async fn curve(
                 implausible_points: pts.iter().filter(|(_, v)| !metrics::plausible(n, *v)).count(),
                 points: pts
                     .iter()
-                    .map(|(t, v)| (time::format_ms(*t), round(v * factor, 4)))
+                    .map(|(t, v)| (day.format_ms(*t), round(v * factor, 4)))
                     .collect(),
             }
         })
@@ -323,6 +326,7 @@ pub async fn curve(
     Ok(Data(DeviceCurves {
         device_id: device,
         date: day.date.format("%Y-%m-%d").to_string(),
+        utc_offset: day.clock.label(),
         series,
     }))
 }

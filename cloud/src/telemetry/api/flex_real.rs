@@ -29,6 +29,7 @@ use super::{Day, Params, round};
 use crate::auth::scope::Scoped;
 use crate::auth::scope::StationScope;
 use crate::kernel::Core;
+use crate::kernel::clock::SiteClock;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
@@ -307,10 +308,12 @@ pub struct SensorDay {
     pub flex_id: Id,
     pub station_id: Id,
     pub station_name: String,
-    /// The day, `yyyy-MM-dd`; `[start, end)` local midnight to midnight.
+    /// The day, `yyyy-MM-dd`; `[start, end)` midnight to midnight, in the station's clock.
     pub date: String,
     pub start: String,
     pub end: String,
+    /// The station's UTC offset (`+13:00`) every time of this answer is in.
+    pub utc_offset: String,
     pub interval_minutes: i64,
     /// The sensor's metric; an angle sensor also gets the target angle. Empty when the sensor
     /// shows no metric.
@@ -318,7 +321,7 @@ pub struct SensorDay {
 }
 
 /// A sensor's curve for a day (`sensorId`; `date` `yyyy-MM-dd`, default today): 5-minute means
-/// of its metric from the bracket controller's telemetry, in the configured timezone.
+/// of its metric from the bracket controller's telemetry, in the station's clock.
 #[utoipa::path(get, path = "/api/FlexReal/dataBySensor", tag = "realtime",
     params(("sensorId" = String, Query), ("date" = Option<String>, Query, description = "yyyy-MM-dd, default today")),
     responses((status = 200, body = Envelope<SensorDay>), (status = 400), (status = 401), (status = 404)))]
@@ -331,16 +334,18 @@ pub async fn data_by_sensor(
     let sensor_id = p
         .id("sensorId")?
         .ok_or_else(|| ApiError::bad_request("请选择传感器", "Choose the sensor (sensorId)"))?;
-    let day = Day::parse(p.text("date").as_deref())?;
+    let date = p.text("date");
     let mut sql = Sql::new(
         "SELECT x.id, x.flex_id, x.name, x.sensor_kind, x.unit_id, x.point, s.id AS station_id, \
-         s.name AS station_name FROM pv_flex_sensor x JOIN pv_flex f ON f.id = x.flex_id \
+         s.name AS station_name, s.utc_offset_minutes FROM pv_flex_sensor x JOIN pv_flex f ON f.id = x.flex_id \
          JOIN pv_station s ON s.id = f.station_id WHERE f.is_deleted = 0 AND ",
     );
     sql.append(&scope.stations("s"));
     sql.push_bind(" AND x.id = ?", [Value::Int(sensor_id.0)]);
     let row = sql.row(state.db.pool()).await?.ok_or_else(ApiError::not_found)?;
     let sensor = sensor_of(&row)?;
+    let clock = SiteClock::of(row.try_get::<Option<i64>, _>("utc_offset_minutes")?);
+    let day = Day::parse_in(date.as_deref(), clock)?;
     let mut metrics: Vec<String> = sensor_metric(&sensor.kind, sensor.point.as_deref())
         .into_iter()
         .collect();
@@ -361,7 +366,7 @@ pub async fn data_by_sensor(
                     .get(&(sensor.flex_id, m.clone()))
                     .map(|pts| {
                         pts.iter()
-                            .map(|(t, v)| (time::format_ms(*t), round(v * factor, 4)))
+                            .map(|(t, v)| (day.format_ms(*t), round(v * factor, 4)))
                             .collect()
                     })
                     .unwrap_or_default(),
@@ -376,8 +381,9 @@ pub async fn data_by_sensor(
         station_id: Id(row.try_get::<i64, _>("station_id")?),
         station_name: row.try_get("station_name")?,
         date: day.date.to_string(),
-        start: time::format_ms(day.start),
-        end: time::format_ms(day.end),
+        start: day.format_ms(day.start),
+        end: day.format_ms(day.end),
+        utc_offset: clock.label(),
         interval_minutes: BUCKET_MS / 60_000,
         series,
     }))

@@ -17,6 +17,7 @@ use super::{Day, Params, kilo, round};
 use crate::auth::scope::Scoped;
 use crate::auth::scope::StationScope;
 use crate::kernel::Core;
+use crate::kernel::clock::SiteClock;
 use crate::kernel::lang::{Lang, Text};
 use crate::kernel::list::{DEFAULT_SIZE, MAX_SIZE};
 use crate::kernel::sql::{Sql, Value, like_contains};
@@ -44,6 +45,9 @@ pub struct InverterReal {
     pub strings_count: i64,
     /// Communicating now. `false` also when it never reported (`updateTime` null).
     pub online: bool,
+    /// `fault` (an open device-fault alarm, active or acknowledged: the alarm engine's word),
+    /// else `online` or `offline` by presence.
+    pub status: String,
     /// Active power fed to the grid, kW (`ac_power`); 0 when offline.
     pub ac_power_kw: Option<f64>,
     /// Generation today, kWh: the day rollup's counter deltas plus the live counter's advance
@@ -86,6 +90,8 @@ struct Registered {
     station_name: String,
     rated_power: Option<f64>,
     strings_count: i64,
+    /// The station's clock (`pv_station.utc_offset_minutes`).
+    utc_offset_minutes: Option<i64>,
 }
 
 /// Highest `n` of the `{prefix}{n}_{suffix}` metrics a sample carries.
@@ -103,7 +109,7 @@ fn highest_input(d: &DeviceLive) -> usize {
         .unwrap_or(0)
 }
 
-fn row_of(r: &Registered, live: Option<&DeviceLive>, today_wh: f64) -> InverterReal {
+fn row_of(r: &Registered, live: Option<&DeviceLive>, today_wh: f64, faulty: bool) -> InverterReal {
     let n = |m: &str| live.and_then(|d| d.number(m));
     let online = live.is_some_and(|d| d.online);
     let ac = n("ac_power");
@@ -130,6 +136,14 @@ fn row_of(r: &Registered, live: Option<&DeviceLive>, today_wh: f64) -> InverterR
         rated_power_kw: r.rated_power,
         strings_count: r.strings_count,
         online,
+        status: if faulty {
+            "fault"
+        } else if online {
+            "online"
+        } else {
+            "offline"
+        }
+        .to_owned(),
         ac_power_kw: if online { ac.map(kilo) } else { live.map(|_| 0.0) },
         today_energy_kwh: kilo(today_wh),
         total_energy_kwh: n("energy_total").map(kilo),
@@ -157,8 +171,8 @@ async fn registered(
     ids: Option<&[Id]>,
 ) -> Result<Vec<Registered>, ApiError> {
     let mut sql = Sql::new(
-        "SELECT i.id, i.name, i.sn, i.station_id, s.name AS station_name, i.rated_power, i.strings_count \
-         FROM pv_inverter i JOIN pv_station s ON s.id = i.station_id WHERE i.is_deleted = 0 AND ",
+        "SELECT i.id, i.name, i.sn, i.station_id, s.name AS station_name, i.rated_power, i.strings_count, \
+         s.utc_offset_minutes FROM pv_inverter i JOIN pv_station s ON s.id = i.station_id WHERE i.is_deleted = 0 AND ",
     );
     sql.append(&scope.stations("s"));
     if let Some(st) = station {
@@ -189,6 +203,7 @@ async fn registered(
                 station_name: r.try_get("station_name")?,
                 rated_power: r.try_get("rated_power")?,
                 strings_count: r.try_get("strings_count")?,
+                utc_offset_minutes: r.try_get("utc_offset_minutes")?,
             })
         })
         .collect()
@@ -222,14 +237,18 @@ pub struct InverterRealFilter {
     pub sn: Option<String>,
     /// Only online (true) or offline (false) inverters.
     pub online: Option<bool>,
+    /// Only these inverters (comma-joined ids, or an array).
+    pub inverter_ids: Option<Json>,
 }
 
 /// The realtime table of the caller's inverters, paged. Parameters in the query string or a JSON
 /// body (the body wins): `current` (1), `size` (10, ≤ 1000), `stationId`, `keyword` (name or
-/// SN contains; `name` and `sn` filter each field), `online` (true/false).
+/// SN contains; `name` and `sn` filter each field), `online` (true/false), `inverterIds` (only
+/// these; the registry list asks for its page's live status and power this way).
 #[utoipa::path(post, path = "/api/inverterReal/list", tag = "realtime", request_body(content = InverterRealFilter, description = "Optional JSON object with the same keys as the query string"),
     params(("current" = Option<i64>, Query), ("size" = Option<i64>, Query), ("stationId" = Option<String>, Query),
-           ("keyword" = Option<String>, Query), ("online" = Option<bool>, Query)),
+           ("keyword" = Option<String>, Query), ("online" = Option<bool>, Query),
+           ("inverterIds" = Option<String>, Query, description = "comma-joined inverter ids")),
     responses((status = 200, body = Envelope<Page<InverterReal>>), (status = 400), (status = 401)))]
 pub async fn list(
     State(state): State<TelemetryCtx>,
@@ -242,7 +261,15 @@ pub async fn list(
     let size = p.positive("size", DEFAULT_SIZE, MAX_SIZE)?;
     let station = p.id("stationId")?;
     let online = p.flag("online")?;
-    let mut rows = registered(&state, &scope, station, p.text("keyword").as_deref(), None).await?;
+    let only = p.ids("inverterIds")?;
+    let mut rows = registered(
+        &state,
+        &scope,
+        station,
+        p.text("keyword").as_deref(),
+        (!only.is_empty()).then_some(only.as_slice()),
+    )
+    .await?;
     // Name and SN filters apply to their own field (the registry page's contains rule).
     for (key, field) in [("name", 0), ("sn", 1)] {
         if let Some(v) = p.text(key).map(|v| v.to_lowercase()) {
@@ -276,14 +303,50 @@ pub async fn list(
         &page.iter().map(|(r, _)| r.id).collect::<Vec<_>>(),
     )
     .await?;
+    let faulty = with_open_faults(
+        &state,
+        &scope,
+        &page.iter().map(|(r, _)| r.id).collect::<Vec<_>>(),
+    )
+    .await?;
     let records = page
         .iter()
         .map(|(r, live)| {
             let today = fleet::today_energy_wh(rollups.get(&r.id), live.as_ref(), &day);
-            row_of(r, live.as_ref(), today)
+            row_of(r, live.as_ref(), today, faulty.contains(&r.id))
         })
         .collect();
     Ok(Data(Page::new(records, total, size, current)))
+}
+
+/// The listed inverters with an open device-fault alarm (type 1, active or acknowledged).
+async fn with_open_faults(
+    state: &Core,
+    scope: &StationScope,
+    ids: &[i64],
+) -> Result<std::collections::HashSet<i64>, ApiError> {
+    if ids.is_empty() {
+        return Ok(Default::default());
+    }
+    let mut sql = Sql::default();
+    // Tenant and `condition` by hand, not `rows(..)`: alarms have no deleted flag.
+    sql.push_bind(
+        "SELECT DISTINCT a.device_id FROM pv_alarm a WHERE a.tenant_id = ? AND a.type = ? AND a.status < ?",
+        [
+            Value::from(scope.tenant_id.as_str()),
+            Value::Int(crate::alarm::store::TYPE_FAULT),
+            Value::Int(crate::alarm::store::STATUS_CLEARED),
+        ],
+    );
+    sql.append(&scope.condition("a.station_id"));
+    sql.push(" AND a.device_id IN (");
+    sql.push_ids(&ids.iter().map(|i| Id(*i)).collect::<Vec<_>>());
+    sql.push(")");
+    Ok(sql
+        .scalars::<i64, _>(state.db.pool())
+        .await?
+        .into_iter()
+        .collect())
 }
 
 /// Today's day rollups of the listed inverters (one query).
@@ -472,19 +535,25 @@ pub struct WaveSeries {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WaveDay {
-    /// The day, `yyyy-MM-dd`.
+    /// The day, `yyyy-MM-dd`, in the station's clock.
     pub date: String,
-    /// Local midnight to the next midnight, `[start, end)`.
+    /// The station's midnight to the next, `[start, end)`, in the station's clock.
     pub start: String,
     pub end: String,
+    /// The UTC offset every time of this answer is in (`+13:00`): the clock of the first
+    /// inverter's station.
+    pub utc_offset: String,
+    /// The same offset in minutes east of UTC.
+    pub utc_offset_minutes: i64,
     /// Width of a point's bucket, minutes (5: at most 288 points per series).
     pub interval_minutes: i64,
     pub series: Vec<WaveSeries>,
 }
 
 /// Day curves of chosen metrics (`names`, ≤ 10, from `listWaveName`) for chosen inverters
-/// (`inverterIds`, ≤ 20) on `date` (`yyyy-MM-dd`, default today) in the configured timezone:
-/// one series per inverter and metric, 5-minute means (see `telemetry::api::curve`).
+/// (`inverterIds`, ≤ 20) on `date` (`yyyy-MM-dd`, default today there) in the station's clock
+/// (that of the first inverter's station; `utcOffset` says which): one series per inverter and
+/// metric, 5-minute means (see `telemetry::api::curve`).
 #[utoipa::path(get, path = "/api/inverterReal/listWaveTag", tag = "realtime",
     params(("inverterIds" = String, Query, description = "comma-joined inverter ids"),
            ("names" = String, Query, description = "comma-joined metric names"),
@@ -498,7 +567,7 @@ pub async fn list_wave_tag(
     let p = Params::from_parts(query.as_deref(), b"")?;
     let ids = distinct(p.ids("inverterIds")?);
     let names = distinct(p.names("names"));
-    let day = Day::parse(p.text("date").as_deref())?;
+    let date = p.text("date");
     if ids.is_empty() || names.is_empty() {
         return Err(ApiError::bad_request(
             "请选择逆变器和测点",
@@ -524,6 +593,9 @@ pub async fn list_wave_tag(
         return Err(ApiError::not_found());
     }
     let by_id: HashMap<i64, &Registered> = rows.iter().map(|r| (r.id, r)).collect();
+    let first = ids.first().and_then(|id| by_id.get(&id.0));
+    let clock = SiteClock::of(first.and_then(|r| r.utc_offset_minutes));
+    let day = Day::parse_in(date.as_deref(), clock)?;
     let device_ids: Vec<i64> = ids.iter().map(|i| i.0).collect();
     let curves = curve::day_curves(&state, &scope.tenant_id, &device_ids, &names, &day).await?;
     let mut series = Vec::new();
@@ -535,7 +607,7 @@ pub async fn list_wave_tag(
                 .get(&(id.0, name.clone()))
                 .map(|pts| {
                     pts.iter()
-                        .map(|(t, v)| (time::format_ms(*t), round(v * factor, 4)))
+                        .map(|(t, v)| (day.format_ms(*t), round(v * factor, 4)))
                         .collect()
                 })
                 .unwrap_or_default();
@@ -552,8 +624,10 @@ pub async fn list_wave_tag(
     }
     Ok(Data(WaveDay {
         date: day.date.to_string(),
-        start: time::format_ms(day.start),
-        end: time::format_ms(day.end),
+        start: day.format_ms(day.start),
+        end: day.format_ms(day.end),
+        utc_offset: clock.label(),
+        utc_offset_minutes: clock.offset_minutes(),
         interval_minutes: BUCKET_MS / 60_000,
         series,
     }))

@@ -20,10 +20,13 @@ pub mod fleet;
 pub mod flex_real;
 pub mod inverter_real;
 
-use chrono::{DateTime, Datelike, NaiveDate, TimeZone};
+use chrono::{Datelike, NaiveDate};
 use serde_json::{Map, Value as Json};
 
 use crate::kernel::ApiError;
+use crate::kernel::Core;
+use crate::kernel::clock::SiteClock;
+use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
 
 /// Rounds to `places` decimals so JSON carries no float noise (0.30000000000000004).
@@ -37,30 +40,36 @@ pub fn kilo(x: f64) -> f64 {
     round(x / 1000.0, 3)
 }
 
-/// One local day in the configured offset: `[start, end)` in epoch ms.
+/// One local day `[start, end)` in epoch ms, in a station's clock or the hub's (the one clock
+/// rule, `kernel::clock`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Day {
     pub date: NaiveDate,
     pub start: i64,
     pub end: i64,
+    pub clock: SiteClock,
 }
 
 impl Day {
-    /// The local day containing `ms`.
+    /// The hub-clock day containing `ms`.
     pub fn containing(ms: i64) -> Day {
-        let local = DateTime::from_timestamp_millis(ms)
-            .unwrap_or_default()
-            .with_timezone(&time::offset());
-        Day::of(local.date_naive())
+        Day::of_in(SiteClock::hub().date_of(ms), SiteClock::hub())
     }
 
+    /// `date` in the hub's clock.
     pub fn of(date: NaiveDate) -> Day {
-        let start = local_midnight(date);
+        Day::of_in(date, SiteClock::hub())
+    }
+
+    /// `date` in `clock`.
+    pub fn of_in(date: NaiveDate, clock: SiteClock) -> Day {
+        let start = clock.midnight(date);
         Day {
             date,
             start,
             // A fixed offset has no DST: every day is 24 h long.
             end: start + 86_400_000,
+            clock,
         }
     }
 
@@ -68,10 +77,15 @@ impl Day {
         Day::containing(time::now_ms())
     }
 
-    /// `yyyy-MM-dd` (blank = today) as a local day; 400 otherwise.
+    /// `yyyy-MM-dd` (blank = today) as a hub-clock day; 400 otherwise.
     pub fn parse(raw: Option<&str>) -> Result<Day, ApiError> {
+        Day::parse_in(raw, SiteClock::hub())
+    }
+
+    /// `yyyy-MM-dd` (blank = today there) as a day of `clock`; 400 otherwise.
+    pub fn parse_in(raw: Option<&str>, clock: SiteClock) -> Result<Day, ApiError> {
         match raw.map(str::trim).filter(|s| !s.is_empty()) {
-            None => Ok(Day::today()),
+            None => Ok(Day::of_in(clock.today(), clock)),
             Some(s) => {
                 // A full date-time names its day too (consoles send either).
                 let date = NaiveDate::parse_from_str(s, "%Y-%m-%d")
@@ -82,29 +96,41 @@ impl Day {
                             format!("Invalid date {s} (expected yyyy-MM-dd)"),
                         )
                     })?;
-                Ok(Day::of(date))
+                Ok(Day::of_in(date, clock))
             }
         }
     }
 
     /// Local midnight of the first day of this day's month.
     pub fn month_start(&self) -> i64 {
-        local_midnight(self.date.with_day(1).unwrap_or(self.date))
+        self.clock.midnight(self.date.with_day(1).unwrap_or(self.date))
     }
 
     /// Local midnight of 1 January of this day's year.
     pub fn year_start(&self) -> i64 {
-        local_midnight(self.date.with_ordinal(1).unwrap_or(self.date))
+        self.clock
+            .midnight(self.date.with_ordinal(1).unwrap_or(self.date))
+    }
+
+    /// A time of this day's data, `yyyy-MM-dd HH:mm:ss` in its clock.
+    pub fn format_ms(&self, ms: i64) -> String {
+        self.clock.format_ms(ms)
     }
 }
 
-fn local_midnight(date: NaiveDate) -> i64 {
-    let naive = date.and_hms_opt(0, 0, 0).unwrap_or_default();
-    time::offset()
-        .from_local_datetime(&naive)
-        .single()
-        .map(|t| t.timestamp_millis())
-        .unwrap_or_default()
+/// The clock of a station the caller's scope already admitted (the one clock rule).
+pub async fn station_clock(state: &Core, station: i64) -> Result<SiteClock, ApiError> {
+    // By id alone: the caller's scope has already admitted this station.
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT utc_offset_minutes FROM pv_station WHERE id = ?",
+        [Value::Int(station)],
+    );
+    let minutes = sql
+        .scalar_optional::<Option<i64>, _>(state.db.pool())
+        .await?
+        .flatten();
+    Ok(SiteClock::of(minutes))
 }
 
 /// The parameters of a realtime call: the query string, overlaid by a JSON object body when one

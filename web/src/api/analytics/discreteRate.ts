@@ -62,6 +62,8 @@ export interface DispersionRecord {
 
 export interface DispersionList {
   date: string
+  /** The station's clock, `+13:00` (empty when the hub did not say). */
+  utcOffset: string
   setting: DispersionSetting
   records: DispersionRecord[]
 }
@@ -133,6 +135,7 @@ export async function dispersionList(stationId: string, date?: string): Promise<
   const records = Array.isArray(data.records) ? (data.records as Record<string, unknown>[]) : []
   return {
     date: typeof data.date === 'string' ? data.date : (date ?? ''),
+    utcOffset: typeof data.utcOffset === 'string' ? data.utcOffset : '',
     setting: toSetting(data.setting as Record<string, unknown> | null | undefined),
     records: records.map(toRecord),
   }

@@ -53,8 +53,10 @@ export interface DeviceCurveSeries {
 
 export interface DeviceCurves {
   deviceId: string
-  /** yyyy-MM-dd */
+  /** yyyy-MM-dd, in the station's clock. */
   date: string
+  /** The station's clock, `+13:00` (empty when the hub did not say). */
+  utcOffset: string
   series: DeviceCurveSeries[]
 }
 
@@ -108,6 +110,7 @@ export function toDeviceCurves(raw: Raw): DeviceCurves {
   return {
     deviceId: str(raw.deviceId),
     date: str(raw.date),
+    utcOffset: str(raw.utcOffset),
     series: asList(raw.series).map(toCurveSeries),
   }
 }

@@ -6,9 +6,9 @@
  */
 import request from '../request'
 import type { Envelope } from '../types'
-import { toCurves } from './inverterReal'
-import type { CurveSeries, FlexLive } from './types'
-import { asList, bool, num, statusOf, str, strOrNull, time, type Raw } from './wire'
+import { toCurves, type CurveDay } from './inverterReal'
+import type { FlexLive } from './types'
+import { asList, asRaw, bool, num, statusOf, str, strOrNull, time, type Raw } from './wire'
 
 export function toFlexLive(raw: Raw): FlexLive {
   const online = bool(raw.online) ?? false
@@ -55,11 +55,16 @@ export async function flexSensorDay(
   sensorId: string,
   date?: string,
   signal?: AbortSignal,
-): Promise<CurveSeries[]> {
+): Promise<CurveDay> {
   const res = await request.get<Envelope<unknown>>('/FlexReal/dataBySensor', {
     params: { sensorId, ...(date ? { date } : {}) },
     signal,
     silent: true,
   })
-  return toCurves(res.data.data)
+  const day = asRaw(res.data.data)
+  return {
+    date: str(day.date) || (date ?? ''),
+    utcOffset: str(day.utcOffset),
+    series: toCurves(res.data.data),
+  }
 }

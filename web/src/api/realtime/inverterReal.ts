@@ -169,9 +169,27 @@ export interface CurveQuery {
   date?: string
 }
 
+/**
+ * A day of curves as the hub answered it: the day and the station clock (UTC offset) its times
+ * are in, which the chart states.
+ */
+export interface CurveDay {
+  /** `yyyy-MM-dd` in the station's clock (empty when nothing was asked). */
+  date: string
+  /** `+13:00` (empty when the hub did not say). */
+  utcOffset: string
+  series: CurveSeries[]
+}
+
 /** Day curves of chosen metrics of chosen inverters (one series per inverter and metric). */
 export async function waveData(query: CurveQuery, signal?: AbortSignal): Promise<CurveSeries[]> {
-  if (query.inverterIds.length === 0 || query.metrics.length === 0) return []
+  return (await waveDay(query, signal)).series
+}
+
+/** The same with the day and the clock the hub used (no `date`: today at the station). */
+export async function waveDay(query: CurveQuery, signal?: AbortSignal): Promise<CurveDay> {
+  if (query.inverterIds.length === 0 || query.metrics.length === 0)
+    return { date: query.date ?? '', utcOffset: '', series: [] }
   const res = await request.get<Envelope<unknown>>('/inverterReal/listWaveTag', {
     params: {
       inverterIds: query.inverterIds.slice(0, MAX_WAVE_DEVICES).join(','),
@@ -181,5 +199,10 @@ export async function waveData(query: CurveQuery, signal?: AbortSignal): Promise
     signal,
     silent: true,
   })
-  return toCurves(res.data.data)
+  const day = asRaw(res.data.data)
+  return {
+    date: str(day.date),
+    utcOffset: str(day.utcOffset),
+    series: toCurves(res.data.data),
+  }
 }

@@ -14,7 +14,7 @@ import {
 import { fleet, provinceStats, revenueCurrency } from './home'
 import {
   inverterRealList,
-  waveData,
+  waveDay,
   waveNames,
   type CurveQuery,
   type InverterRealQuery,
@@ -83,7 +83,7 @@ export const waveNamesQuery = (inverterIds: string[], stationId?: string) =>
 
 /** Day curves of chosen metrics of chosen inverters. */
 export const waveQuery = (query: CurveQuery) =>
-  queryOptions({ queryKey: key('wave', query), queryFn: ({ signal }) => waveData(query, signal) })
+  queryOptions({ queryKey: key('wave', query), queryFn: ({ signal }) => waveDay(query, signal) })
 
 /** A station's trackers live. */
 export const trackerLiveQuery = (stationId: string) =>
@@ -93,9 +93,9 @@ export const trackerLiveQuery = (stationId: string) =>
   })
 
 /** A tracker sensor's curves of a day. */
-export const sensorDayQuery = (sensorId: string, day: string) =>
+export const sensorDayQuery = (sensorId: string, day?: string) =>
   queryOptions({
-    queryKey: key('sensorDay', sensorId, day),
+    queryKey: key('sensorDay', sensorId, day ?? null),
     queryFn: ({ signal }) => flexSensorDay(sensorId, day, signal),
   })
 

@@ -8,7 +8,7 @@ import { co2AvoidedKg } from '../../utils/units'
 import { stationDetail, stationPage } from '../station/station'
 import { flexRealtime } from './flex'
 import { mapStations, toMapStation } from './home'
-import { MAX_WAVE_DEVICES, inverterRealList, waveData } from './inverterReal'
+import { MAX_WAVE_DEVICES, inverterRealList, waveDay } from './inverterReal'
 import type { ClockShift, CurveSeries, DeviceLive, FlexLive, StationLive } from './types'
 import { asRaw, clockShiftFromRemark, clockShiftOf, kilo, pick, strOrNull } from './wire'
 
@@ -68,20 +68,33 @@ export function sumSeries(series: readonly CurveSeries[]): [number, number][] {
   return [...sums.entries()].sort((a, b) => a[0] - b[0])
 }
 
-/** The station's power curve of `date` (default today), W, from its inverters. */
+/** A station's power curve: W per 5-minute bucket, and the day and clock the hub used. */
+export interface StationCurve {
+  /** `yyyy-MM-dd` in the station's clock. */
+  date: string
+  /** `+13:00` (empty when the hub did not say). */
+  utcOffset: string
+  points: [number, number][]
+}
+
+/** The station's power curve of `date` (default today in the station's clock), W, from its inverters. */
 export async function stationPowerCurve(
   inverters: readonly DeviceLive[],
   date?: string,
   signal?: AbortSignal,
-): Promise<[number, number][]> {
+): Promise<StationCurve> {
   const ids = inverters.map((d) => d.id)
   const batches: string[][] = []
   for (let i = 0; i < ids.length; i += MAX_WAVE_DEVICES)
     batches.push(ids.slice(i, i + MAX_WAVE_DEVICES))
   const answers = await Promise.all(
-    batches.map((batch) => waveData({ inverterIds: batch, metrics: ['ac_power'], date }, signal)),
+    batches.map((batch) => waveDay({ inverterIds: batch, metrics: ['ac_power'], date }, signal)),
   )
-  return sumSeries(answers.flat())
+  return {
+    date: answers[0]?.date ?? date ?? '',
+    utcOffset: answers[0]?.utcOffset ?? '',
+    points: sumSeries(answers.flatMap((a) => a.series)),
+  }
 }
 
 /** Most inverters the fleet power curve adds up (a page of the live list, 20 per curve request). */

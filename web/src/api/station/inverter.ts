@@ -3,7 +3,9 @@
  * travel as a list of numbers (answered as an array, accepted as an array or "20,20,18"); the form
  * edits them as comma-separated text.
  */
-import { entityApi } from '../crud'
+import { entityApi, type CrudApi } from '../crud'
+import request from '../request'
+import type { Envelope } from '../types'
 import { dictListOptions, type DeviceRow } from './device'
 
 export interface Inverter extends DeviceRow {
@@ -28,6 +30,19 @@ export interface Inverter extends DeviceRow {
   unitId?: number | null
   modbusAddress?: string | null
   remark?: string | null
+  /** Live, not stored: `online` / `offline` / `fault` (an open fault alarm); absent when unknown. */
+  liveStatus?: InverterLiveStatus
+  /** Live, not stored: current AC power, kW (0 when offline). */
+  acPowerKw?: number | null
+}
+
+export type InverterLiveStatus = 'online' | 'offline' | 'fault'
+
+/** Order of the status column: faults first, then offline, then online. */
+export const LIVE_STATUS_ORDER: Readonly<Record<InverterLiveStatus, number>> = {
+  fault: 0,
+  offline: 1,
+  online: 2,
 }
 
 /** "20, 20,18" → [20, 20, 18]; null when the text is not such a list (blank → []). */
@@ -61,13 +76,56 @@ export function inverterToWire(body: Inverter): Inverter {
   }
 }
 
-export const inverterApi = entityApi<Inverter>({
+const registry = entityApi<Inverter>({
   style: 'rest',
   base: '/inverter',
   detail: true,
   fromWire: inverterFromWire,
   toWire: inverterToWire,
 })
+
+/** The live status and AC power of chosen inverters, by id (`/api/inverterReal/list?inverterIds=`). */
+export async function inverterLive(
+  ids: readonly string[],
+): Promise<Map<string, { status: InverterLiveStatus; acPowerKw: number | null }>> {
+  const out = new Map<string, { status: InverterLiveStatus; acPowerKw: number | null }>()
+  if (ids.length === 0) return out
+  const res = await request.post<Envelope<{ records?: Record<string, unknown>[] } | null>>(
+    '/inverterReal/list',
+    { inverterIds: ids, size: ids.length },
+    { silent: true },
+  )
+  for (const r of res.data.data?.records ?? []) {
+    const status = r.status
+    if (status !== 'online' && status !== 'offline' && status !== 'fault') continue
+    out.set(String(r.id), {
+      status,
+      acPowerKw: typeof r.acPowerKw === 'number' ? r.acPowerKw : null,
+    })
+  }
+  return out
+}
+
+/**
+ * The registry list with each row's live status and power: the registry pages, the live view
+ * fills in its page's rows (a failed live call leaves the columns empty, never the list).
+ */
+export const inverterApi: CrudApi<Inverter> = {
+  ...registry,
+  list: async (query) => {
+    const page = await registry.list(query)
+    const ids = page.records.map((r) => String(r.id ?? '')).filter((id) => id !== '')
+    const live = await inverterLive(ids).catch(() => null)
+    if (!live) return page
+    return {
+      ...page,
+      records: page.records.map((r) => {
+        const l = live.get(String(r.id ?? ''))
+        return l ? { ...r, liveStatus: l.status, acPowerKw: l.acPowerKw } : r
+      }),
+    }
+  },
+}
 
 export const listDeviceTypeOptions = () => dictListOptions('/inverter/listDeviceType')
 export const listManufacturerOptions = () => dictListOptions('/inverter/listManufacturer')

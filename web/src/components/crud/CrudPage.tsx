@@ -282,6 +282,7 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
       title: t(field.label),
       width: field.width,
       ellipsis: true,
+      ...(field.sorter ? { sorter: (a: T, b: T) => field.sorter?.(a, b) ?? 0 } : {}),
       render: (value: unknown, row: T) =>
         field.render
           ? field.render(value, row)

@@ -82,6 +82,8 @@ export interface CrudField<T extends Entity = Entity> {
   wide?: boolean
   /** Custom table cell. */
   render?(value: unknown, row: T): ReactNode
+  /** Sorts the rows on screen by this column (a value the list does not sort by itself). */
+  sorter?(a: T, b: T): number
 }
 
 /** What a toolbar or row action gets to work with. */

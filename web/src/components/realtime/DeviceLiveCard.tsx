@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next'
 import { defaultCurveNames, type DeviceReal, type LiveReading } from '../../api/realtime/deviceReal'
 import { deviceCurveQuery } from '../../api/realtime/queries'
 import Chart from './Chart'
+import { offsetMinutes, siteToday, utcLabel } from './clock'
 import { deviceCurveOption, readingText } from './deviceLive'
 
 /** One reading; an implausible one in the warning colour with an icon that says why. */
@@ -97,15 +98,18 @@ const DAY = 'YYYY-MM-DD'
  */
 export function DeviceCurve({ stationId, device }: { stationId: string; device: DeviceReal }) {
   const { t } = useTranslation()
-  const [day, setDay] = useState<Dayjs>(() => dayjs())
+  // null: today in the station's clock, as the hub names it (the one clock rule).
+  const [day, setDay] = useState<Dayjs | null>(null)
   const [names, setNames] = useState<string[]>(() => defaultCurveNames(device))
-  const date = day.format(DAY)
-  const today = date === dayjs().format(DAY)
+  const asked = day ? day.format(DAY) : undefined
   const curve = useQuery({
-    ...deviceCurveQuery({ stationId, deviceId: device.id, names, date }),
-    refetchInterval: today ? 60_000 : false,
+    ...deviceCurveQuery({ stationId, deviceId: device.id, names, date: asked }),
+    refetchInterval: asked === undefined ? 60_000 : false,
     meta: { ownErrorState: true },
   })
+  const offset = offsetMinutes(curve.data?.utcOffset)
+  const stationToday = offset === null ? dayjs().format(DAY) : siteToday(offset)
+  const date = asked ?? (curve.data?.date || stationToday)
   const series = curve.data?.series ?? []
   const hasPoints = series.some((s) => s.points.length > 0)
   const implausible = series.filter((s) => s.implausiblePoints > 0)
@@ -116,10 +120,10 @@ export function DeviceCurve({ stationId, device }: { stationId: string; device: 
         <DatePicker
           size="small"
           allowClear={false}
-          value={day}
+          value={day ?? dayjs(date)}
           aria-label={t('realtimeUi.deviceLive.date')}
-          disabledDate={(d) => d.isAfter(dayjs(), 'day')}
-          onChange={(d: Dayjs | null) => d && setDay(d)}
+          disabledDate={(d) => d.format(DAY) > stationToday}
+          onChange={(d: Dayjs | null) => setDay(d && d.format(DAY) !== stationToday ? d : null)}
           data-testid={`device-curve-date-${device.id}`}
         />
         {options.length > 0 && (
@@ -164,6 +168,11 @@ export function DeviceCurve({ stationId, device }: { stationId: string; device: 
           image={Empty.PRESENTED_IMAGE_SIMPLE}
           description={curve.isPending ? '…' : t('realtimeUi.deviceLive.noCurve')}
         />
+      )}
+      {curve.data?.utcOffset && (
+        <Typography.Text type="secondary" data-testid={`device-curve-clock-${device.id}`}>
+          {t('realtimeUi.clockRule.axis', { offset: utcLabel(curve.data.utcOffset) })}
+        </Typography.Text>
       )}
     </Space>
   )

@@ -41,6 +41,9 @@ export const zh = {
       modulesPerStringInvalid: '请输入逗号分隔的正整数，如 20,20,18',
       modulesPerStringCount: '每串组件数的个数（{{n}}）必须等于组串数（{{strings}}）',
       purchasingCompany: '采购单位',
+      liveStatus: '状态',
+      acPower: '当前功率',
+      liveStatuses: { online: '在线', offline: '离线', fault: '故障' },
     },
     inverterThird: {
       platform: '平台',
@@ -216,6 +219,9 @@ export const en: typeof zh = {
       modulesPerStringCount:
         'Modules per string lists {{n}} strings but the inverter has {{strings}}',
       purchasingCompany: 'Purchasing company',
+      liveStatus: 'Status',
+      acPower: 'AC power now',
+      liveStatuses: { online: 'Online', offline: 'Offline', fault: 'Fault' },
     },
     inverterThird: {
       platform: 'Platform',

@@ -45,6 +45,9 @@ export const zh = {
       stale: '数据刷新失败，显示的是上次获取的数据',
       noData: '暂无数据',
     },
+    clockRule: {
+      axis: '时间与日期按电站时钟（{{offset}}）',
+    },
     clockShift: {
       title: '该电站为时钟偏移的演示电站',
       text: '站点时钟比实际时间{{direction}} {{amount}}，曲线与“今日”数据按站点时钟计，与当地真实时间不一致。',
@@ -125,6 +128,9 @@ export const zh = {
       meanCurrent: '平均电流',
       dispersion: '离散率',
       dispersionNote: '发电组串电流的标准差 / 平均值',
+      voltageFromMppt: '该逆变器不单独上报组串电压：取所在 MPPT{{n}} 的电压，功率 = 电压 × 电流',
+      implausible: '数值异常',
+      implausibleNote: '电压或电流超出组串可能的范围，多为采集或解码错误，不作为正常读数',
       noStrings: '该设备未上报组串数据',
       allValues: '全部测点',
       metric: '测点',
@@ -298,6 +304,9 @@ export const en: typeof zh = {
       stale: 'Refresh failed; showing the last data received',
       noData: 'No data',
     },
+    clockRule: {
+      axis: 'Times and dates in the station clock ({{offset}})',
+    },
     clockShift: {
       title: 'Demo station on a shifted clock',
       text: 'The site clock runs {{amount}} {{direction}} real time: curves and "today" figures follow the site clock, not the real local time.',
@@ -379,6 +388,11 @@ export const en: typeof zh = {
       meanCurrent: 'Mean current',
       dispersion: 'Dispersion',
       dispersionNote: 'Standard deviation / mean of the producing strings’ currents',
+      voltageFromMppt:
+        'This inverter reports no voltage per string: the voltage of its tracker MPPT{{n}} is shown, power = voltage × current',
+      implausible: 'Implausible',
+      implausibleNote:
+        'Voltage or current outside what a string can show, most likely a reading or decoding fault; not shown as a good reading',
       noStrings: 'This device reports no string data',
       allValues: 'All points',
       metric: 'Point',

@@ -13,6 +13,7 @@ import {
 } from '../../../api/analytics/discreteRate'
 import Chart from '../../../components/realtime/Chart'
 import StationSelect from '../../../components/realtime/StationSelect'
+import { offsetMinutes, siteToday, utcLabel } from '../../../components/realtime/clock'
 import { useSessionStore } from '../../../stores/session'
 import {
   deviationOf,
@@ -58,6 +59,9 @@ export default function DiscreteRatePage() {
   const records = useMemo(() => data?.records ?? [], [data])
   const setting = data?.setting
   const record = records.find((r) => r.inverterId === selected) ?? null
+  // The station's today (the one clock rule), once the hub has named its clock.
+  const offset = offsetMinutes(data?.utcOffset)
+  const stationToday = offset === null ? dayjs().format(dayFormat) : siteToday(offset)
 
   return (
     <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="dispersion-page">
@@ -79,7 +83,7 @@ export default function DiscreteRatePage() {
               value={date}
               allowClear
               placeholder={data?.date || t('analytics.common.date')}
-              disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+              disabledDate={(d) => d.format(dayFormat) > stationToday}
               onChange={(d) => {
                 setDate(d)
                 setSelected(null)
@@ -129,6 +133,11 @@ export default function DiscreteRatePage() {
               <Space>
                 {t('analytics.discrete.title')}
                 {data?.date && <Typography.Text type="secondary">{data.date}</Typography.Text>}
+                {data?.utcOffset && (
+                  <Typography.Text type="secondary" data-testid="dispersion-clock">
+                    {t('realtimeUi.clockRule.axis', { offset: utcLabel(data.utcOffset) })}
+                  </Typography.Text>
+                )}
               </Space>
             }
             extra={setting && <Legend setting={setting} />}

@@ -47,6 +47,44 @@ afterEach(() => {
 const type = (testId: string, value: string) =>
   fireEvent.change(screen.getByTestId(testId), { target: { value } })
 
+describe('the inverter list', () => {
+  it('shows each row’s live status and AC power, sortable', async () => {
+    answer = (path, call) => {
+      if (path === '/inverter/page')
+        return page([
+          { id: '1', name: 'INV-A', sn: 'A' },
+          { id: '2', name: 'INV-B', sn: 'B' },
+          { id: '3', name: 'INV-C', sn: 'C' },
+        ])
+      if (path === '/inverterReal/list' && call.method === 'post')
+        return page([
+          { id: '1', status: 'online', acPowerKw: 40 },
+          { id: '2', status: 'offline', acPowerKw: 0 },
+          { id: '3', status: 'fault', acPowerKw: 15.5 },
+        ])
+      return ok([])
+    }
+    renderInApp(<InverterList />)
+    await screen.findByText('INV-A')
+    const live = calls.find((c) => c.path === '/inverterReal/list')!
+    expect(live.body).toMatchObject({ inverterIds: ['1', '2', '3'] })
+    await waitFor(() => expect(screen.getAllByTestId('inverter-live-status')).toHaveLength(3))
+    const statuses = () =>
+      screen.getAllByTestId('inverter-live-status').map((el) => el.getAttribute('data-status'))
+    expect(statuses()).toEqual(['online', 'offline', 'fault'])
+    expect(screen.getByText('故障')).toBeTruthy()
+    expect(screen.getByText(/^40(\.0+)?\s*kW$/)).toBeTruthy()
+    // Sorted by power, ascending: offline (0), fault (15.5), online (40).
+    const header = (text: string) =>
+      screen.getAllByText(text).find((el) => el.closest('th')) as HTMLElement
+    fireEvent.click(header('当前功率'))
+    await waitFor(() => expect(statuses()).toEqual(['offline', 'fault', 'online']))
+    // By status: faults first.
+    fireEvent.click(header('状态'))
+    await waitFor(() => expect(statuses()).toEqual(['fault', 'offline', 'online']))
+  })
+})
+
 describe('inverters embedded in a station archive', () => {
   it('lists only that station, hides the station, and adds to it; a duplicate SN shows the server message', async () => {
     answer = (path, call) => {
@@ -70,7 +108,7 @@ describe('inverters embedded in a station archive', () => {
     type('field-modulesPerString', '20,18')
     fireEvent.click(screen.getByTestId('crud-submit'))
     await waitFor(() => expect(notifyError).toHaveBeenCalledWith('设备SN已存在：SN1'))
-    const post = calls.find((c) => c.method === 'post')!
+    const post = calls.find((c) => c.method === 'post' && c.path === '/inverter')!
     expect(post.body).toMatchObject({
       stationId: '7',
       name: '2#逆变器',

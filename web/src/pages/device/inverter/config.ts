@@ -2,9 +2,13 @@ import {
   inverterApi,
   listDeviceTypeOptions,
   listManufacturerOptions,
+  LIVE_STATUS_ORDER,
   parseModules,
   type Inverter,
 } from '../../../api/station/inverter'
+import { formatValue } from '../../../utils/units'
+import { createElement } from 'react'
+import { LiveStatusTag } from './liveStatus'
 import type { CrudConfig, CrudField, Translate } from '../../../components/crud/types'
 import type { Rule } from 'antd/es/form'
 import {
@@ -39,6 +43,34 @@ const modulesRules = (t: Translate): Rule[] => [
       return Promise.resolve()
     },
   }),
+]
+
+/**
+ * Live columns (not stored, never in the form): status from presence and open fault alarms and the
+ * current AC power, both sortable on the page shown.
+ */
+const liveFields: CrudField<Inverter>[] = [
+  {
+    name: 'liveStatus',
+    label: 'deviceUi.inverter.liveStatus',
+    hideInForm: true,
+    width: 100,
+    render: (value) =>
+      value === 'online' || value === 'offline' || value === 'fault'
+        ? createElement(LiveStatusTag, { status: value })
+        : '--',
+    sorter: (a, b) =>
+      (a.liveStatus ? LIVE_STATUS_ORDER[a.liveStatus] : 9) -
+      (b.liveStatus ? LIVE_STATUS_ORDER[b.liveStatus] : 9),
+  },
+  {
+    name: 'acPowerKw',
+    label: 'deviceUi.inverter.acPower',
+    hideInForm: true,
+    width: 110,
+    render: (value) => (typeof value === 'number' ? formatValue(value, 'kW', 2) : '--'),
+    sorter: (a, b) => (a.acPowerKw ?? -1) - (b.acPowerKw ?? -1),
+  },
 ]
 
 /** /station/inverter (server `cloud/src/station/device/inverter.rs`). */
@@ -110,6 +142,7 @@ export function inverterConfig(stationId?: string): CrudConfig<Inverter> {
     },
     remarkField,
     createTimeField,
+    ...liveFields,
   ]
   return { menuCode: 'inverter', api: inverterApi, fields, dialogWidth: 820 }
 }

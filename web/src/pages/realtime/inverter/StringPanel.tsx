@@ -22,7 +22,42 @@ export default function StringPanel({ device }: { device: DeviceLive }) {
           key: 'strings',
           label: t('realtimeUi.inverter.stringView'),
           children:
-            view.strings.length === 0 ? (
+            view.strings.length === 0 && view.mppts.length > 0 ? (
+              // Inverters that report per tracker only (SunSpec model 160): their inputs are the trackers.
+              <Table
+                size="small"
+                rowKey="n"
+                pagination={false}
+                dataSource={view.mppts}
+                data-testid={`mppt-view-${device.id}`}
+                columns={[
+                  {
+                    title: t('realtimeUi.inverter.mppt'),
+                    dataIndex: 'n',
+                    width: 80,
+                    render: (n: number) => `MPPT${n}`,
+                  },
+                  {
+                    title: t('realtimeUi.inverter.voltage'),
+                    dataIndex: 'voltage',
+                    align: 'right',
+                    render: (v: number | null) => formatValue(v, 'V', 1),
+                  },
+                  {
+                    title: t('realtimeUi.inverter.current'),
+                    dataIndex: 'current',
+                    align: 'right',
+                    render: (v: number | null) => formatValue(v, 'A', 2),
+                  },
+                  {
+                    title: t('realtimeUi.inverter.stringPower'),
+                    dataIndex: 'power',
+                    align: 'right',
+                    render: (w: number | null) => formatPower(w),
+                  },
+                ]}
+              />
+            ) : view.strings.length === 0 ? (
               <Empty description={t('realtimeUi.inverter.noStrings')} />
             ) : (
               <div data-testid={`string-view-${device.id}`}>
@@ -65,7 +100,20 @@ export default function StringPanel({ device }: { device: DeviceLive }) {
                       title: t('realtimeUi.inverter.voltage'),
                       dataIndex: 'voltage',
                       align: 'right',
-                      render: (v: number | null) => formatValue(v, 'V', 1),
+                      render: (v: number | null, r) =>
+                        r.voltageFromMppt === null ? (
+                          formatValue(v, 'V', 1)
+                        ) : (
+                          <Tooltip
+                            title={t('realtimeUi.inverter.voltageFromMppt', {
+                              n: r.voltageFromMppt,
+                            })}
+                          >
+                            <span data-testid={`string-voltage-mppt-${r.n}`}>
+                              ≈ {formatValue(v, 'V', 1)}
+                            </span>
+                          </Tooltip>
+                        ),
                     },
                     {
                       title: t('realtimeUi.inverter.current'),
@@ -100,6 +148,13 @@ export default function StringPanel({ device }: { device: DeviceLive }) {
                         <>
                           {formatValue(d, '%', 1)}{' '}
                           {r.weak && <Tag color="red">{t('realtimeUi.inverter.weak')}</Tag>}
+                          {r.implausible && (
+                            <Tooltip title={t('realtimeUi.inverter.implausibleNote')}>
+                              <Tag color="orange" data-testid={`string-implausible-${r.n}`}>
+                                {t('realtimeUi.inverter.implausible')}
+                              </Tag>
+                            </Tooltip>
+                          )}
                         </>
                       ),
                     },

@@ -11,6 +11,7 @@ import {
 import { waveNamesQuery, waveQuery } from '../../../api/realtime/queries'
 import type { DeviceLive } from '../../../api/realtime/types'
 import Chart from '../../../components/realtime/Chart'
+import { offsetMinutes, siteToday, utcLabel } from '../../../components/realtime/clock'
 import { dayRange } from '../../../components/realtime/curves'
 import { metricLabel } from '../../../components/realtime/metricLabel'
 import { useLive } from '../../../hooks/useLive'
@@ -30,7 +31,8 @@ export default function WaveChart({ devices, stationId }: WaveChartProps) {
   const { t } = useTranslation()
   const [chosen, setChosen] = useState<string[]>([])
   const [metrics, setMetrics] = useState<string[]>(['ac_power'])
-  const [date, setDate] = useState<Dayjs>(() => dayjs())
+  // null: today in the station's clock, as the hub names it (the one clock rule).
+  const [date, setDate] = useState<Dayjs | null>(null)
 
   // Default: the first inverter of the table once there is one.
   const ids = chosen.length > 0 ? chosen : devices.slice(0, 1).map((d) => d.id)
@@ -42,16 +44,18 @@ export default function WaveChart({ devices, stationId }: WaveChartProps) {
     return own === n.metric && n.label ? n.label : own
   }
 
-  const day = date.format('YYYY-MM-DD')
-  const today = day === dayjs().format('YYYY-MM-DD')
+  const asked = date ? date.format('YYYY-MM-DD') : undefined
   // Today's curves grow every 5 minutes; a past day does not change.
-  const live = useLive(waveQuery({ inverterIds: ids, metrics, date: day }), {
-    intervalMs: today ? 60_000 : 3_600_000,
+  const live = useLive(waveQuery({ inverterIds: ids, metrics, date: asked }), {
+    intervalMs: asked === undefined ? 60_000 : 3_600_000,
     enabled: ids.length > 0 && metrics.length > 0,
   })
+  const offset = offsetMinutes(live.data?.utcOffset)
+  const stationToday = offset === null ? dayjs().format('YYYY-MM-DD') : siteToday(offset)
+  const day = asked ?? (live.data?.date || stationToday)
 
   const option = useMemo(() => {
-    const inputs: WaveInput[] = (live.data ?? []).map((s) => ({
+    const inputs: WaveInput[] = (live.data?.series ?? []).map((s) => ({
       device: s.deviceName,
       metric: s.metric,
       label: metricLabel(t, s.metric),
@@ -137,9 +141,9 @@ export default function WaveChart({ devices, stationId }: WaveChartProps) {
           <DatePicker
             data-testid="wave-date"
             allowClear={false}
-            value={date}
-            onChange={(d) => d && setDate(d)}
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            value={date ?? dayjs(day)}
+            onChange={(d) => setDate(d && d.format('YYYY-MM-DD') !== stationToday ? d : null)}
+            disabledDate={(d) => d.format('YYYY-MM-DD') > stationToday}
           />
         </Space>
       }
@@ -160,6 +164,11 @@ export default function WaveChart({ devices, stationId }: WaveChartProps) {
         />
       )}
       <Typography.Text type="secondary">{t('realtimeUi.inverter.waveHint')}</Typography.Text>
+      {live.data?.utcOffset && (
+        <Typography.Text type="secondary" data-testid="wave-clock" style={{ marginLeft: 12 }}>
+          {t('realtimeUi.clockRule.axis', { offset: utcLabel(live.data.utcOffset) })}
+        </Typography.Text>
+      )}
     </Card>
   )
 }

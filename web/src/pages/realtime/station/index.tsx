@@ -24,6 +24,7 @@ import {
 import type { DeviceLive, FlexLive } from '../../../api/realtime/types'
 import Chart from '../../../components/realtime/Chart'
 import { ClockShiftNotice } from '../../../components/realtime/ClockShiftNotice'
+import { utcLabel } from '../../../components/realtime/clock'
 import { powerCurveOption } from '../../../components/realtime/curves'
 import { KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
@@ -154,12 +155,22 @@ export default function StationOverviewPage() {
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={16}>
           <Card size="small" title={t('realtimeUi.overview.powerCurve')}>
-            {curve.data && curve.data.length > 0 ? (
-              <Chart
-                data-testid="overview-power-curve"
-                option={powerCurveOption(curve.data, { name: t('realtimeUi.overview.power') })}
-                style={{ height: 320 }}
-              />
+            {curve.data && curve.data.points.length > 0 ? (
+              <>
+                <Chart
+                  data-testid="overview-power-curve"
+                  option={powerCurveOption(curve.data.points, {
+                    name: t('realtimeUi.overview.power'),
+                    date: curve.data.date || undefined,
+                  })}
+                  style={{ height: 320 }}
+                />
+                {curve.data.utcOffset && (
+                  <Typography.Text type="secondary" data-testid="overview-curve-clock">
+                    {t('realtimeUi.clockRule.axis', { offset: utcLabel(curve.data.utcOffset) })}
+                  </Typography.Text>
+                )}
+              </>
             ) : (
               <Empty
                 data-testid="overview-power-curve-empty"

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router-dom'
 import { sensorDayQuery, trackerLiveQuery } from '../../../api/realtime/queries'
+import { offsetMinutes, siteToday } from '../../../components/realtime/clock'
 import type { FlexLive, FlexSensor } from '../../../api/realtime/types'
 import Chart from '../../../components/realtime/Chart'
 import { dayRange } from '../../../components/realtime/curves'
@@ -30,19 +31,23 @@ export default function FlexRealTimePage() {
     params.get('stationId') ?? undefined,
   )
   const [sensor, setSensor] = useState<FlexSensor | null>(null)
-  const [date, setDate] = useState<Dayjs>(() => dayjs())
+  // null: today in the station's clock, as the hub names it (the one clock rule).
+  const [date, setDate] = useState<Dayjs | null>(null)
 
   const live = useLive(trackerLiveQuery(stationId ?? ''), { enabled: stationId !== undefined })
 
-  const day = date.format('YYYY-MM-DD')
-  const curve = useLive(sensorDayQuery(sensor?.id ?? '', day), {
+  const asked = date ? date.format('YYYY-MM-DD') : undefined
+  const curve = useLive(sensorDayQuery(sensor?.id ?? '', asked), {
     intervalMs: 60_000,
     enabled: sensor !== null,
   })
+  const offset = offsetMinutes(curve.data?.utcOffset)
+  const stationToday = offset === null ? dayjs().format('YYYY-MM-DD') : siteToday(offset)
+  const day = asked ?? (curve.data?.date || stationToday)
 
   const option = useMemo(() => {
     const [min, max] = dayRange(day)
-    const series = curve.data ?? []
+    const series = curve.data?.series ?? []
     return {
       tooltip: { trigger: 'axis' },
       legend: { top: 0 },
@@ -60,7 +65,7 @@ export default function FlexRealTimePage() {
   }, [curve.data, day, t])
 
   const rows = live.data ?? []
-  const hasCurve = (curve.data ?? []).some((s) => s.points.length > 0)
+  const hasCurve = (curve.data?.series ?? []).some((s) => s.points.length > 0)
 
   return (
     <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="flex-real-page">
@@ -204,9 +209,9 @@ export default function FlexRealTimePage() {
             extra={
               <DatePicker
                 allowClear={false}
-                value={date}
-                onChange={(d) => d && setDate(d)}
-                disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+                value={date ?? dayjs(day)}
+                onChange={(d) => setDate(d && d.format('YYYY-MM-DD') !== stationToday ? d : null)}
+                disabledDate={(d) => d.format('YYYY-MM-DD') > stationToday}
               />
             }
           >
