@@ -133,8 +133,9 @@ async fn every_menu_a_role_is_served_answers_its_page_call() {
     assert!(roles.len() >= 5, "{roles:?}");
     let mut refused = Vec::new();
     let mut called = 0;
-    for (role, tenant, alias) in &roles {
-        let account = format!("probe{role}");
+    for (i, (role, tenant, alias)) in roles.iter().enumerate() {
+        // Accounts are at most 20 characters: ids do not fit.
+        let account = format!("probe{i}");
         app.create_role_holder(tenant, &account, "secret1", *role).await;
         let token = app.token_of(tenant, &account, "secret1").await;
         let user = app.as_user(&token);
