@@ -216,6 +216,15 @@ async fn a_fault_code_raises_one_named_alarm_on_two_bells_within_2s_and_messages
         "{item}"
     );
     assert_eq!(msg2["data"][0]["id"], item["id"]);
+    // A console shown in English names its language on the socket (the browser's handshake
+    // carries the browser's Accept-Language): the bell's names follow it.
+    let mut bell_en =
+        tokio_tungstenite::connect_async(format!("{}&lang=en", s.ws_url(s.manager_id, &s.manager)))
+            .await
+            .expect("English bell")
+            .0;
+    let (msg_en, _) = feed_with_alarm(&mut bell_en, Instant::now()).await;
+    assert_eq!(msg_en["data"][0]["warningName"], "Grid overvoltage", "{msg_en}");
 
     // The fault stays: still one alarm.
     g.publish("S1", &[(ts + 10_000, vec![("fault_code", 2.0)])]).await;

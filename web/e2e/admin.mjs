@@ -442,4 +442,34 @@ export async function adminChecks(t) {
       await signOutByMenu()
     },
   )
+
+  await check(
+    "a tenant without a package (as the demo's): its admin's menu has none of the platform's own pages",
+    async () => {
+      await signIn('admin', 'admin')
+      const name = `e2e全菜单${stamp}`
+      const made = await apiFromPage('POST', '/api/blade-system/tenant/submit', {
+        tenantName: name,
+        linkman: '李工',
+      })
+      assert(made.json?.code === 200, `tenant submit: ${made.text.slice(0, 200)}`)
+      const listed = await apiFromPage(
+        'GET',
+        `/api/blade-system/tenant/list?tenantName=${encodeURIComponent(name)}`,
+      )
+      const tenantId = listed.json?.data?.records?.[0]?.tenantId ?? ''
+      assert(/^\d{6}$/.test(tenantId), `tenant list: ${listed.text.slice(0, 200)}`)
+      await signOutByMenu()
+      await signIn('admin', '123456', tenantId)
+      refusedCalls = []
+      const titles = await sidebarTitles()
+      assert(titles.includes('系统管理/用户管理'), `sidebar: ${titles.join(', ')}`)
+      for (const absent of ['参数管理', '租户管理', '租户产品包', '应用管理']) {
+        assert(!titles.some((title) => title.split('/').includes(absent)), `${absent} shown`)
+      }
+      await shot('admin-unpackaged-tenant-menu.png')
+      noRefusedCalls()
+      await signOutByMenu()
+    },
+  )
 }

@@ -196,7 +196,7 @@ fn iso(ms: i64) -> String {
 const WRONG_USER: Text = Text::new("无权订阅该用户的告警", "You may not follow this user's alarms");
 
 #[utoipa::path(get, path = "/ws/{userId}", tag = "alarm",
-    params(("userId" = String, Path), ("token" = String, Query, description = "The access token (browsers cannot set headers on a websocket)")),
+    params(("userId" = String, Path), ("token" = String, Query, description = "The access token (browsers cannot set headers on a websocket)"), ("lang" = Option<String>, Query, description = "`en` or `zh`: the language of alarm names and titles (default: Accept-Language)")),
     responses((status = 101, description = "Websocket: server sends {data: [alarm], count, work: [message], workCount}"), (status = 401), (status = 403)))]
 pub async fn connect(
     State(state): State<AlarmCtx>,
@@ -222,9 +222,14 @@ pub async fn connect(
             format!("websocket expected: {}", e.body_text()),
         )
     })?;
-    // The connection outlives the request's language scope: the upgrade request's
-    // Accept-Language (browsers send it on the handshake) is kept for its whole life.
-    let lang = crate::kernel::lang::Lang::current();
+    // The connection outlives the request's language scope, so its language is fixed here: the
+    // console names its own (`lang`, since a browser's handshake carries the browser's
+    // Accept-Language, not the language the console shows), else the handshake's.
+    let lang = pairs
+        .iter()
+        .find(|(k, _)| k == "lang")
+        .map(|(_, v)| crate::kernel::lang::Lang::from_accept_language(v))
+        .unwrap_or_else(crate::kernel::lang::Lang::current);
     Ok(upgrade.on_upgrade(move |socket| serve(state, caller, lang, socket)))
 }
 

@@ -4,6 +4,7 @@
 //! column is the field's Chinese label (with `*` when required), and every imported row is
 //! checked by the same parsing and record checks as the forms. An import is all or nothing: when
 //! any row is invalid nothing is written and the answer lists every problem by row and field.
+//! Exports write labels, not codes (`excel_labels`), and imports take either.
 //! Written with rust_xlsxwriter, read with calamine (`.xlsx` and the older `.xls`).
 
 use std::collections::HashMap;
@@ -19,13 +20,14 @@ use sqlx::Row;
 use utoipa::ToSchema;
 
 use super::device::{self, inverter::INVERTER};
+use super::excel_labels::{self, Labels};
 use super::fields::{self, Col, Parsed, Ty, value_of};
 use super::{station_checks, station_store};
 use crate::auth::Caller;
 use crate::auth::scope::Scoped;
 use crate::auth::scope::StationScope;
 use crate::kernel::Core;
-use crate::kernel::lang::Text;
+use crate::kernel::lang::{Lang, Text};
 use crate::kernel::list::{ListQuery, MAX_SIZE};
 use crate::kernel::sql::{Sql, UniqueAs, Value};
 use crate::kernel::{ApiError, Data, Envelope, Page};
@@ -107,18 +109,23 @@ fn xlsx_error(e: rust_xlsxwriter::XlsxError) -> ApiError {
     ApiError::Internal(format!("xlsx: {e}"))
 }
 
-/// Writes a workbook of one sheet: the header row, then `rows` (cells as JSON values).
-fn workbook(sheet: Sheet, rows: &[Vec<Json>]) -> Result<Vec<u8>, ApiError> {
+/// Writes a workbook of one sheet: the header row (labels in `lang`), then `rows` (cells as
+/// JSON values).
+fn workbook(sheet: Sheet, rows: &[Vec<Json>], lang: Lang) -> Result<Vec<u8>, ApiError> {
     let mut book = rust_xlsxwriter::Workbook::new();
     let ws = book.add_worksheet();
     ws.set_name(sheet.sheet_name()).map_err(xlsx_error)?;
     let bold = rust_xlsxwriter::Format::new().set_bold();
     for (i, col) in sheet.cols().into_iter().enumerate() {
         let c = i as u16;
+        let label = match lang {
+            Lang::Zh => label_zh(col),
+            Lang::En => label_en(col),
+        };
         let header = if col.required {
-            format!("{}*", label_zh(col))
+            format!("{label}*")
         } else {
-            label_zh(col).to_owned()
+            label.to_owned()
         };
         ws.write_string_with_format(0, c, header, &bold)
             .map_err(xlsx_error)?;
@@ -172,7 +179,7 @@ fn xlsx_response(bytes: Vec<u8>, file: &str) -> Response {
     responses((status = 200, description = "xlsx", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), (status = 401)))]
 pub async fn station_template(_caller: Caller) -> Result<Response, ApiError> {
     Ok(xlsx_response(
-        workbook(Sheet::Station, &[])?,
+        workbook(Sheet::Station, &[], Lang::Zh)?,
         "station-template.xlsx",
     ))
 }
@@ -182,7 +189,7 @@ pub async fn station_template(_caller: Caller) -> Result<Response, ApiError> {
     responses((status = 200, description = "xlsx", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), (status = 401)))]
 pub async fn inverter_template(_caller: Caller) -> Result<Response, ApiError> {
     Ok(xlsx_response(
-        workbook(Sheet::Inverter, &[])?,
+        workbook(Sheet::Inverter, &[], Lang::Zh)?,
         "inverter-template.xlsx",
     ))
 }
@@ -311,6 +318,23 @@ fn read_rows(sheet: Sheet, bytes: Vec<u8>) -> Result<Vec<SheetRow>, ApiError> {
     Ok(out)
 }
 
+/// Rows with labels and region names turned back into the keys and codes the forms send.
+async fn with_keys(state: &Core, sheet: Sheet, rows: Vec<SheetRow>) -> Result<Vec<SheetRow>, ApiError> {
+    let cols = sheet.cols();
+    let labels = Labels::load(state, &cols).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (row, mut body) in rows {
+        for col in &cols {
+            if let Some(v) = body.get_mut(col.name) {
+                *v = labels.key(col, v);
+            }
+        }
+        excel_labels::region_codes(state, &mut body).await?;
+        out.push((row, body));
+    }
+    Ok(out)
+}
+
 fn col_of(sheet: Sheet, name: &str) -> Option<&'static Col> {
     sheet.all_cols().iter().find(|c| c.name == name)
 }
@@ -404,6 +428,7 @@ pub async fn import_stations(
     caller.require(&state, "station_import").await?;
     let (_, bytes) = upload(&state, form).await?;
     let rows = read_rows(Sheet::Station, bytes)?;
+    let rows = with_keys(&state, Sheet::Station, rows).await?;
     let mut errors = Vec::new();
     let mut records = Vec::new();
     for (row, body) in &rows {
@@ -446,6 +471,7 @@ pub async fn import_inverters(
     caller.require(&state, "inverter_import").await?;
     let (_, bytes) = upload(&state, form).await?;
     let rows = read_rows(Sheet::Inverter, bytes)?;
+    let rows = with_keys(&state, Sheet::Inverter, rows).await?;
     let stations = station_ids_by_name(&state, &scope).await?;
     let mut errors = Vec::new();
     let mut records = Vec::new();
@@ -563,9 +589,18 @@ where
     }
 }
 
-fn export_rows(sheet: Sheet, records: &[Json]) -> Vec<Vec<Json>> {
+/// The cells of `records` as people read them: dictionary labels in `lang`, region names, the
+/// station by name.
+async fn export_rows(
+    state: &Core,
+    sheet: Sheet,
+    records: &[Json],
+    lang: Lang,
+) -> Result<Vec<Vec<Json>>, ApiError> {
     let cols = sheet.cols();
-    records
+    let labels = Labels::load(state, &cols).await?;
+    let regions = excel_labels::region_names(state, records).await?;
+    Ok(records
         .iter()
         .map(|r| {
             cols.iter()
@@ -575,15 +610,22 @@ fn export_rows(sheet: Sheet, records: &[Json]) -> Vec<Vec<Json>> {
                     } else {
                         c.name
                     };
-                    r.get(key).cloned().unwrap_or(Json::Null)
+                    let value = r.get(key).cloned().unwrap_or(Json::Null);
+                    match &value {
+                        Json::String(code) if excel_labels::is_region(c.name) => regions
+                            .get(code)
+                            .map_or(value.clone(), |name| Json::String(name.clone())),
+                        _ => labels.label(c, &value, lang),
+                    }
                 })
                 .collect()
         })
-        .collect()
+        .collect())
 }
 
 /// The stations of the list (same filters as `/api/station/page`) as .xlsx, in the import
-/// template's layout.
+/// template's layout: headers and dictionary labels in the request's language, regions by name
+/// (the import reads them back).
 #[utoipa::path(get, path = "/api/station/export", tag = "station",
     responses((status = 200, description = "xlsx", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), (status = 403)))]
 pub async fn export_stations(
@@ -598,7 +640,11 @@ pub async fn export_stations(
     })
     .await?;
     Ok(xlsx_response(
-        workbook(Sheet::Station, &export_rows(Sheet::Station, &records))?,
+        workbook(
+            Sheet::Station,
+            &export_rows(&state, Sheet::Station, &records, Lang::current()).await?,
+            Lang::current(),
+        )?,
         "stations.xlsx",
     ))
 }
@@ -621,7 +667,11 @@ pub async fn export_inverters(
     })
     .await?;
     Ok(xlsx_response(
-        workbook(Sheet::Inverter, &export_rows(Sheet::Inverter, &records))?,
+        workbook(
+            Sheet::Inverter,
+            &export_rows(&state, Sheet::Inverter, &records, Lang::current()).await?,
+            Lang::current(),
+        )?,
         "inverters.xlsx",
     ))
 }

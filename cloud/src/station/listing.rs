@@ -13,8 +13,14 @@ use crate::kernel::{ApiError, ApiResult, Data, Envelope};
 use crate::station::context::StationCtx;
 use crate::system::dict::{self, Entry};
 
+/// The entries of a platform dictionary with `dictValue` in the request's language.
 pub async fn dict_list(state: &Core, code: &str) -> Result<Vec<Entry>, ApiError> {
-    dict::system_entries(state, code).await
+    let lang = crate::kernel::lang::Lang::current();
+    Ok(dict::system_entries(state, code)
+        .await?
+        .into_iter()
+        .map(|e| e.in_lang(lang))
+        .collect())
 }
 
 macro_rules! dict_route {

@@ -11,6 +11,7 @@ pub mod context;
 pub mod device;
 pub mod electric_price;
 pub mod excel;
+pub mod excel_labels;
 pub mod fields;
 pub mod flex;
 pub mod gateway;

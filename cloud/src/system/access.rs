@@ -191,3 +191,27 @@ pub async fn has_children_outside(state: &Core, table: &str, ids: &[Id]) -> Resu
     sql.push(") LIMIT 1");
     Ok(!sql.scalars::<Id, _>(state.db.pool()).await?.is_empty())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::auth::package::PLATFORM_MENUS;
+
+    /// The menus kept from other tenants are exactly the pages whose calls refuse them.
+    #[test]
+    fn platform_menus_are_the_platform_only_entities() {
+        let mut codes: Vec<&str> = [
+            &super::super::param::PARAM,
+            &super::super::tenant_admin::TENANT,
+            &super::super::tenant_admin::TENANT_PACKAGE,
+            &super::super::client_admin::CLIENT,
+        ]
+        .iter()
+        .inspect(|d| assert!(d.platform_only, "{}", d.base))
+        .map(|d| d.menu_code)
+        .collect();
+        codes.sort_unstable();
+        let mut listed = PLATFORM_MENUS.to_vec();
+        listed.sort_unstable();
+        assert_eq!(codes, listed);
+    }
+}

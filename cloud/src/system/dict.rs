@@ -18,7 +18,7 @@ use super::tree::{self as tree, HAS_CHILDREN, Node};
 use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::extract::Query;
-use crate::kernel::lang::Text;
+use crate::kernel::lang::{Lang, Text};
 use crate::kernel::list::ListQuery;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
@@ -305,6 +305,23 @@ pub struct Entry {
     pub remark: Option<String>,
 }
 
+impl Entry {
+    /// The entry as select boxes and tables show it: `dictValue` in `lang` (the English value
+    /// when English is asked for and the entry has one), `dictValueEn` as stored.
+    pub fn in_lang(mut self, lang: Lang) -> Entry {
+        if let Some(en) = self
+            .dict_value_en
+            .as_deref()
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            && lang == Lang::En
+        {
+            self.dict_value = en.to_owned();
+        }
+        self
+    }
+}
+
 /// One dictionary as `listDict` answers it.
 #[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
 #[serde(rename_all = "camelCase")]
@@ -447,7 +464,14 @@ async fn dictionary_impl(
         .map(|c| c.trim().to_owned())
         .filter(|c| !c.is_empty())
         .ok_or_else(|| ApiError::bad_request("请输入字典编号", "Please enter the dictionary code"))?;
-    Ok(Data(entries(&state, &caller, biz, &code).await?))
+    let lang = Lang::current();
+    Ok(Data(
+        entries(&state, &caller, biz, &code)
+            .await?
+            .into_iter()
+            .map(|e| e.in_lang(lang))
+            .collect(),
+    ))
 }
 
 // ---- routes (one function per path so each is documented) ----
@@ -514,7 +538,8 @@ pub async fn biz_tree(
     tree_impl(s, c, p.code, true).await
 }
 
-/// `GET dict/dictionary?code=`: the entries of a dictionary by sort (for select boxes; `flow`
+/// `GET dict/dictionary?code=`: the entries of a dictionary by sort, `dictValue` in the
+/// request's language (for select boxes; `flow`
 /// gives the console's flow routes: routeKey = code + "_" + dictKey, routeValue = remark).
 #[utoipa::path(get, path = "/api/blade-system/dict/dictionary", tag = "system", params(CodeParams),
     responses((status = 200, body = Envelope<Vec<Entry>>), (status = 400), (status = 401)))]

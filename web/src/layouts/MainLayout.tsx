@@ -119,7 +119,8 @@ export default function MainLayout() {
     return connectAlarms(
       () => {
         const current = useSessionStore.getState().token
-        return current ? alarmSocketUrl(userId, current, window.location) : null
+        const language = useSettingsStore.getState().language
+        return current ? alarmSocketUrl(userId, current, window.location, language) : null
       },
       ({ count, data, work, workCount }) =>
         useAlarmStore.getState().replace(count, data, { count: workCount, list: work }),

@@ -384,6 +384,7 @@ const en: Messages = {
     remark: 'Remark',
     parentId: 'Parent dictionary',
     codeRequired: 'Please enter dictionary code',
+    dictValueEn: 'English name',
     dictValueRequired: 'Please enter dictionary name',
     sortRequired: 'Please enter dictionary sort order',
     isSealedRequired: 'Please select sealed',

@@ -382,6 +382,7 @@ const zh = {
     remark: '字典备注',
     parentId: '上级字典',
     codeRequired: '请输入字典编号',
+    dictValueEn: '英文名称',
     dictValueRequired: '请输入字典名称',
     sortRequired: '请输入字典排序',
     isSealedRequired: '请选择封存',

@@ -47,9 +47,19 @@ export function parseAlarmMessage(text: string): AlarmMessage | null {
   }
 }
 
-export function alarmSocketUrl(userId: string, token: string, location: Location): string {
+/**
+ * The feed's address. `language` names the console's language: the browser's handshake carries
+ * the browser's own Accept-Language, and the hub names alarms in the language it is given.
+ */
+export function alarmSocketUrl(
+  userId: string,
+  token: string,
+  location: Location,
+  language?: string,
+): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws'
-  return `${scheme}://${location.host}/ws/${encodeURIComponent(userId)}?token=${encodeURIComponent(token)}`
+  const lang = language ? `&lang=${encodeURIComponent(language)}` : ''
+  return `${scheme}://${location.host}/ws/${encodeURIComponent(userId)}?token=${encodeURIComponent(token)}${lang}`
 }
 
 export function connectAlarms(

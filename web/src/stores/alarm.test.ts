@@ -53,5 +53,9 @@ describe('alarm socket', () => {
     const https = { protocol: 'https:', host: 'example.com' } as Location
     expect(alarmSocketUrl('42', 'a.b', http)).toBe('ws://example.com:8080/ws/42?token=a.b')
     expect(alarmSocketUrl('42', 'a b', https)).toBe('wss://example.com/ws/42?token=a%20b')
+    // The console's language travels with it (the handshake's Accept-Language is the browser's).
+    expect(alarmSocketUrl('42', 'a.b', http, 'en')).toBe(
+      'ws://example.com:8080/ws/42?token=a.b&lang=en',
+    )
   })
 })

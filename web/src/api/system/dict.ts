@@ -12,13 +12,16 @@ export interface Dict {
   /** A dictionary row itself has dictKey "-1". */
   dictKey: string
   dictValue: string
+  /** The English value (select lists show it when the console is in English). */
+  dictValueEn?: string | null
   sort: number
   /** 0 no, 1 yes. */
   isSealed: number
   remark?: string
 }
 
-/** One entry as `dict/dictionary?code=` answers it (select boxes). */
+/** One entry as `dict/dictionary?code=` answers it (select boxes): `dictValue` in the language
+ * the console asks for (Accept-Language). */
 export interface DictEntry {
   id: string
   parentId: string

@@ -19,6 +19,7 @@ const sealedOptions = [
 /** The fields both forms share (all required, each with its own message). */
 const common: readonly CrudField<Dict>[] = [
   { name: 'dictValue', label: 'dict.dictValue', required: 'dict.dictValueRequired', search: true },
+  { name: 'dictValueEn', label: 'dict.dictValueEn', hideInTable: true },
   { name: 'sort', label: 'dict.sort', type: 'number', required: 'dict.sortRequired' },
   {
     name: 'isSealed',
