@@ -45,31 +45,34 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
     let (api, mut doc) = api.split_for_parts();
     ops::openapi::describe_itself(&mut doc);
     let doc_json = serde_json::to_string(&doc).unwrap_or_else(|_| "{}".into());
-    api.route(
-        ops::openapi::PATH,
-        get(move || async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], doc_json) }),
-    )
-    .route("/api", any(api_not_found))
-    .route("/api/{*rest}", any(api_not_found))
-    .route("/ws", any(api_not_found))
-    .method_not_allowed_fallback(method_not_allowed)
-    .fallback(crate::console::serve)
-    .layer(axum::middleware::from_fn_with_state(
-        state.clone(),
-        crate::auth::api_scope::enforce,
-    ))
-    .with_state(state.clone())
-    // Before every extractor: text inputs carrying U+0000 are refused at the edge.
-    .layer(axum::middleware::from_fn(crate::kernel::extract::refuse_nul))
-    // Order matters: the panic guard sits inside the language scope so its answer is localised.
-    .layer(CatchPanicLayer::custom(panic_response))
-    // Outside the panic guard so a panic's 500 reaches the error log.
-    .layer(axum::middleware::from_fn_with_state(
-        state,
-        crate::log::api_log::layer,
-    ))
-    .layer(axum::middleware::from_fn(lang::scope))
-    .layer(TraceLayer::new_for_http())
+    let app = api
+        .route(
+            ops::openapi::PATH,
+            get(move || async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], doc_json) }),
+        )
+        .route("/api", any(api_not_found))
+        .route("/api/{*rest}", any(api_not_found))
+        .route("/ws", any(api_not_found))
+        .method_not_allowed_fallback(method_not_allowed)
+        .fallback(crate::console::serve)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::auth::api_scope::enforce,
+        ))
+        .with_state(state.clone())
+        // Before every extractor: text inputs carrying U+0000 are refused at the edge.
+        .layer(axum::middleware::from_fn(crate::kernel::extract::refuse_nul))
+        // Order matters: the panic guard sits inside the language scope so its answer is localised.
+        .layer(CatchPanicLayer::custom(panic_response));
+    // Inside the language scope (localised 429s) and the api log (refusals are logged).
+    crate::kernel::rate_limit::wrap(app, &state.core)
+        // Outside the panic guard so a panic's 500 reaches the error log.
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            crate::log::api_log::layer,
+        ))
+        .layer(axum::middleware::from_fn(lang::scope))
+        .layer(TraceLayer::new_for_http())
 }
 
 async fn api_not_found() -> ApiError {
