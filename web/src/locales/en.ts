@@ -112,7 +112,7 @@ const en: Messages = {
     passwordMismatch: 'The two passwords do not match',
     success:
       "Request received: a valid registration goes to the tenant's administrator for approval; you can sign in once it is approved",
-    note: "Accepted only when the tenant allows self-registration (off by default; the platform administrator turns it on under Tenants). An administrator of the tenant approves each request.",
+    note: 'Accepted only when the tenant allows self-registration (off by default; the platform administrator turns it on under Tenants). An administrator of the tenant approves each request.',
     failed: 'Submit failed',
     submit: 'Submit',
   },
