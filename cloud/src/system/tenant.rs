@@ -23,7 +23,7 @@ pub struct TenantRow {
     pub package_id: Option<Id>,
     pub status: i64,
     /// 1 when anyone may ask for an account through register-guest.
-    pub self_register: i64,
+    pub self_register: Option<i64>,
 }
 
 impl TenantRow {

@@ -73,7 +73,7 @@ pub async fn register_guest(
     let phc = password::hash(pw).await?;
     let open = tenant::find(&core, tenant_id)
         .await?
-        .is_some_and(|t| t.usable() && t.self_register == 1);
+        .is_some_and(|t| t.usable() && t.self_register == Some(1));
     // A guest has no caller yet: the tenant comes from the request.
     if open
         && store::find_by_account(&core.db, tenant_id, account)
