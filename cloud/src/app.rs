@@ -72,7 +72,9 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
             crate::kernel::extract::envelope_rejections,
         ))
         // Order matters: the panic guard sits inside the language scope so its answer is localised.
-        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(CatchPanicLayer::custom(panic_response));
+    // Inside the language scope (localised 429s) and the api log (refusals are logged).
+    let app = crate::kernel::rate_limit::wrap(app, &state.core)
         // Outside the panic guard so a panic's 500 reaches the error log.
         .layer(axum::middleware::from_fn_with_state(
             state,

@@ -29,6 +29,7 @@ pub struct Config {
     pub broker: BrokerConfig,
     pub log: LogConfig,
     pub auth: AuthConfig,
+    pub limits: LimitsConfig,
     pub files: FilesConfig,
     pub station: StationConfig,
     pub telemetry: TelemetryConfig,
@@ -171,15 +172,59 @@ pub struct AuthConfig {
     /// Test hook: the captcha call also returns its answer so browser tests can sign in.
     /// Never turn it on in production; the server logs a warning when it is on.
     pub expose_captcha_answer: bool,
-    /// Wrong passwords in a row that lock an account.
-    pub lock_attempts: i64,
-    /// How long a locked account stays locked.
-    pub lock_minutes: i64,
+    /// Sign-in throttling: wrong passwords for one account from one client address that are
+    /// free; after that, each further try waits (see `throttle_base_seconds`).
+    pub throttle_free_failures: i64,
+    /// The wait after the first failure past the free ones; it doubles with each further one.
+    pub throttle_base_seconds: i64,
+    /// The longest wait between tries for one account from one address.
+    pub throttle_max_seconds: i64,
+    /// Failures for one account from one address after which the password grant is refused and
+    /// only the captcha grant (what the console always uses) is accepted.
+    pub throttle_captcha_after: i64,
+    /// Wrong passwords from one address, whatever the accounts, after which that address may not
+    /// sign in at all until its window ends (stops one address spraying many accounts).
+    pub throttle_address_failures: i64,
+    /// Failures are forgotten after this long: for an account and address, this long after the
+    /// last one; for an address, this long after the first of its window.
+    pub throttle_window_minutes: i64,
     /// How long a captcha answer stays valid.
     pub captcha_ttl_seconds: i64,
     /// Password given to accounts an administrator creates without one (a new tenant's `admin`)
     /// and restored by `reset-password`; the system parameter `account.initPassword` overrides it.
     pub initial_password: String,
+}
+
+/// Per-client-address request rates (`[limits]`) of the routes an anonymous or scripted client
+/// could hammer. Each allows a burst, then one request per `per_minute`th of a minute; past that
+/// the answer is 429 with `Retry-After`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Turn the per-address rate limits off (the sign-in throttle stays).
+    pub enabled: bool,
+    /// Addresses of reverse proxies whose `X-Forwarded-For` names the client; from any other
+    /// peer the header is ignored and the socket's address is the client.
+    pub trusted_proxies: Vec<String>,
+    /// `oauth/token` (every grant, refreshes included).
+    pub sign_in: RateQuota,
+    /// `oauth/captcha`.
+    pub captcha: RateQuota,
+    /// `register-guest`.
+    pub register: RateQuota,
+    /// `update-password` and `reset-password`.
+    pub password: RateQuota,
+    /// File uploads and spreadsheet imports.
+    pub upload: RateQuota,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateQuota {
+    /// Requests allowed at once.
+    pub burst: u32,
+    /// Requests regained per minute.
+    pub per_minute: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -223,10 +268,40 @@ impl Default for Config {
             },
             auth: AuthConfig {
                 expose_captcha_answer: false,
-                lock_attempts: 5,
-                lock_minutes: 30,
+                throttle_free_failures: 3,
+                throttle_base_seconds: 2,
+                throttle_max_seconds: 900,
+                throttle_captcha_after: 3,
+                throttle_address_failures: 50,
+                throttle_window_minutes: 60,
                 captcha_ttl_seconds: 180,
                 initial_password: "123456".into(),
+            },
+            // Generous for people and for the browser tests (which sign in many times from one
+            // address); tight enough that a script cannot spray guesses or fill the disk.
+            limits: LimitsConfig {
+                enabled: true,
+                trusted_proxies: Vec::new(),
+                sign_in: RateQuota {
+                    burst: 60,
+                    per_minute: 60,
+                },
+                captcha: RateQuota {
+                    burst: 60,
+                    per_minute: 60,
+                },
+                register: RateQuota {
+                    burst: 5,
+                    per_minute: 5,
+                },
+                password: RateQuota {
+                    burst: 10,
+                    per_minute: 10,
+                },
+                upload: RateQuota {
+                    burst: 30,
+                    per_minute: 60,
+                },
             },
             files: FilesConfig {
                 max_upload_bytes: 20 * 1024 * 1024,
@@ -274,6 +349,8 @@ pub enum ConfigError {
     DatabaseUrl(String),
     #[error("configuration: telemetry.{0}")]
     Telemetry(&'static str),
+    #[error("configuration: limits.{0}")]
+    Limits(String),
 }
 
 impl Config {
@@ -304,6 +381,29 @@ impl Config {
             || url.starts_with("postgresql:"))
         {
             return Err(ConfigError::DatabaseUrl(url.to_owned()));
+        }
+        let l = &self.limits;
+        if let Some(bad) = l
+            .trusted_proxies
+            .iter()
+            .find(|p| p.parse::<std::net::IpAddr>().is_err())
+        {
+            return Err(ConfigError::Limits(format!(
+                "trusted_proxies: {bad:?} is not an IP address"
+            )));
+        }
+        for (name, q) in [
+            ("sign_in", l.sign_in),
+            ("captcha", l.captcha),
+            ("register", l.register),
+            ("password", l.password),
+            ("upload", l.upload),
+        ] {
+            if q.burst == 0 || q.per_minute == 0 {
+                return Err(ConfigError::Limits(format!(
+                    "{name}: burst and per_minute must be at least 1"
+                )));
+            }
         }
         let t = &self.telemetry;
         if t.raw_retention_days <= t.past_horizon_days {

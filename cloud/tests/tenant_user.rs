@@ -677,6 +677,11 @@ async fn owners_staff_and_guest_approval() {
     assert_eq!(staff[0]["roleName"], "运维人员");
 
     // Guests wait for approval; approving lets them in with the default role, refusing removes them.
+    app.exec(
+        "UPDATE blade_tenant SET self_register = 1 WHERE tenant_id = '000000'",
+        vec![],
+    )
+    .await;
     for account in ["guest_a", "guest_b"] {
         let Reply { status, body, .. } = app
             .send(

@@ -10,6 +10,7 @@ pub mod package;
 pub mod password;
 pub mod scope;
 pub mod session;
+pub mod throttle;
 pub mod token;
 
 use utoipa_axum::router::OpenApiRouter;

@@ -14,9 +14,11 @@ use utoipa::ToSchema;
 
 use super::caller::{self, Caller};
 use super::client::{self, Client};
+use super::throttle::{self, Verdict};
 use super::token::{self, Claims, Kind};
 use super::{captcha, password, session};
 use crate::kernel::Core;
+use crate::kernel::client_addr::ClientAddr;
 use crate::kernel::lang::Text;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
 use crate::system::tenant::{self, DEFAULT_TENANT};
@@ -62,14 +64,19 @@ impl IntoResponse for OAuthError {
             ApiError::BadRequest(t)
             | ApiError::Unauthorized(t)
             | ApiError::Forbidden(t)
-            | ApiError::NotFound(t) => t.render(),
+            | ApiError::NotFound(t)
+            | ApiError::TooManyRequests { text: t, .. } => t.render(),
             other => {
                 tracing::error!(error = %other, "token request failed");
                 crate::kernel::error::SERVER_FAULT.render()
             }
         };
         let body = serde_json::json!({ "error_code": status.as_u16(), "error_description": description });
-        (status, axum::Json(body)).into_response()
+        let mut response = (status, axum::Json(body)).into_response();
+        if let Some(seconds) = self.0.retry_after() {
+            response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 
@@ -175,11 +182,15 @@ pub struct TokenHeaders {
     responses(
         (status = 200, description = "Flat token response (no envelope)", body = TokenResponse),
         (status = 400, description = "{error_code, error_description}"),
-        (status = 401, description = "Bad client credentials")
+        (status = 401, description = "Bad client credentials"),
+        (status = 429, description = "Too many failed sign-ins for this account from this address \
+            ({error_code, error_description}, Retry-After), or too many calls from this address \
+            (the envelope, Retry-After)")
     )
 )]
 pub async fn token(
     State(state): State<Core>,
+    ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
     RawQuery(query): RawQuery,
     body: Bytes,
@@ -213,7 +224,13 @@ pub async fn token(
                 )
                 .await?;
             }
-            let outcome = password_grant(&state, &client, &tenant_id, &p).await;
+            let attempt = Attempt {
+                client: &client,
+                tenant_id: &tenant_id,
+                addr,
+                captcha: grant == "captcha",
+            };
+            let outcome = password_grant(&state, &attempt, &p).await;
             crate::log::usual::sign_in(
                 &state,
                 &tenant_id,
@@ -236,54 +253,53 @@ async fn usable_tenant(state: &Core, tenant_id: &str) -> Result<(), ApiError> {
     }
 }
 
+/// Who tries to sign in, from where, and whether a captcha was checked.
+struct Attempt<'a> {
+    client: &'a Client,
+    tenant_id: &'a str,
+    addr: std::net::IpAddr,
+    captcha: bool,
+}
+
+/// Checks the password of a known or unknown account with the same work and the same answers:
+/// the throttle is keyed by the name as typed, and an unknown account still verifies a hash.
 async fn password_grant(
     state: &Core,
-    client: &Client,
-    tenant_id: &str,
+    attempt: &Attempt<'_>,
     p: &HashMap<String, String>,
 ) -> Result<TokenResponse, ApiError> {
+    let (client, tenant_id, addr) = (attempt.client, attempt.tenant_id, attempt.addr);
     let account = p.get("username").map(|s| s.trim()).unwrap_or("");
     let given = p.get("password").map(String::as_str).unwrap_or("");
     if account.is_empty() || given.is_empty() {
         return Err(ApiError::BadRequest(MISSING_CREDENTIALS));
     }
     usable_tenant(state, tenant_id).await?;
-    let Some(user) = store::find_by_account(&state.db, tenant_id, account).await? else {
-        // Same answer as a wrong password: do not reveal which accounts exist.
-        return Err(ApiError::BadRequest(BAD_CREDENTIALS));
-    };
     let auth = &state.config.auth;
-    let now = time::now_ms();
-    if let Some(until) = user.locked_until.filter(|u| *u > now) {
-        let minutes = (until - now + 59_999) / 60_000;
-        return Err(ApiError::BadRequest(Text::owned(
-            format!("密码错误次数过多，账号已锁定，请{minutes}分钟后再试"),
-            format!("Too many wrong passwords: the account is locked, try again in {minutes} minutes"),
-        )));
+    match throttle::check(&state.db, auth, tenant_id, account, addr, attempt.captcha).await? {
+        Verdict::Allowed => {}
+        Verdict::Wait(seconds) => return Err(throttle::wait_error(seconds)),
+        Verdict::NeedsCaptcha => return Err(ApiError::BadRequest(throttle::CAPTCHA_NEEDED)),
     }
-    if !password::verify(given, &user.password).await {
-        if store::record_failure(&state.db, user.id, auth.lock_attempts, auth.lock_minutes).await? {
-            tracing::warn!(
-                tenant = tenant_id,
-                account,
-                "account locked after repeated wrong passwords"
-            );
-            return Err(ApiError::BadRequest(Text::owned(
-                format!("密码错误次数过多，账号已锁定{}分钟", auth.lock_minutes),
-                format!(
-                    "Too many wrong passwords: the account is locked for {} minutes",
-                    auth.lock_minutes
-                ),
-            )));
+    let user = store::find_by_account(&state.db, tenant_id, account).await?;
+    let stored = match &user {
+        Some(u) => u.password.clone(),
+        None => password::dummy_hash().await?,
+    };
+    let matches = password::verify(given, &stored).await;
+    let Some(user) = user.filter(|_| matches) else {
+        let wait = throttle::record_failure(&state.db, auth, tenant_id, account, addr).await?;
+        if wait > 0 {
+            tracing::warn!(tenant = tenant_id, account, %addr, wait, "sign-in throttled after repeated failures");
         }
         return Err(ApiError::BadRequest(BAD_CREDENTIALS));
-    }
+    };
     match user.status {
         STATUS_ACTIVE => {}
         STATUS_PENDING => return Err(ApiError::BadRequest(PENDING)),
         _ => return Err(ApiError::BadRequest(DISABLED)),
     }
-    store::record_success(&state.db, user.id).await?;
+    throttle::record_success(&state.db, tenant_id, account, addr).await?;
     let roles = store::roles(&state.db, user.id).await?;
     if roles.is_empty() {
         return Err(ApiError::BadRequest(NO_ROLE));
@@ -427,11 +443,12 @@ fn respond(
     responses((status = 200, description = "As /api/blade-auth/oauth/token", body = TokenResponse)))]
 pub async fn token_refresh(
     state: State<Core>,
+    addr: ClientAddr,
     headers: HeaderMap,
     query: RawQuery,
     body: Bytes,
 ) -> Result<axum::Json<TokenResponse>, OAuthError> {
-    token(state, headers, query, body).await
+    token(state, addr, headers, query, body).await
 }
 
 #[derive(Debug, Serialize, ToSchema)]

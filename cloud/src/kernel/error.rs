@@ -23,6 +23,9 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error("payload too large")]
     PayloadTooLarge,
+    /// Too many requests: 429 with `Retry-After` (seconds).
+    #[error("too many requests: {text}")]
+    TooManyRequests { text: Text, retry_after: u64 },
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal: {0}")]
@@ -40,6 +43,14 @@ impl ApiError {
         ApiError::NotFound(Text::new("资源不存在", "Not found"))
     }
 
+    /// The `Retry-After` seconds of a 429.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            ApiError::TooManyRequests { retry_after, .. } => Some(*retry_after),
+            _ => None,
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
@@ -48,6 +59,7 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Database(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -60,6 +72,7 @@ impl ApiError {
             | ApiError::NotFound(t) => t.clone(),
             ApiError::MethodNotAllowed => Text::new("请求方法不支持", "Method not allowed"),
             ApiError::PayloadTooLarge => Text::new("请求内容过大", "Request body too large"),
+            ApiError::TooManyRequests { text, .. } => text.clone(),
             ApiError::Database(_) | ApiError::Internal(_) => SERVER_FAULT,
         }
     }
@@ -79,6 +92,12 @@ impl IntoResponse for ApiError {
             tracing::debug!(error = %self, "request refused");
         }
         let body = Envelope::<()>::failure(status.as_u16(), self.message().render());
-        (status, axum::Json(body)).into_response()
+        let mut response = (status, axum::Json(body)).into_response();
+        if let Some(seconds) = self.retry_after() {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }

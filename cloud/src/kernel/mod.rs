@@ -41,6 +41,7 @@ macro_rules! bigint_newtype {
     };
 }
 
+pub mod client_addr;
 pub mod clock;
 pub mod core;
 pub mod db;
@@ -52,6 +53,7 @@ pub mod id;
 pub mod lang;
 pub mod leader;
 pub mod list;
+pub mod rate_limit;
 pub mod secret;
 pub mod sql;
 pub mod time;

@@ -22,6 +22,8 @@ pub struct TenantRow {
     pub expire_time: Option<i64>,
     pub package_id: Option<Id>,
     pub status: i64,
+    /// 1 when anyone may ask for an account through register-guest.
+    pub self_register: Option<i64>,
 }
 
 impl TenantRow {
@@ -31,7 +33,8 @@ impl TenantRow {
     }
 }
 
-const COLUMNS: &str = "tenant_id, tenant_name, domain, background_url, expire_time, package_id, status";
+const COLUMNS: &str =
+    "tenant_id, tenant_name, domain, background_url, expire_time, package_id, status, self_register";
 
 pub async fn find(state: &Core, tenant_id: &str) -> Result<Option<TenantRow>, ApiError> {
     let mut sql = Sql::new(&format!("SELECT {COLUMNS} FROM blade_tenant"));

@@ -44,6 +44,8 @@ pub static TENANT: EntityDef = EntityDef {
         Col::of("packageId", "package_id", Ty::Id),
         Col::of("datasourceId", "datasource_id", Ty::Id),
         Col::of("status", "status", Ty::INT).filter(),
+        // 1: anyone may ask for an account (register-guest); 0 (the default): no one.
+        Col::of("selfRegister", "self_register", Ty::INT).defaulted(),
         Col::of("createTime", "create_time", Ty::Time).read_only(),
     ],
     default_order: "create_time ASC, id ASC",

@@ -95,42 +95,6 @@ pub async fn depts(db: &Db, user_id: Id) -> Result<Vec<DeptRef>, ApiError> {
     sql.fetch_all(db.pool()).await
 }
 
-/// Counts a wrong password; the `attempts`-th in a row locks the account for `minutes`.
-/// Returns whether this failure locked it. One statement, so concurrent failures all count.
-pub async fn record_failure(db: &Db, id: Id, attempts: i64, minutes: i64) -> Result<bool, ApiError> {
-    let now = time::now_ms();
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "UPDATE blade_user SET fail_count = fail_count + 1, \
-         locked_until = CASE WHEN fail_count + 1 >= ? THEN ? ELSE locked_until END WHERE id = ?",
-        [
-            Value::Int(attempts),
-            Value::Int(now + minutes * 60_000),
-            id.into(),
-        ],
-    );
-    sql.execute(db.pool()).await?;
-    let mut check = Sql::default();
-    check.push_bind("SELECT fail_count FROM blade_user WHERE id = ?", [id.into()]);
-    let count: i64 = check.scalar(db.pool()).await?;
-    if count >= attempts {
-        let mut reset = Sql::default();
-        reset.push_bind("UPDATE blade_user SET fail_count = 0 WHERE id = ?", [id.into()]);
-        reset.execute(db.pool()).await?;
-        return Ok(true);
-    }
-    Ok(false)
-}
-
-pub async fn record_success(db: &Db, id: Id) -> Result<(), ApiError> {
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "UPDATE blade_user SET fail_count = 0, locked_until = NULL WHERE id = ?",
-        [id.into()],
-    );
-    sql.execute(db.pool()).await.map(|_| ())
-}
-
 pub async fn set_password(db: &Db, caller: &Caller, id: Id, phc: &str) -> Result<(), ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
@@ -142,11 +106,21 @@ pub async fn set_password(db: &Db, caller: &Caller, id: Id, phc: &str) -> Result
     sql.execute(db.pool()).await.map(|_| ())
 }
 
-/// Clears lock-outs of the given users of the caller's tenant; returns how many were changed.
+/// Clears the sign-in throttle of the given users of the caller's tenant, from every address;
+/// returns how many users were changed.
 pub async fn unlock(db: &Db, caller: &Caller, ids: &[Id]) -> Result<u64, ApiError> {
     if ids.is_empty() {
         return Ok(0);
     }
+    let mut throttle = Sql::new(
+        "DELETE FROM auth_throttle WHERE EXISTS (SELECT 1 FROM blade_user u \
+         WHERE u.tenant_id = auth_throttle.tenant_id AND u.account = auth_throttle.account AND ",
+    );
+    throttle.append(&caller.tenant_filter("u.tenant_id"));
+    throttle.push(" AND u.id IN (");
+    throttle.push_ids(ids);
+    throttle.push("))");
+    throttle.execute(db.pool()).await?;
     let mut sql = Sql::new("UPDATE blade_user SET fail_count = 0, locked_until = NULL WHERE ");
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.push(" AND id IN (");

@@ -1,4 +1,4 @@
-import { App, Form, Input, Modal } from 'antd'
+import { App, Form, Input, Modal, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { registerGuest } from '../api/auth'
@@ -70,6 +70,9 @@ export default function RegisterDialog({
       destroyOnHidden
       data-testid="register-dialog"
     >
+      <Typography.Paragraph type="secondary" data-testid="register-note">
+        {t('register.note')}
+      </Typography.Paragraph>
       <Form form={form} layout="vertical" initialValues={initial} preserve={false}>
         {resolvedTenantId === null && (
           <Form.Item label={t('register.tenantId')} name="tenantId">

@@ -18,6 +18,8 @@ export interface Tenant {
   packageId?: string
   packageName?: string
   status?: number
+  /** 1: anyone may ask for an account (register-guest); 0 (default): no one. */
+  selfRegister?: number
   createTime?: string
 }
 

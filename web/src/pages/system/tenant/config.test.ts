@@ -22,4 +22,20 @@ describe('tenant form', () => {
       { value: '10', label: '运维包' },
     ])
   })
+
+  it('lets the platform administrator open a tenant to self-registration, off by default', async () => {
+    const { default: i18n } = await import('../../../locales/i18n')
+    const field = tenantConfig(() => undefined).fields.find((f) => f.name === 'selfRegister')
+    expect(field?.type).toBe('select')
+    expect(field?.hideInForm).toBeFalsy()
+    expect(field?.options?.map((o) => o.value)).toEqual([0, 1])
+    await i18n.changeLanguage('zh')
+    expect(field?.options?.map((o) => i18n.t(o.label))).toEqual([
+      '关闭（默认）',
+      '开放（申请需管理员审核）',
+    ])
+    await i18n.changeLanguage('en')
+    expect(i18n.t(field?.options?.[0]?.label ?? 'tenant.selfRegister')).toBe('Off (default)')
+    await i18n.changeLanguage('zh')
+  })
 })

@@ -54,6 +54,17 @@ export function tenantConfig(
           value === -1 || value === '-1' ? i18n.t('tenant.unlimited') : (value as string),
       },
       { name: 'expireTime', label: 'tenant.expireTime', hideInForm: true },
+      // Off unless turned on: anyone could otherwise ask for accounts of the tenant.
+      {
+        name: 'selfRegister',
+        label: 'tenant.selfRegister',
+        type: 'select',
+        hideInTable: true,
+        options: [
+          { value: 0, label: 'tenant.selfRegisterOff' },
+          { value: 1, label: 'tenant.selfRegisterOn' },
+        ],
+      },
       { name: 'packageName', label: 'tenant.packageName', hideInForm: true },
     ],
     toolbar: [
