@@ -70,6 +70,9 @@ pub fn spawn(state: AlarmCtx, config: JobConfig) -> Arc<tokio::sync::Notify> {
     let woken = wake.clone();
     tokio::spawn(async move {
         loop {
+            let Some(busy) = state.shutdown.pass() else {
+                return;
+            };
             // One replica of a cluster runs a pass (another skips it); the pass is idempotent
             // anyway: the open-alarm index keeps one warning per inverter and kind.
             let pass = run_once(&state, &config, crate::kernel::time::now_ms());
@@ -82,9 +85,11 @@ pub fn spawn(state: AlarmCtx, config: JobConfig) -> Arc<tokio::sync::Notify> {
                 Ok(Some(Err(e))) => tracing::warn!(error = %e, "analytics warning pass failed"),
                 Err(e) => tracing::warn!(error = %e, "analytics warning pass: no leader lock"),
             }
+            drop(busy);
             tokio::select! {
                 _ = tokio::time::sleep(config.interval) => {}
                 _ = woken.notified() => {}
+                _ = state.shutdown.stopping() => return,
             }
         }
     });

@@ -52,6 +52,7 @@ pub mod lang;
 pub mod leader;
 pub mod list;
 pub mod secret;
+pub mod shutdown;
 pub mod sql;
 pub mod time;
 
