@@ -45,6 +45,14 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
     let url = config.effective_database_url();
     let db = Db::connect(&url, config.database_max_connections).await?;
     tracing::info!(database = db.backend().name(), url = %crate::kernel::db::redact(&url), "database ready");
+    match db.durability_warnings().await {
+        Ok(warnings) => {
+            for w in warnings {
+                tracing::warn!("{w}");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "database durability settings unreadable"),
+    }
     let ids = Arc::new(IdGenerator::new(config.node_id));
     crate::system::seed::run(&db, &ids)
         .await
