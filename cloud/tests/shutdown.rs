@@ -57,13 +57,14 @@ impl Hub {
             .stderr(log)
             .spawn()
             .expect("start pv-cloud");
+        let proc = Proc(child);
         let deadline = Instant::now() + Duration::from_secs(60);
         let client = reqwest::Client::new();
         loop {
             if let Ok(r) = client.get(format!("{}/api/health", self.base)).send().await
                 && r.status().is_success()
             {
-                return Proc(child);
+                return proc;
             }
             assert!(Instant::now() < deadline, "hub not healthy:\n{}", self.log(run));
             tokio::time::sleep(Duration::from_millis(200)).await;
