@@ -45,6 +45,14 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
     let url = config.effective_database_url();
     let db = Db::connect(&url, config.database_max_connections).await?;
     tracing::info!(database = db.backend().name(), url = %crate::kernel::db::redact(&url), "database ready");
+    match db.durability_warnings().await {
+        Ok(warnings) => {
+            for w in warnings {
+                tracing::warn!("{w}");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "database durability settings unreadable"),
+    }
     let ids = Arc::new(IdGenerator::new(config.node_id));
     crate::system::seed::run(&db, &ids)
         .await
@@ -68,23 +76,58 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
         token_secret: token_secret.into(),
         config: Arc::new(config),
         started: Instant::now(),
+        shutdown: Default::default(),
     };
     Ok(AppState::new(core, station.with_credential_key(credential_key)))
 }
 
-/// Serves until `shutdown` resolves, then lets in-flight requests finish and closes the pool.
+/// Serves until `shutdown` resolves, lets in-flight requests finish, waits for the work they
+/// left (log rows) and closes the pool.
 pub async fn serve(
     state: AppState,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartError> {
-    let db = state.db.clone();
+    let core = state.core.clone();
+    let evaluation = state.evaluation.clone();
+    let result = serve_http(state, listener, shutdown).await;
+    core.shutdown.begin();
+    // Without the data path (`run` stops it), nothing else ends the alarm engine, if one runs.
+    evaluation.close();
+    close(&core, None).await;
+    result
+}
+
+async fn serve_http(
+    state: AppState,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartError> {
     let app = crate::app::assemble(state, crate::app::api_routes());
     // The peer address feeds the api log's remote ip when no proxy header names the client.
     let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
-    db.close().await;
-    result.map_err(StartError::Serve)
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+        .map_err(StartError::Serve)
+}
+
+/// How long the stop waits for the data path and the workers before closing the pool anyway.
+const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The end of the hub's stop, once `Core::shutdown` has begun and HTTP has stopped: the data
+/// path (listener and reader, then the writers' queue, then the alarm engine's inbox), then every
+/// worker's last pass and the work requests left, and only then the pool.
+async fn close(core: &crate::kernel::Core, telemetry: Option<crate::telemetry::Telemetry>) {
+    if let Some(t) = telemetry
+        && tokio::time::timeout(DRAIN_LIMIT, t.stop()).await.is_err()
+    {
+        tracing::warn!("ingest did not drain in time; unacknowledged batches are resent after the restart");
+    }
+    if !core.shutdown.drained(DRAIN_LIMIT).await {
+        tracing::warn!("workers still busy at shutdown; closing the database anyway");
+    }
+    core.db.close().await;
 }
 
 pub async fn run(config: Config) -> Result<(), StartError> {
@@ -93,8 +136,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     crate::demo::start(&state.station_ctx())
         .await
         .map_err(|e| StartError::Seed(e.to_string()))?;
-    // The broker and ingest run beside the HTTP server for the life of the process.
-    let _telemetry = if state.config.telemetry.enabled {
+    // The broker and ingest run beside the HTTP server until the hub stops.
+    let telemetry = if state.config.telemetry.enabled {
         Some(start_data_path(&state).await?)
     } else {
         None
@@ -115,7 +158,20 @@ pub async fn run(config: Config) -> Result<(), StartError> {
             source,
         })?;
     tracing::info!(%addr, "console and API at http://{addr}/");
-    serve(state, listener, shutdown_signal()).await?;
+    let core = state.core.clone();
+    // The signal starts the stop everywhere at once: HTTP stops accepting (in-flight requests
+    // finish), and so do the gateways' listener, ingest's reader and the workers.
+    let stop = {
+        let core = core.clone();
+        async move {
+            shutdown_signal().await;
+            core.shutdown.begin();
+        }
+    };
+    let served = serve_http(state, listener, stop).await;
+    core.shutdown.begin();
+    close(&core, telemetry).await;
+    served?;
     tracing::info!("stopped");
     Ok(())
 }

@@ -536,6 +536,43 @@ async fn the_job_warns_about_the_poor_inverter_only_and_clears_when_it_recovers(
 }
 
 #[tokio::test]
+async fn ten_minutes_of_poor_strings_are_no_dispersion_warning() {
+    let p = plant().await;
+    // Today's only data: two 5-minute instants (10 minutes) in good light, the weak string at half.
+    p.app
+        .exec(
+            "DELETE FROM pv_telemetry_rollup WHERE station_id = ?",
+            vec![Value::Int(p.s1)],
+        )
+        .await;
+    let base = local_midnight(p.today) + 11 * HOUR;
+    for k in 0..2 {
+        let t = base + k * MIN5;
+        p.rollup(p.s1, p.weather, "weather", t, irradiance(800.0)).await;
+        p.rollup(p.s1, p.weak, "inverter", t, currents(&WEAK, 40_000.0))
+            .await;
+    }
+    let now = chrono::Utc::now().timestamp_millis();
+    let o = job::run_once(&p.app.state.alarm_ctx(), &JobConfig::default(), now)
+        .await
+        .expect("pass");
+    assert_eq!(o, job::Outcome::default());
+    assert_eq!(p.open_dispersion().await, vec![]);
+    // Half an hour of it (6 instants) is the documented minimum: then it warns.
+    for k in 2..6 {
+        let t = base + k * MIN5;
+        p.rollup(p.s1, p.weather, "weather", t, irradiance(800.0)).await;
+        p.rollup(p.s1, p.weak, "inverter", t, currents(&WEAK, 40_000.0))
+            .await;
+    }
+    let o = job::run_once(&p.app.state.alarm_ctx(), &JobConfig::default(), now)
+        .await
+        .expect("pass");
+    assert_eq!(o.raised, 1, "{o:?}");
+    assert_eq!(p.open_dispersion().await, vec![(p.weak, 1)]);
+}
+
+#[tokio::test]
 async fn settings_are_validated_with_messages_and_need_the_button() {
     let p = plant().await;
     let Reply { body: doc, .. } = p.app.get("/api/openapi.json").await;
@@ -1014,8 +1051,62 @@ async fn full_load_hours_follow_the_callers_stations_and_refuse_bad_ranges() {
     h.app.stop().await;
 }
 
+impl Hours {
+    /// Hour rows (no energy: the sums stay as they are) of every inverter of H1..H3 on D1 and D2
+    /// at these local hours of each station's clock: the evidence the warnings need.
+    async fn evidence(&self, local_hours: impl IntoIterator<Item = i64> + Clone) {
+        let utc = |d: NaiveDate| d.and_hms_opt(0, 0, 0).expect("t").and_utc().timestamp_millis();
+        for d in [self.d1, self.d2] {
+            for (station, device, midnight) in [
+                (self.h[0], self.a1, local_midnight(d)),
+                (self.h[0], self.a2, local_midnight(d)),
+                (self.h[1], self.b1, local_midnight(d)),
+                (self.h[2], self.c1, utc(d)),
+            ] {
+                self.evidence_of(station, device, midnight, local_hours.clone())
+                    .await;
+            }
+        }
+    }
+
+    /// Hour rows of one inverter on the local day starting at `midnight`.
+    async fn evidence_of(
+        &self,
+        station: i64,
+        device: i64,
+        midnight: i64,
+        local_hours: impl IntoIterator<Item = i64>,
+    ) {
+        for h in local_hours {
+            self.app
+                .put_rollup(
+                    T1,
+                    station,
+                    device,
+                    "inverter",
+                    "1h",
+                    midnight + h * HOUR,
+                    None,
+                    json!({}),
+                )
+                .await;
+        }
+    }
+
+    async fn open_hday(&self, station: i64, device: i64) -> i64 {
+        self.app
+            .scalar_i64(
+                "SELECT COUNT(*) FROM pv_alarm WHERE kind = 'warn:hday' AND status < 2 AND station_id = ? \
+                 AND device_id = ?",
+                vec![Value::Int(station), Value::Int(device)],
+            )
+            .await
+    }
+}
+
 #[tokio::test]
-async fn the_job_warns_about_the_poor_station_and_inverter_only_and_a_looser_threshold_clears_them() {
+async fn the_job_warns_about_the_poor_station_and_inverter_only_with_evidence_and_a_looser_threshold_clears_them()
+ {
     let h = hours_plant().await;
     // Judged over the two days D1..D2.
     h.app
@@ -1023,44 +1114,72 @@ async fn the_job_warns_about_the_poor_station_and_inverter_only_and_a_looser_thr
         .put_json("/api/hdayRate/setting", json!({"minDays": 2}))
         .await
         .ok();
-    // The job warns about Gamma (station) and A2 (inverter), and only them.
     let now = chrono::Utc::now().timestamp_millis();
     let config = JobConfig::default();
-    let o = job::run_once(&h.app.state.alarm_ctx(), &config, now)
-        .await
-        .expect("pass");
-    assert_eq!(o.raised, 2, "{o:?}");
-    let open = |station: i64, device: i64| {
-        h.app.scalar_i64(
-            "SELECT COUNT(*) FROM pv_alarm WHERE kind = 'warn:hday' AND status < 2 AND station_id = ? AND device_id = ?",
-            vec![Value::Int(station), Value::Int(device)],
-        )
+    let pass = || async {
+        job::run_once(&h.app.state.alarm_ctx(), &config, now)
+            .await
+            .expect("pass")
     };
-    assert_eq!(open(h.h[2], 0).await, 1);
-    assert_eq!(open(h.h[0], h.a2).await, 1);
-    assert_eq!(
+    let all_open = || async {
         h.app
             .scalar_i64("SELECT COUNT(*) FROM pv_alarm WHERE status < 2", vec![])
-            .await,
-        2
+            .await
+    };
+    // Gamma and A2 are flagged on the pages, but day totals alone are no evidence, and neither
+    // are 10 minutes of samples a day (one hour row at noon): no warning.
+    assert_eq!(
+        pass().await,
+        job::Outcome::default(),
+        "no warning without evidence"
     );
-    // A looser threshold (−30 %) flags nobody: both clear.
+    h.evidence([12]).await;
+    assert_eq!(
+        pass().await,
+        job::Outcome::default(),
+        "10 minutes a day are no evidence"
+    );
+    // 5 of the 8 daylight hours (08:00-16:00) are still not enough; 6 are.
+    h.evidence([9, 10, 11, 13]).await;
+    assert_eq!(
+        pass().await,
+        job::Outcome::default(),
+        "5 hours a day are not enough"
+    );
+    h.evidence([14]).await;
+    // The job warns about Gamma (station) and A2 (inverter), and only them.
+    let o = pass().await;
+    assert_eq!(o.raised, 2, "{o:?}");
+    assert_eq!(h.open_hday(h.h[2], 0).await, 1);
+    assert_eq!(h.open_hday(h.h[0], h.a2).await, 1);
+    assert_eq!(all_open().await, 2);
+    // A looser threshold (−30 %) flags nobody, but A2 lost its evidence of D2 (an outage of its
+    // own: the station still has A1's): nothing is decided for A2, Gamma clears.
     let Reply { status, .. } = h
         .app
         .as_user(&h.analyst)
         .put_json("/api/hdayRate/setting", json!({"thresholdPct": -30}))
         .await;
     assert_eq!(status, 200);
-    let o = job::run_once(&h.app.state.alarm_ctx(), &config, now)
-        .await
-        .expect("pass");
-    assert_eq!(o.cleared, 2, "{o:?}");
+    h.app
+        .exec(
+            "DELETE FROM pv_telemetry_rollup WHERE device_id = ? AND period = '1h' AND energy_wh IS NULL \
+             AND bucket >= ?",
+            vec![Value::Int(h.a2), Value::Int(local_midnight(h.d2))],
+        )
+        .await;
+    let o = pass().await;
+    assert_eq!(o.cleared, 1, "{o:?}");
     assert_eq!(
-        h.app
-            .scalar_i64("SELECT COUNT(*) FROM pv_alarm WHERE status < 2", vec![])
-            .await,
-        0
+        (h.open_hday(h.h[2], 0).await, h.open_hday(h.h[0], h.a2).await),
+        (0, 1)
     );
+    // Its evidence back: cleared too.
+    h.evidence_of(h.h[0], h.a2, local_midnight(h.d2), [9, 10, 11, 12, 13, 14])
+        .await;
+    let o = pass().await;
+    assert_eq!(o.cleared, 1, "{o:?}");
+    assert_eq!(all_open().await, 0);
 }
 
 /// The demo: its stations' site clocks put 10:00-14:00 local on the simulated sun, and with

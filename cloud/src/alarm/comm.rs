@@ -1,9 +1,9 @@
 //! Communication loss, as the engine raises it: a device that sent nothing for the tenant's
 //! `deviceSilenceSeconds` (server clock at receipt), or that its gateway's status reports
-//! offline, gets `comm:device`; a gateway that went offline (silence, last will, shutdown) gets
-//! `comm:gateway` on device 0, and its devices get no alarm of their own while it is down (one
-//! outage, one alarm). They clear when the device has sent again for `clearHoldSeconds` / when
-//! the gateway is back.
+//! offline, gets `comm:device`; a gateway offline (silence, last will, shutdown) for the same
+//! silence gets `comm:gateway` on device 0 (debounced in `outage`), and its devices get no alarm
+//! of their own while it is down (one outage, one alarm). They clear when the device has sent
+//! again / the gateway has been back for `clearHoldSeconds`.
 
 use super::store::{self, Raise};
 

@@ -16,7 +16,7 @@
 //! At start the open alarms are loaded (`store::open_all`), so conditions that ended while the hub
 //! was down still clear on the next sample.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,6 +27,7 @@ use super::comm::{self, COMM_DEVICE, COMM_GATEWAY};
 use super::condition::{Condition, sample_kind};
 use super::debounce::{Action, Debounce};
 use super::irradiance::Irradiance;
+use super::outage::{Due, Outages};
 use super::store::{self, Raise, Raised};
 use crate::alarm::context::AlarmCtx;
 use crate::kernel::sql::{Sql, Value as SqlValue};
@@ -68,8 +69,9 @@ pub struct Engine {
     state: AlarmCtx,
     slots: HashMap<i64, Slot>,
     meta: HashMap<i64, (Option<DeviceMeta>, Instant)>,
-    /// Stations whose gateway is offline (their devices' silence is the gateway's alarm).
-    gateway_down: HashSet<i64>,
+    /// Stations whose gateway is offline or whose outage is not over (their devices' silence is
+    /// the gateway's alarm).
+    outages: Outages,
     irradiance: Irradiance,
     actions: Vec<Action>,
     /// Samples evaluated and the time spent on them (evaluators + debounce, not the database).
@@ -85,7 +87,12 @@ pub async fn start(state: &AlarmCtx) {
     }
     let mut engine = Engine::new(state.clone());
     engine.load_open().await;
-    tokio::spawn(engine.run(rx));
+    // The pool closes on shutdown after the engine has taken what ingest stored before it.
+    let busy = state.shutdown.busy();
+    tokio::spawn(async move {
+        engine.run(rx).await;
+        drop(busy);
+    });
 }
 
 impl Engine {
@@ -94,7 +101,7 @@ impl Engine {
             state,
             slots: HashMap::new(),
             meta: HashMap::new(),
-            gateway_down: HashSet::new(),
+            outages: Outages::default(),
             irradiance: Irradiance::default(),
             actions: Vec::new(),
             evaluated: 0,
@@ -114,7 +121,7 @@ impl Engine {
         for (tenant, station, device, kind) in open {
             if device == 0 {
                 if kind == COMM_GATEWAY {
-                    self.gateway_down.insert(station);
+                    self.outages.loaded(&tenant, station, "");
                 }
                 continue;
             }
@@ -152,7 +159,11 @@ impl Engine {
                     Some(input) => self.handle(input).await,
                     None => return,
                 },
-                _ = check.tick() => self.silence().await,
+                // While the hub stops, nothing reports any more: that silence is no outage.
+                _ = check.tick(), if !self.state.shutdown.is_stopping() => {
+                    self.gateway_outages().await;
+                    self.silence().await;
+                }
             }
         }
     }
@@ -172,7 +183,7 @@ impl Engine {
                 station_id,
                 device_ids,
             } => {
-                if self.gateway_down.contains(&station_id) {
+                if self.outages.offline_now(station_id) {
                     return;
                 }
                 for id in device_ids {
@@ -183,34 +194,70 @@ impl Engine {
                 tenant_id,
                 station_id,
                 gateway_id,
+                since,
             } => {
-                if !self.gateway_down.insert(station_id) {
+                if self.state.shutdown.is_stopping() {
+                    // The hub's own stop closes gateway connections: not an outage.
                     return;
                 }
-                let r = comm::gateway_lost(&tenant_id, station_id, &gateway_id, time::now_ms());
-                if !self.raise(&r).await {
-                    // Not stored: the next offline report (or the silence sweep) tries again.
-                    self.gateway_down.remove(&station_id);
+                // Raised by the silence check once the outage has lasted (see `outage`); a drop
+                // of an outage already raised re-triggers its alarm.
+                if self.outages.offline(&tenant_id, station_id, &gateway_id, since) {
+                    let r = comm::gateway_lost(&tenant_id, station_id, &gateway_id, time::now_ms());
+                    self.raise(&r).await;
                 }
             }
-            Event::GatewayOnline {
-                tenant_id,
-                station_id,
-                ..
-            } => {
-                if !self.gateway_down.remove(&station_id) {
-                    return;
+            Event::GatewayOnline { station_id, .. } => {
+                if self.outages.online(station_id, time::now_ms()) {
+                    // Silence of its devices is measured from the gateway's return.
+                    let now = time::now_ms();
+                    for slot in self.slots.values_mut().filter(|s| s.station_id == station_id) {
+                        slot.received = slot.received.max(now);
+                    }
                 }
-                // Silence of its devices is measured from the gateway's return.
-                let now = time::now_ms();
-                for slot in self.slots.values_mut().filter(|s| s.station_id == station_id) {
-                    slot.received = slot.received.max(now);
+            }
+        }
+    }
+
+    /// Raises the `comm:gateway` alarms of outages that lasted the silence, clears those whose
+    /// gateway has been back for the hold.
+    async fn gateway_outages(&mut self) {
+        let mut holds = HashMap::new();
+        for tenant in self.outages.tenants() {
+            let s = self.state.alarms.settings.get(&self.state, &tenant).await;
+            holds.insert(
+                tenant,
+                (s.device_silence_seconds.saturating_mul(1000), s.clear_hold_ms()),
+            );
+        }
+        let now = time::now_ms();
+        let due = self
+            .outages
+            .due(now, |t| holds.get(t).copied().unwrap_or((i64::MAX, i64::MAX)));
+        for d in due {
+            match d {
+                Due::Raise {
+                    station_id,
+                    tenant_id,
+                    gateway_id,
+                    since,
+                } => {
+                    let r = comm::gateway_lost(&tenant_id, station_id, &gateway_id, since);
+                    // Not stored: due again at the next check.
+                    if self.raise(&r).await {
+                        self.outages.raised(station_id);
+                    }
                 }
-                if let Err(e) =
-                    store::clear_auto(&self.state, &tenant_id, station_id, 0, COMM_GATEWAY, now).await
+                Due::Clear {
+                    station_id,
+                    tenant_id,
+                } => match store::clear_auto(&self.state, &tenant_id, station_id, 0, COMM_GATEWAY, now).await
                 {
-                    tracing::warn!(station_id, error = %e, "clearing a gateway communication alarm");
-                }
+                    Ok(_) => self.outages.cleared(station_id),
+                    Err(e) => {
+                        tracing::warn!(station_id, error = %e, "clearing a gateway communication alarm")
+                    }
+                },
             }
         }
     }
@@ -390,7 +437,9 @@ impl Engine {
                 // inverters) cannot take the connection pool away from ingest.
                 let state = self.state.clone();
                 let r = r.clone();
+                let busy = state.shutdown.busy();
                 tokio::spawn(async move {
+                    let _busy = busy;
                     let Ok(_permit) = MESSAGE_WRITERS.acquire().await else {
                         return;
                     };
@@ -458,7 +507,7 @@ impl Engine {
         let silent: Vec<(Arc<str>, i64, i64)> = self
             .slots
             .iter()
-            .filter(|(_, s)| !s.comm_open && !self.gateway_down.contains(&s.station_id))
+            .filter(|(_, s)| !s.comm_open && !self.outages.covers(s.station_id))
             .filter(|(_, s)| {
                 let limit = self
                     .state

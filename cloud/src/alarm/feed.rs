@@ -258,6 +258,9 @@ async fn send(
 }
 
 async fn serve(state: AlarmCtx, caller: Caller, lang: crate::kernel::lang::Lang, mut socket: WebSocket) {
+    // A feed reads the database until it ends; it ends when the hub stops (the console reconnects
+    // after the restart), and the pool closes after it.
+    let _busy = state.shutdown.busy();
     if !send(&mut socket, &state, &caller, lang).await {
         return;
     }
@@ -266,6 +269,7 @@ async fn serve(state: AlarmCtx, caller: Caller, lang: crate::kernel::lang::Lang,
     check.tick().await;
     loop {
         tokio::select! {
+            _ = state.shutdown.stopping() => break,
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 // Keep-alives and anything else the client says need no answer.

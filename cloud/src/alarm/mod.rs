@@ -2,7 +2,7 @@
 //! evaluators report (`condition`), the evaluators (`faults` tables, `thresholds` on inverter
 //! samples with the tenant's `threshold_settings` and each site's `irradiance`), the `engine`
 //! task that runs them on every stored sample, the `debounce` that turns conditions into
-//! alarms, communication loss (`comm`), the solar tracker's bracket rules (`flex`: "flex", for
+//! alarms, communication loss (`comm`, gateway outages in `outage`), the solar tracker's bracket rules (`flex`: "flex", for
 //! flexible PV bracket, is the legacy word for a solar tracker, kept in its URLs
 //! `/api/alarmSettingFlex` and `/api/alarmDataFlex`), the calls (`api`, `message`), the live
 //! feed that the console's bell listens to (`feed`), and the evaluation benchmark's entry
@@ -21,6 +21,7 @@ pub mod feed;
 pub mod flex;
 pub mod irradiance;
 pub mod message;
+pub mod outage;
 pub mod store;
 pub mod threshold_settings;
 pub mod thresholds;

@@ -7,7 +7,7 @@
 //! Site-local time (contracts/alarms.md): a station's clock is `pv_station.utc_offset_minutes`
 //! when set, else the hub's `timezone`; its day windows (10:00-14:00, local days) are taken in it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use chrono::NaiveDate;
 use serde_json::Value as Json;
@@ -268,6 +268,33 @@ pub async fn energy_wh(
         if let (true, Some(e)) = (n > 0, e) {
             out.insert(r.try_get::<i64, _>("device_id")?, e);
         }
+    }
+    Ok(out)
+}
+
+/// The hour buckets with data of each inverter of `station` over its local days `from..=to`
+/// (the evidence of [`hours::covered_days`]).
+pub async fn hour_buckets(
+    state: &Core,
+    station: &StationRow,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<HashMap<i64, BTreeSet<i64>>, ApiError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT device_id, bucket FROM pv_telemetry_rollup WHERE station_id = ? AND period = '1h' \
+         AND device_kind = 'inverter' AND bucket >= ? AND bucket < ?",
+        [
+            Value::Int(station.id),
+            Value::Int(station.midnight(from)),
+            Value::Int(station.midnight(to) + DAY_MS),
+        ],
+    );
+    let mut out: HashMap<i64, BTreeSet<i64>> = HashMap::new();
+    for r in sql.rows(state.db.pool()).await? {
+        out.entry(r.try_get("device_id")?)
+            .or_default()
+            .insert(r.try_get("bucket")?);
     }
     Ok(out)
 }

@@ -7,7 +7,8 @@
 //!   its rated power (kW, AC) — see [`inverter_p0_kwp`];
 //! - deviation = (h − h_ref) / h_ref × 100 %, h_ref the mean h of the comparable units that
 //!   have data (stations: the caller's visible stations; inverters: their station's inverters);
-//! - flagged when the deviation is below the threshold (default −10 %).
+//! - flagged when the deviation is below the threshold (default −10 %);
+//! - warned about only with enough evidence: see [`covered_days`].
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -52,6 +53,29 @@ impl Setting {
         }
         Ok(())
     }
+}
+
+/// The evidence a warning needs (a figure over a few minutes of data says nothing about a
+/// day): a day counts when the unit's samples cover at least [`MIN_DAYLIGHT_HOURS`] of the
+/// [`DAYLIGHT_HOURS`] hours from [`DAYLIGHT_FROM_MS`] on the station's clock (an hour is covered
+/// when it has an hour rollup row, i.e. at least one sample), and a unit is warned about only
+/// when every one of the `minDays` days counts. Coverage, not production: a station that produced
+/// nothing all day (a tripped breaker) has its evidence and is warned about.
+pub const DAYLIGHT_FROM_MS: i64 = 8 * HOUR_MS;
+pub const DAYLIGHT_HOURS: i64 = 8;
+pub const MIN_DAYLIGHT_HOURS: usize = 6;
+const HOUR_MS: i64 = 3_600_000;
+const DAY_MS: i64 = 86_400_000;
+
+/// How many of the `days` local days starting at `first_midnight` (epoch ms) are covered, given
+/// the starts of the hour buckets that have data.
+pub fn covered_days(hour_buckets: &std::collections::BTreeSet<i64>, first_midnight: i64, days: i64) -> i64 {
+    (0..days.max(0))
+        .filter(|d| {
+            let from = first_midnight + d * DAY_MS + DAYLIGHT_FROM_MS;
+            hour_buckets.range(from..from + DAYLIGHT_HOURS * HOUR_MS).count() >= MIN_DAYLIGHT_HOURS
+        })
+        .count() as i64
 }
 
 /// h = E / P0; `None` without a positive P0 or without energy.
@@ -150,6 +174,37 @@ mod tests {
         assert_eq!(inverter_p0_kwp(None, None, None), None);
         close(module_wp(Some(126.54), Some(228)).unwrap(), 555.0);
         assert_eq!(module_wp(Some(100.0), Some(0)), None);
+    }
+
+    #[test]
+    fn a_day_counts_with_six_of_its_eight_daylight_hours_covered() {
+        use std::collections::BTreeSet;
+        let m = 1_772_294_400_000; // a local midnight
+        let hours = |day: i64, hs: &[i64]| -> Vec<i64> {
+            hs.iter().map(|h| m + day * DAY_MS + h * HOUR_MS).collect()
+        };
+        // Day 0: 08:00-13:00 (6 hours); day 1: 10 minutes of data at 12:00 (one hour bucket);
+        // day 2: 6 hours but two of them outside 08:00-16:00.
+        let mut b: BTreeSet<i64> = BTreeSet::new();
+        b.extend(hours(0, &[8, 9, 10, 11, 12, 13]));
+        b.extend(hours(1, &[12]));
+        b.extend(hours(2, &[6, 7, 8, 9, 10, 11, 16]));
+        assert_eq!(covered_days(&b, m, 1), 1);
+        assert_eq!(covered_days(&b, m, 3), 1);
+        assert_eq!(covered_days(&b, m + DAY_MS, 1), 0, "10 minutes are no day");
+        assert_eq!(
+            covered_days(&b, m + 2 * DAY_MS, 1),
+            0,
+            "4 daylight hours are not enough"
+        );
+        b.extend(hours(2, &[12, 15]));
+        assert_eq!(covered_days(&b, m, 3), 2);
+        // Buckets on a half-hour clock (+05:30) count within the window just the same.
+        let half: BTreeSet<i64> = (0..8)
+            .map(|h| m + DAYLIGHT_FROM_MS + 1_800_000 + h * HOUR_MS)
+            .collect();
+        assert_eq!(covered_days(&half, m, 1), 1);
+        assert_eq!(covered_days(&BTreeSet::new(), m, 0), 0);
     }
 
     #[test]

@@ -9,13 +9,14 @@
 //!   warning raised yesterday stays until today's data says otherwise.
 //! - `warn:hday` (category `hday`, on the station (device 0) or the inverter): the full-load
 //!   hours of the last `minDays` complete days (ending yesterday) are below the threshold
-//!   against the tenant's stations (stations) or their station's inverters (inverters); cleared
-//!   when no longer.
+//!   against the tenant's stations (stations) or their station's inverters (inverters), and
+//!   each of those days has enough data to say so (`hours::covered_days`); cleared when no
+//!   longer flagged with that evidence. Without it nothing is decided (an open warning stays).
 //!
 //! An open warning is touched again (occurrences + 1, new figures) at most once per local day,
 //! so `occurrences` counts the days it was seen rather than the job's passes.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -70,6 +71,9 @@ pub fn spawn(state: AlarmCtx, config: JobConfig) -> Arc<tokio::sync::Notify> {
     let woken = wake.clone();
     tokio::spawn(async move {
         loop {
+            let Some(busy) = state.shutdown.pass() else {
+                return;
+            };
             // One replica of a cluster runs a pass (another skips it); the pass is idempotent
             // anyway: the open-alarm index keeps one warning per inverter and kind.
             let pass = run_once(&state, &config, crate::kernel::time::now_ms());
@@ -82,9 +86,11 @@ pub fn spawn(state: AlarmCtx, config: JobConfig) -> Arc<tokio::sync::Notify> {
                 Ok(Some(Err(e))) => tracing::warn!(error = %e, "analytics warning pass failed"),
                 Err(e) => tracing::warn!(error = %e, "analytics warning pass: no leader lock"),
             }
+            drop(busy);
             tokio::select! {
                 _ = tokio::time::sleep(config.interval) => {}
                 _ = woken.notified() => {}
+                _ = state.shutdown.stopping() => return,
             }
         }
     });
@@ -162,7 +168,7 @@ async fn run_tenant(
         keep: HashSet::new(),
     };
     dispersion_decisions(state, config, tenant, &stations, &open, now_ms, &mut d).await?;
-    hday_decisions(state, tenant, &stations, now_ms, &mut d).await?;
+    hday_decisions(state, tenant, &stations, &open, now_ms, &mut d).await?;
     let mut out = Outcome::default();
     for (r, day_start) in &d.raise {
         let key = (r.station_id, r.device_id, r.kind.clone());
@@ -305,6 +311,7 @@ async fn hday_decisions(
     state: &Core,
     tenant: &str,
     stations: &[StationRow],
+    open: &HashMap<OpenKey, i64>,
     now_ms: i64,
     d: &mut Decisions,
 ) -> Result<(), ApiError> {
@@ -351,15 +358,48 @@ async fn hday_decisions(
         threshold: Some(setting.threshold_pct),
         at: now_ms,
     };
+    // A unit is judged only with every day of the range covered (evidence: see
+    // `hours::covered_days`); without it nothing is decided either way, so an open warning stays.
+    // The figures, reference included, stay the pages' own.
+    let days = setting.min_days.max(1);
+    let is_open = |station: i64, device: i64| open.contains_key(&(station, device, KIND_HDAY.to_owned()));
     for s in stations {
-        if let Some(f) = report.stations.get(&s.id).filter(|f| f.flagged) {
-            d.raise.push((raise(s.id, 0, "station", &s.name, f), day_start));
+        let station_figure = report
+            .stations
+            .get(&s.id)
+            .filter(|f| f.flagged || is_open(s.id, 0));
+        let inverters: Vec<_> = report
+            .inverters
+            .iter()
+            .filter(|(inv, f)| inv.station_id == s.id && (f.flagged || is_open(s.id, inv.id)))
+            .collect();
+        if station_figure.is_none() && inverters.is_empty() {
+            continue;
         }
-    }
-    for (inv, f) in &report.inverters {
-        if f.flagged {
-            d.raise
-                .push((raise(inv.station_id, inv.id, "inverter", &inv.name, f), day_start));
+        let buckets = data::hour_buckets(state, s, from, to).await?;
+        let covered = |b: &BTreeSet<i64>| hours::covered_days(b, s.midnight(from), days) >= days;
+        let mut judge = |device: i64, kind_of: &str, name: &str, f: &data::HoursFigure, evidence: bool| {
+            let key = (s.id, device, KIND_HDAY.to_owned());
+            if !evidence {
+                if open.contains_key(&key) {
+                    d.keep.insert(key);
+                }
+            } else if f.flagged {
+                d.raise.push((raise(s.id, device, kind_of, name, f), day_start));
+            }
+        };
+        if let Some(f) = station_figure {
+            let station_hours: BTreeSet<i64> = buckets.values().flatten().copied().collect();
+            judge(0, "station", &s.name, f, covered(&station_hours));
+        }
+        for (inv, f) in inverters {
+            judge(
+                inv.id,
+                "inverter",
+                &inv.name,
+                f,
+                buckets.get(&inv.id).is_some_and(covered),
+            );
         }
     }
     Ok(())

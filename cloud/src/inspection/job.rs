@@ -267,6 +267,9 @@ pub fn spawn(ctx: AlarmCtx, every: Duration) -> Arc<tokio::sync::Notify> {
     let wake = woken.clone();
     tokio::spawn(async move {
         loop {
+            let Some(busy) = ctx.shutdown.pass() else {
+                return;
+            };
             match run_exclusive(&ctx).await {
                 Ok(Some(Ok(p))) if p != Pass::default() => tracing::info!(
                     generated = p.generated,
@@ -278,9 +281,11 @@ pub fn spawn(ctx: AlarmCtx, every: Duration) -> Arc<tokio::sync::Notify> {
                 Ok(Some(Err(e))) => tracing::warn!(error = %e, "inspection task pass failed"),
                 Err(e) => tracing::warn!(error = %e, "inspection tasks: no leader lock"),
             }
+            drop(busy);
             tokio::select! {
                 _ = tokio::time::sleep(every) => {}
                 _ = woken.notified() => {}
+                _ = ctx.shutdown.stopping() => return,
             }
         }
     });

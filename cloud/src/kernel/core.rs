@@ -1,5 +1,5 @@
 //! What every domain's handlers and workers share: the database, the configuration, the id
-//! generator, the token secret and the process start. Domain services (the realtime view, the
+//! generator, the token secret, the process start and its stop. Domain services (the realtime view, the
 //! alarm engine's inbox, register maps...) live in their own domains and are composed beside this
 //! at the top (`crate::state::AppState`); a handler asks for `State<Core>` or for the one
 //! service it needs, through axum's `FromRef`, so no domain depends on the composition.
@@ -10,6 +10,7 @@ use std::time::Instant;
 use crate::config::Config;
 use crate::kernel::db::Db;
 use crate::kernel::id::IdGenerator;
+use crate::kernel::shutdown::Shutdown;
 
 #[derive(Clone)]
 pub struct Core {
@@ -19,4 +20,6 @@ pub struct Core {
     /// Signs access tokens.
     pub token_secret: Arc<str>,
     pub started: Instant,
+    /// The hub's stop: workers end their loops on it, and the pool closes once their work is done.
+    pub shutdown: Shutdown,
 }

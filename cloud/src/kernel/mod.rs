@@ -55,6 +55,7 @@ pub mod leader;
 pub mod list;
 pub mod rate_limit;
 pub mod secret;
+pub mod shutdown;
 pub mod sql;
 pub mod time;
 

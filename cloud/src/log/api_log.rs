@@ -226,7 +226,10 @@ pub async fn layer(State(state): State<Core>, req: Request, next: Next) -> Respo
     };
     let detail = response.extensions().get::<ErrorDetail>().map(|d| d.0.clone());
     let state = state.clone();
+    // Counted until stored: the pool closes on shutdown only after the last call's rows.
+    let busy = state.shutdown.busy();
     tokio::spawn(async move {
+        let _busy = busy;
         if log_api && let Err(e) = insert_api(&state, &call, status.as_u16(), took).await {
             tracing::error!(error = %e, uri = %call.path, "api log row could not be stored");
         }

@@ -105,13 +105,20 @@ pub async fn run_once(ctx: &AlarmCtx) -> Result<usize, ApiError> {
 pub fn spawn(ctx: AlarmCtx, every: Duration) {
     tokio::spawn(async move {
         loop {
+            let Some(busy) = ctx.shutdown.pass() else {
+                return;
+            };
             match leader::run_exclusive(&ctx.db, JOB, run_once(&ctx)).await {
                 Ok(Some(Ok(n))) if n > 0 => tracing::info!(overdue = n, "repair deadlines"),
                 Ok(Some(Ok(_))) | Ok(None) => {}
                 Ok(Some(Err(e))) => tracing::warn!(error = %e, "repair deadline pass failed"),
                 Err(e) => tracing::warn!(error = %e, "repair deadlines: no leader lock"),
             }
-            tokio::time::sleep(every).await;
+            drop(busy);
+            tokio::select! {
+                _ = tokio::time::sleep(every) => {}
+                _ = ctx.shutdown.stopping() => return,
+            }
         }
     });
 }

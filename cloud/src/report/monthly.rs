@@ -152,15 +152,20 @@ pub fn spawn(core: Core, every: Duration) -> Arc<tokio::sync::Notify> {
     let wake = woken.clone();
     tokio::spawn(async move {
         loop {
+            let Some(busy) = core.shutdown.pass() else {
+                return;
+            };
             match leader::run_exclusive(&core.db, JOB, run_once(&core)).await {
                 Ok(Some(Ok(n))) if n > 0 => tracing::info!(stored = n, "monthly reports"),
                 Ok(Some(Ok(_))) | Ok(None) => {}
                 Ok(Some(Err(e))) => tracing::warn!(error = %e, "monthly report pass failed"),
                 Err(e) => tracing::warn!(error = %e, "monthly reports: no leader lock"),
             }
+            drop(busy);
             tokio::select! {
                 _ = tokio::time::sleep(every) => {}
                 _ = woken.notified() => {}
+                _ = core.shutdown.stopping() => return,
             }
         }
     });

@@ -3,7 +3,8 @@
 //! can depend on telemetry and never the other way round.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use pv_shared::wire::Value;
 use tokio::sync::mpsc;
@@ -30,10 +31,13 @@ pub enum Event {
         station_id: i64,
         device_ids: Vec<i64>,
     },
+    /// The gateway went offline (last will, shutdown status, silence); `since` is its last
+    /// message (server clock), from which the outage is measured.
     GatewayOffline {
         tenant_id: String,
         station_id: i64,
         gateway_id: String,
+        since: i64,
     },
     GatewayOnline {
         tenant_id: String,
@@ -42,30 +46,46 @@ pub enum Event {
     },
 }
 
-/// The evaluator's inbox, installed once by the evaluator when it starts.
+/// The evaluator's inbox, installed once by the evaluator when it starts and closed once when
+/// the hub stops (the evaluator then takes what was sent and ends).
 #[derive(Default)]
 pub struct Evaluation {
-    inbox: OnceLock<mpsc::Sender<Event>>,
+    inbox: Mutex<Option<mpsc::Sender<Event>>>,
+    installed: AtomicBool,
 }
 
 impl Evaluation {
-    /// Installs the evaluator's inbox; false when one already runs.
+    /// Installs the evaluator's inbox; false when one already runs (or ran).
     pub fn install(&self, tx: mpsc::Sender<Event>) -> bool {
-        self.inbox.set(tx).is_ok()
+        if self.installed.swap(true, Ordering::SeqCst) {
+            return false;
+        }
+        *self.inbox.lock().unwrap_or_else(|p| p.into_inner()) = Some(tx);
+        true
+    }
+
+    fn sender(&self) -> Option<mpsc::Sender<Event>> {
+        self.inbox.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Whether an evaluator consumes hand-overs (ingest skips building them otherwise).
     pub fn running(&self) -> bool {
-        self.inbox.get().is_some_and(|tx| !tx.is_closed())
+        self.sender().is_some_and(|tx| !tx.is_closed())
     }
 
     /// Hands an event over, waiting while the inbox is full (back-pressure on ingest: nothing is
     /// skipped). Without an evaluator, nothing happens.
     pub async fn submit(&self, event: Event) {
-        if let Some(tx) = self.inbox.get()
+        if let Some(tx) = self.sender()
             && tx.send(event).await.is_err()
         {
             tracing::error!("the alarm engine has stopped; alarms are not evaluated");
         }
+    }
+
+    /// Closes the inbox at shutdown, once whoever hands events over has stopped: the evaluator
+    /// still takes every event sent before, then ends.
+    pub fn close(&self) {
+        self.inbox.lock().unwrap_or_else(|p| p.into_inner()).take();
     }
 }

@@ -108,9 +108,16 @@ pub async fn serve(
     secret: Arc<str>,
     auth: Arc<GatewayAuth>,
     stats: Arc<Stats>,
+    shutdown: crate::kernel::shutdown::Shutdown,
 ) {
     loop {
-        let (stream, peer) = match listener.accept().await {
+        // At shutdown the listener goes first: no gateway connects to a hub that is stopping.
+        let accepted = tokio::select! {
+            biased;
+            _ = shutdown.stopping() => return,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
             Ok(s) => s,
             Err(e) => {
                 tracing::warn!(error = %e, "accepting a gateway connection");

@@ -61,7 +61,9 @@ pub struct Ingest {
     pub registry: Arc<Registry>,
     pub stats: Arc<Stats>,
     pub presence: Arc<Presence>,
-    queue: mpsc::Sender<Prepared>,
+    /// Taken at shutdown (`drain`): the writers store what is queued, then end.
+    queue: std::sync::Mutex<Option<mpsc::Sender<Prepared>>>,
+    writers: AsyncMutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
 impl Ingest {
@@ -81,32 +83,51 @@ impl Ingest {
             (0, Backend::Postgres) => 4,
             (n, _) => n,
         };
-        for _ in 0..writers {
-            let w = Writer {
-                state: state.clone(),
-                cfg: cfg.clone(),
-                stats: stats.clone(),
-                downlink: downlink.clone(),
-                rx: rx.clone(),
-            };
-            tokio::spawn(w.run());
-        }
+        let writers = (0..writers)
+            .map(|_| {
+                let w = Writer {
+                    state: state.clone(),
+                    cfg: cfg.clone(),
+                    stats: stats.clone(),
+                    downlink: downlink.clone(),
+                    rx: rx.clone(),
+                };
+                tokio::spawn(w.run())
+            })
+            .collect();
         Arc::new(Ingest {
             state,
             cfg,
             registry,
             stats,
             presence,
-            queue,
+            queue: std::sync::Mutex::new(Some(queue)),
+            writers: AsyncMutex::new(writers),
         })
     }
 
-    /// Reads the broker until it closes.
+    /// Reads the broker until it closes or the hub stops. What the broker still holds then is
+    /// not acknowledged, so the gateways send it again after the restart.
     pub async fn run(self: Arc<Self>, mut incoming: mpsc::Receiver<Incoming>) {
-        while let Some(msg) = incoming.recv().await {
+        loop {
+            let msg = tokio::select! {
+                biased;
+                _ = self.state.shutdown.stopping() => return,
+                msg = incoming.recv() => msg,
+            };
+            let Some(msg) = msg else { break };
             self.handle(msg).await;
         }
         tracing::warn!("the broker connection of ingest ended");
+    }
+
+    /// At shutdown, once the reader has stopped: the writers store and acknowledge every batch
+    /// already queued, then end.
+    pub async fn drain(&self) {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner()).take();
+        for w in self.writers.lock().await.drain(..) {
+            let _ = w.await;
+        }
     }
 
     /// Checks one message and queues what is to be stored. Never fails: whatever is wrong with
@@ -278,14 +299,16 @@ impl Ingest {
             _ => return,
         };
         // Waiting here when the queue is full is the back-pressure (see the module note).
-        let _ = self
-            .queue
-            .send(Prepared {
-                gateway: entry,
-                ack,
-                samples,
-            })
-            .await;
+        let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(queue) = queue {
+            let _ = queue
+                .send(Prepared {
+                    gateway: entry,
+                    ack,
+                    samples,
+                })
+                .await;
+        }
     }
 
     pub fn state(&self) -> &TelemetryCtx {

@@ -48,6 +48,26 @@ pub struct Telemetry {
     pub gateway_addr: Option<SocketAddr>,
     /// Wakes the rollup worker (tests).
     pub rollups: Arc<tokio::sync::Notify>,
+    /// The broker reader, the silence sweep and the counter flush, ended by [`Telemetry::stop`].
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    evaluation: Arc<crate::telemetry::events::Evaluation>,
+}
+
+impl Telemetry {
+    /// The data path's part of the hub's stop, once `Core::shutdown` has begun: the gateways'
+    /// listener, the broker reader and the silence sweep end first (so connections the stop
+    /// closes are never taken for outages); the writers store and acknowledge what was queued;
+    /// the counters are flushed; then the evaluator's inbox closes, and the evaluator ends after
+    /// taking what it was handed.
+    pub async fn stop(mut self) {
+        for t in self.tasks.drain(..) {
+            let _ = t.await;
+        }
+        self.ingest.drain().await;
+        let i = &self.ingest;
+        flush_counters(i.state(), &i.stats, &i.registry).await;
+        self.evaluation.close();
+    }
 }
 
 /// Starts the broker (embedded or external), ingest, presence, counters and rollups.
@@ -94,7 +114,14 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
             state.clone(),
             Duration::from_secs(cfg.auth_cache_seconds),
         ));
-        tokio::spawn(gatekeeper::serve(listener, internal, secret, auth, stats.clone()));
+        tokio::spawn(gatekeeper::serve(
+            listener,
+            internal,
+            secret,
+            auth,
+            stats.clone(),
+            state.shutdown.clone(),
+        ));
         tracing::info!(%addr, "MQTT broker for gateways listening");
         (connected, Some(addr))
     } else {
@@ -113,28 +140,42 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
         presence.clone(),
         connected.downlink,
     );
-    tokio::spawn(ingest.clone().run(connected.incoming));
-    presence::spawn_sweeper(presence, cfg.gateway_silence_seconds, cfg.device_silence_seconds);
-    spawn_counter_flush(state.clone(), stats, registry, cfg.state_flush_seconds);
+    let tasks = vec![
+        tokio::spawn(ingest.clone().run(connected.incoming)),
+        presence::spawn_sweeper(presence, cfg.gateway_silence_seconds, cfg.device_silence_seconds),
+        spawn_counter_flush(state.clone(), stats, registry, cfg.state_flush_seconds),
+    ];
     let rollups = rollup::spawn_worker(state.clone());
     Ok(Telemetry {
         ingest,
         gateway_addr,
         rollups,
+        tasks,
+        evaluation: state.evaluation.clone(),
     })
 }
 
 /// Adds what was counted since the last flush to `pv_gateway_state` every `period` seconds
-/// (deltas, so replicas sum: see `stats`).
-fn spawn_counter_flush(state: TelemetryCtx, stats: Arc<Stats>, registry: Arc<Registry>, period: u64) {
+/// (deltas, so replicas sum: see `stats`), until the hub stops.
+fn spawn_counter_flush(
+    state: TelemetryCtx,
+    stats: Arc<Stats>,
+    registry: Arc<Registry>,
+    period: u64,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(period.max(1)));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            tick.tick().await;
+            tokio::select! {
+                biased;
+                // The last flush is `Telemetry::stop`'s, after the writers drained.
+                _ = state.shutdown.stopping() => return,
+                _ = tick.tick() => {}
+            }
             flush_counters(&state, &stats, &registry).await;
         }
-    });
+    })
 }
 
 /// One flush: every gateway's pending delta is added to its stored totals, or given back to be

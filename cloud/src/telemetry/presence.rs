@@ -110,7 +110,7 @@ impl Presence {
                 .set_gateway(self.live(&entry.gateway_id, &g, None));
             if came_online {
                 self.persist(&entry.gateway_id, &g, None).await;
-                self.alarm_gateway(&entry.gateway_id, &g).await;
+                self.alarm_gateway(&entry.gateway_id, &g, now).await;
             }
         }
     }
@@ -128,7 +128,7 @@ impl Presence {
     pub async fn status(&self, entry: &GatewayEntry, status: GatewayStatus) {
         let online = matches!(status.kind, StatusKind::Birth | StatusKind::Periodic) && status.online;
         let now = time::now_ms();
-        let g = {
+        let (g, heard) = {
             let mut map = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
             let g = map.entry(entry.gateway_id.clone()).or_insert_with(|| Gw {
                 tenant_id: entry.tenant_id.clone(),
@@ -139,10 +139,13 @@ impl Presence {
                 devices: vec![],
             });
             g.devices = entry.devices.values().map(|d| d.device_id).collect();
+            // A last will can come long after the gateway's last message (the broker's keep-alive
+            // timeout): its outage is measured from that message.
+            let heard = if online { now } else { g.last_seen.min(now) };
             g.online = online;
             g.last_seen = now;
             g.published_seen = now;
-            g.clone()
+            (g.clone(), heard)
         };
         // Devices: as the status lists them, or all offline with the gateway.
         let (mut up, mut down) = (Vec::new(), Vec::new());
@@ -159,7 +162,7 @@ impl Presence {
         self.devices_online(&down, false).await;
         // Alarms: the gateway's own state, and devices its status reports offline (when the
         // gateway itself is offline, its alarm stands for its devices).
-        self.alarm_gateway(&entry.gateway_id, &g).await;
+        self.alarm_gateway(&entry.gateway_id, &g, heard).await;
         if online && !down.is_empty() {
             self.state
                 .evaluation
@@ -192,8 +195,9 @@ impl Presence {
         }
     }
 
-    /// Tells the alarm engine the gateway's state (it raises or clears `comm:gateway` on a change).
-    async fn alarm_gateway(&self, id: &str, g: &Gw) {
+    /// Tells the alarm engine the gateway's state, offline with the time of its last message
+    /// (the engine debounces `comm:gateway`: see `alarm::outage`).
+    async fn alarm_gateway(&self, id: &str, g: &Gw, heard: i64) {
         use crate::telemetry::events::Event;
         let (tenant_id, station_id, gateway_id) = (g.tenant_id.clone(), g.station_id, id.to_owned());
         let input = if g.online {
@@ -207,6 +211,7 @@ impl Presence {
                 tenant_id,
                 station_id,
                 gateway_id,
+                since: heard,
             }
         };
         self.state.evaluation.submit(input).await;
@@ -227,7 +232,7 @@ impl Presence {
         };
         for (id, g) in silent {
             tracing::info!(gateway = %id, "gateway silent: offline");
-            self.alarm_gateway(&id, &g).await;
+            self.alarm_gateway(&id, &g, g.last_seen).await;
             self.devices_online(&g.devices, false).await;
             self.persist(&id, &g, None).await;
             self.state.realtime.set_gateway(self.live(&id, &g, None));
@@ -254,19 +259,29 @@ impl Presence {
     }
 }
 
-/// Runs the silence sweep until the process ends.
-pub fn spawn_sweeper(presence: Arc<Presence>, gateway_silence_s: i64, device_silence_s: i64) {
+/// Runs the silence sweep until the hub stops (its own stop silences every gateway: that is no
+/// outage, so the sweep ends first).
+pub fn spawn_sweeper(
+    presence: Arc<Presence>,
+    gateway_silence_s: i64,
+    device_silence_s: i64,
+) -> tokio::task::JoinHandle<()> {
     let period = std::time::Duration::from_millis(
         (gateway_silence_s.min(device_silence_s).max(1) as u64 * 1000 / 4).clamp(200, 5000),
     );
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(period);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let shutdown = presence.state.shutdown.clone();
         loop {
-            tick.tick().await;
+            tokio::select! {
+                biased;
+                _ = shutdown.stopping() => return,
+                _ = tick.tick() => {}
+            }
             presence
                 .sweep(gateway_silence_s * 1000, device_silence_s * 1000)
                 .await;
         }
-    });
+    })
 }

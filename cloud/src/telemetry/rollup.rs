@@ -497,7 +497,12 @@ pub fn spawn_worker(state: TelemetryCtx) -> Arc<tokio::sync::Notify> {
             tokio::select! {
                 _ = tokio::time::sleep(Duration::from_millis(cfg.rollup_interval_ms)) => {}
                 _ = k.notified() => {}
+                _ = state.shutdown.stopping() => return,
             }
+            // What is not rolled up now is rolled up after the restart (rows are marked dirty).
+            let Some(_busy) = state.shutdown.pass() else {
+                return;
+            };
             match leader::run_exclusive(&state.db, ROLLUP_JOB, run_all(&state, 2000)).await {
                 Ok(Some(Err(e))) => tracing::warn!(error = %e, "rollup pass failed; retrying later"),
                 Ok(Some(Ok(_))) => {}

@@ -56,7 +56,8 @@ pub async fn write_group(
     mark: i64,
     now: i64,
 ) -> Result<u64, ApiError> {
-    let mut tx = db.pool().begin().await?;
+    // Acknowledged once committed, and the gateway then deletes its copy: the durable pool.
+    let mut tx = db.durable().begin().await?;
     let mut inserted = 0;
     for chunk in raws.chunks(chunk_rows.max(1)) {
         let mut sql = Sql::new(
