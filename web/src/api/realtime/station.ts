@@ -107,7 +107,7 @@ export const FLEET_CURVE_MAX_INVERTERS = 200
  */
 export async function fleetPowerCurve(signal?: AbortSignal): Promise<[number, number][]> {
   const page = await inverterRealList({ current: 1, size: FLEET_CURVE_MAX_INVERTERS }, signal)
-  return stationPowerCurve(page.records, undefined, signal)
+  return (await stationPowerCurve(page.records, undefined, signal)).points
 }
 
 /**
