@@ -10,7 +10,7 @@ import Chart from '../../../components/realtime/Chart'
 import { FleetClockShiftNotice } from '../../../components/realtime/ClockShiftNotice'
 import { powerCurveOption } from '../../../components/realtime/curves'
 import { rankingOption, statusPieOption } from '../../../components/realtime/fleetCharts'
-import { fleetRevenue } from '../../../api/realtime/home'
+import { fleetFigures } from '../../../components/realtime/fleetFigures'
 import { KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import StationMap from '../../../components/realtime/StationMap'
@@ -158,19 +158,7 @@ export default function BigScreen() {
             )}
             <div className="bigscreen-grid">
               <div className="bigscreen-column">
-                <KpiRow
-                  dark
-                  figures={{
-                    stations: summary?.stations ?? 0,
-                    powerW: summary?.powerW ?? null,
-                    todayWh: summary?.todayWh ?? null,
-                    totalWh: summary?.totalWh ?? null,
-                    capacityWp: summary?.capacityWp ?? null,
-                    co2Kg: summary?.co2Kg ?? null,
-                    revenue: fleetRevenue(summary),
-                  }}
-                  co2Factor={summary?.co2Factor}
-                />
+                <KpiRow dark figures={fleetFigures(summary)} co2Factor={summary?.co2Factor} />
                 <Panel
                   title={t('realtimeUi.bigScreen.status')}
                   testId="bigscreen-status"

@@ -9,7 +9,7 @@ import {
   rankingOption,
   statusPieOption,
 } from '../../../components/realtime/fleetCharts'
-import { fleetRevenue } from '../../../api/realtime/home'
+import { fleetFigures } from '../../../components/realtime/fleetFigures'
 import { KpiCard, KpiRow } from '../../../components/realtime/Kpis'
 import RepairKpis from '../../../components/repair/RepairKpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
@@ -47,18 +47,7 @@ export default function DashboardPage() {
         <Alert type="error" showIcon title={t('realtimeUi.live.loadFailed')} />
       )}
       <FleetClockShiftNotice count={stations.filter((s) => s.clockShift).length} />
-      <KpiRow
-        figures={{
-          stations: summary?.stations ?? 0,
-          powerW: summary?.powerW ?? null,
-          todayWh: summary?.todayWh ?? null,
-          totalWh: summary?.totalWh ?? null,
-          capacityWp: summary?.capacityWp ?? null,
-          co2Kg: summary?.co2Kg ?? null,
-          revenue: fleetRevenue(summary),
-        }}
-        co2Factor={summary?.co2Factor}
-      />
+      <KpiRow figures={fleetFigures(summary)} co2Factor={summary?.co2Factor} />
       <RepairKpis figures={summary} />
       <Row gutter={[12, 12]}>
         <Col xs={12} md={6}>

@@ -21,6 +21,7 @@ import { withClockShifts } from '../../../api/realtime/station'
 import type { MapStation } from '../../../api/realtime/types'
 import { FleetClockShiftNotice } from '../../../components/realtime/ClockShiftNotice'
 import { fleetRevenue } from '../../../api/realtime/home'
+import { fleetFigures } from '../../../components/realtime/fleetFigures'
 import { KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import RepairKpis from '../../../components/repair/RepairKpis'
@@ -112,18 +113,7 @@ export default function EquipmentMap() {
       )}
       <FleetClockShiftNotice count={shifted} />
 
-      <KpiRow
-        figures={{
-          stations: summary?.stations ?? stations.length,
-          powerW: summary?.powerW ?? null,
-          todayWh: summary?.todayWh ?? null,
-          totalWh: summary?.totalWh ?? null,
-          capacityWp: summary?.capacityWp ?? null,
-          co2Kg: summary?.co2Kg ?? null,
-          revenue: fleetRevenue(summary),
-        }}
-        co2Factor={summary?.co2Factor}
-      />
+      <KpiRow figures={fleetFigures(summary, stations.length)} co2Factor={summary?.co2Factor} />
       <RepairKpis figures={summary} />
 
       <Row gutter={[12, 12]}>
