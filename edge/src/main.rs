@@ -224,9 +224,10 @@ fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Run { config, print_stored } => {
-            rt.block_on(pv_edge::agent::run(config, print_stored, shutdown_signal()))
-        }
+        Command::Run { config, print_stored } => rt.block_on(async {
+            let stop = shutdown_signal()?;
+            pv_edge::agent::run(config, print_stored, stop).await
+        }),
         Command::Probe {
             bus,
             unit,
@@ -334,25 +335,27 @@ fn main() -> anyhow::Result<()> {
     }
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
+/// Registers SIGTERM and Ctrl-C before start-up begins, not when the agent first polls for them: a
+/// stop that arrives while the queue opens or the first connection is made still ends cleanly
+/// (flushed queue, exit code 0) instead of killing the process by the signal's default action.
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
     {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = ctrl_c => {}
-                    _ = term.recv() => {}
-                }
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
+        let mut int = signal(SignalKind::interrupt()).context("listening for SIGINT")?;
+        Ok(async move {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
             }
-            Err(_) => {
-                let _ = ctrl_c.await;
-            }
-        }
+        })
     }
     #[cfg(not(unix))]
     {
-        let _ = ctrl_c.await;
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }
 

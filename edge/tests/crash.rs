@@ -170,6 +170,16 @@ async fn twenty_kill_nines_while_forwarding_deliver_every_sample_once() {
         );
     }
     let agent = Agent::spawn(&config);
+    // The stop below must land on a running agent that is forwarding, not on one still starting:
+    // when the earlier rounds left nothing behind, the wait for delivery ends at once.
+    let started = std::time::Instant::now();
+    while agent.stored().is_empty() && started.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        !agent.stored().is_empty(),
+        "the last agent stored nothing in 20 s"
+    );
     let through = cloud
         .wait_for(Duration::from_secs(60), |s| {
             let have: BTreeSet<u64> = s.seqs("gw-crash-fwd").into_iter().collect();
