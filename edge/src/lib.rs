@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod clock;
 pub mod command;
+pub mod commission;
 pub mod config;
 pub mod device;
 pub mod plan;

@@ -9,7 +9,6 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use pv_edge::config::GatewayConfig;
-use pv_edge::device::DeviceSpec;
 use pv_edge::scheduler::{BusPolicy, Session};
 use pv_edge::sim::{self as sim, Simulator, spec::SimSpec};
 use pv_edge::transport::{Parity, Transport};
@@ -239,14 +238,10 @@ fn main() -> anyhow::Result<()> {
                 .into_iter()
                 .find(|m| m.id == map)
                 .with_context(|| format!("no map {map} in {}", maps_dir.display()))?;
-            let spec = DeviceSpec {
-                id: format!("unit-{unit}"),
-                unit,
-                map: Arc::new(map),
-                interval: Duration::from_secs(1),
-            };
-            let values = bus.session()?.poll(&spec).await.map_err(anyhow::Error::msg)?;
-            for (metric, value) in &values {
+            let report = pv_edge::commission::probe(&mut bus.session()?, unit, Arc::new(map))
+                .await
+                .map_err(anyhow::Error::msg)?;
+            for (metric, value) in &report.values {
                 let unit = pv_shared::metrics::lookup(metric)
                     .map(|m| m.unit().symbol)
                     .unwrap_or("");
@@ -255,10 +250,11 @@ fn main() -> anyhow::Result<()> {
                     Value::Text(t) => println!("{metric} {t:?}"),
                 }
             }
-            if let Some(Value::Number(code)) = values.get("status_code")
-                && let Some(s) = spec.map.status_of(*code as u32)
-            {
-                println!("status: {} / {}", s.en, s.zh);
+            if let Some(status) = &report.status {
+                println!("status: {status}");
+            }
+            for w in &report.warnings {
+                eprintln!("warning: {w}");
             }
             Ok(())
         }),
@@ -268,11 +264,9 @@ fn main() -> anyhow::Result<()> {
             to,
             register,
         } => rt.block_on(async {
-            let mut session = bus.session()?;
-            for unit in from..=to {
-                if session.present(unit, Function::Holding, register).await {
-                    println!("unit {unit}: answers");
-                }
+            let report = pv_edge::commission::scan(&mut bus.session()?, from..=to, register, &[]).await;
+            for u in &report.units {
+                println!("unit {}: {}", u.unit, u.detail);
             }
             Ok(())
         }),

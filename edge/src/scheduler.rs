@@ -463,6 +463,33 @@ impl Session {
         }
     }
 
+    /// Reads raw registers, telling an exception (the unit is there) from no answer.
+    pub async fn read_raw(
+        &mut self,
+        unit: u8,
+        function: Function,
+        start: u16,
+        count: u16,
+    ) -> Result<Vec<u16>, crate::commission::Refusal> {
+        use crate::commission::Refusal;
+        match self
+            .bus
+            .read(
+                unit,
+                Block {
+                    function,
+                    start,
+                    count,
+                },
+            )
+            .await
+        {
+            Ok(w) => Ok(w),
+            Err(ReadError::Exception(e)) => Err(Refusal::Exception(u8::from(e))),
+            Err(ReadError::Failed(e)) => Err(Refusal::Failed(e)),
+        }
+    }
+
     /// Whether anything answers at `unit` (an exception is an answer).
     pub async fn present(&mut self, unit: u8, function: Function, start: u16) -> bool {
         !matches!(
@@ -487,6 +514,26 @@ impl Session {
 
     pub fn stats(&self) -> &BusStats {
         &self.bus.stats
+    }
+}
+
+impl crate::commission::Registers for Session {
+    fn describe(&self) -> String {
+        self.bus.name.clone()
+    }
+
+    async fn read_words(
+        &mut self,
+        unit: u8,
+        function: Function,
+        start: u16,
+        count: u16,
+    ) -> Result<Vec<u16>, crate::commission::Refusal> {
+        self.read_raw(unit, function, start, count).await
+    }
+
+    async fn poll_device(&mut self, spec: &DeviceSpec) -> Result<BTreeMap<String, Value>, String> {
+        self.poll(spec).await
     }
 }
 

@@ -91,7 +91,7 @@ fn scan_probe_read_and_write_against_the_simulator() {
         String::from_utf8(out.stdout).unwrap()
     };
     let scan = run(&["scan", "--from", "1", "--to", "8"]);
-    assert_eq!(scan, "unit 3: answers\nunit 7: answers\n");
+    assert_eq!(scan, "unit 3: answers with exception 2\nunit 7: answers\n");
 
     let maps = maps_dir();
     let probe = run(&[

@@ -3,6 +3,7 @@
 //! This crate holds the wire contract (MQTT topics and payload versions), the canonical metric
 //! vocabulary, the register-map schema and the generic register decoder.
 
+pub mod commission;
 pub mod decode;
 pub mod metrics;
 pub mod regmap;
