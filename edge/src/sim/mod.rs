@@ -17,6 +17,7 @@
 //! unanswered (timeouts) or refused with an exception, and (realistic mode) a fault code from
 //! the map's fault table with the device stopping production.
 
+pub mod bank;
 pub mod plant;
 pub mod sky;
 pub mod spec;
