@@ -108,6 +108,8 @@ struct RawDevice {
     map: Spanned<String>,
     unit: Spanned<i64>,
     interval_ms: Option<Spanned<i64>>,
+    /// The map variant of this device (the map's `[[setting]]`s), e.g. `{ output_type = "3p3w" }`.
+    settings: Option<Spanned<BTreeMap<String, String>>>,
 }
 
 struct Ctx<'a> {
@@ -298,6 +300,13 @@ impl GatewayConfig {
                         ),
                     );
                 };
+                let map = match &rd.settings {
+                    None => map.clone(),
+                    Some(s) => match map.with_settings(s.get_ref()) {
+                        Ok(m) => Arc::new(m),
+                        Err(e) => return cx.err(s.span(), g("settings"), e.to_string()),
+                    },
+                };
                 let unit = cx.int(&Some(rd.unit.clone()), &g("unit"), 1, 1..=247)? as u8;
                 if !units.insert(unit) {
                     return cx.err(
@@ -313,7 +322,7 @@ impl GatewayConfig {
                 devices.push(DeviceSpec {
                     id: id.clone(),
                     unit,
-                    map: map.clone(),
+                    map,
                     interval,
                 });
             }
@@ -508,5 +517,32 @@ interval_ms = 1000
         assert!(e.message.contains("bauds"), "{e}");
         let e = config(&BUS.replace("\"rtu\"", "\"tcp\"")).unwrap_err();
         assert_eq!(e.field, "bus[0].address", "{e}");
+    }
+
+    #[test]
+    fn a_device_setting_picks_its_map_variant_and_a_wrong_one_is_refused() {
+        let sungrow = BUS.replace("huawei-sun2000-ktl", "sungrow-sg-cx");
+        let metrics = |c: &GatewayConfig| -> Vec<String> {
+            c.buses[0].devices[0]
+                .map
+                .points
+                .iter()
+                .map(|p| p.metric.clone())
+                .collect()
+        };
+        let four = config(&sungrow).unwrap();
+        assert!(metrics(&four).contains(&"grid_voltage_a".to_string()));
+        let three = config(&format!("{sungrow}settings = {{ output_type = \"3p3w\" }}\n")).unwrap();
+        assert!(metrics(&three).contains(&"grid_voltage_ab".to_string()));
+        assert!(!metrics(&three).contains(&"grid_voltage_a".to_string()));
+        let e = config(&format!("{sungrow}settings = {{ output_type = \"delta\" }}\n")).unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_str()),
+            (16, "bus[0].device[0].settings"),
+            "{e}"
+        );
+        assert!(e.message.contains("3p4w"), "{e}");
+        let e = config(&format!("{BUS}settings = {{ output_type = \"3p3w\" }}\n")).unwrap_err();
+        assert!(e.message.contains("no setting \"output_type\""), "{e}");
     }
 }

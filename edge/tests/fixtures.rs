@@ -231,9 +231,14 @@ fn same(want: &Value, got: &Value) -> bool {
 /// Serves one fixture and polls it; the mismatches, one line each.
 async fn check(fixture: &Fixture, map: Arc<RegisterMap>) -> Vec<String> {
     let name = fixture.file.display().to_string();
-    if !fixture.settings.is_empty() {
-        return vec![format!("{name}: settings: maps take no settings yet")];
-    }
+    let map = if fixture.settings.is_empty() {
+        map
+    } else {
+        match map.with_settings(&fixture.settings) {
+            Ok(m) => Arc::new(m),
+            Err(e) => return vec![format!("{name}: settings: {e}")],
+        }
+    };
     let bank = RegisterBank::new(fixture.words.clone());
     let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
         Ok(l) => l,

@@ -244,6 +244,7 @@ mod tests {
             scale,
             scale_factor: None,
             writable: false,
+            when: Vec::new(),
             line: 1,
         }
     }

@@ -13,8 +13,8 @@
 //!
 //! Where things are: `schema` holds the checked types that edge and cloud use; `raw` the map as
 //! written; `parse` the file-level checks (device, limits, SunSpec models); `point` one point
-//! entry; `overlap` the check across points; `tables` the status and fault tables; `error` the
-//! file:line:field error. Callers only ever name `pv_shared::regmap::X`.
+//! entry; `overlap` the check across points; `tables` the status and fault tables; `settings` the
+//! per-device variants a map offers; `error` the file:line:field error. Callers only ever name `pv_shared::regmap::X`.
 
 mod error;
 mod overlap;
@@ -22,6 +22,7 @@ mod parse;
 mod point;
 mod raw;
 mod schema;
+mod settings;
 mod tables;
 
 #[cfg(test)]
@@ -30,5 +31,6 @@ mod fixture;
 pub use error::MapError;
 pub use schema::{
     DataType, DeviceKind, FaultEntry, FaultMatch, Function, Limits, Location, Order, Point, RegisterMap,
-    Sentinels, Severity, StatusEntry, SunSpecModel,
+    Sentinels, Setting, Severity, StatusEntry, SunSpecModel,
 };
+pub use settings::SettingError;

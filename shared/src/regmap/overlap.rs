@@ -7,9 +7,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::error::{Lines, MapError};
 use super::schema::{Function, Location, Point};
+use super::settings::exclusive;
 
-/// Registers `start..end` of a point (or scale factor) and the line that mapped it.
-type Extent = (u32, u32, String, usize);
+/// Registers `start..end` of a point (or scale factor), the line that mapped it and the
+/// settings under which it exists.
+type Extent<'a> = (u32, u32, String, usize, &'a [(String, String)]);
 
 /// Refuses maps whose points (or scale-factor registers) share registers: such a map decodes
 /// one register as two things, which is always a transcription mistake.
@@ -30,6 +32,7 @@ pub(super) fn check_overlaps(lines: &Lines, points: &[Point]) -> Result<(), MapE
             start + u32::from(p.words),
             p.metric.clone(),
             p.line,
+            &p.when,
         ));
         if let Some(sf) = p.scale_factor {
             sfs.insert((p.function, sf));
@@ -40,13 +43,17 @@ pub(super) fn check_overlaps(lines: &Lines, points: &[Point]) -> Result<(), MapE
         spaces
             .entry((function, model))
             .or_default()
-            .push((start, start + 1, "scale factor".into(), 0));
+            .push((start, start + 1, "scale factor".into(), 0, &[]));
     }
     for v in spaces.values_mut() {
-        v.sort();
-        for w in v.windows(2) {
-            let (a, b) = (&w[0], &w[1]);
-            if b.0 < a.1 {
+        v.sort_by(|a, b| (a.0, a.1, &a.2).cmp(&(b.0, b.1, &b.2)));
+        // Points of different variants may share registers, so a point is compared with every
+        // later one that starts inside it, not only its neighbour.
+        for (i, a) in v.iter().enumerate() {
+            for b in v[i + 1..].iter().take_while(|b| b.0 < a.1) {
+                if exclusive(a.4, b.4) {
+                    continue;
+                }
                 return Err(lines.err_at_line(
                     a.3.max(b.3),
                     "address",

@@ -11,8 +11,10 @@ use toml::Spanned;
 use super::error::{Lines, MapError};
 use super::overlap::check_overlaps;
 use super::raw::{RawDevice, RawLimits, RawMap, RawPoint, RawSunSpec};
-use super::schema::{DeviceKind, Function, Limits, Order, Point, RegisterMap, Sentinels, SunSpecModel};
-use super::{point, tables};
+use super::schema::{
+    DeviceKind, Function, Limits, Order, Point, RegisterMap, Sentinels, Setting, SunSpecModel,
+};
+use super::{point, settings, tables};
 
 impl RegisterMap {
     /// Reads and checks the map in `path`.
@@ -53,9 +55,11 @@ impl RegisterMap {
         let kind = parse_device(&lines, device)?;
         let limits = parse_limits(&lines, raw.limits.as_ref())?;
         let sunspec = parse_sunspec(&lines, raw.sunspec.as_ref())?;
-        let points = parse_points(&lines, &raw.point, &limits, &sunspec)?;
-        let status = tables::parse_status(&lines, &raw.status, &points)?;
-        let faults = tables::parse_faults(&lines, &raw.fault, &points)?;
+        let settings = settings::parse_settings(&lines, &raw.setting)?;
+        let all_points = parse_points(&lines, &raw.point, &limits, &sunspec, &settings)?;
+        let status = tables::parse_status(&lines, &raw.status, &all_points)?;
+        let faults = tables::parse_faults(&lines, &raw.fault, &all_points)?;
+        let chosen = settings::defaults(&settings);
 
         Ok(RegisterMap {
             file: path.to_path_buf(),
@@ -65,8 +69,11 @@ impl RegisterMap {
             kind,
             source: device.source.get_ref().clone(),
             limits,
+            points: settings::select(&all_points, &chosen),
+            settings,
+            chosen,
             sunspec,
-            points,
+            all_points,
             status,
             faults,
         })
@@ -156,10 +163,11 @@ fn parse_points(
     raw: &[Spanned<RawPoint>],
     limits: &Limits,
     sunspec: &[SunSpecModel],
+    settings: &[Setting],
 ) -> Result<Vec<Point>, MapError> {
     let mut points = Vec::new();
     for (i, p) in raw.iter().enumerate() {
-        point::parse_point(lines, i, p, limits, sunspec, &mut points)?;
+        point::parse_point(lines, i, p, limits, sunspec, settings, &mut points)?;
     }
     if points.is_empty() {
         return lines.err(0..0, "point", "the map has no points");

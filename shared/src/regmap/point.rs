@@ -11,7 +11,8 @@ use toml::Spanned;
 use super::error::{Lines, MapError};
 use super::parse::parse_function;
 use super::raw::RawPoint;
-use super::schema::{DataType, Function, Limits, Location, Point, SunSpecModel};
+use super::schema::{DataType, Function, Limits, Location, Point, Setting, SunSpecModel};
+use super::settings::{exclusive, parse_when};
 use crate::metrics::{self, Dimension, Unit};
 
 /// The `i`-th `[[point]]` entry while it is checked; errors name it `point[i].<key>`.
@@ -52,6 +53,7 @@ pub(super) fn parse_point(
     raw: &Spanned<RawPoint>,
     limits: &Limits,
     sunspec: &[SunSpecModel],
+    settings: &[Setting],
     out: &mut Vec<Point>,
 ) -> Result<(), MapError> {
     let e = &Entry { lines, i, raw };
@@ -76,6 +78,7 @@ pub(super) fn parse_point(
         scale,
         scale_factor,
         writable: false,
+        when: parse_when(lines, &e.field("when"), raw.get_ref().when.as_ref(), settings)?,
         line: e.lines.line(e.span().start),
     };
     shape.writable = writable(e, &shape, model.is_some())?;
@@ -315,7 +318,11 @@ fn expand(
             return e.err(e.span(), "repeat", "runs past register 65535");
         };
         let location = locate(e, &metric, start, shape.words, model)?;
-        if out.iter().any(|q: &Point| q.metric == metric) {
+        // One metric may come from different registers in different variants, never twice in one.
+        if out
+            .iter()
+            .any(|q: &Point| q.metric == metric && !exclusive(&q.when, &shape.when))
+        {
             return e.err(r.metric.span(), "metric", format!("{metric} is mapped twice"));
         }
         out.push(Point {

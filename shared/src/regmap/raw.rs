@@ -3,6 +3,8 @@
 //! Every value keeps its span so a later check can name the line; `deny_unknown_fields` turns a
 //! misspelt key (`scael`) into an error instead of a silently ignored default.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -12,6 +14,8 @@ pub(super) struct RawMap {
     pub device: Spanned<RawDevice>,
     pub limits: Option<Spanned<RawLimits>>,
     pub sunspec: Option<Spanned<RawSunSpec>>,
+    #[serde(default)]
+    pub setting: Vec<Spanned<RawSetting>>,
     #[serde(default)]
     pub point: Vec<Spanned<RawPoint>>,
     #[serde(default)]
@@ -77,6 +81,18 @@ pub(super) struct RawPoint {
     pub first: Option<Spanned<i64>>,
     /// A set-point the gateway may write on command.
     pub writable: Option<Spanned<bool>>,
+    /// Settings under which the point exists (a map variant), e.g. `{ output_type = "3p3w" }`.
+    pub when: Option<Spanned<BTreeMap<String, Spanned<String>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawSetting {
+    pub name: Spanned<String>,
+    pub values: Spanned<Vec<Spanned<String>>>,
+    pub default: Spanned<String>,
+    pub zh: String,
+    pub en: String,
 }
 
 #[derive(Deserialize)]

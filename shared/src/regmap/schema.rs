@@ -3,6 +3,7 @@
 //! Everything here has passed the checks in `parse`, `point`, `overlap` and `tables`, so users never
 //! re-validate: an address is in range, a unit fits its metric, a fault names a code point.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -132,6 +133,9 @@ pub struct Point {
     /// target angle). Only numeric holding registers at absolute addresses without a SunSpec
     /// scale factor qualify: the value written must not depend on what is read first.
     pub writable: bool,
+    /// The map settings under which this point exists (setting name, value), sorted by name;
+    /// empty for a point every variant has.
+    pub when: Vec<(String, String)>,
     /// Line of the point in its file, for messages about it at run time.
     pub line: usize,
 }
@@ -208,6 +212,17 @@ pub struct SunSpecModel {
     pub accept: Vec<u16>,
 }
 
+/// A per-device choice a map offers where devices of one model differ in a way the registers
+/// do not tell (wiring, firmware edition): the gateway config picks a value for each device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting {
+    pub name: String,
+    pub values: Vec<String>,
+    pub default: String,
+    pub zh: String,
+    pub en: String,
+}
+
 /// Device kinds the platform knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -230,9 +245,17 @@ pub struct RegisterMap {
     pub kind: DeviceKind,
     pub source: String,
     pub limits: Limits,
+    /// Settings the map offers (see [`Setting`]); empty for most maps.
+    pub settings: Vec<Setting>,
+    /// The value of each setting this map is resolved for (the defaults, unless
+    /// [`RegisterMap::with_settings`] chose others).
+    pub chosen: BTreeMap<String, String>,
     /// Empty unless the points address SunSpec models.
     pub sunspec: Vec<SunSpecModel>,
+    /// The points of the chosen variant: what a device configured so is polled for.
     pub points: Vec<Point>,
+    /// Every point of every variant, as written.
+    pub all_points: Vec<Point>,
     pub status: Vec<StatusEntry>,
     pub faults: Vec<FaultEntry>,
 }
