@@ -20,8 +20,10 @@ fn maps() -> Vec<RegisterMap> {
 /// the Solis grid-tie protocol documents 4 DC inputs.
 const FEWER_INPUTS: &[(&str, usize)] = &[("solaredge-se", 3), ("solis-gc", 4)];
 
+/// Whether the map can publish `metric` under some setting (an optional sensor may be absent on
+/// a given device, and then the metric is rightly missing there).
 fn has(map: &RegisterMap, metric: &str) -> bool {
-    map.points.iter().any(|p| p.metric == metric)
+    map.all_points.iter().any(|p| p.metric == metric)
 }
 
 #[test]
