@@ -406,3 +406,28 @@ fn close_enough_is_relative_one_in_a_million_or_absolute_one_in_a_billion() {
     assert!(!same(&Value::Number(0.995), &Value::Number(0.00995)));
     assert!(!same(&Value::Text("A".into()), &Value::Number(0.0)));
 }
+
+/// The point of the fixtures: a map with a wrong address, which its own simulator would serve
+/// back consistently, fails against words placed by the vendor's table.
+#[tokio::test]
+async fn a_map_with_swapped_addresses_fails_its_fixture() {
+    let map_file = configs().join("eastron-sdm630.toml");
+    let text = std::fs::read_to_string(&map_file).expect("map");
+    let swapped = text
+        .replacen("address = 200,", "address = 0xAB,", 1)
+        .replacen("address = 204,", "address = 200,", 1)
+        .replacen("address = 0xAB,", "address = 204,", 1);
+    assert_ne!(swapped, text);
+    let wrong = Arc::new(RegisterMap::parse(&map_file, &swapped).expect("still a valid map"));
+    let file = configs().join("fixtures/eastron-sdm630/export-3p4w.toml");
+    let fixture = parse_fixture(&file, &std::fs::read_to_string(&file).expect("fixture")).expect("parses");
+    let problems = check(&fixture, wrong).await;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("grid_voltage_ab: expected Number(398.4)")),
+        "{problems:?}"
+    );
+    let right = Arc::new(RegisterMap::load(&map_file).expect("map"));
+    assert_eq!(check(&fixture, right).await, Vec::<String>::new());
+}
