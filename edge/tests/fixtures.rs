@@ -239,6 +239,18 @@ async fn check(fixture: &Fixture, map: Arc<RegisterMap>) -> Vec<String> {
             Err(e) => return vec![format!("{name}: settings: {e}")],
         }
     };
+    // A typo in a metric name would otherwise read as "not published" and send the author
+    // looking at registers.
+    let unknown: Vec<String> = fixture
+        .expected
+        .keys()
+        .chain(&fixture.absent)
+        .filter(|m| !map.all_points.iter().any(|p| &p.metric == *m))
+        .map(|m| format!("{name}: {m}: the map has no point for this metric"))
+        .collect();
+    if !unknown.is_empty() {
+        return unknown;
+    }
     let bank = RegisterBank::new(fixture.words.clone());
     let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
         Ok(l) => l,
@@ -429,5 +441,12 @@ async fn a_map_with_swapped_addresses_fails_its_fixture() {
         "{problems:?}"
     );
     let right = Arc::new(RegisterMap::load(&map_file).expect("map"));
-    assert_eq!(check(&fixture, right).await, Vec::<String>::new());
+    assert_eq!(check(&fixture, right.clone()).await, Vec::<String>::new());
+    let mut typo = fixture;
+    typo.expected.insert("ac_powr".into(), Value::Number(1.0));
+    let problems = check(&typo, right).await;
+    assert!(
+        problems.len() == 1 && problems[0].ends_with("ac_powr: the map has no point for this metric"),
+        "{problems:?}"
+    );
 }
