@@ -181,6 +181,22 @@ async fn a_unit_refusing_the_scanned_register_is_still_a_device() {
 }
 
 #[tokio::test]
+async fn ids_a_gateway_answers_illegal_address_for_are_listed_but_nothing_is_suggested_for_them() {
+    // "Illegal address" is what a present unit without the register says, so these ids cannot be
+    // dropped on the first read; the installer sees them unidentified and without a map.
+    let addr = serve_tcp(station(Some(ExceptionCode::IllegalDataAddress))).await;
+    let mut bus = Session::new(Transport::Tcp { address: addr }, policy(150));
+    let report = commission::scan(&mut bus, 1..=6, 0, &maps()).await;
+    let units: Vec<u8> = report.units.iter().map(|u| u.unit).collect();
+    assert_eq!(units, vec![1, 2, 3, 4, 5, 6]);
+    for u in &report.units {
+        let real = [1, 2, 3, 5].contains(&u.unit);
+        assert_eq!(u.identity.is_some(), real, "{u:?}");
+        assert_eq!(u.suggested_maps.is_empty(), !real, "{u:?}");
+    }
+}
+
+#[tokio::test]
 async fn a_probe_names_missing_models_and_refuses_a_map_that_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
     let der = Arc::new(RegisterMap::parse(&dir.path().join("der-701.toml"), DER_701).unwrap());

@@ -22,6 +22,7 @@
 //! unanswered (timeouts) or refused with an exception, and (realistic mode) a fault code from
 //! the map's fault table with the device stopping production.
 
+mod ident;
 pub mod plant;
 pub mod sky;
 pub mod spec;
@@ -33,7 +34,7 @@ use std::sync::{Arc, Mutex};
 use pv_shared::decode::{self, Raw};
 use pv_shared::regmap::{DataType, FaultMatch, Function, Location, Point, RegisterMap};
 use pv_shared::wire::Value;
-use tokio_modbus::prelude::{ConformityLevel, DeviceIdObject, ReadCode, ReadDeviceIdentificationResponse};
+use tokio_modbus::prelude::{ReadCode, ReadDeviceIdentificationResponse};
 use tokio_modbus::server::Service;
 use tokio_modbus::{ExceptionCode, Request, Response, SlaveRequest};
 
@@ -401,45 +402,7 @@ impl SimDevice {
             .identification
             .lock()
             .map_err(|_| ExceptionCode::ServerDeviceFailure)?;
-        if ids.is_empty() {
-            return Err(ExceptionCode::IllegalFunction);
-        }
-        let object = |(id, v): &(u8, String)| DeviceIdObject {
-            id: *id,
-            value: v.clone().into_bytes().into(),
-        };
-        let objects: Vec<DeviceIdObject> = match code {
-            // Individual access: that one object, or "illegal address".
-            ReadCode::Specific => vec![
-                ids.iter()
-                    .find(|(id, _)| *id == from)
-                    .map(object)
-                    .ok_or(ExceptionCode::IllegalDataAddress)?,
-            ],
-            _ => {
-                let last = match code {
-                    ReadCode::Basic => 0x02,
-                    ReadCode::Regular => 0x7F,
-                    _ => 0xFF,
-                };
-                ids.iter()
-                    .filter(|(id, _)| *id >= from && *id <= last)
-                    .map(object)
-                    .collect()
-            }
-        };
-        let regular = ids.iter().any(|(id, _)| *id > 2);
-        Ok(ReadDeviceIdentificationResponse {
-            read_code: code,
-            conformity_level: if regular {
-                ConformityLevel::RegularIdentification
-            } else {
-                ConformityLevel::BasicIdentification
-            },
-            more_follows: false,
-            next_object_id: 0,
-            device_id_objects: objects,
-        })
+        ident::answer(&ids, code, from)
     }
 
     /// Current value of a register (for tests of writes).
