@@ -90,10 +90,29 @@ fn scan_probe_read_and_write_against_the_simulator() {
         );
         String::from_utf8(out.stdout).unwrap()
     };
-    let scan = run(&["scan", "--from", "1", "--to", "8"]);
-    assert_eq!(scan, "unit 3: answers with exception 2\nunit 7: answers\n");
-
     let maps = maps_dir();
+    // Neither unit says who it is (no SunSpec, no device identification, no model register), so
+    // no map is suggested; the meter's "illegal address" for holding register 0 still makes it a
+    // device, and the ids that stay silent are counted as absent.
+    let scan = run(&[
+        "scan",
+        "--from",
+        "1",
+        "--to",
+        "8",
+        "--maps-dir",
+        &maps.to_string_lossy(),
+    ]);
+    assert_eq!(
+        scan,
+        format!(
+            "unit 3: answers with exception 0x02 (illegal data address) at register 0\n  \
+             map: none suggested (try `pv-edge probe --map ...`)\nunit 7: answers\n  \
+             map: none suggested (try `pv-edge probe --map ...`)\n\
+             2 units on tcp {addr} ids 1-8; absent: 6 silent, 0 reported absent by a gateway\n"
+        )
+    );
+
     let probe = run(&[
         "probe",
         "--unit",
