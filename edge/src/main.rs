@@ -52,6 +52,10 @@ enum Command {
         map: String,
         #[arg(long, default_value = "firmware-configs")]
         maps_dir: PathBuf,
+        /// A map setting for this device, e.g. `output_type=3p3w` (repeatable); probing once per
+        /// value shows which reading the device serves.
+        #[arg(long = "setting", value_name = "NAME=VALUE")]
+        settings: Vec<String>,
     },
     /// Find the devices on a bus, identify each and suggest a map. A unit's own exception counts as
     /// an answer; no answer and a gateway's 0x0A/0x0B mean the id is unused.
@@ -246,12 +250,21 @@ fn main() -> anyhow::Result<()> {
             unit,
             map,
             maps_dir,
+            settings,
         } => rt.block_on(async {
             let maps = RegisterMap::load_dir(&maps_dir)?;
             let map = maps
                 .into_iter()
                 .find(|m| m.id == map)
                 .with_context(|| format!("no map {map} in {}", maps_dir.display()))?;
+            let mut chosen = std::collections::BTreeMap::new();
+            for s in &settings {
+                let (name, value) = s
+                    .split_once('=')
+                    .with_context(|| format!("--setting {s}: expected NAME=VALUE"))?;
+                chosen.insert(name.to_string(), value.to_string());
+            }
+            let map = map.with_settings(&chosen)?;
             let report = pv_edge::commission::probe(&mut bus.session()?, unit, Arc::new(map))
                 .await
                 .map_err(anyhow::Error::msg)?;
