@@ -39,7 +39,9 @@ enum Command {
         #[arg(long, short, default_value = "pv-edge.toml")]
         config: PathBuf,
     },
-    /// Poll one device once with a register map and print its values with units.
+    /// Poll one device once with a register map and print its values with units; exits non-zero
+    /// when the map does not fit the device (none of its main SunSpec models, every block
+    /// refused, or another model name).
     Probe {
         #[command(flatten)]
         bus: BusArgs,
@@ -50,11 +52,19 @@ enum Command {
         map: String,
         #[arg(long, default_value = "firmware-configs")]
         maps_dir: PathBuf,
+        /// A map setting for this device, e.g. `output_type=3p3w` (repeatable); probing once per
+        /// value shows which reading the device serves.
+        #[arg(long = "setting", value_name = "NAME=VALUE")]
+        settings: Vec<String>,
     },
-    /// Find the unit ids that answer on a bus (an exception counts as an answer).
+    /// Find the devices on a bus, identify each and suggest a map. A unit's own exception counts as
+    /// an answer; no answer and a gateway's 0x0A/0x0B mean the id is unused.
     Scan {
         #[command(flatten)]
         bus: BusArgs,
+        /// Maps to suggest from.
+        #[arg(long, default_value = "firmware-configs")]
+        maps_dir: PathBuf,
         #[arg(long, default_value_t = 1)]
         from: u8,
         #[arg(long, default_value_t = 247)]
@@ -111,6 +121,14 @@ enum Command {
         spec: Option<PathBuf>,
         #[command(flatten)]
         physics: SimArgs,
+        /// Answer unit ids without a device like a TCP gateway: `gateway-target` (exception 0x0B),
+        /// `gateway-path` (0x0A) or `illegal-address` (0x02); silent if not given.
+        #[arg(long)]
+        absent_units: Option<String>,
+        /// `UNIT=VENDOR,PRODUCT,REVISION`: serve these Read Device Identification (0x2B/0x0E)
+        /// objects, repeatable.
+        #[arg(long = "identify")]
+        identify: Vec<String>,
     },
 }
 
@@ -232,15 +250,27 @@ fn main() -> anyhow::Result<()> {
             unit,
             map,
             maps_dir,
+            settings,
         } => rt.block_on(async {
             let maps = RegisterMap::load_dir(&maps_dir)?;
             let map = maps
                 .into_iter()
                 .find(|m| m.id == map)
                 .with_context(|| format!("no map {map} in {}", maps_dir.display()))?;
+            let mut chosen = std::collections::BTreeMap::new();
+            for s in &settings {
+                let (name, value) = s
+                    .split_once('=')
+                    .with_context(|| format!("--setting {s}: expected NAME=VALUE"))?;
+                chosen.insert(name.to_string(), value.to_string());
+            }
+            let map = map.with_settings(&chosen)?;
             let report = pv_edge::commission::probe(&mut bus.session()?, unit, Arc::new(map))
                 .await
                 .map_err(anyhow::Error::msg)?;
+            if let Some(id) = &report.identity {
+                println!("identity: {}", identity_line(id));
+            }
             for (metric, value) in &report.values {
                 let unit = pv_shared::metrics::lookup(metric)
                     .map(|m| m.unit().symbol)
@@ -253,8 +283,14 @@ fn main() -> anyhow::Result<()> {
             if let Some(status) = &report.status {
                 println!("status: {status}");
             }
+            for m in &report.missing {
+                println!("missing: {m}");
+            }
             for w in &report.warnings {
                 eprintln!("warning: {w}");
+            }
+            if !report.fits {
+                anyhow::bail!("map {} does not fit unit {unit}", report.map);
             }
             Ok(())
         }),
@@ -263,11 +299,34 @@ fn main() -> anyhow::Result<()> {
             from,
             to,
             register,
+            maps_dir,
         } => rt.block_on(async {
-            let report = pv_edge::commission::scan(&mut bus.session()?, from..=to, register, &[]).await;
+            // Without maps the scan still finds and identifies units; it only cannot suggest.
+            let maps: Vec<Arc<RegisterMap>> = match RegisterMap::load_dir(&maps_dir) {
+                Ok(maps) => maps.into_iter().map(Arc::new).collect(),
+                Err(e) => {
+                    eprintln!("warning: no maps, no suggestions: {e}");
+                    Vec::new()
+                }
+            };
+            let report = pv_edge::commission::scan(&mut bus.session()?, from..=to, register, &maps).await;
             for u in &report.units {
                 println!("unit {}: {}", u.unit, u.detail);
+                if let Some(id) = &u.identity {
+                    println!("  identity: {}", identity_line(id));
+                }
+                match u.suggested_maps.as_slice() {
+                    [] => println!("  map: none suggested (try `pv-edge probe --map ...`)"),
+                    maps => println!("  map: {}", maps.join(", ")),
+                }
             }
+            println!(
+                "{} units on {} ids {from}-{to}; absent: {} silent, {} reported absent by a gateway",
+                report.units.len(),
+                report.bus,
+                report.silent,
+                report.gateway_absent
+            );
             Ok(())
         }),
         Command::Read {
@@ -313,16 +372,19 @@ fn main() -> anyhow::Result<()> {
             seed,
             spec,
             physics,
+            absent_units,
+            identify,
         } => rt.block_on(async {
+            let gateway = sim_gateway(absent_units.as_deref(), &identify)?;
             match spec {
                 Some(file) => {
                     let spec = SimSpec::load(&file)?;
                     let maps_dir = spec.maps_dir.clone().unwrap_or(maps_dir);
-                    simulate(spec, &maps_dir, None).await
+                    simulate(spec, &maps_dir, None, &gateway).await
                 }
                 None => {
                     let spec = cli_spec(devices, tcp, seed, physics)?;
-                    simulate(spec, &maps_dir, rtu).await
+                    simulate(spec, &maps_dir, rtu, &gateway).await
                 }
             }
         }),
@@ -430,8 +492,69 @@ fn cli_spec(
     })
 }
 
+/// "manufacturer model, serial S, firmware F (via)".
+fn identity_line(id: &pv_shared::commission::Identity) -> String {
+    let mut parts = vec![
+        [id.manufacturer.as_deref(), id.model.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" "),
+    ];
+    if let Some(s) = &id.serial {
+        parts.push(format!("serial {s}"));
+    }
+    if let Some(f) = &id.firmware {
+        parts.push(format!("firmware {f}"));
+    }
+    format!("{} ({})", parts.join(", "), id.via)
+}
+
+/// How simulated buses behave as a gateway: the answer for unused unit ids, and identification
+/// objects per unit.
+#[derive(Default)]
+struct SimGateway {
+    absent: Option<tokio_modbus::ExceptionCode>,
+    identify: Vec<(u8, Vec<(u8, String)>)>,
+}
+
+fn sim_gateway(absent: Option<&str>, identify: &[String]) -> anyhow::Result<SimGateway> {
+    use tokio_modbus::ExceptionCode;
+    let absent = match absent {
+        None => None,
+        Some("gateway-target") => Some(ExceptionCode::GatewayTargetDevice),
+        Some("gateway-path") => Some(ExceptionCode::GatewayPathUnavailable),
+        Some("illegal-address") => Some(ExceptionCode::IllegalDataAddress),
+        Some(other) => {
+            anyhow::bail!("--absent-units {other:?}: gateway-target, gateway-path or illegal-address")
+        }
+    };
+    let mut ids = Vec::new();
+    for i in identify {
+        let (unit, objects) = i
+            .split_once('=')
+            .with_context(|| format!("--identify takes UNIT=VENDOR,PRODUCT,REVISION, not {i:?}"))?;
+        let unit: u8 = unit.parse().context("--identify: unit id must be 1-247")?;
+        let objects = objects
+            .split(',')
+            .enumerate()
+            .map(|(k, v)| (k as u8, v.trim().to_owned()))
+            .collect();
+        ids.push((unit, objects));
+    }
+    Ok(SimGateway {
+        absent,
+        identify: ids,
+    })
+}
+
 /// Serves every bus of `spec`: each on its TCP address, or the single one on `rtu`.
-async fn simulate(spec: SimSpec, maps_dir: &std::path::Path, rtu: Option<PathBuf>) -> anyhow::Result<()> {
+async fn simulate(
+    spec: SimSpec,
+    maps_dir: &std::path::Path,
+    rtu: Option<PathBuf>,
+    gateway: &SimGateway,
+) -> anyhow::Result<()> {
     let maps: Vec<RegisterMap> = RegisterMap::load_dir(maps_dir)?;
     let buses = spec.build(&maps)?;
     let mode = if spec.realistic {
@@ -440,9 +563,16 @@ async fn simulate(spec: SimSpec, maps_dir: &std::path::Path, rtu: Option<PathBuf
         "expected-value"
     };
     let mut servers = tokio::task::JoinSet::new();
+    let mut identified = std::collections::BTreeSet::new();
     for (bus, units) in spec.bus.iter().zip(buses) {
         let n = units.len();
-        let sim = Simulator::new(units);
+        let sim = Simulator::new(units).with_absent(gateway.absent);
+        for (unit, objects) in &gateway.identify {
+            if let Some(dev) = sim.unit(*unit) {
+                dev.set_identification(objects.clone());
+                identified.insert(*unit);
+            }
+        }
         match (bus.tcp, &rtu) {
             (Some(addr), _) => {
                 let listener = tokio::net::TcpListener::bind(addr)
@@ -463,6 +593,9 @@ async fn simulate(spec: SimSpec, maps_dir: &std::path::Path, rtu: Option<PathBuf
                 anyhow::bail!("give --tcp ADDRESS or --rtu PATH (or a spec whose buses name tcp)")
             }
         }
+    }
+    if let Some((unit, _)) = gateway.identify.iter().find(|(u, _)| !identified.contains(u)) {
+        anyhow::bail!("--identify names unit {unit}, which no device has");
     }
     // A bus that stops (its listener failed) ends the simulation: half a station is misleading.
     while let Some(done) = servers.join_next().await {

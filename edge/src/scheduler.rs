@@ -512,6 +512,67 @@ impl Session {
         self.bus.write(unit, start, values).await
     }
 
+    /// Modbus Read Device Identification (0x2B / MEI 0x0E), streaming from the basic objects on
+    /// for as long as the unit says more follow: (object id, text).
+    pub async fn read_device_id(
+        &mut self,
+        unit: u8,
+    ) -> Result<Vec<(u8, String)>, crate::commission::Refusal> {
+        use crate::commission::Refusal;
+        use tokio_modbus::prelude::ReadCode;
+        let mut objects = Vec::new();
+        let mut next = 0u8;
+        // A unit that keeps saying "more follows" is broken; a handful of rounds is plenty.
+        for _ in 0..8 {
+            if self.bus.ctx.is_none() {
+                bump(&self.bus.stats.connects);
+                match self.bus.transport.connect(self.bus.policy.timeout).await {
+                    Ok(c) => self.bus.ctx = Some(c),
+                    Err(e) => {
+                        bump(&self.bus.stats.transport_errors);
+                        return Err(Refusal::Failed(format!("connect: {e}")));
+                    }
+                }
+            }
+            let Some(ctx) = self.bus.ctx.as_mut() else {
+                return Err(Refusal::Failed("not connected".into()));
+            };
+            ctx.set_slave(Slave(unit));
+            bump(&self.bus.stats.requests);
+            let call = ctx.read_device_identification(ReadCode::Basic, next);
+            let answer = match tokio::time::timeout(self.bus.policy.timeout, call).await {
+                Ok(Ok(Ok(answer))) => answer,
+                Ok(Ok(Err(exception))) => {
+                    bump(&self.bus.stats.responses);
+                    bump(&self.bus.stats.exceptions);
+                    return Err(Refusal::Exception(u8::from(exception)));
+                }
+                Ok(Err(e)) => {
+                    bump(&self.bus.stats.transport_errors);
+                    self.bus.ctx = None;
+                    return Err(Refusal::Failed(format!("transport: {e}")));
+                }
+                Err(_) => {
+                    bump(&self.bus.stats.timeouts);
+                    self.bus.ctx = None;
+                    return Err(Refusal::Failed(format!(
+                        "no answer within {:?}",
+                        self.bus.policy.timeout
+                    )));
+                }
+            };
+            bump(&self.bus.stats.responses);
+            for o in &answer.device_id_objects {
+                objects.push((o.id, String::from_utf8_lossy(&o.value).into_owned()));
+            }
+            if !answer.more_follows || answer.next_object_id <= next {
+                break;
+            }
+            next = answer.next_object_id;
+        }
+        Ok(objects)
+    }
+
     pub fn stats(&self) -> &BusStats {
         &self.bus.stats
     }
@@ -530,6 +591,10 @@ impl crate::commission::Registers for Session {
         count: u16,
     ) -> Result<Vec<u16>, crate::commission::Refusal> {
         self.read_raw(unit, function, start, count).await
+    }
+
+    async fn read_device_id(&mut self, unit: u8) -> Result<Vec<(u8, String)>, crate::commission::Refusal> {
+        Session::read_device_id(self, unit).await
     }
 
     async fn poll_device(&mut self, spec: &DeviceSpec) -> Result<BTreeMap<String, Value>, String> {

@@ -90,10 +90,29 @@ fn scan_probe_read_and_write_against_the_simulator() {
         );
         String::from_utf8(out.stdout).unwrap()
     };
-    let scan = run(&["scan", "--from", "1", "--to", "8"]);
-    assert_eq!(scan, "unit 3: answers with exception 2\nunit 7: answers\n");
-
     let maps = maps_dir();
+    // Neither unit says who it is (no SunSpec, no device identification, no model register), so
+    // no map is suggested; the meter's "illegal address" for holding register 0 still makes it a
+    // device, and the ids that stay silent are counted as absent.
+    let scan = run(&[
+        "scan",
+        "--from",
+        "1",
+        "--to",
+        "8",
+        "--maps-dir",
+        &maps.to_string_lossy(),
+    ]);
+    assert_eq!(
+        scan,
+        format!(
+            "unit 3: answers with exception 0x02 (illegal data address) at register 0\n  \
+             map: none suggested (try `pv-edge probe --map ...`)\nunit 7: answers\n  \
+             map: none suggested (try `pv-edge probe --map ...`)\n\
+             2 units on tcp {addr} ids 1-8; absent: 6 silent, 0 reported absent by a gateway\n"
+        )
+    );
+
     let probe = run(&[
         "probe",
         "--unit",
@@ -273,4 +292,68 @@ fn a_spec_file_serves_several_buses_of_one_site() {
         .output()
         .unwrap();
     assert!(!out.status.success());
+}
+
+/// A map setting chooses the reading at probe time: probing a meter once per value of its
+/// `energy_registers` shows which block carries the counters (the simulator serves the default
+/// 0x401E block); a value the map does not know is refused, naming the ones it does.
+#[test]
+fn probe_takes_map_settings_and_refuses_unknown_ones() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut sim = Child(
+        bin()
+            .args([
+                "simulate",
+                "--tcp",
+                &addr,
+                "--device",
+                "4=chint-dtsu666",
+                "--device",
+            ])
+            .arg("5=sungrow-sg-cx")
+            .arg("--maps-dir")
+            .arg(maps_dir())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    BufReader::new(sim.0.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("simulating 2 devices"), "{line}");
+    std::thread::sleep(Duration::from_millis(50));
+    let probe = |unit: &str, map: &str, setting: &str| {
+        bin()
+            .args(["probe", "--unit", unit, "--map", map, "--setting", setting])
+            .args(["--tcp", &addr, "--timeout-ms", "200", "--maps-dir"])
+            .arg(maps_dir())
+            .output()
+            .unwrap()
+    };
+    let has = |out: &std::process::Output, metric: &str| {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .any(|l| l.starts_with(&format!("{metric} ")))
+    };
+    let default_block = probe("4", "chint-dtsu666", "energy_registers=401e");
+    assert!(has(&default_block, "energy_import"), "{default_block:?}");
+    let other_block = probe("4", "chint-dtsu666", "energy_registers=101e");
+    assert!(!has(&other_block, "energy_import"), "{other_block:?}");
+    assert!(has(&other_block, "grid_frequency"), "{other_block:?}");
+    // Sungrow's doc 5019-5021 as line voltages on a three-wire output.
+    let three_wire = probe("5", "sungrow-sg-cx", "output_type=3p3w");
+    assert!(has(&three_wire, "grid_voltage_ab"), "{three_wire:?}");
+    assert!(!has(&three_wire, "grid_voltage_a"), "{three_wire:?}");
+    let wrong = probe("5", "sungrow-sg-cx", "output_type=delta");
+    assert!(!wrong.status.success());
+    let err = String::from_utf8_lossy(&wrong.stderr);
+    assert!(err.contains("one of 3p4w, 3p3w, not \"delta\""), "{err}");
+    let malformed = probe("5", "sungrow-sg-cx", "output_type");
+    assert!(String::from_utf8_lossy(&malformed.stderr).contains("expected NAME=VALUE"));
 }

@@ -239,6 +239,18 @@ async fn check(fixture: &Fixture, map: Arc<RegisterMap>) -> Vec<String> {
             Err(e) => return vec![format!("{name}: settings: {e}")],
         }
     };
+    // A typo in a metric name would otherwise read as "not published" and send the author
+    // looking at registers.
+    let unknown: Vec<String> = fixture
+        .expected
+        .keys()
+        .chain(&fixture.absent)
+        .filter(|m| !map.all_points.iter().any(|p| &p.metric == *m))
+        .map(|m| format!("{name}: {m}: the map has no point for this metric"))
+        .collect();
+    if !unknown.is_empty() {
+        return unknown;
+    }
     let bank = RegisterBank::new(fixture.words.clone());
     let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
         Ok(l) => l,
@@ -332,23 +344,41 @@ async fn every_map_decodes_its_golden_fixtures_to_the_values_typed_from_its_sour
 }
 
 #[test]
-fn every_map_in_firmware_configs_has_a_golden_fixture() {
+fn every_map_and_every_value_of_its_settings_has_a_golden_fixture() {
     let maps = RegisterMap::load_dir(&configs()).expect("maps load");
-    let missing: Vec<String> = maps
-        .iter()
-        .filter(|m| {
-            let dir = configs().join("fixtures").join(&m.id);
-            !std::fs::read_dir(dir).is_ok_and(|mut d| {
-                d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "toml")))
-            })
-        })
-        .map(|m| {
-            format!(
+    // What each map's fixtures choose, settings left out taking the map's default. A fixture
+    // that does not parse is reported by the decoding test; here it counts for nothing.
+    let mut chosen: BTreeMap<String, Vec<BTreeMap<String, String>>> = BTreeMap::new();
+    for file in fixture_files() {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        if let Ok(f) = parse_fixture(&file, &text) {
+            chosen.entry(f.map.clone()).or_default().push(f.settings);
+        }
+    }
+    let mut missing = Vec::new();
+    for m in &maps {
+        let Some(cases) = chosen.get(&m.id) else {
+            missing.push(format!(
                 "{0}: no golden fixture (add firmware-configs/fixtures/{0}/<case>.toml)",
                 m.id
-            )
-        })
-        .collect();
+            ));
+            continue;
+        };
+        // Where sources disagree the map carries both readings: each must be checked.
+        for s in &m.settings {
+            for v in &s.values {
+                let covered = cases.iter().any(|c| c.get(&s.name).unwrap_or(&s.default) == v);
+                if !covered {
+                    missing.push(format!(
+                        "{}: no golden fixture with settings = {{ {} = \"{v}\" }}",
+                        m.id, s.name
+                    ));
+                }
+            }
+        }
+    }
     assert!(missing.is_empty(), "\n{}", missing.join("\n"));
 }
 
@@ -405,4 +435,36 @@ fn close_enough_is_relative_one_in_a_million_or_absolute_one_in_a_billion() {
     assert!(!same(&Value::Number(8000.0), &Value::Number(8000.1)));
     assert!(!same(&Value::Number(0.995), &Value::Number(0.00995)));
     assert!(!same(&Value::Text("A".into()), &Value::Number(0.0)));
+}
+
+/// The point of the fixtures: a map with a wrong address, which its own simulator would serve
+/// back consistently, fails against words placed by the vendor's table.
+#[tokio::test]
+async fn a_map_with_swapped_addresses_fails_its_fixture() {
+    let map_file = configs().join("eastron-sdm630.toml");
+    let text = std::fs::read_to_string(&map_file).expect("map");
+    let swapped = text
+        .replacen("address = 200,", "address = 0xAB,", 1)
+        .replacen("address = 204,", "address = 200,", 1)
+        .replacen("address = 0xAB,", "address = 204,", 1);
+    assert_ne!(swapped, text);
+    let wrong = Arc::new(RegisterMap::parse(&map_file, &swapped).expect("still a valid map"));
+    let file = configs().join("fixtures/eastron-sdm630/export-3p4w.toml");
+    let fixture = parse_fixture(&file, &std::fs::read_to_string(&file).expect("fixture")).expect("parses");
+    let problems = check(&fixture, wrong).await;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("grid_voltage_ab: expected Number(398.4)")),
+        "{problems:?}"
+    );
+    let right = Arc::new(RegisterMap::load(&map_file).expect("map"));
+    assert_eq!(check(&fixture, right.clone()).await, Vec::<String>::new());
+    let mut typo = fixture;
+    typo.expected.insert("ac_powr".into(), Value::Number(1.0));
+    let problems = check(&typo, right).await;
+    assert!(
+        problems.len() == 1 && problems[0].ends_with("ac_powr: the map has no point for this metric"),
+        "{problems:?}"
+    );
 }

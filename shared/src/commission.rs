@@ -34,6 +34,9 @@ pub struct UnitFound {
     pub suggested_maps: Vec<String>,
     /// For people: how it answered ("SunSpec at 40000, models 1, 103, 160").
     pub detail: String,
+    /// SunSpec models found on the unit, in chain order (empty: no `SunS` marker).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sunspec_models: Vec<u16>,
 }
 
 /// The result of scanning unit ids `from..=to` of one bus.
@@ -44,6 +47,13 @@ pub struct ScanReport {
     pub to: u8,
     pub units: Vec<UnitFound>,
     pub elapsed_ms: u64,
+    /// Unit ids that did not answer at all (timeout or transport error).
+    #[serde(default)]
+    pub silent: u32,
+    /// Unit ids a gateway reported absent (exception 0x0A "gateway path unavailable" or 0x0B
+    /// "gateway target failed to respond").
+    #[serde(default)]
+    pub gateway_absent: u32,
 }
 
 /// The result of reading one unit with one map.
@@ -63,4 +73,24 @@ pub struct ProbeReport {
     pub status: Option<String>,
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// Who the unit says it is, when it says so (SunSpec common model, device identification,
+    /// the map's identity registers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<Identity>,
+}
+
+/// The text of a Modbus exception code, for people.
+pub fn exception_text(code: u8) -> &'static str {
+    match code {
+        0x01 => "illegal function",
+        0x02 => "illegal data address",
+        0x03 => "illegal data value",
+        0x04 => "server device failure",
+        0x05 => "acknowledge",
+        0x06 => "server device busy",
+        0x08 => "memory parity error",
+        0x0A => "gateway path unavailable",
+        0x0B => "gateway target device failed to respond",
+        _ => "unknown exception",
+    }
 }

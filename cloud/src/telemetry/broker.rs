@@ -83,6 +83,27 @@ fn free_loopback_port() -> Result<SocketAddr, BrokerError> {
     l.local_addr().map_err(|e| BrokerError::Start(e.to_string()))
 }
 
+/// Whether something listens on `addr`. On Linux this reads the kernel's socket table instead of
+/// dialling: rumqttd logs an ERROR for every connection that closes (a bare connect, or even a
+/// clean MQTT CONNECT/DISCONNECT), and an ERROR at each start sends operators chasing nothing.
+fn listening(addr: SocketAddr) -> bool {
+    let SocketAddr::V4(v4) = addr else {
+        return std::net::TcpStream::connect(addr).is_ok();
+    };
+    match std::fs::read_to_string("/proc/net/tcp") {
+        // Lines: "sl local_address rem_address st ...", the address as little-endian hex IPv4
+        // and big-endian hex port; state 0A is LISTEN.
+        Ok(table) => {
+            let want = format!("{:08X}:{:04X}", u32::from_le_bytes(v4.ip().octets()), v4.port());
+            table.lines().skip(1).any(|line| {
+                let mut cols = line.split_whitespace().skip(1);
+                cols.next() == Some(want.as_str()) && cols.nth(1) == Some("0A")
+            })
+        }
+        Err(_) => std::net::TcpStream::connect(addr).is_ok(),
+    }
+}
+
 /// The embedded broker: rumqttd listening on a private loopback port that only the gatekeeper
 /// can sign in to (a per-process secret), and the cloud's link to it. Returns the private
 /// address (for the gatekeeper) and the connection.
@@ -144,7 +165,7 @@ pub fn start_embedded(secret: Arc<str>) -> Result<(SocketAddr, Connected), Broke
         })
         .map_err(|e| BrokerError::Start(e.to_string()))?;
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while std::net::TcpStream::connect(internal).is_err() {
+    while !listening(internal) {
         if std::time::Instant::now() > deadline {
             return Err(BrokerError::Start("rumqttd did not start listening".into()));
         }
@@ -296,5 +317,14 @@ mod tests {
         assert!(constant_time_eq(b"abc", b"abc"));
         assert!(!constant_time_eq(b"abc", b"abd"));
         assert!(!constant_time_eq(b"abc", b"ab"));
+    }
+
+    #[test]
+    fn a_listening_port_is_seen_and_a_closed_one_is_not() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        assert!(listening(addr));
+        drop(l);
+        assert!(!listening(addr));
     }
 }

@@ -2,6 +2,7 @@
 //! code serves the CLI (`pv-edge scan`/`probe`, through a `Session`) and the cloud's downlink
 //! commands (through the running bus, between polls, so the other buses keep polling).
 
+pub mod identify;
 mod probe;
 mod scan;
 
@@ -24,6 +25,28 @@ pub enum Refusal {
     Failed(String),
 }
 
+impl Refusal {
+    /// Nobody is at this unit id: no answer, or a gateway saying so (0x0A "gateway path
+    /// unavailable", 0x0B "gateway target device failed to respond"). Any other exception comes
+    /// from a unit that is there and only refuses this request.
+    pub fn is_absent(&self) -> bool {
+        matches!(self, Refusal::Failed(_) | Refusal::Exception(0x0A | 0x0B))
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Exception(code) => write!(
+                f,
+                "exception 0x{code:02X} ({})",
+                pv_shared::commission::exception_text(*code)
+            ),
+            Refusal::Failed(e) => f.write_str(e),
+        }
+    }
+}
+
 /// Register access for commissioning, with the bus's timeouts, retries and counters.
 #[allow(async_fn_in_trait)]
 pub trait Registers {
@@ -36,6 +59,12 @@ pub trait Registers {
         start: u16,
         count: u16,
     ) -> Result<Vec<u16>, Refusal>;
+    /// Modbus Read Device Identification (0x2B / MEI 0x0E), basic objects and whatever else the
+    /// unit streams: (object id, text). A bus that cannot send it answers "illegal function",
+    /// as a unit without it would.
+    async fn read_device_id(&mut self, _unit: u8) -> Result<Vec<(u8, String)>, Refusal> {
+        Err(Refusal::Exception(0x01))
+    }
     /// Polls a device once with its map, SunSpec discovery included.
     async fn poll_device(&mut self, spec: &DeviceSpec) -> Result<BTreeMap<String, Value>, String>;
 }

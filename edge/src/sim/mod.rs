@@ -13,11 +13,17 @@
 //!   from the site's (optionally shifted) clock; points the model does not cover keep their
 //!   expected values.
 //!
+//! A bus can stand for a Modbus TCP gateway in front of serial devices: unit ids nobody has
+//! answer an exception (0x0B "gateway target failed to respond", 0x0A "gateway path unavailable",
+//! or 0x02 as some devices answer for every id) instead of staying silent, and a device can
+//! serve Read Device Identification (0x2B / 0x0E) objects.
+//!
 //! Injectable faults, in both modes: a dead device (never answers), a share of requests left
 //! unanswered (timeouts) or refused with an exception, and (realistic mode) a fault code from
 //! the map's fault table with the device stopping production.
 
 pub mod bank;
+mod ident;
 pub mod plant;
 pub mod sky;
 pub mod spec;
@@ -29,6 +35,7 @@ use std::sync::{Arc, Mutex};
 use pv_shared::decode::{self, Raw};
 use pv_shared::regmap::{DataType, FaultMatch, Function, Location, Point, RegisterMap};
 use pv_shared::wire::Value;
+use tokio_modbus::prelude::{ReadCode, ReadDeviceIdentificationResponse};
 use tokio_modbus::server::Service;
 use tokio_modbus::{ExceptionCode, Request, Response, SlaveRequest};
 
@@ -61,6 +68,8 @@ pub struct SimDevice {
     exceptions: AtomicU64,
     requests: AtomicU64,
     seed: u64,
+    /// Read Device Identification objects (id, value); empty: the function is not supported.
+    identification: Mutex<Vec<(u8, String)>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -112,6 +121,15 @@ fn raw_for(map: &RegisterMap, index: usize, seed: u64) -> Raw {
     let p = &map.points[index];
     let h = hash(&p.metric, seed);
     // Codes come from the map's tables, so the cloud's lookups can be tested on them.
+    // A name the map's own patterns accept, as the real device would report.
+    if p.metric == "model_name"
+        && let Some(pattern) = map.match_model.first()
+    {
+        let mut s: String = pattern.chars().filter(|c| *c != '*').collect();
+        s = s.replace('?', "0");
+        s.truncate(usize::from(p.words) * 2);
+        return Raw::Text(s);
+    }
     if p.metric == "status_code" && !map.status.is_empty() {
         return Raw::Int(i128::from(
             map.status[(h % map.status.len() as u64) as usize].code,
@@ -215,6 +233,7 @@ impl SimDevice {
             exceptions: AtomicU64::new(0),
             requests: AtomicU64::new(0),
             seed,
+            identification: Mutex::new(Vec::new()),
         })
     }
 
@@ -371,6 +390,22 @@ impl SimDevice {
         self.dead.store(dead, Ordering::Relaxed);
     }
 
+    /// Serves these Read Device Identification objects (0 vendor, 1 product code, 2 revision,
+    /// 3.. regular ones); empty turns the function off ("illegal function").
+    pub fn set_identification(&self, objects: Vec<(u8, String)>) {
+        if let Ok(mut ids) = self.identification.lock() {
+            *ids = objects;
+        }
+    }
+
+    fn identify(&self, code: ReadCode, from: u8) -> Result<ReadDeviceIdentificationResponse, ExceptionCode> {
+        let ids = self
+            .identification
+            .lock()
+            .map_err(|_| ExceptionCode::ServerDeviceFailure)?;
+        ident::answer(&ids, code, from)
+    }
+
     /// Current value of a register (for tests of writes).
     pub fn register(&self, function: Function, address: u16) -> Option<u16> {
         self.registers.lock().ok()?.get(&(function, address)).copied()
@@ -446,13 +481,24 @@ enum Fate {
 #[derive(Debug, Default, Clone)]
 pub struct Simulator {
     units: Arc<BTreeMap<u8, Arc<SimDevice>>>,
+    /// What unit ids without a device get: silence (`None`, an RS-485 line) or this exception
+    /// (a TCP gateway in front of the line).
+    absent: Option<ExceptionCode>,
 }
 
 impl Simulator {
     pub fn new(units: impl IntoIterator<Item = (u8, Arc<SimDevice>)>) -> Simulator {
         Simulator {
             units: Arc::new(units.into_iter().collect()),
+            absent: None,
         }
+    }
+
+    /// Answers `code` for unit ids without a device, as a Modbus TCP gateway does (0x0B, 0x0A)
+    /// or a device that answers for every id (0x02).
+    pub fn with_absent(mut self, code: Option<ExceptionCode>) -> Simulator {
+        self.absent = code;
+        self
     }
 
     pub fn unit(&self, unit: u8) -> Option<&Arc<SimDevice>> {
@@ -462,7 +508,10 @@ impl Simulator {
     fn answer(&self, req: SlaveRequest<'static>) -> Result<Option<Response>, ExceptionCode> {
         // Unknown units and dead devices stay silent, as on a real RS-485 line.
         let Some(dev) = self.units.get(&req.slave) else {
-            return Ok(None);
+            return match self.absent {
+                Some(code) => Err(code),
+                None => Ok(None),
+            };
         };
         if dev.dead.load(Ordering::Relaxed) {
             return Ok(None);
@@ -486,6 +535,9 @@ impl Simulator {
             Request::WriteMultipleRegisters(a, values) => {
                 dev.write(a, &values)?;
                 Response::WriteMultipleRegisters(a, values.len() as u16)
+            }
+            Request::ReadDeviceIdentification(code, from) => {
+                Response::ReadDeviceIdentification(dev.identify(code, from)?)
             }
             _ => return Err(ExceptionCode::IllegalFunction),
         }))

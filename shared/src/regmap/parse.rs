@@ -68,6 +68,7 @@ impl RegisterMap {
             model: device.model.get_ref().clone(),
             kind,
             source: device.source.get_ref().clone(),
+            match_model: device.match_model.iter().map(|m| m.get_ref().clone()).collect(),
             limits,
             points: settings::select(&all_points, &chosen),
             settings,
@@ -103,6 +104,15 @@ fn parse_device(lines: &Lines, device: &RawDevice) -> Result<DeviceKind, MapErro
     ] {
         if value.get_ref().trim().is_empty() {
             return lines.err(value.span(), field, "must not be empty");
+        }
+    }
+    for pattern in &device.match_model {
+        if pattern.get_ref().trim_matches(['*', '?', ' ']).is_empty() {
+            return lines.err(
+                pattern.span(),
+                "device.match_model",
+                "a pattern must name something besides wildcards",
+            );
         }
     }
     Ok(kind)
@@ -231,7 +241,12 @@ fn parse_sunspec(lines: &Lines, raw: Option<&Spanned<RawSunSpec>>) -> Result<Vec
                 }
             }
         }
-        sunspec.push(SunSpecModel { id, length, accept });
+        sunspec.push(SunSpecModel {
+            id,
+            length,
+            accept,
+            extension: r.extension,
+        });
     }
     if sunspec.is_empty() {
         return lines.err(s.span(), "sunspec.models", "lists no model");

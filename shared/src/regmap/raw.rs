@@ -31,6 +31,9 @@ pub(super) struct RawDevice {
     pub model: Spanned<String>,
     pub kind: Spanned<String>,
     pub source: Spanned<String>,
+    /// Patterns (`*`, `?`) for the model a unit reports, to suggest this map when scanning.
+    #[serde(default)]
+    pub match_model: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -57,6 +60,10 @@ pub(super) struct RawModel {
     pub length: i64,
     #[serde(default)]
     pub accept: Vec<i64>,
+    /// An optional extension (e.g. 160 MPPT): its absence is reported, but it does not make the
+    /// map fit on its own.
+    #[serde(default)]
+    pub extension: bool,
 }
 
 #[derive(Deserialize)]

@@ -210,6 +210,21 @@ pub struct SunSpecModel {
     /// Other model ids with the same layout that the device may carry instead (e.g. meters
     /// 201, 202 and 204 share the layout of 203).
     pub accept: Vec<u16>,
+    /// An optional extension (e.g. 160, multiple MPPT): probing reports it missing, but the map
+    /// does not fit a device on an extension alone. The common model 1 never counts either.
+    pub extension: bool,
+}
+
+impl SunSpecModel {
+    /// Whether a device carrying `id` has this model (itself or an accepted sibling).
+    pub fn is(&self, id: u16) -> bool {
+        self.id == id || self.accept.contains(&id)
+    }
+
+    /// One of the models that tell what the device is (not model 1, not an extension).
+    pub fn is_main(&self) -> bool {
+        self.id != 1 && !self.extension
+    }
 }
 
 /// A per-device choice a map offers where devices of one model differ in a way the registers
@@ -244,6 +259,10 @@ pub struct RegisterMap {
     pub model: String,
     pub kind: DeviceKind,
     pub source: String,
+    /// Patterns (`*` any run, `?` one character, case-insensitive) for the model a unit reports
+    /// (SunSpec common model, Modbus device identification, the map's own `model_name`): a scan
+    /// suggests the map for a unit that matches, and a probe warns when the unit does not.
+    pub match_model: Vec<String>,
     pub limits: Limits,
     /// Settings the map offers (see [`Setting`]); empty for most maps.
     pub settings: Vec<Setting>,
@@ -261,6 +280,16 @@ pub struct RegisterMap {
 }
 
 impl RegisterMap {
+    /// Whether a unit reporting `model` (and perhaps `manufacturer`) is one this map is written
+    /// for: a pattern may name the model alone or "manufacturer model".
+    pub fn matches_model(&self, manufacturer: Option<&str>, model: &str) -> bool {
+        let model = model.trim();
+        let both = manufacturer.map(|m| format!("{} {model}", m.trim()));
+        self.match_model
+            .iter()
+            .any(|p| glob(p, model) || both.as_deref().is_some_and(|b| glob(p, b)))
+    }
+
     /// The status entry for a code, if the table names it.
     pub fn status_of(&self, code: u32) -> Option<&StatusEntry> {
         self.status.iter().find(|s| s.code == code)
@@ -276,5 +305,48 @@ impl RegisterMap {
                 FaultMatch::Bit(b) => value >> b & 1 == 1,
             })
             .collect()
+    }
+}
+
+/// Case-insensitive match of `text` against `pattern` (`*` any run, `?` one character).
+fn glob(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.to_lowercase().chars().collect();
+    let t: Vec<char> = text.to_lowercase().chars().collect();
+    // Iterative matcher with one backtrack point: linear enough for model names.
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < t.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == t[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|c| *c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob;
+
+    #[test]
+    fn model_patterns_match_like_an_installer_expects() {
+        assert!(glob("SUN2000-*KTL*", "SUN2000-50KTL-M3"));
+        assert!(glob("sun2000-*ktl*", "SUN2000-100KTL-M1"));
+        assert!(glob("SUN2000-*KTL*", "SUN2000-5KTL-L1"));
+        assert!(!glob("SUN2000-*KTL*", "SUN5000-50KTL"));
+        assert!(glob("SDM630*", "SDM630"));
+        assert!(glob("SDM63?", "SDM630"));
+        assert!(!glob("SDM63?", "SDM6300"));
+        assert!(!glob("SG*CX", "SG110CX-P2"));
+        assert!(glob("*", ""));
     }
 }
