@@ -15,7 +15,7 @@ use pv_edge::scheduler::{BusPolicy, Session};
 use pv_edge::sim::{SimDevice, Simulator};
 use pv_edge::transport::{Parity, Transport};
 use pv_shared::commission::ScanReport;
-use pv_shared::regmap::RegisterMap;
+use pv_shared::regmap::{Function, RegisterMap};
 use tokio_modbus::ExceptionCode;
 
 fn maps() -> Vec<Arc<RegisterMap>> {
@@ -109,7 +109,8 @@ async fn a_scan_behind_a_gateway_lists_only_the_real_units_with_identity_and_map
             1,
             "sunspec".to_string(),
             String::new(),
-            strings(&["sunspec-inverter"]),
+            // The generic map first: the unit names no maker whose own map would fit better.
+            strings(&["sunspec-inverter", "solaredge-se"]),
         ),
         (
             2,
@@ -127,7 +128,7 @@ async fn a_scan_behind_a_gateway_lists_only_the_real_units_with_identity_and_map
             5,
             "sunspec".to_string(),
             String::new(),
-            strings(&["sunspec-meter"]),
+            strings(&["sunspec-meter", "solaredge-meter"]),
         ),
     ];
     for (absent, gateway_absent, silent) in [
@@ -163,6 +164,35 @@ async fn a_scan_behind_a_gateway_lists_only_the_real_units_with_identity_and_map
             "{absent:?}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_unit_naming_its_maker_gets_that_makers_map_first() {
+    // A SunSpec inverter whose common model says "SolarEdge": SolarEdge's own map (its meter sign
+    // and error codes) comes before the generic one; the Fronius map, which needs model 111-113,
+    // is not offered.
+    let dev = Arc::new(SimDevice::new(map("sunspec-inverter"), 7).expect("simulate"));
+    let name = b"SolarEdge ";
+    for (k, pair) in name.chunks(2).enumerate() {
+        let word = u16::from_be_bytes([pair[0], *pair.get(1).unwrap_or(&0)]);
+        dev.set_register(Function::Holding, 40004 + k as u16, word);
+    }
+    for k in name.len().div_ceil(2)..16 {
+        dev.set_register(Function::Holding, 40004 + k as u16, 0);
+    }
+    let addr = serve_tcp(Simulator::new([(1, dev)])).await;
+    let mut bus = Session::new(Transport::Tcp { address: addr }, policy(150));
+    let report = commission::scan(&mut bus, 1..=1, 0, &maps()).await;
+    let unit = &report.units[0];
+    assert_eq!(
+        unit.identity.as_ref().and_then(|i| i.manufacturer.as_deref()),
+        Some("SolarEdge"),
+        "{report:#?}"
+    );
+    assert_eq!(
+        unit.suggested_maps,
+        strings(&["solaredge-se", "sunspec-inverter"])
+    );
 }
 
 #[tokio::test]
@@ -299,7 +329,7 @@ async fn a_scan_over_rtu_identifies_units_and_skips_silent_ids() {
     assert_eq!(
         got,
         vec![
-            (1, strings(&["sunspec-meter"])),
+            (1, strings(&["sunspec-meter", "solaredge-meter"])),
             (3, strings(&["eastron-sdm630"]))
         ],
         "{report:#?}"

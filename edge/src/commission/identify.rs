@@ -169,10 +169,16 @@ pub fn has_identity_points(map: &RegisterMap) -> bool {
 }
 
 /// SunSpec maps that fit a chain: every map with at least one of its main models on the unit,
-/// best first (more main models present, then more of its models present).
-pub fn sunspec_suggestions(chain: &Chain, maps: &[Arc<RegisterMap>]) -> Vec<String> {
+/// best first: the maps of the unit's own manufacturer (its vendor quirks — meter sign, error
+/// codes — are what a generic SunSpec map lacks), then the generic SunSpec maps (another vendor's
+/// quirks would be wrong here), then more main models present, then more of its models present.
+pub fn sunspec_suggestions(
+    chain: &Chain,
+    manufacturer: Option<&str>,
+    maps: &[Arc<RegisterMap>],
+) -> Vec<String> {
     let ids = chain.ids();
-    let mut scored: Vec<(usize, usize, String)> = maps
+    let mut scored: Vec<(bool, bool, usize, usize, String)> = maps
         .iter()
         .filter(|m| !m.sunspec.is_empty())
         .filter_map(|m| {
@@ -184,16 +190,50 @@ pub fn sunspec_suggestions(chain: &Chain, maps: &[Arc<RegisterMap>]) -> Vec<Stri
                     .count()
             };
             let main = has(true);
-            (main > 0).then(|| (main, has(false), m.id.clone()))
+            let own = manufacturer.is_some_and(|mn| same_maker(&m.manufacturer, mn));
+            let generic = same_maker(&m.manufacturer, "SunSpec");
+            (main > 0).then(|| (own, generic, main, has(false), m.id.clone()))
         })
         .collect();
-    scored.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)).then(a.2.cmp(&b.2)));
-    scored.into_iter().map(|s| s.2).collect()
+    scored.sort_by(|a, b| {
+        (b.0, b.1, b.2, b.3)
+            .cmp(&(a.0, a.1, a.2, a.3))
+            .then(a.4.cmp(&b.4))
+    });
+    scored.into_iter().map(|s| s.4).collect()
+}
+
+/// Whether a device's reported manufacturer ("Rainwise_Inc", "SolarEdge ") is the maker a map
+/// names ("RainWise (Nielsen-Kellerman)", "SolarEdge"): the map's first word, letters and digits
+/// only, starts the device's name.
+fn same_maker(map_manufacturer: &str, reported: &str) -> bool {
+    let squash = |t: &str| -> String {
+        t.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let first = map_manufacturer
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| !w.is_empty())
+        .map(squash)
+        .unwrap_or_default();
+    first.len() >= 3 && squash(reported).starts_with(&first)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::text;
+    use super::{same_maker, text};
+
+    #[test]
+    fn a_reported_manufacturer_matches_its_maker_map_only() {
+        assert!(same_maker("RainWise (Nielsen-Kellerman)", "Rainwise_Inc"));
+        assert!(same_maker("SolarEdge", "SolarEdge "));
+        assert!(same_maker("Fronius", "Fronius"));
+        assert!(!same_maker("SunSpec (any compliant vendor)", "SolarEdge"));
+        assert!(!same_maker("Fronius", "SolarEdge"));
+        assert!(!same_maker("", "anything"));
+    }
 
     #[test]
     fn register_text_is_trimmed_and_junk_is_not_text() {

@@ -75,7 +75,8 @@ async fn identify_unit(
             found.detail = format!("SunSpec at {}, models {}", chain.base, ids.join(", "));
             found.sunspec_models = chain.ids();
             found.identity = identify::sunspec_identity(bus, unit, &chain).await;
-            sunspec_maps = identify::sunspec_suggestions(&chain, maps);
+            let maker = found.identity.as_ref().and_then(|i| i.manufacturer.as_deref());
+            sunspec_maps = identify::sunspec_suggestions(&chain, maker, maps);
         }
         Ok(None) => {}
         Err(e) => {
