@@ -45,6 +45,9 @@ fn status(gateway: &str, kind: StatusKind, devices: &[(&str, bool)]) -> Vec<u8> 
                 online: *online,
                 polls_ok: 1,
                 polls_failed: 0,
+                withheld: None,
+                changes: 0,
+                last_change: None,
             })
             .collect(),
         buses: vec![],
