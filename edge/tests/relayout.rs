@@ -11,6 +11,7 @@
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -45,6 +46,28 @@ fn same(a: &Value, b: Option<&Value>) -> bool {
         (Value::Number(x), Some(Value::Number(y))) => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()),
         (a, b) => Some(a) == b,
     }
+}
+
+/// Checks that every sample published for the inverter is the simulator's truth, complete (no
+/// missing AC power, no zero MPPT voltage, nothing read from where another model now is);
+/// returns how many there are.
+fn all_true(store: &Store, gateway: &str, truth: &BTreeMap<String, Value>) -> usize {
+    let published = samples(store, gateway, "inv-1");
+    for s in &published {
+        for (metric, v) in &s.values {
+            let t = truth.get(metric);
+            assert!(
+                same(v, t),
+                "seq {}: {metric} is {v:?}, the device has {t:?}",
+                s.seq
+            );
+        }
+        for metric in ["ac_power", "mppt2_voltage", "mppt6_voltage"] {
+            assert!(s.values.contains_key(metric), "seq {}: {metric} missing", s.seq);
+        }
+        assert_eq!(s.values.len(), truth.len(), "seq {}: incomplete sample", s.seq);
+    }
+    published.len()
 }
 
 fn sim_of(map: &str, seed: u64, units: &[u8]) -> (Simulator, Vec<Arc<SimDevice>>) {
@@ -109,6 +132,11 @@ async fn a_sunspec_device_restarted_with_another_model_order_publishes_no_wrong_
                 })
             })
             .await;
+        let n = count(&cloud.store());
+        let resumed = cloud
+            .wait_for(Duration::from_secs(15), |s| count(s) >= n + 5)
+            .await;
+        all_true(&cloud.store(), GW, inv.expected());
         assert!(
             seen,
             "status after restart {}: {:#?}\nlog:\n{}",
@@ -116,45 +144,21 @@ async fn a_sunspec_device_restarted_with_another_model_order_publishes_no_wrong_
             device(&cloud.store(), GW, "inv-1"),
             agent.log_text()
         );
-        let n = count(&cloud.store());
-        assert!(
-            cloud
-                .wait_for(Duration::from_secs(15), |s| count(s) >= n + 5)
-                .await,
-            "values resume after re-discovery"
-        );
+        assert!(resumed, "values resume after re-discovery");
         assert!(
             agent.log_text().contains("values withheld"),
             "the agent says why it withholds"
         );
     }
 
-    // Every published sample is the simulator's truth, complete: no missing AC power, no zero
-    // MPPT voltage, nothing read from where another model now is.
     let store = cloud.store();
-    let published = samples(&store, GW, "inv-1");
-    let truth = inv.expected();
-    for s in &published {
-        for (metric, v) in &s.values {
-            let t = truth.get(metric);
-            assert!(
-                same(v, t),
-                "seq {}: {metric} is {v:?}, the device has {t:?}",
-                s.seq
-            );
-        }
-        for metric in ["ac_power", "mppt2_voltage", "mppt6_voltage"] {
-            assert!(s.values.contains_key(metric), "seq {}: {metric} missing", s.seq);
-        }
-        assert_eq!(s.values.len(), truth.len(), "seq {}: incomplete sample", s.seq);
-    }
+    let published = all_true(&store, GW, inv.expected());
     let st = device(&store, GW, "inv-1").cloned().unwrap();
     assert_eq!(st.withheld, None, "confirmed again: {st:?}");
     let bus = &latest_status(&store, GW).unwrap().buses[0];
     assert_eq!(bus.decode_errors, 0, "no point decoded from a stale layout");
     eprintln!(
-        "{} samples published, all right; {} requests on the bus",
-        published.len(),
+        "{published} samples published, all right; {} requests on the bus",
         bus.requests
     );
     drop(store);
