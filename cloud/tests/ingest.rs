@@ -45,6 +45,9 @@ fn status(gateway: &str, kind: StatusKind, devices: &[(&str, bool)]) -> Vec<u8> 
                 online: *online,
                 polls_ok: 1,
                 polls_failed: 0,
+                withheld: None,
+                changes: 0,
+                last_change: None,
             })
             .collect(),
         buses: vec![],
@@ -153,6 +156,33 @@ async fn a_batch_is_stored_once_acknowledged_and_shown_live_with_presence() {
     )
     .await;
     assert!(eventually(T, || async { view.device(a1).is_some_and(|d| !d.online) }).await);
+
+    // A device whose values the gateway withholds (its layout changed): the status is accepted
+    // with the reason.
+    let reason = "layout changed: model 103 expected at 40070, found 160";
+    let mut held: GatewayStatus = wire::parse(&status(
+        "GW-A",
+        StatusKind::Periodic,
+        &[("INV-A1", true), ("INV-A2", true)],
+    ))
+    .expect("status");
+    held.devices[1].withheld = Some(reason.into());
+    held.devices[1].changes = 1;
+    held.devices[1].last_change = Some(reason.into());
+    gw.publish(
+        &topics::status("GW-A").unwrap(),
+        wire::to_bytes(&held).expect("status"),
+    )
+    .await;
+    assert!(
+        eventually(T, || async {
+            view.gateway("GW-A")
+                .and_then(|g| g.status)
+                .is_some_and(|s| s.devices.iter().any(|d| d.withheld.as_deref() == Some(reason)))
+        })
+        .await
+    );
+    assert_eq!(rejected(&app, &t, "GW-A", "malformed").await, 0);
 
     // Power lost: the broker publishes the last will: the gateway and its devices go offline.
     gw.kill();

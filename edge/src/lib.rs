@@ -8,6 +8,7 @@ pub mod command;
 pub mod commission;
 pub mod config;
 pub mod device;
+pub mod guard;
 pub mod plan;
 pub mod queue;
 pub mod scheduler;

@@ -10,8 +10,8 @@
 //! (read now, write a set-point) are served between polls, never interleaved with one.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pv_shared::regmap::Function;
@@ -23,6 +23,7 @@ use tokio_modbus::slave::{Slave, SlaveContext};
 
 use crate::clock::now_ms;
 use crate::device::{DeviceSpec, Layout, SUNS, SUNS_BASES, SunSpecChain};
+use crate::guard::Guard;
 use crate::plan::Block;
 use crate::transport::Transport;
 
@@ -100,6 +101,12 @@ pub struct DeviceStats {
     pub polls_ok: AtomicU64,
     pub polls_failed: AtomicU64,
     pub online: AtomicBool,
+    /// Why the device's values are withheld now (layout or identity not confirmed, see
+    /// `guard`); None while they flow.
+    pub withheld: Mutex<Option<String>>,
+    /// Layout or identity changes seen, and the last one's reason.
+    pub changes: AtomicU64,
+    pub last_change: Mutex<Option<String>>,
 }
 
 /// Counters of a bus; never reset, read at any time.
@@ -156,6 +163,7 @@ struct DeviceState {
     next_due: Instant,
     failures: u32,
     online: bool,
+    guard: Guard,
 }
 
 struct Bus {
@@ -318,14 +326,27 @@ impl Bus {
         Ok(chain)
     }
 
-    /// Polls one device once: its values, or why it could not be reached.
+    /// Polls one device once: its values, or why it could not be reached. While the device is
+    /// withheld (`dev.guard`), the values are empty.
     async fn poll(&mut self, dev: &mut DeviceState) -> Result<BTreeMap<String, Value>, String> {
+        let result = self.poll_checked(dev).await;
+        if let Some((_, s)) = self.stats.devices.get(dev.index) {
+            dev.guard.report(s);
+        }
+        result
+    }
+
+    async fn poll_checked(&mut self, dev: &mut DeviceState) -> Result<BTreeMap<String, Value>, String> {
+        let sunspec = !dev.spec.map.sunspec.is_empty();
         if dev.layout.is_none() {
-            let chain = if dev.spec.map.sunspec.is_empty() {
-                SunSpecChain::new()
-            } else {
+            let chain = if sunspec {
                 self.discover(dev.spec.unit).await?
+            } else {
+                SunSpecChain::new()
             };
+            if !dev.guard.chain_found(&chain) {
+                return Ok(BTreeMap::new());
+            }
             dev.layout = Some(Layout::new(&dev.spec.map, &chain));
         }
         let Some(layout) = dev.layout.as_ref() else {
@@ -347,11 +368,36 @@ impl Bus {
         let Some(layout) = dev.layout.as_ref() else {
             return Err("no layout".into());
         };
+        if let Err(reason) = layout.verify(&reads) {
+            dev.guard.layout_changed(&dev.spec.id, reason);
+            return self.rewalk(dev).await;
+        }
+        let points = layout.points();
         let (values, errors) = layout.decode(&dev.spec.map, &reads);
         for _ in 0..errors {
             bump(&self.stats.decode_errors);
         }
+        if dev.guard.decode_burst(&dev.spec.id, errors, points) {
+            return if sunspec {
+                self.rewalk(dev).await
+            } else {
+                Ok(BTreeMap::new())
+            };
+        }
+        if !dev.guard.identity_holds(&dev.spec.id, &values) {
+            return Ok(BTreeMap::new());
+        }
+        dev.guard.confirmed(&dev.spec.id);
         Ok(values)
+    }
+
+    /// Drops a SunSpec device's layout and walks its chain again at once; the next poll walks
+    /// it once more and uses it only if both walks agree. Nothing is published meanwhile.
+    async fn rewalk(&mut self, dev: &mut DeviceState) -> Result<BTreeMap<String, Value>, String> {
+        dev.layout = None;
+        let chain = self.discover(dev.spec.unit).await?;
+        dev.guard.chain_found(&chain);
+        Ok(BTreeMap::new())
     }
 }
 
@@ -371,6 +417,11 @@ async fn serve_command(
             };
             let dstats = &stats.devices[dev.index].1;
             match bus.poll(dev).await {
+                Ok(_) if dev.guard.withheld().is_some() => {
+                    bump(&dstats.polls_ok);
+                    let reason = dev.guard.withheld().unwrap_or_default().to_string();
+                    let _ = reply.send(Err(format!("values withheld: {reason}")));
+                }
                 Ok(values) => {
                     bump(&dstats.polls_ok);
                     let _ = reply.send(Ok(values.clone()));
@@ -433,8 +484,13 @@ impl Session {
             next_due: Instant::now(),
             failures: 0,
             online: false,
+            guard: Guard::default(),
         };
-        self.bus.poll(&mut dev).await
+        let values = self.bus.poll(&mut dev).await?;
+        match dev.guard.withheld() {
+            Some(reason) => Err(format!("values withheld: {reason}")),
+            None => Ok(values),
+        }
     }
 
     /// Reads raw registers; an exception is reported as an error naming it.
@@ -640,6 +696,7 @@ pub async fn run_with_commands(
             next_due: start,
             failures: 0,
             online: false,
+            guard: Guard::default(),
         })
         .collect();
     let mut bus = Bus {

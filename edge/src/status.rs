@@ -71,6 +71,9 @@ impl StatusBoard {
                         online: d.online.load(Ordering::Relaxed),
                         polls_ok: n(&d.polls_ok),
                         polls_failed: n(&d.polls_failed),
+                        withheld: d.withheld.lock().ok().and_then(|w| w.clone()),
+                        changes: n(&d.changes),
+                        last_change: d.last_change.lock().ok().and_then(|l| l.clone()),
                     });
                 }
             }

@@ -136,6 +136,21 @@ pub struct DeviceStatus {
     pub online: bool,
     pub polls_ok: u64,
     pub polls_failed: u64,
+    /// Why the device's values are withheld (its layout or identity changed and is not yet
+    /// confirmed), e.g. "layout changed: model 103 expected at 40070, found 160". Absent while
+    /// values flow, so a status without it reads the same to an older cloud.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<String>,
+    /// Layout or identity changes seen since the agent started.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub changes: u64,
+    /// The reason of the last such change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_change: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Counters of one bus since the agent started (or its configuration was reloaded).
@@ -455,12 +470,26 @@ mod tests {
                 dropped_oldest: 3,
                 next_seq: 14,
             }),
-            devices: vec![DeviceStatus {
-                id: "inv-1".into(),
-                online: false,
-                polls_ok: 5,
-                polls_failed: 2,
-            }],
+            devices: vec![
+                DeviceStatus {
+                    id: "inv-1".into(),
+                    online: false,
+                    polls_ok: 5,
+                    polls_failed: 2,
+                    withheld: None,
+                    changes: 0,
+                    last_change: None,
+                },
+                DeviceStatus {
+                    id: "inv-2".into(),
+                    online: true,
+                    polls_ok: 7,
+                    polls_failed: 0,
+                    withheld: Some("layout changed: model 103 expected at 40070, found 160".into()),
+                    changes: 1,
+                    last_change: Some("layout changed: model 103 expected at 40070, found 160".into()),
+                },
+            ],
             buses: vec![BusStatus {
                 name: "rs485-1".into(),
                 requests: 9,
@@ -473,6 +502,15 @@ mod tests {
         let json = to_bytes(&s).unwrap();
         assert!(String::from_utf8_lossy(&json).contains(r#""dropped_oldest":3"#));
         assert_eq!(parse::<GatewayStatus>(&json).unwrap(), s);
+        // A device whose values flow carries no new fields: its status reads as before.
+        let flowing = serde_json::to_string(&s.devices[0]).unwrap();
+        assert_eq!(
+            flowing,
+            r#"{"id":"inv-1","online":false,"polls_ok":5,"polls_failed":2}"#
+        );
+        // An older gateway's status (without them) is accepted.
+        let old = br#"{"v":1,"gateway":"g","kind":"periodic","online":true,"ts":1,"agent":"0.1.0","devices":[{"id":"d","online":true,"polls_ok":1,"polls_failed":0}]}"#;
+        assert_eq!(parse::<GatewayStatus>(old).unwrap().devices[0].withheld, None);
         // A last will carries no counters.
         let will = GatewayStatus {
             kind: StatusKind::Will,

@@ -18,6 +18,9 @@
 //! or 0x02 as some devices answer for every id) instead of staying silent, and a device can
 //! serve Read Device Identification (0x2B / 0x0E) objects.
 //!
+//! A SunSpec device can be restarted with another model order and base (`restart`) while its
+//! endpoint stays up: the same values, found at other addresses.
+//!
 //! Injectable faults, in both modes: a dead device (never answers), a share of requests left
 //! unanswered (timeouts) or refused with an exception, and (realistic mode) a fault code from
 //! the map's fault table with the device stopping production.
@@ -51,6 +54,8 @@ pub enum SimError {
     Encode(decode::DecodeError, String),
     #[error("{0}: SunSpec chain does not fit below register 65535")]
     TooLong(String),
+    #[error("{0}: not a SunSpec map, or model {1} is not in it")]
+    NoModel(String, u16),
 }
 
 /// One simulated device.
@@ -70,6 +75,37 @@ pub struct SimDevice {
     seed: u64,
     /// Read Device Identification objects (id, value); empty: the function is not supported.
     identification: Mutex<Vec<(u8, String)>>,
+    /// After a `restart`: where the chain now is on the wire.
+    moved: Mutex<Option<Moved>>,
+}
+
+/// A SunSpec chain laid out anew by a restart. The registers stay where `new` put them (the
+/// canonical layout); reads and writes go through this translation.
+#[derive(Debug, Clone)]
+struct Moved {
+    function: Function,
+    /// (address on the wire, canonical address, registers).
+    segments: Vec<(u32, u32, u32)>,
+    /// The canonical chain, marker to end model: reads there outside a segment are refused.
+    canonical: (u32, u32),
+}
+
+impl Moved {
+    fn translate(&self, function: Function, a: u16) -> Option<u16> {
+        if function != self.function {
+            return Some(a);
+        }
+        let a32 = u32::from(a);
+        for &(wire, canon, n) in &self.segments {
+            if a32 >= wire && a32 < wire + n {
+                return u16::try_from(canon + (a32 - wire)).ok();
+            }
+        }
+        if a32 >= self.canonical.0 && a32 < self.canonical.1 {
+            return None;
+        }
+        Some(a)
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -234,7 +270,73 @@ impl SimDevice {
             requests: AtomicU64::new(0),
             seed,
             identification: Mutex::new(Vec::new()),
+            moved: Mutex::new(None),
         })
+    }
+
+    /// Restarts a SunSpec device with its models in `order` (ids of the map's models; one left
+    /// out is a model the device no longer has) behind a `SunS` marker at `base`. The values
+    /// are the same, at their new addresses; the endpoint stays up.
+    pub fn restart(&self, order: &[u16], base: u16) -> Result<(), SimError> {
+        let no = |id| SimError::NoModel(self.map.id.clone(), id);
+        if self.map.sunspec.is_empty() {
+            return Err(no(0));
+        }
+        let mut canonical = std::collections::HashMap::new();
+        let mut at = u32::from(SUNSPEC_BASE) + 2;
+        for m in &self.map.sunspec {
+            canonical.insert(m.id, (at, 2 + u32::from(m.length)));
+            at += 2 + u32::from(m.length);
+        }
+        let canonical_end = at;
+        let mut segments = vec![(u32::from(base), u32::from(SUNSPEC_BASE), 2)];
+        let mut at = u32::from(base) + 2;
+        for id in order {
+            let (canon, n) = *canonical.get(id).ok_or_else(|| no(*id))?;
+            segments.push((at, canon, n));
+            at += n;
+        }
+        segments.push((at, canonical_end, 2));
+        if at + 2 > 65_536 {
+            return Err(SimError::TooLong(self.map.id.clone()));
+        }
+        let moved = Moved {
+            function: self.map.limits.function,
+            segments,
+            canonical: (u32::from(SUNSPEC_BASE), canonical_end + 2),
+        };
+        if let Ok(mut m) = self.moved.lock() {
+            *m = Some(moved);
+        }
+        Ok(())
+    }
+
+    /// Sets a text point (e.g. `serial_number`), as a unit swapped for another would read; the
+    /// expected values keep the old text. False when the map has no such text point.
+    pub fn set_text(&self, metric: &str, text: &str) -> bool {
+        let Some((p, at)) = self
+            .map
+            .points
+            .iter()
+            .zip(&self.placed)
+            .find(|(p, _)| p.metric == metric && p.data_type == DataType::String)
+        else {
+            return false;
+        };
+        let Ok(words) = decode::encode(p, &self.map.limits, &Raw::Text(text.into())) else {
+            return false;
+        };
+        let Ok(mut regs) = self.registers.lock() else {
+            return false;
+        };
+        for (k, w) in words.iter().enumerate() {
+            regs.insert((p.function, at.start.wrapping_add(k as u16)), *w);
+        }
+        true
+    }
+
+    fn moved(&self) -> Option<Moved> {
+        self.moved.lock().ok().and_then(|m| m.clone())
     }
 
     /// A device whose modelled points follow the sky of `site` (see the module note).
@@ -429,11 +531,18 @@ impl SimDevice {
         if count == 0 || count > 125 {
             return Err(ExceptionCode::IllegalDataValue);
         }
+        let moved = self.moved();
         // A read touching any register the device does not have is refused, like real devices
         // with sparse maps do; the planner must not bridge gaps such maps do not allow.
         (0..count)
             .map(|k| {
                 let a = start.checked_add(k).ok_or(ExceptionCode::IllegalDataAddress)?;
+                let a = match &moved {
+                    Some(m) => m
+                        .translate(function, a)
+                        .ok_or(ExceptionCode::IllegalDataAddress)?,
+                    None => a,
+                };
                 regs.get(&(function, a))
                     .copied()
                     .ok_or(ExceptionCode::IllegalDataAddress)
@@ -442,20 +551,29 @@ impl SimDevice {
     }
 
     fn write(&self, start: u16, values: &[u16]) -> Result<(), ExceptionCode> {
+        let moved = self.moved();
         let mut regs = self
             .registers
             .lock()
             .map_err(|_| ExceptionCode::ServerDeviceFailure)?;
+        let mut at = Vec::with_capacity(values.len());
         for k in 0..values.len() {
             let a = start
                 .checked_add(k as u16)
                 .ok_or(ExceptionCode::IllegalDataAddress)?;
+            let a = match &moved {
+                Some(m) => m
+                    .translate(Function::Holding, a)
+                    .ok_or(ExceptionCode::IllegalDataAddress)?,
+                None => a,
+            };
             if !regs.contains_key(&(Function::Holding, a)) {
                 return Err(ExceptionCode::IllegalDataAddress);
             }
+            at.push(a);
         }
-        for (k, v) in values.iter().enumerate() {
-            regs.insert((Function::Holding, start + k as u16), *v);
+        for (a, v) in at.iter().zip(values) {
+            regs.insert((Function::Holding, *a), *v);
         }
         drop(regs);
         if let Some(ph) = &self.physics
@@ -463,9 +581,7 @@ impl SimDevice {
         {
             // The register of a written multi-word point is marked by its start; single-word
             // set-points (the usual case) are exact.
-            for k in 0..values.len() {
-                ph.written.insert(start.wrapping_add(k as u16));
-            }
+            ph.written.extend(at);
         }
         Ok(())
     }
@@ -719,6 +835,34 @@ mod tests {
         dev.write(2, &[0]).unwrap();
         dev.refresh_at(morning + 18 * 60_000);
         assert!(value(&dev, "tracker_target_angle") < -20.0, "back on the sun");
+    }
+
+    #[test]
+    fn a_restarted_sunspec_device_serves_the_same_values_in_its_new_order() {
+        let dev = SimDevice::new(map("sunspec-inverter"), 5).unwrap();
+        let h = Function::Holding;
+        let before = dev.read(h, 40070, 52).unwrap();
+        assert_eq!(before[0], 103);
+        // 160 first, then 1 and 103, behind a marker at 0.
+        dev.restart(&[160, 1, 103], 0).unwrap();
+        assert_eq!(dev.read(h, 0, 4).unwrap(), vec![SUNS[0], SUNS[1], 160, 168]);
+        assert_eq!(dev.read(h, 2 + 170, 2).unwrap(), vec![1, 66]);
+        assert_eq!(
+            dev.read(h, 2 + 170 + 68, 52).unwrap(),
+            before,
+            "model 103 moved whole"
+        );
+        let end = 2 + 170 + 68 + 52;
+        assert_eq!(dev.read(h, end, 2).unwrap(), vec![0xFFFF, 0]);
+        assert!(dev.read(h, 40000, 2).is_err(), "nothing left at the old base");
+        assert!(dev.read(h, end + 2, 1).is_err());
+        // Writes land on the moved registers.
+        dev.write(2 + 170 + 68 + 2, &[7]).unwrap();
+        assert_eq!(dev.register(h, 40072), Some(7));
+        assert!(matches!(
+            dev.restart(&[1, 999], 40000),
+            Err(SimError::NoModel(_, 999))
+        ));
     }
 
     #[test]
