@@ -13,6 +13,11 @@
 //! crash (kill -9, power cut) after `push` returned loses nothing. Acknowledgements are not
 //! flushed: sled writes them out within half a second anyway, and an ack lost to a crash only
 //! makes the gateway send those samples again, which the cloud's idempotent ingest ignores.
+//!
+//! Layout of an entry: see `codec` (compact since the backlog-replay work; JSON entries of
+//! older gateways are still read).
+
+mod codec;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -25,12 +30,14 @@ pub enum QueueError {
     #[error("queue storage: {0}")]
     Storage(#[from] sled::Error),
     #[error("queue entry {seq} is corrupt: {err}")]
-    Corrupt { seq: u64, err: serde_json::Error },
+    Corrupt { seq: u64, err: codec::CodecError },
     #[error("queue state is poisoned by an earlier panic")]
     Poisoned,
 }
 
 const SAMPLES: &str = "samples";
+/// Metric name → id of the compact layout (see `codec`).
+const METRIC_IDS: &str = "metric_ids";
 const META_ACKED: &[u8] = b"acked";
 const META_NEXT: &[u8] = b"next";
 const META_DROPPED: &[u8] = b"dropped";
@@ -54,9 +61,19 @@ pub struct Queue {
     db: sled::Db,
     samples: sled::Tree,
     max_samples: u64,
+    metric_ids: sled::Tree,
     state: Mutex<State>,
+    /// Only grows; read by every replay batch, written when a new metric name is first pushed.
+    dict: std::sync::RwLock<codec::Dictionary>,
     /// The next sequence number, announced after every durable push (the uplink waits on it).
     pushed: tokio::sync::watch::Sender<u64>,
+}
+
+/// A queued sample as the wire carries it (the JSON of a `Sample`), for building batches.
+#[derive(Debug, Clone)]
+pub struct WireSample {
+    pub seq: u64,
+    pub json: Vec<u8>,
 }
 
 /// Counters for reports and the status message.
@@ -74,6 +91,11 @@ fn get_u64(tree: &sled::Tree, key: &[u8]) -> Result<u64, QueueError> {
         .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
         .map(u64::from_be_bytes)
         .unwrap_or(0))
+}
+
+fn decode(key: &[u8], value: &[u8], dict: &codec::Dictionary) -> Result<Sample, QueueError> {
+    let seq = <[u8; 8]>::try_from(key).map(u64::from_be_bytes).unwrap_or(0);
+    codec::decode(value, dict).map_err(|err| QueueError::Corrupt { seq, err })
 }
 
 /// Opens the sled database, waiting up to 5 s for its file lock: sled's background flusher keeps
@@ -103,6 +125,14 @@ impl Queue {
     pub fn open(dir: &Path, max_samples: u64) -> Result<Queue, QueueError> {
         let db = open_db(dir)?;
         let samples = db.open_tree(SAMPLES)?;
+        let metric_ids = db.open_tree(METRIC_IDS)?;
+        let mut pairs = Vec::new();
+        for item in metric_ids.iter() {
+            let (k, v) = item?;
+            if let (Ok(name), Ok(id)) = (std::str::from_utf8(&k), <[u8; 4]>::try_from(v.as_ref())) {
+                pairs.push((name.to_string(), u32::from_be_bytes(id)));
+            }
+        }
         let acked = get_u64(&db, META_ACKED)?;
         let dropped = get_u64(&db, META_DROPPED)?;
         let last = match samples.last()? {
@@ -118,6 +148,8 @@ impl Queue {
         Ok(Queue {
             db,
             samples,
+            metric_ids,
+            dict: std::sync::RwLock::new(codec::Dictionary::from_pairs(pairs)),
             pushed: tokio::sync::watch::channel(next_seq).0,
             max_samples: max_samples.max(1),
             state: Mutex::new(State {
@@ -132,6 +164,16 @@ impl Queue {
     /// Stores readings durably; returns their sequence numbers.
     pub fn push(&self, readings: Vec<NewSample>) -> Result<Vec<u64>, QueueError> {
         let mut st = self.state.lock().map_err(|_| QueueError::Poisoned)?;
+        let mut dict = self.dict.write().map_err(|_| QueueError::Poisoned)?;
+        let new = dict.missing(readings.iter().flat_map(|r| r.values.keys()));
+        if !new.is_empty() {
+            // Written before the entries that use them: sled recovers a prefix of its log, so
+            // no recovered entry can name an id whose name was lost.
+            for (name, id) in &new {
+                self.metric_ids.insert(name.as_bytes(), &id.to_be_bytes())?;
+            }
+            dict.add(&new);
+        }
         let mut batch = sled::Batch::default();
         let mut seqs = Vec::with_capacity(readings.len());
         let mut seq = st.next_seq;
@@ -142,7 +184,7 @@ impl Queue {
                 ts: r.ts,
                 values: r.values,
             };
-            let bytes = serde_json::to_vec(&s).map_err(|err| QueueError::Corrupt { seq, err })?;
+            let bytes = codec::encode(s, &dict).map_err(|err| QueueError::Corrupt { seq, err })?;
             batch.insert(&seq.to_be_bytes(), bytes);
             seqs.push(seq);
             seq += 1;
@@ -183,26 +225,47 @@ impl Queue {
     /// Up to `limit` samples with a sequence above `after`, oldest first (a replay batch).
     pub fn after(&self, after: u64, limit: usize) -> Result<Vec<Sample>, QueueError> {
         let start = after.saturating_add(1).to_be_bytes();
-        let mut out = Vec::new();
+        let dict = self.dict.read().map_err(|_| QueueError::Poisoned)?;
+        let mut out = Vec::with_capacity(limit.min(10_000));
         for item in self.samples.range(start..).take(limit) {
+            let (k, v) = item?;
+            out.push(decode(&k, &v, &dict)?);
+        }
+        Ok(out)
+    }
+
+    /// Up to `limit` samples with a sequence above `after` and below `before`, oldest first, as
+    /// the wire carries them (what a batch is made of: no decoding into maps and back).
+    pub fn after_wire(&self, after: u64, before: u64, limit: usize) -> Result<Vec<WireSample>, QueueError> {
+        let start = after.saturating_add(1);
+        if start >= before {
+            return Ok(Vec::new());
+        }
+        let dict = self.dict.read().map_err(|_| QueueError::Poisoned)?;
+        let mut out = Vec::with_capacity(limit.min(10_000));
+        for item in self
+            .samples
+            .range(start.to_be_bytes()..before.to_be_bytes())
+            .take(limit)
+        {
             let (k, v) = item?;
             let seq = <[u8; 8]>::try_from(k.as_ref())
                 .map(u64::from_be_bytes)
                 .unwrap_or(0);
-            out.push(serde_json::from_slice(&v).map_err(|err| QueueError::Corrupt { seq, err })?);
+            let mut json = Vec::with_capacity(v.len() * 3);
+            codec::to_wire_json(&v, &dict, &mut json).map_err(|err| QueueError::Corrupt { seq, err })?;
+            out.push(WireSample { seq, json });
         }
         Ok(out)
     }
 
     /// Up to `limit` of the newest samples, oldest first.
     pub fn newest(&self, limit: usize) -> Result<Vec<Sample>, QueueError> {
+        let dict = self.dict.read().map_err(|_| QueueError::Poisoned)?;
         let mut out = Vec::new();
         for item in self.samples.iter().rev().take(limit) {
             let (k, v) = item?;
-            let seq = <[u8; 8]>::try_from(k.as_ref())
-                .map(u64::from_be_bytes)
-                .unwrap_or(0);
-            out.push(serde_json::from_slice(&v).map_err(|err| QueueError::Corrupt { seq, err })?);
+            out.push(decode(&k, &v, &dict)?);
         }
         out.reverse();
         Ok(out)
@@ -347,6 +410,68 @@ mod tests {
         assert_eq!(q.ack_range(5, 1_000).unwrap(), 3);
         assert_eq!(q.stats().len, 0);
         assert_eq!(q.push(vec![reading(1)]).unwrap(), vec![11]);
+    }
+
+    /// What a gateway before the compact layout left on disk: JSON entries and the next sequence.
+    fn write_legacy_queue(dir: &Path, samples: &[Sample]) {
+        let db = sled::open(dir).unwrap();
+        let tree = db.open_tree(SAMPLES).unwrap();
+        for s in samples {
+            tree.insert(s.seq.to_be_bytes(), serde_json::to_vec(s).unwrap())
+                .unwrap();
+        }
+        let next = samples.last().map_or(1, |s| s.seq + 1);
+        db.insert(META_NEXT, &next.to_be_bytes()).unwrap();
+        db.flush().unwrap();
+    }
+
+    #[test]
+    fn an_upgraded_gateway_reads_its_old_json_queue_beside_new_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let old: Vec<Sample> = (1..=5)
+            .map(|i| {
+                let r = reading(i as u32 * 10);
+                Sample {
+                    seq: i,
+                    device: r.device,
+                    ts: r.ts,
+                    values: r.values,
+                }
+            })
+            .collect();
+        write_legacy_queue(dir.path(), &old);
+        let q = Queue::open(dir.path(), 100).unwrap();
+        assert_eq!(q.stats().len, 5);
+        assert_eq!(q.push(vec![reading(99)]).unwrap(), vec![6]);
+        let all = q.after(0, 100).unwrap();
+        assert_eq!(&all[..5], &old[..]);
+        assert_eq!(all[5].values["ac_power"], Value::Number(99.0));
+        assert_eq!(q.newest(2).unwrap(), all[4..].to_vec());
+        assert_eq!(q.ack_range(1, 3).unwrap(), 3);
+        drop(q);
+        let q = Queue::open(dir.path(), 100).unwrap();
+        let seqs: Vec<u64> = q.after(0, 100).unwrap().iter().map(|s| s.seq).collect();
+        assert_eq!(seqs, vec![4, 5, 6]);
+    }
+
+    #[test]
+    fn metric_ids_survive_reopen_and_new_names_get_new_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let q = Queue::open(dir.path(), 100).unwrap();
+            q.push(vec![reading(1)]).unwrap();
+        }
+        let q = Queue::open(dir.path(), 100).unwrap();
+        let mut r = reading(2);
+        r.values.insert("a_first_name".into(), Value::Text("t".into()));
+        q.push(vec![r]).unwrap();
+        drop(q);
+        let q = Queue::open(dir.path(), 100).unwrap();
+        let all = q.after(0, 10).unwrap();
+        assert_eq!(all[0].values.len(), 1);
+        assert_eq!(all[0].values["ac_power"], Value::Number(1.0));
+        assert_eq!(all[1].values["a_first_name"], Value::Text("t".into()));
+        assert_eq!(all[1].values["ac_power"], Value::Number(2.0));
     }
 
     #[test]

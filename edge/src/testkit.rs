@@ -21,8 +21,15 @@ pub fn free_port() -> std::io::Result<u16> {
 /// Starts rumqttd on a free loopback port; it runs until the process ends (rumqttd has no
 /// shutdown). `users` enables password checks (username → password).
 pub fn start_broker(users: Option<HashMap<String, String>>) -> std::io::Result<SocketAddr> {
+    start_broker_at(([127, 0, 0, 1], free_port()?).into(), users)
+}
+
+/// As `start_broker`, on a given address (benchmarks run on an assigned port range).
+pub fn start_broker_at(
+    addr: SocketAddr,
+    users: Option<HashMap<String, String>>,
+) -> std::io::Result<SocketAddr> {
     use rumqttd::{Config, ConnectionSettings, RouterConfig, ServerSettings};
-    let addr: SocketAddr = ([127, 0, 0, 1], free_port()?).into();
     let connections = ConnectionSettings {
         connection_timeout_ms: 5000,
         max_payload_size: wire::MAX_PAYLOAD_BYTES + 1024,

@@ -438,3 +438,73 @@ async fn a_broker_refusing_the_credentials_is_logged_and_retried_with_backoff_ne
     let (status, _) = agent.terminate();
     assert!(status.success());
 }
+
+/// A gateway upgraded from a version that queued samples as JSON still delivers that queue:
+/// every old sample reaches the cloud once, with its values, and new samples follow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queue_left_by_an_older_gateway_is_delivered_after_the_upgrade() {
+    let broker = start_broker(None).unwrap();
+    let cloud = Consumer::connect(broker, "cloud-upgrade").await;
+    let all = maps();
+    let pick: Vec<_> = all.iter().filter(|m| m.id == "eastron-sdm630").cloned().collect();
+    let sim = serve_tcp(simulator(&pick, 1)).await;
+    let expected = simulator(&pick, 1).unit(1).unwrap().expected().clone();
+    let dir = tempfile::tempdir().unwrap();
+    // What the older gateway left on disk: each sample as JSON under its big-endian sequence
+    // number, and the next sequence number in the default tree.
+    let old: Vec<pv_shared::wire::Sample> = (1..=500u64)
+        .map(|seq| pv_shared::wire::Sample {
+            seq,
+            device: "meter-1".into(),
+            ts: pv_edge::clock::now_ms() - 3_600_000 + seq as i64,
+            values: expected.clone(),
+        })
+        .collect();
+    {
+        let db = sled::open(dir.path().join("data/queue")).unwrap();
+        let tree = db.open_tree("samples").unwrap();
+        for s in &old {
+            tree.insert(s.seq.to_be_bytes(), serde_json::to_vec(s).unwrap())
+                .unwrap();
+        }
+        db.insert(b"next", &501u64.to_be_bytes()).unwrap();
+        db.flush().unwrap();
+    }
+    let config = gateway_config(
+        dir.path(),
+        "gw-upgrade",
+        sim,
+        &[("meter-1", "eastron-sdm630", 1)],
+        200,
+        &mqtt_section(broker, ""),
+    );
+    let agent = Agent::spawn(&config);
+    assert!(
+        cloud
+            .wait_for(Duration::from_secs(30), |s| {
+                let seqs = s.seqs("gw-upgrade");
+                seqs.iter().filter(|&&q| q <= 500).count() == 500 && seqs.iter().any(|&q| q > 505)
+            })
+            .await,
+        "old queue and new samples delivered: {} stored; log:\n{}",
+        cloud.store().count("gw-upgrade"),
+        agent.log_text()
+    );
+    let (status, _) = agent.terminate();
+    assert!(status.success());
+    let st = cloud.store();
+    assert_eq!(st.refused, 0);
+    assert_eq!(st.duplicates(), 0);
+    for s in &old {
+        assert_eq!(st.samples.get(&("gw-upgrade".to_string(), s.seq)), Some(s));
+    }
+    let new: Vec<_> = st
+        .samples
+        .iter()
+        .filter(|((g, q), _)| g == "gw-upgrade" && *q > 500)
+        .map(|(_, s)| s)
+        .collect();
+    assert!(new.iter().all(|s| s.values == expected && s.device == "meter-1"));
+    // Numbered after the old queue: nothing reused a sequence number.
+    assert_eq!(new.first().map(|s| s.seq), Some(501));
+}

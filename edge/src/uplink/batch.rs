@@ -1,6 +1,11 @@
 //! Samples → telemetry payloads no larger than the wire limit.
+//!
+//! The samples come from the queue already as JSON (`WireSample`): a payload is the batch's
+//! header as serde writes it, with the samples' bytes placed in its empty `samples` array.
 
-use pv_shared::wire::{self, Sample, TelemetryBatch, WireError};
+use pv_shared::wire::{self, TelemetryBatch};
+
+use crate::queue::WireSample;
 
 /// One encoded batch, ready to publish.
 #[derive(Debug, Clone)]
@@ -12,80 +17,141 @@ pub struct Outgoing {
     pub payload: Vec<u8>,
 }
 
-/// Encodes `samples` (ascending) as one batch, or several when one would exceed
-/// `wire::MAX_PAYLOAD_BYTES`. A single sample that cannot be sent at all (larger than the limit
-/// by itself, which no real device map comes near) is returned apart, so the caller can drop it
-/// loudly instead of retrying it forever.
-pub fn encode(gateway: &str, replay: bool, samples: Vec<Sample>) -> (Vec<Outgoing>, Vec<Sample>) {
+const EMPTY_SAMPLES: &[u8] = b"\"samples\":[]";
+
+/// The batch's JSON without samples, split where they go.
+fn header(gateway: &str, replay: bool, first_seq: u64, last_seq: u64) -> Option<(Vec<u8>, usize)> {
+    let empty = TelemetryBatch {
+        first_seq,
+        last_seq,
+        batch: wire::batch_id(gateway, first_seq, last_seq),
+        ..TelemetryBatch::new(gateway, replay, Vec::new())
+    };
+    let bytes = serde_json::to_vec(&empty).ok()?;
+    // Gateway ids carry no quotes, so the array's name occurs once.
+    let at = bytes
+        .windows(EMPTY_SAMPLES.len())
+        .position(|w| w == EMPTY_SAMPLES)?;
+    Some((bytes, at + EMPTY_SAMPLES.len() - 1))
+}
+
+/// Packs `samples` (ascending) into as few batches as fit `wire::MAX_PAYLOAD_BYTES`. A sample
+/// that cannot be sent at all (larger than the limit by itself, which no real device map comes
+/// near) is returned apart by sequence, so the caller can drop it loudly instead of retrying it
+/// forever.
+pub fn encode(gateway: &str, replay: bool, samples: Vec<WireSample>) -> (Vec<Outgoing>, Vec<u64>) {
     let mut out = Vec::new();
     let mut unsendable = Vec::new();
-    let mut todo = vec![samples];
-    // Halving is crude but only happens with unusually large samples; the common case encodes once.
-    while let Some(part) = todo.pop() {
-        if part.is_empty() {
+    // The longest header this gateway can have (sequence numbers of 20 digits).
+    let Some((widest, _)) = header(gateway, replay, u64::MAX, u64::MAX) else {
+        tracing::error!(%gateway, "batch header not encodable");
+        return (out, samples.iter().map(|s| s.seq).collect());
+    };
+    let room = wire::MAX_PAYLOAD_BYTES.saturating_sub(widest.len());
+    let mut group: Vec<WireSample> = Vec::new();
+    let mut size = 0;
+    let flush = |group: &mut Vec<WireSample>, out: &mut Vec<Outgoing>| {
+        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+            return;
+        };
+        let (first_seq, last_seq) = (first.seq, last.seq);
+        if let Some((head, at)) = header(gateway, replay, first_seq, last_seq) {
+            let len = head.len() + group.iter().map(|s| s.json.len() + 1).sum::<usize>();
+            let mut payload = Vec::with_capacity(len);
+            payload.extend_from_slice(&head[..at]);
+            for (i, s) in group.iter().enumerate() {
+                if i > 0 {
+                    payload.push(b',');
+                }
+                payload.extend_from_slice(&s.json);
+            }
+            payload.extend_from_slice(&head[at..]);
+            out.push(Outgoing {
+                first_seq,
+                last_seq,
+                replay,
+                samples: group.len(),
+                payload,
+            });
+        }
+        group.clear();
+    };
+    for s in samples {
+        let need = s.json.len() + usize::from(!group.is_empty());
+        if need > room {
+            tracing::error!(
+                seq = s.seq,
+                bytes = s.json.len(),
+                "sample cannot be sent; dropped"
+            );
+            unsendable.push(s.seq);
             continue;
         }
-        let batch = TelemetryBatch::new(gateway, replay, part);
-        match wire::to_bytes(&batch) {
-            Ok(payload) => out.push(Outgoing {
-                first_seq: batch.first_seq,
-                last_seq: batch.last_seq,
-                replay,
-                samples: batch.samples.len(),
-                payload,
-            }),
-            Err(WireError::TooLarge(_)) if batch.samples.len() > 1 => {
-                let mut first = batch.samples;
-                let second = first.split_off(first.len() / 2);
-                // Pushed in reverse so the lower half is encoded (and sent) first.
-                todo.push(second);
-                todo.push(first);
-            }
-            Err(e) => {
-                tracing::error!(%e, first = batch.first_seq, "sample cannot be sent; dropped");
-                unsendable.extend(batch.samples);
-            }
+        if size + need > room {
+            flush(&mut group, &mut out);
+            size = 0;
         }
+        size += s.json.len() + usize::from(!group.is_empty());
+        group.push(s);
     }
+    flush(&mut group, &mut out);
     (out, unsendable)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pv_shared::wire::Value;
+    use pv_shared::wire::{Sample, Value};
     use std::collections::BTreeMap;
 
-    fn sample(seq: u64, text_len: usize) -> Sample {
+    fn sample(seq: u64, text_len: usize) -> (Sample, WireSample) {
         let mut values = BTreeMap::new();
         values.insert("serial_number".to_string(), Value::Text("x".repeat(text_len)));
-        Sample {
+        values.insert("ac_power".to_string(), Value::Number(seq as f64 * 0.5));
+        let s = Sample {
             seq,
             device: "d".into(),
             ts: 1,
             values,
-        }
+        };
+        let json = serde_json::to_vec(&s).unwrap();
+        (s, WireSample { seq, json })
     }
 
     #[test]
-    fn large_batches_split_below_the_limit_in_order() {
-        let samples: Vec<Sample> = (1..=100).map(|s| sample(s, 10_000)).collect();
-        let (out, bad) = encode("gw", true, samples);
+    fn large_batches_split_below_the_limit_in_order_and_parse_back() {
+        let (samples, wire_samples): (Vec<_>, Vec<_>) = (1..=100).map(|s| sample(s, 10_000)).unzip();
+        let (out, bad) = encode("gw", true, wire_samples);
         assert!(bad.is_empty());
         assert!(out.len() > 1);
         assert!(out.iter().all(|o| o.payload.len() <= wire::MAX_PAYLOAD_BYTES));
         assert_eq!(out.iter().map(|o| o.samples).sum::<usize>(), 100);
         assert_eq!(out[0].first_seq, 1);
         assert!(out.windows(2).all(|w| w[0].last_seq + 1 == w[1].first_seq));
-        let (one, _) = encode("gw", false, vec![sample(5, 10)]);
+        // Each payload is a valid batch with exactly its samples, as the cloud parses it.
+        let mut back = Vec::new();
+        for o in &out {
+            let b: TelemetryBatch = wire::parse(&o.payload).unwrap();
+            assert_eq!(
+                (b.first_seq, b.last_seq, b.replay),
+                (o.first_seq, o.last_seq, true)
+            );
+            assert_eq!(b, TelemetryBatch::new("gw", true, b.samples.clone()));
+            back.extend(b.samples);
+        }
+        assert_eq!(back, samples);
+        let (one, _) = encode("gw", false, vec![sample(5, 10).1]);
         assert_eq!((one[0].first_seq, one[0].last_seq, one[0].replay), (5, 5, false));
+        assert!(encode("gw", false, Vec::new()).0.is_empty());
     }
 
     #[test]
     fn a_sample_too_large_alone_is_set_apart() {
-        let samples = vec![sample(1, 10), sample(2, 300_000), sample(3, 10)];
+        let samples = vec![sample(1, 10).1, sample(2, 300_000).1, sample(3, 10).1];
         let (out, bad) = encode("gw", false, samples);
-        assert_eq!(bad.iter().map(|s| s.seq).collect::<Vec<_>>(), vec![2]);
+        assert_eq!(bad, vec![2]);
         assert_eq!(out.iter().map(|o| o.samples).sum::<usize>(), 2);
+        let b: TelemetryBatch = wire::parse(&out[0].payload).unwrap();
+        assert_eq!(b.samples.iter().map(|s| s.seq).collect::<Vec<_>>(), vec![1, 3]);
     }
 }

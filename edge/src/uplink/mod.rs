@@ -261,8 +261,8 @@ impl Uplink {
                 return;
             }
         };
-        for s in unsendable {
-            let _ = self.queue.ack_range(s.seq, s.seq);
+        for seq in unsendable {
+            let _ = self.queue.ack_range(seq, seq);
         }
         let mut refused = false;
         for b in batches {

@@ -12,8 +12,6 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use pv_shared::wire::Sample;
-
 use crate::clock::now_ms;
 use crate::queue::{Queue, QueueError};
 use crate::uplink::batch::{self, Outgoing};
@@ -82,14 +80,14 @@ impl Session {
     }
 
     /// Batches to publish now, in order: live first, then backlog as the window allows.
-    /// Returns them with the samples that can never be sent (the caller drops those).
+    /// Returns them with the sequences of samples that can never be sent (the caller drops those).
     pub fn next(
         &mut self,
         queue: &Queue,
         gateway: &str,
         pacing: &Pacing,
         now: Instant,
-    ) -> Result<(Vec<Outgoing>, Vec<Sample>), QueueError> {
+    ) -> Result<(Vec<Outgoing>, Vec<u64>), QueueError> {
         let mut out = Vec::new();
         let mut unsendable = Vec::new();
         let next_seq = queue.stats().next_seq;
@@ -99,7 +97,7 @@ impl Session {
             let due = unsent_live >= pacing.batch_max_samples as u64
                 || now.duration_since(since) >= pacing.batch_linger;
             while due && self.live_inflight() < LIVE_WINDOW {
-                let samples = queue.after(self.live_cursor, pacing.batch_max_samples)?;
+                let samples = queue.after_wire(self.live_cursor, u64::MAX, pacing.batch_max_samples)?;
                 let Some(last) = samples.last().map(|s| s.seq) else {
                     // Gone already (acknowledged from an earlier session's sending, or dropped).
                     self.live_cursor = self.live_cursor.max(next_seq.saturating_sub(1));
@@ -125,8 +123,7 @@ impl Session {
             }
         }
         while self.replay_cursor + 1 < self.boundary && self.replay_inflight() < pacing.replay_window {
-            let mut samples = queue.after(self.replay_cursor, pacing.batch_max_samples)?;
-            samples.retain(|s| s.seq < self.boundary);
+            let samples = queue.after_wire(self.replay_cursor, self.boundary, pacing.batch_max_samples)?;
             let Some(last) = samples.last().map(|s| s.seq) else {
                 self.replay_cursor = self.boundary.saturating_sub(1);
                 break;
