@@ -35,6 +35,24 @@ pub struct Config {
     pub telemetry: TelemetryConfig,
     pub demo: DemoConfig,
     pub console: ConsoleConfig,
+    /// Certificate and key of the HTTP listener: when set, `listen` serves HTTPS only.
+    pub https: TlsFiles,
+}
+
+/// A certificate chain and its private key as PEM files; both empty means no TLS.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsFiles {
+    /// The certificate chain, the server's own certificate first.
+    pub cert_file: String,
+    /// The private key of that certificate (PKCS#8, PKCS#1 or SEC1).
+    pub key_file: String,
+}
+
+impl TlsFiles {
+    pub fn enabled(&self) -> bool {
+        !self.cert_file.trim().is_empty() || !self.key_file.trim().is_empty()
+    }
 }
 
 /// What the console loads from other hosts, which its Content-Security-Policy allows and nothing
@@ -150,8 +168,14 @@ pub struct StationConfig {
 pub struct BrokerConfig {
     /// Run the MQTT broker inside this process; when false, `url` names an external broker.
     pub embedded: bool,
-    /// Where the embedded broker listens for gateways.
+    /// Where the embedded broker listens for gateways: MQTT over TLS when `tls` is set, else
+    /// plain MQTT.
     pub listen: SocketAddr,
+    /// Certificate and key of the gateway listener (`[broker.tls]`).
+    pub tls: TlsFiles,
+    /// A second, plain-MQTT gateway listener beside the TLS one (e.g. for gateways on a site
+    /// VPN); none unless set, so turning TLS on never leaves a clear-text door open.
+    pub plain_listen: Option<SocketAddr>,
     /// External broker, e.g. `mqtt://broker.example:1883`.
     pub url: String,
     /// Shared-subscription group so several cloud replicas split ingest.
@@ -256,6 +280,8 @@ impl Default for Config {
             broker: BrokerConfig {
                 embedded: true,
                 listen: SocketAddr::from(([127, 0, 0, 1], 1883)),
+                tls: TlsFiles::default(),
+                plain_listen: None,
                 url: String::new(),
                 share_group: "pv-cloud".into(),
                 public_url: String::new(),
@@ -333,6 +359,7 @@ impl Default for Config {
                 map_tile_url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png".into(),
                 frame_origins: Vec::new(),
             },
+            https: TlsFiles::default(),
         }
     }
 }
@@ -351,6 +378,8 @@ pub enum ConfigError {
     Telemetry(&'static str),
     #[error("configuration: limits.{0}")]
     Limits(String),
+    #[error("configuration: {0}")]
+    Tls(&'static str),
 }
 
 impl Config {
@@ -381,6 +410,22 @@ impl Config {
             || url.starts_with("postgresql:"))
         {
             return Err(ConfigError::DatabaseUrl(url.to_owned()));
+        }
+        for (files, message) in [
+            (&self.https, "https.cert_file and https.key_file are set together"),
+            (
+                &self.broker.tls,
+                "broker.tls.cert_file and broker.tls.key_file are set together",
+            ),
+        ] {
+            if files.enabled() && (files.cert_file.trim().is_empty() || files.key_file.trim().is_empty()) {
+                return Err(ConfigError::Tls(message));
+            }
+        }
+        if self.broker.plain_listen.is_some() && !self.broker.tls.enabled() {
+            return Err(ConfigError::Tls(
+                "broker.plain_listen is a plain listener beside a TLS one; without broker.tls, broker.listen is plain already",
+            ));
         }
         let l = &self.limits;
         if let Some(bad) = l

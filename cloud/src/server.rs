@@ -30,6 +30,8 @@ pub enum StartError {
     Serve(std::io::Error),
     #[error(transparent)]
     Broker(#[from] crate::telemetry::broker::BrokerError),
+    #[error(transparent)]
+    Tls(#[from] crate::kernel::tls::TlsError),
 }
 
 /// Prepares everything a server needs: data directory, secret, database and schema.
@@ -103,13 +105,35 @@ async fn serve_http(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartError> {
+    serve_http_on(state, listener, None, shutdown).await
+}
+
+/// Serves HTTP, or HTTPS when `tls` is given.
+async fn serve_http_on(
+    state: AppState,
+    listener: TcpListener,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartError> {
+    use axum::serve::ListenerExt;
     let app = crate::app::assemble(state, crate::app::api_routes());
     // The peer address feeds the api log's remote ip when no proxy header names the client.
     let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
-        .map_err(StartError::Serve)
+    match tls {
+        None => axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .map_err(StartError::Serve),
+        // `tap_io` (doing nothing) is what gives a custom listener axum's socket-address
+        // ConnectInfo.
+        Some(tls) => {
+            let listener = crate::kernel::tls::TlsListener::new(listener, tls).map_err(StartError::Serve)?;
+            axum::serve(listener.tap_io(|_| ()), app)
+                .with_graceful_shutdown(shutdown)
+                .await
+                .map_err(StartError::Serve)
+        }
+    }
 }
 
 /// How long the stop waits for the data path and the workers before closing the pool anyway.
@@ -132,6 +156,19 @@ async fn close(core: &crate::kernel::Core, telemetry: Option<crate::telemetry::T
 
 pub async fn run(config: Config) -> Result<(), StartError> {
     let addr = config.listen;
+    // Certificate mistakes stop the start before anything else is touched.
+    let https = if config.https.enabled() {
+        Some(crate::kernel::tls::acceptor(
+            &config.https,
+            "https",
+            crate::kernel::tls::Alpn::Http1,
+        )?)
+    } else {
+        None
+    };
+    if config.broker.embedded && config.broker.tls.enabled() {
+        crate::kernel::tls::acceptor(&config.broker.tls, "broker.tls", crate::kernel::tls::Alpn::None)?;
+    }
     let state = prepare(config).await?;
     crate::demo::start(&state.station_ctx())
         .await
@@ -157,7 +194,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
             addr: addr.to_string(),
             source,
         })?;
-    tracing::info!(%addr, "console and API at http://{addr}/");
+    let scheme = if https.is_some() { "https" } else { "http" };
+    tracing::info!(%addr, "console and API at {scheme}://{addr}/");
     let core = state.core.clone();
     // The signal starts the stop everywhere at once: HTTP stops accepting (in-flight requests
     // finish), and so do the gateways' listener, ingest's reader and the workers.
@@ -168,7 +206,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
             core.shutdown.begin();
         }
     };
-    let served = serve_http(state, listener, stop).await;
+    let served = serve_http_on(state, listener, https, stop).await;
     core.shutdown.begin();
     close(&core, telemetry).await;
     served?;

@@ -58,6 +58,7 @@ pub mod secret;
 pub mod shutdown;
 pub mod sql;
 pub mod time;
+pub mod tls;
 
 pub use core::Core;
 pub use envelope::{Data, Envelope, Page};

@@ -329,7 +329,8 @@ pub fn broker_endpoint(config: &Config) -> Option<BrokerEndpoint> {
     } else if !b.embedded && !b.url.trim().is_empty() {
         b.url.trim().to_owned()
     } else if b.embedded && !b.listen.ip().is_unspecified() {
-        format!("mqtt://{}", b.listen)
+        let scheme = if b.tls.enabled() { "mqtts" } else { "mqtt" };
+        format!("{scheme}://{}", b.listen)
     } else {
         return None;
     };

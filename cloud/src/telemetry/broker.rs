@@ -38,6 +38,8 @@ pub enum BrokerError {
     Publish(String),
     #[error("cannot listen for gateways on {addr}: {source}")]
     Listen { addr: String, source: std::io::Error },
+    #[error(transparent)]
+    Tls(#[from] crate::kernel::tls::TlsError),
 }
 
 /// Publishes acknowledgements (and later commands) to gateways.

@@ -1,7 +1,11 @@
 //! The gateway-facing MQTT listener of the embedded broker: an ACL front that binds each
 //! connection to the gateway that signed in, because rumqttd cannot (see `broker`).
 //!
-//! For every TCP connection it reads the CONNECT packet itself and requires: a username, a
+//! With `broker.tls` set, each connection first completes a TLS handshake (the hub's
+//! certificate; gateways check it against the CA in their `ca_file`); a client that does not
+//! speak TLS, or distrusts the certificate, never reaches the CONNECT.
+//!
+//! For every connection it reads the CONNECT packet itself and requires: a username, a
 //! client id equal to it, a valid gateway id, the gateway's current password (`verify_gateway`,
 //! cached), and a last will (if any) on the gateway's own status topic. It then opens a
 //! connection to rumqttd's private loopback port, signing in with the per-process secret, and
@@ -23,10 +27,13 @@ use pv_shared::wire::MAX_PAYLOAD_BYTES;
 use rumqttd::protocol::v4::{self, V4};
 use rumqttd::protocol::{Packet, Protocol};
 use sha2::{Digest, Sha256};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio_rustls::TlsAcceptor;
 
+use super::broker::BrokerError;
 use super::stats::{Reason, Stats};
+use crate::kernel::tls;
 use crate::station::gateway::{GatewayIdentity, verify_gateway};
 use crate::telemetry::context::TelemetryCtx;
 
@@ -101,9 +108,54 @@ impl GatewayAuth {
     }
 }
 
-/// Accepts gateway connections on `listener` and relays them to rumqttd at `internal`.
+/// Opens the gateway listeners of the embedded broker: `broker.listen` (over TLS when
+/// `broker.tls` is set) and, beside a TLS one, the plain `broker.plain_listen` if configured.
+/// Returns the address of the first.
+pub async fn listen(
+    state: &TelemetryCtx,
+    internal: SocketAddr,
+    secret: Arc<str>,
+    auth: Arc<GatewayAuth>,
+    stats: Arc<Stats>,
+) -> Result<SocketAddr, BrokerError> {
+    let b = &state.config.broker;
+    let tls = if b.tls.enabled() {
+        Some(tls::acceptor(&b.tls, "broker.tls", tls::Alpn::None)?)
+    } else {
+        None
+    };
+    let mut first = None;
+    for (at, tls) in [(Some(b.listen), tls), (b.plain_listen, None)] {
+        let Some(at) = at else { continue };
+        let bind_error = |source| BrokerError::Listen {
+            addr: at.to_string(),
+            source,
+        };
+        let listener = TcpListener::bind(at).await.map_err(bind_error)?;
+        let addr = listener.local_addr().map_err(bind_error)?;
+        if tls.is_none() && !addr.ip().is_loopback() {
+            tracing::warn!(%addr, "plain MQTT for gateways on a network address: their passwords and data cross it in clear (set broker.tls)");
+        }
+        tracing::info!(%addr, tls = tls.is_some(), "MQTT broker for gateways listening");
+        tokio::spawn(serve(
+            listener,
+            tls,
+            internal,
+            secret.clone(),
+            auth.clone(),
+            stats.clone(),
+            state.shutdown.clone(),
+        ));
+        first.get_or_insert(addr);
+    }
+    first.ok_or_else(|| BrokerError::Start("no gateway listener".into()))
+}
+
+/// Accepts gateway connections on `listener` (over TLS when `tls` is given) and relays them to
+/// rumqttd at `internal`.
 pub async fn serve(
     listener: TcpListener,
+    tls: Option<TlsAcceptor>,
     internal: SocketAddr,
     secret: Arc<str>,
     auth: Arc<GatewayAuth>,
@@ -126,9 +178,17 @@ pub async fn serve(
             }
         };
         let _ = stream.set_nodelay(true);
-        let (secret, auth, stats) = (secret.clone(), auth.clone(), stats.clone());
+        let (secret, auth, stats, tls) = (secret.clone(), auth.clone(), stats.clone(), tls.clone());
         tokio::spawn(async move {
-            if let Err(e) = connection(stream, internal, secret, auth, stats).await {
+            let result = match tls {
+                None => connection(stream, internal, secret, auth, stats).await,
+                Some(tls) => match tokio::time::timeout(CONNECT_TIMEOUT, tls.accept(stream)).await {
+                    Ok(Ok(stream)) => connection(stream, internal, secret, auth, stats).await,
+                    Ok(Err(e)) => Err(Refusal::Tls(e)),
+                    Err(_) => Err(Refusal::Timeout),
+                },
+            };
+            if let Err(e) = result {
                 tracing::debug!(%peer, reason = %e, "gateway connection closed");
             }
         });
@@ -139,6 +199,8 @@ pub async fn serve(
 enum Refusal {
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+    #[error("TLS handshake: {0}")]
+    Tls(std::io::Error),
     #[error("MQTT protocol: {0:?}")]
     Protocol(rumqttd::protocol::Error),
     #[error("the first packet is not CONNECT")]
@@ -173,7 +235,7 @@ async fn frame(
 const CONNACK_NOT_AUTHORISED: [u8; 4] = [0x20, 0x02, 0x00, 0x05];
 
 async fn connection(
-    mut client: TcpStream,
+    mut client: impl AsyncRead + AsyncWrite + Unpin + Send + 'static,
     internal: SocketAddr,
     secret: Arc<str>,
     auth: Arc<GatewayAuth>,
@@ -219,7 +281,7 @@ async fn connection(
     broker.write_all(&out).await?;
 
     let (mut broker_rx, mut broker_tx) = broker.into_split();
-    let (mut client_rx, mut client_tx) = client.into_split();
+    let (mut client_rx, mut client_tx) = tokio::io::split(client);
     // Broker → gateway: untouched. When either side ends, both are closed.
     let down = tokio::spawn(async move {
         let _ = tokio::io::copy(&mut broker_rx, &mut client_tx).await;

@@ -44,7 +44,8 @@ pub use context::TelemetryCtx;
 /// The running data path.
 pub struct Telemetry {
     pub ingest: Arc<Ingest>,
-    /// Where gateways connect (the embedded broker's gatekeeper), if embedded.
+    /// Where gateways connect (the embedded broker's gatekeeper, over TLS when `broker.tls` is
+    /// set), if embedded.
     pub gateway_addr: Option<SocketAddr>,
     /// Wakes the rollup worker (tests).
     pub rollups: Arc<tokio::sync::Notify>,
@@ -99,30 +100,11 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
             hex::encode(b).into()
         };
         let (internal, connected) = broker::start_embedded(secret.clone())?;
-        let listen = state.config.broker.listen;
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .map_err(|source| BrokerError::Listen {
-                addr: listen.to_string(),
-                source,
-            })?;
-        let addr = listener.local_addr().map_err(|source| BrokerError::Listen {
-            addr: listen.to_string(),
-            source,
-        })?;
         let auth = Arc::new(gatekeeper::GatewayAuth::new(
             state.clone(),
             Duration::from_secs(cfg.auth_cache_seconds),
         ));
-        tokio::spawn(gatekeeper::serve(
-            listener,
-            internal,
-            secret,
-            auth,
-            stats.clone(),
-            state.shutdown.clone(),
-        ));
-        tracing::info!(%addr, "MQTT broker for gateways listening");
+        let addr = gatekeeper::listen(state, internal, secret, auth, stats.clone()).await?;
         (connected, Some(addr))
     } else {
         (
