@@ -921,6 +921,30 @@ async fn mutating_calls_are_logged_with_secrets_masked_and_reads_are_not() {
     assert_eq!(detail["data"]["requestUri"], "/api/blade-system/param/submit");
     // No proxy header: the peer address of the connection is recorded.
     assert_eq!(detail["data"]["remoteIp"], "127.0.0.1");
+    // A forwarded-for header from a peer that is not a configured proxy is anyone's to write:
+    // the log keeps the peer, as the rate limits do.
+    let Reply {
+        status,
+        body: spoofed,
+        ..
+    } = app
+        .send(
+            admin
+                .request(reqwest::Method::POST, "/api/blade-system/param/submit")
+                .header("X-Forwarded-For", "203.0.113.9")
+                .header("X-Real-IP", "203.0.113.10")
+                .json(&json!({"paramName": "n2", "paramKey": "k.spoofed", "paramValue": "v"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{spoofed}");
+    let page = admin
+        .poll("/api/blade-log/api/list?size=50", |b| b["data"]["total"] == 3)
+        .await;
+    let text = page.to_string();
+    assert!(
+        !text.contains("203.0.113."),
+        "a header wrote the logged address: {text}"
+    );
     app.stop().await;
 }
 

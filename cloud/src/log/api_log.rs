@@ -7,11 +7,10 @@
 //! stored is reported in the server log rather than lost silently. GETs are not logged at all
 //! (reading the logs would otherwise log itself).
 
-use std::net::SocketAddr;
 use std::time::Instant;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -19,9 +18,9 @@ use serde_json::Value as Json;
 
 use crate::auth::caller::bearer;
 use crate::auth::token::{self, Kind};
-use crate::kernel::Core;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, time};
+use crate::kernel::{Core, client_addr};
 
 /// Bodies up to this size are kept (masked) as the call's parameters.
 pub const MAX_LOGGED_BODY: usize = 64 * 1024;
@@ -123,17 +122,16 @@ fn header_text(headers: &HeaderMap, name: impl header::AsHeaderName) -> Option<S
     headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned)
 }
 
-fn remote_ip(req: &Request) -> Option<String> {
-    let forwarded = header_text(req.headers(), "x-forwarded-for")
-        .and_then(|v| v.split(',').next().map(|s| s.trim().to_owned()))
-        .filter(|s| !s.is_empty());
-    forwarded
-        .or_else(|| header_text(req.headers(), "x-real-ip"))
-        .or_else(|| {
-            req.extensions()
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip().to_string())
-        })
+/// The caller's address as the rate limits and sign-in throttling see it: `X-Forwarded-For` only
+/// from a configured trusted proxy. A header anyone can send would let a caller write any address
+/// into the audit log.
+fn remote_ip(req: &Request, core: &Core) -> Option<String> {
+    let ip = client_addr::of_parts(
+        req.headers(),
+        req.extensions(),
+        &client_addr::trusted_proxies(core),
+    );
+    (!ip.is_unspecified()).then(|| ip.to_string())
 }
 
 /// One call as the logs keep it.
@@ -162,7 +160,7 @@ pub async fn layer(State(state): State<Core>, req: Request, next: Next) -> Respo
     let token = bearer(req.headers()).map(str::to_owned);
     let query = req.uri().query().map(str::to_owned);
     let user_agent = header_text(req.headers(), header::USER_AGENT);
-    let ip = remote_ip(&req);
+    let ip = remote_ip(&req, &state);
     let mut body_params = None;
 
     let req = if mutating {
