@@ -45,6 +45,7 @@ fn status(gateway: &str, kind: StatusKind, devices: &[(&str, bool)]) -> Vec<u8> 
                 online: *online,
                 polls_ok: 1,
                 polls_failed: 0,
+                suspect: Default::default(),
             })
             .collect(),
         buses: vec![],

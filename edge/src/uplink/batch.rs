@@ -64,6 +64,7 @@ mod tests {
             device: "d".into(),
             ts: 1,
             values,
+            suspect: BTreeMap::new(),
         }
     }
 
