@@ -48,6 +48,7 @@ fn status(gateway: &str, kind: StatusKind, devices: &[(&str, bool)]) -> Vec<u8> 
                 withheld: None,
                 changes: 0,
                 last_change: None,
+                suspect: Default::default(),
             })
             .collect(),
         buses: vec![],

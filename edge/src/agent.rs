@@ -72,7 +72,12 @@ impl Polling {
 }
 
 /// Stores readings durably as they come, grouping what is already waiting into one write.
-fn spawn_store(queue: Arc<Queue>, mut rx: mpsc::Receiver<Event>, print_stored: bool) -> JoinHandle<()> {
+fn spawn_store(
+    queue: Arc<Queue>,
+    board: Arc<StatusBoard>,
+    mut rx: mpsc::Receiver<Event>,
+    print_stored: bool,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut stdout = std::io::stdout();
         while let Some(first) = rx.recv().await {
@@ -80,10 +85,14 @@ fn spawn_store(queue: Arc<Queue>, mut rx: mpsc::Receiver<Event>, print_stored: b
             let mut next = Some(first);
             while let Some(e) = next {
                 match e {
-                    Event::Reading(r) => batch.push(NewSample {
-                        device: r.device,
-                        ts: r.ts,
-                        values: r.values,
+                    Event::Reading(r) => batch.push({
+                        // The queue marks them; counted here, where the device is known.
+                        board.quality.record(&r.device, &r.values);
+                        NewSample {
+                            device: r.device,
+                            ts: r.ts,
+                            values: r.values,
+                        }
                     }),
                     Event::Online { device } => tracing::info!(%device, "device online"),
                     Event::Offline { device, reason } => {
@@ -150,7 +159,7 @@ pub async fn run(
     let board = Arc::new(StatusBoard::new(&gateway, queue.clone()));
 
     let (events_tx, events_rx) = mpsc::channel::<Event>(4096);
-    let store = spawn_store(queue.clone(), events_rx, print_stored);
+    let store = spawn_store(queue.clone(), board.clone(), events_rx, print_stored);
     let mut polling = start_polling(&config, &events_tx, &board);
 
     let (stop_tx, stop_rx) = watch::channel(false);

@@ -178,12 +178,15 @@ impl Queue {
         let mut seqs = Vec::with_capacity(readings.len());
         let mut seq = st.next_seq;
         for r in readings {
-            let s = Sample {
+            let mut s = Sample {
                 seq,
                 device: r.device,
                 ts: r.ts,
                 values: r.values,
+                suspect: BTreeMap::new(),
             };
+            // Nothing leaves the gateway as a good value that is outside its plausible range.
+            s.mark_implausible();
             let bytes = codec::encode(s, &dict).map_err(|err| QueueError::Corrupt { seq, err })?;
             batch.insert(&seq.to_be_bytes(), bytes);
             seqs.push(seq);

@@ -8,6 +8,7 @@ use pv_shared::topics::WIRE_VERSION;
 use pv_shared::wire::{BusStatus, DeviceStatus, GatewayStatus, QueueStatus, StatusKind};
 
 use crate::clock::now_ms;
+use crate::quality::QualityCounters;
 use crate::queue::Queue;
 use crate::scheduler::BusStats;
 
@@ -18,6 +19,8 @@ pub struct StatusBoard {
     gateway: String,
     queue: Arc<Queue>,
     buses: Mutex<Vec<(String, Arc<BusStats>)>>,
+    /// Values marked suspect per device and metric (kept across configuration reloads).
+    pub quality: QualityCounters,
 }
 
 impl StatusBoard {
@@ -26,6 +29,7 @@ impl StatusBoard {
             gateway: gateway.to_string(),
             queue,
             buses: Mutex::new(Vec::new()),
+            quality: QualityCounters::default(),
         }
     }
 
@@ -74,6 +78,7 @@ impl StatusBoard {
                         withheld: d.withheld.lock().ok().and_then(|w| w.clone()),
                         changes: n(&d.changes),
                         last_change: d.last_change.lock().ok().and_then(|l| l.clone()),
+                        suspect: self.quality.of(id),
                     });
                 }
             }

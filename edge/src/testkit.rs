@@ -259,6 +259,7 @@ fn ingest(store: &Mutex<Store>, topic: &str, payload: &[u8]) -> Option<(String, 
                         device: s.device.clone(),
                         ts: s.ts,
                         values: BTreeMap::new(),
+                        suspect: BTreeMap::new(),
                     };
                     st.samples.insert(key, bare);
                 }

@@ -175,7 +175,30 @@ pub fn decode(
         },
         _ => None,
     };
-    Ok(raw(point, limits, words)?.map(|r| scaled(point, &r, sf)))
+    Ok(raw(point, limits, words)?.map(|r| canonical(point, limits, &r, sf)))
+}
+
+/// [`scaled`], then the rules that depend on the metric (the SunSpec power factor's unit).
+pub fn canonical(point: &Point, limits: &Limits, raw: &Raw, sf: Option<i16>) -> Value {
+    match scaled(point, raw, sf) {
+        Value::Number(v) if point.metric == "power_factor" && limits.sentinels == Sentinels::SunSpec => {
+            Value::Number(power_factor_ratio(v))
+        }
+        other => other,
+    }
+}
+
+/// SunSpec devices disagree on what the PF point of models 103/203 holds: the model says percent,
+/// many inverters serve a ratio (995 with PF_SF −3 = 0.995). After the scale factor the
+/// magnitude tells them apart: |v| ≤ 1 is a ratio, 1 < |v| ≤ 100 a percent (÷100). A percent PF
+/// of at most 1 % cannot be told from a ratio and is read as one; no inverter runs there. Above
+/// 100 the value is left as it is, and the plausibility check marks it.
+pub fn power_factor_ratio(v: f64) -> f64 {
+    if v.abs() > 1.0 && v.abs() <= 100.0 {
+        v / 100.0
+    } else {
+        v
+    }
 }
 
 /// The registers a device would hold for `raw` (the inverse of [`raw`]); the simulator's half.
@@ -305,6 +328,33 @@ mod tests {
             num(decode(&e, &BIG, &[0, 1, 0, 0], None).unwrap()),
             4_294_967_296.0
         );
+    }
+
+    #[test]
+    fn sunspec_power_factor_is_a_ratio_whether_served_as_ratio_or_percent() {
+        let mut pf = point(DataType::I16, "1", 1.0, 1);
+        pf.metric = "power_factor".into();
+        pf.scale_factor = Some(Location::Absolute(1));
+        let sunspec = limits(Order::Big, Order::Big, Sentinels::SunSpec);
+        // 995 with PF_SF −3: a ratio.
+        assert_eq!(
+            num(decode(&pf, &sunspec, &[995], Some((-3i16) as u16)).unwrap()),
+            0.995
+        );
+        // 9950 with PF_SF −2: 99.5 %.
+        assert_eq!(
+            num(decode(&pf, &sunspec, &[9950], Some((-2i16) as u16)).unwrap()),
+            0.995
+        );
+        // Leading (negative) −85.0 %.
+        assert_eq!(
+            num(decode(&pf, &sunspec, &[(-850i16) as u16], Some((-1i16) as u16)).unwrap()),
+            -0.85
+        );
+        // Impossible either way: left for the plausibility check to mark.
+        assert_eq!(num(decode(&pf, &sunspec, &[2070], Some(0)).unwrap()), 2070.0);
+        // Other maps state their scale exactly: no guessing.
+        assert_eq!(num(decode(&pf, &BIG, &[50], Some(0)).unwrap()), 50.0);
     }
 
     #[test]

@@ -331,25 +331,126 @@ fn pattern_matches(pattern: &str, name: &str) -> bool {
     pattern == name
 }
 
-/// The physically plausible range of a metric's value (canonical unit), where one can be told
-/// without knowing the device: a value outside is a sensor or decoding fault and is shown marked,
-/// never as good. `None`: no general bound (energies, counters, codes, device-sized powers).
+/// Largest power any one device reports (W): a 1 GW reading is a decoding fault (no map states
+/// a rated power, so this is the general bound; signed meters get it on both sides).
+const MAX_DEVICE_POWER: f64 = 1e9;
+/// Largest counter (Wh, varh): 1 PWh, a lifetime no PV device reaches; garbage in a u64 register
+/// (1.8e19) is well above.
+const MAX_COUNTER: f64 = 1e15;
+
+/// The physically plausible range of a metric's value (canonical unit, inclusive), where one can
+/// be told without knowing the device: a value outside is a sensor or decoding fault and travels
+/// with a quality mark, never as a good value. `None`: codes, text and unknown names. The table
+/// with the reason for every bound is `docs/data-quality.md`; keep them together.
+///
+/// Fast on purpose: the cloud's ingest asks once per stored value. An exact name is one `match`;
+/// an indexed or per-phase name (`pv12_current`, `grid_voltage_ab`) is folded to its vocabulary
+/// pattern first, without the vocabulary's linear scan.
 pub fn plausible_range(name: &str) -> Option<(f64, f64)> {
-    let base = lookup(name)?.def.name;
+    if let Some(r) = range_of(name) {
+        return Some(r);
+    }
+    let mut buf = [0u8; 64];
+    pattern_of(name, &mut buf).and_then(range_of)
+}
+
+/// `pv12_current` → `pv{n}_current`, `ac_power_b` → `ac_power_{p}`, `grid_voltage_ca` →
+/// `grid_voltage_{pp}`, written into `buf` (no allocation: ingest calls this per value); `None`
+/// when the name has neither an index nor a phase suffix, or is too long for a metric.
+fn pattern_of<'a>(name: &str, buf: &'a mut [u8; 64]) -> Option<&'a str> {
+    let (stem, hole, rest) = if let Some(start) = name.find(|c: char| c.is_ascii_digit()) {
+        let len = name[start..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(name.len() - start);
+        (&name[..start], "{n}", &name[start + len..])
+    } else {
+        let (suffix, hole) = [
+            ("_ab", "_{pp}"),
+            ("_bc", "_{pp}"),
+            ("_ca", "_{pp}"),
+            ("_a", "_{p}"),
+            ("_b", "_{p}"),
+            ("_c", "_{p}"),
+        ]
+        .into_iter()
+        .find(|(suffix, _)| name.ends_with(suffix))?;
+        (&name[..name.len() - suffix.len()], hole, "")
+    };
+    let len = stem.len() + hole.len() + rest.len();
+    if len > buf.len() {
+        return None;
+    }
+    let mut at = 0;
+    for part in [stem, hole, rest] {
+        buf[at..at + part.len()].copy_from_slice(part.as_bytes());
+        at += part.len();
+    }
+    std::str::from_utf8(&buf[..len]).ok()
+}
+
+fn range_of(base: &str) -> Option<(f64, f64)> {
     Some(match base {
-        // W/m²: above the solar constant plus cloud-edge enhancement is a fault.
+        // Signed: a meter's import/export, an inverter's night draw, reactive power either way.
+        "ac_power" | "ac_power_{p}" | "ac_reactive_power" => (-MAX_DEVICE_POWER, MAX_DEVICE_POWER),
+        // Magnitudes and maxima cannot be negative.
+        "ac_apparent_power" | "peak_power_today" => (0.0, MAX_DEVICE_POWER),
+        // DC input power only flows in; a few hundred watts below zero is sensor offset at night.
+        "dc_power" | "pv{n}_power" | "mppt{n}_power" => (-1_000.0, MAX_DEVICE_POWER),
+        "power_factor" => (-1.0, 1.0),
+        // 50/60 Hz grids; protection trips long before ±5 Hz.
+        "grid_frequency" => (45.0, 65.0),
+        // Up to the highest transmission level a plant meter's transformer ratio could show.
+        "grid_voltage" | "grid_voltage_{p}" | "grid_voltage_{pp}" => (0.0, 1e6),
+        // PV arrays are at most 1500 V DC (IEC 62548); 2000 V leaves margin for cold open circuit.
+        "dc_voltage" | "pv{n}_voltage" | "mppt{n}_voltage" => (-10.0, 2_000.0),
+        // Meters may sign the current with the power direction.
+        "ac_current" | "ac_current_{p}" => (-1e5, 1e5),
+        // A string carries at most a few tens of amperes (module Isc ≈ 20 A, two in parallel).
+        "pv{n}_current" => (-10.0, 100.0),
+        "mppt{n}_current" => (-10.0, 10_000.0),
+        "dc_current" => (-10.0, 1e5),
+        "energy_total"
+        | "energy_today"
+        | "energy_import"
+        | "energy_export"
+        | "mppt{n}_energy_total"
+        | "reactive_energy_import"
+        | "reactive_energy_export" => (0.0, MAX_COUNTER),
+        // 100 years.
+        "running_time_total" => (0.0, 3.2e9),
+        // Power electronics shut down above ~85-100 °C; sensors read below −40 °C only when broken.
+        "temperature" => (-40.0, 120.0),
+        "heatsink_temperature" => (-40.0, 150.0),
+        // Output over input: above 100 % is a measurement fault.
+        "efficiency" => (0.0, 100.0),
+        // An open (unconnected) insulation monitor reads "infinite" as a large number: 10 GΩ.
+        "insulation_resistance" => (0.0, 1e10),
+        // W/m²: above the solar constant plus cloud-edge enhancement is a fault; a thermopile
+        // reads a few W/m² below zero at night.
         "irradiance_poa" | "irradiance_ghi" | "irradiance_dni" | "irradiance_diffuse"
         | "irradiance_other" => (-10.0, 1_500.0),
+        // A clear summer day on a tracker at altitude stays below 12 kWh/m².
+        "irradiation_today" => (0.0, 12_000.0),
+        // Outside the records of surface air temperature (−89 °C, 57 °C) with margin for a hot sensor.
         "ambient_temperature" => (-50.0, 60.0),
         "module_temperature" => (-40.0, 90.0),
-        "power_factor" => (-1.0, 1.0),
-        "grid_frequency" => (45.0, 65.0),
-        "efficiency" => (0.0, 100.0),
+        "humidity" => (0.0, 100.0),
+        // Sea level record high ≈ 1084 hPa; 300 hPa is ≈ 9 km altitude.
+        "air_pressure" => (300.0, 1_100.0),
+        // Above hurricane gusts no anemometer survives.
+        "wind_speed" => (0.0, 90.0),
+        "wind_direction" => (0.0, 360.0),
+        // A counter on some stations: only its sign is known.
+        "rainfall" => (0.0, f64::MAX),
+        // A row tilts at most to vertical either way.
+        "tracker_angle" | "tracker_target_angle" => (-90.0, 90.0),
+        // Tracker drives draw a few amperes.
+        "motor_current" => (-50.0, 50.0),
         _ => return None,
     })
 }
 
-/// Whether `value` of `name` is plausible; `true` when the metric has no general bound.
+/// Whether `value` of `name` is plausible: finite, and inside its range when it has one.
 pub fn plausible(name: &str, value: f64) -> bool {
     value.is_finite() && plausible_range(name).is_none_or(|(lo, hi)| value >= lo && value <= hi)
 }
@@ -364,8 +465,36 @@ mod tests {
         assert!(!plausible("module_temperature", 150.0));
         assert!(!plausible("power_factor", -20.7));
         assert!(plausible("power_factor", 0.995));
-        assert!(plausible("energy_total", 1e12), "no general bound");
+        assert!(plausible("energy_total", 1e12));
+        assert!(!plausible("energy_total", -1.0), "counters are never negative");
         assert!(!plausible("ac_power", f64::NAN));
+        assert!(plausible("ac_power", -5_000.0), "a meter exports");
+        assert!(!plausible("pv3_voltage", 2_500.0));
+        assert!(!plausible("grid_voltage_ab", -1.0));
+        assert!(!plausible("ac_current_c", 2e5));
+        assert!(plausible("status_code", 1e9), "codes have no range");
+        assert!(plausible("metric_7", 1e30), "unknown names have no range");
+    }
+
+    #[test]
+    fn every_numeric_metric_has_a_range_and_the_fast_path_agrees_with_the_vocabulary() {
+        for def in METRICS {
+            let concrete = def
+                .name
+                .replace("{n}", "12")
+                .replace("{pp}", "ca")
+                .replace("{p}", "b");
+            assert_eq!(lookup(&concrete).map(|m| m.def.name), Some(def.name));
+            let numeric = !matches!(def.dimension, Dimension::Code | Dimension::Text);
+            assert_eq!(
+                plausible_range(&concrete).is_some(),
+                numeric,
+                "{concrete}: every numeric metric needs a range, codes and text none"
+            );
+            if let Some((lo, hi)) = plausible_range(&concrete) {
+                assert!(lo < hi, "{concrete}");
+            }
+        }
     }
     use super::*;
 

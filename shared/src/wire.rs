@@ -50,6 +50,42 @@ pub struct Sample {
     pub ts: i64,
     /// Canonical metric name → value; metrics the device did not report are absent.
     pub values: BTreeMap<String, Value>,
+    /// Values outside their metric's plausible range (`metrics::plausible`), kept for diagnosis
+    /// and never as good values: a metric is in `values` or here, not both. Absent when empty,
+    /// so a sample without one is what gateways sent before; a cloud that predates the field
+    /// refuses a sample carrying it, hence hubs are upgraded before gateways.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub suspect: BTreeMap<String, Value>,
+}
+
+impl Sample {
+    /// Moves every value outside its plausible range from `values` to `suspect` (a non-finite
+    /// number is dropped).
+    pub fn mark_implausible(&mut self) {
+        if self.values.iter().all(|(k, v)| plausible_value(k, v)) {
+            return;
+        }
+        let values = std::mem::take(&mut self.values);
+        for (k, v) in values {
+            match v {
+                v if plausible_value(&k, &v) => {
+                    self.values.insert(k, v);
+                }
+                // JSON has no NaN or infinity: such a value cannot travel, even marked.
+                Value::Number(x) if !x.is_finite() => {}
+                v => {
+                    self.suspect.insert(k, v);
+                }
+            }
+        }
+    }
+}
+
+fn plausible_value(metric: &str, value: &Value) -> bool {
+    match value {
+        Value::Number(x) => crate::metrics::plausible(metric, *x),
+        Value::Text(_) => true,
+    }
 }
 
 /// What a gateway publishes on its telemetry topic.
@@ -147,6 +183,9 @@ pub struct DeviceStatus {
     /// The reason of the last such change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_change: Option<String>,
+    /// Values marked suspect (outside their plausible range) per metric since the agent started.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub suspect: BTreeMap<String, u64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -383,6 +422,7 @@ mod tests {
                 device: "inv-1".into(),
                 ts: 1_700_000_000_000,
                 values: values.clone(),
+                suspect: BTreeMap::new(),
             })
             .collect();
         TelemetryBatch::new("gw-1", true, samples)
@@ -479,6 +519,7 @@ mod tests {
                     withheld: None,
                     changes: 0,
                     last_change: None,
+                    suspect: BTreeMap::from([("power_factor".to_string(), 4)]),
                 },
                 DeviceStatus {
                     id: "inv-2".into(),
@@ -488,6 +529,7 @@ mod tests {
                     withheld: Some("layout changed: model 103 expected at 40070, found 160".into()),
                     changes: 1,
                     last_change: Some("layout changed: model 103 expected at 40070, found 160".into()),
+                    suspect: BTreeMap::new(),
                 },
             ],
             buses: vec![BusStatus {
@@ -574,5 +616,31 @@ mod tests {
             values: Some(values),
         };
         assert_eq!(parse::<CommandAck>(&to_bytes(&a).unwrap()).unwrap(), a);
+    }
+
+    #[test]
+    fn quality_marks_are_optional_in_both_directions() {
+        // What a gateway without marks sends (and an older one sent) still parses...
+        let old = br#"{"v":1,"gateway":"g","batch":"g:1-1","first_seq":1,"last_seq":1,"replay":false,"samples":[{"seq":1,"device":"d","ts":5,"values":{"power_factor":0.99}}]}"#;
+        let b: TelemetryBatch = parse(old).unwrap();
+        assert!(b.samples[0].suspect.is_empty());
+        // ...and a sample without marks is written byte for byte as before, so a hub that
+        // predates the field still takes it.
+        assert_eq!(to_bytes(&b).unwrap(), old.to_vec());
+        let mut s = b.samples[0].clone();
+        s.values.insert("power_factor".into(), Value::Number(-20.7));
+        s.values.insert("serial_number".into(), Value::Text("X".into()));
+        s.values.insert("ambient_temperature".into(), Value::Number(21.0));
+        s.mark_implausible();
+        assert_eq!(s.suspect.get("power_factor"), Some(&Value::Number(-20.7)));
+        assert!(!s.values.contains_key("power_factor"));
+        assert_eq!(s.values.len(), 2, "good values and text stay");
+        let text = serde_json::to_string(&s).unwrap();
+        assert!(text.contains(r#""suspect":{"power_factor":-20.7}"#), "{text}");
+        assert_eq!(serde_json::from_str::<Sample>(&text).unwrap(), s);
+        let old_status = br#"{"v":1,"gateway":"g","kind":"periodic","online":true,"ts":1,"agent":"0.1.0","devices":[{"id":"d","online":true,"polls_ok":1,"polls_failed":0}]}"#;
+        let st: GatewayStatus = parse(old_status).unwrap();
+        assert!(st.devices[0].suspect.is_empty());
+        assert_eq!(to_bytes(&st).unwrap(), old_status.to_vec());
     }
 }

@@ -250,6 +250,7 @@ async fn bell_latency() -> anyhow::Result<()> {
                                 device: format!("{gw}-INV-{d}"),
                                 ts,
                                 values: inverter_values(seq, 0.0),
+                                suspect: Default::default(),
                             }
                         })
                         .collect();
@@ -295,6 +296,7 @@ async fn bell_latency() -> anyhow::Result<()> {
                 device: format!("PROBE-INV-{k}"),
                 ts,
                 values: inverter_values(k as u64, 2.0),
+                suspect: Default::default(),
             }],
         );
         let sent = Instant::now();

@@ -186,6 +186,7 @@ async fn main() -> anyhow::Result<()> {
                                 // Unique per device: one sample per device per `devices` seqs.
                                 ts: base_ts + (s / devices as u64) as i64 * 100,
                                 values: values(metrics, s, energy),
+                                suspect: Default::default(),
                             }
                         })
                         .collect();
@@ -266,6 +267,7 @@ async fn main() -> anyhow::Result<()> {
                 device: "PROBE-INV".into(),
                 ts,
                 values: values(metrics, probe_seq, 0.0),
+                suspect: Default::default(),
             }],
         );
         let sent = Instant::now();

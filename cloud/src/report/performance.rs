@@ -15,14 +15,10 @@
 //! a weather station's first samples neither lower nor raise PR; intervals with an implausible value (irradiance,
 //! module temperature or energy outside physical bounds) are left out and counted.
 
+use pv_shared::metrics;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// Irradiance a sensor can report on Earth's surface (W/m²): above is a fault.
-pub const MAX_IRRADIANCE: f64 = 1_500.0;
-pub const MIN_IRRADIANCE: f64 = -10.0;
-pub const MIN_MODULE_TEMP: f64 = -40.0;
-pub const MAX_MODULE_TEMP: f64 = 90.0;
 /// Energy above P0 × hours × this is not physically produced by the array.
 pub const MAX_ENERGY_FACTOR: f64 = 1.5;
 /// Share of an interval the irradiation must cover to count: H ≥ this × mean irradiance ×
@@ -93,16 +89,20 @@ pub struct Performance {
     pub missing_intervals: usize,
 }
 
+/// The interval's aggregates against the metrics' plausible ranges (`pv_shared::metrics`, the
+/// same table that marks single values at the gateway and at ingest; marked values never reach
+/// the rollups) and the energy against what the array can make.
 fn plausible(s: &Sample, p0_kwp: f64) -> bool {
     let g_ok = s
         .irradiance
-        .is_none_or(|g| (MIN_IRRADIANCE..=MAX_IRRADIANCE).contains(&g));
-    let h_ok = s
-        .irradiation_wh_m2
-        .is_none_or(|h| h >= MIN_IRRADIANCE * s.hours && h <= MAX_IRRADIANCE * s.hours);
+        .is_none_or(|g| metrics::plausible("irradiance_poa", g));
+    let h_ok = s.irradiation_wh_m2.is_none_or(|h| {
+        metrics::plausible_range("irradiance_poa")
+            .is_none_or(|(lo, hi)| h >= lo * s.hours && h <= hi * s.hours)
+    });
     let t_ok = s
         .module_temp
-        .is_none_or(|t| (MIN_MODULE_TEMP..=MAX_MODULE_TEMP).contains(&t));
+        .is_none_or(|t| metrics::plausible("module_temperature", t));
     let e_ok = s
         .energy_wh
         .is_none_or(|e| e >= 0.0 && e <= p0_kwp * 1000.0 * s.hours * MAX_ENERGY_FACTOR);

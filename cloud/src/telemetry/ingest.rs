@@ -51,8 +51,11 @@ struct Accepted {
     ts: i64,
     seq: i64,
     metrics: String,
+    /// Marked values (JSON), `None` when the sample has none.
+    suspect: Option<String>,
     /// Kept for the alarm engine, which evaluates every stored sample.
     values: BTreeMap<String, wire::Value>,
+    suspect_values: BTreeMap<String, wire::Value>,
 }
 
 pub struct Ingest {
@@ -221,7 +224,10 @@ impl Ingest {
         let mut samples: Vec<Accepted> = Vec::with_capacity(batch.samples.len());
         // Device → index in `samples` of its newest sample in this batch.
         let mut newest_of: HashMap<i64, usize> = HashMap::new();
-        for s in batch.samples {
+        for mut s in batch.samples {
+            // A gateway that predates quality marks sends implausible values unmarked: marked
+            // here by the same rule, so the stored mark is the only thing later stages consult.
+            s.mark_implausible();
             let device = s.device.trim();
             let mut known = entry.devices.get(device).cloned();
             if known.is_none() && !refreshed {
@@ -255,9 +261,14 @@ impl Ingest {
                 );
                 continue;
             }
-            let metrics = match serde_json::to_string(&s.values) {
-                Ok(m) => m,
-                Err(_) => {
+            let suspect = if s.suspect.is_empty() {
+                Ok(None)
+            } else {
+                serde_json::to_string(&s.suspect).map(Some)
+            };
+            let (metrics, suspect) = match (serde_json::to_string(&s.values), suspect) {
+                (Ok(m), Ok(q)) => (m, q),
+                _ => {
                     self.stats
                         .reject(&entry.gateway_id, Reason::Malformed, 1, "values");
                     continue;
@@ -276,7 +287,9 @@ impl Ingest {
                 ts: s.ts,
                 seq: i64::try_from(s.seq).unwrap_or(i64::MAX),
                 metrics,
+                suspect,
                 values: s.values,
+                suspect_values: s.suspect,
             });
         }
         // Live now, stored (and acknowledged) by the writers: see the module note.
@@ -291,6 +304,7 @@ impl Ingest {
                 gateway_id: entry.gateway_id.clone(),
                 ts: s.ts,
                 values: s.values.clone(),
+                suspect: s.suspect_values.clone(),
                 online: true,
             });
         }
@@ -370,6 +384,7 @@ impl Writer {
                     station_id: p.gateway.station_id,
                     seq: s.seq,
                     metrics: s.metrics.clone(),
+                    suspect: s.suspect.clone(),
                 });
                 dirty.insert((s.device_id, s.ts.div_euclid(BUCKET_MS) * BUCKET_MS));
                 match latest.get(&s.device_id) {
@@ -392,6 +407,7 @@ impl Writer {
                     gateway_id: p.gateway.gateway_id.clone(),
                     ts: s.ts,
                     metrics: s.metrics.clone(),
+                    suspect: s.suspect.clone(),
                 }
             })
             .collect();

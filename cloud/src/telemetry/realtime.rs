@@ -35,6 +35,8 @@ pub struct DeviceLive {
     /// Sample time (device clock via the gateway), epoch ms.
     pub ts: i64,
     pub values: BTreeMap<String, Value>,
+    /// Values marked implausible (see `wire::Sample::suspect`): shown marked, never as good.
+    pub suspect: BTreeMap<String, Value>,
     /// Communicating: false after the gateway reported it offline, its gateway went offline, or it
     /// stayed silent too long.
     pub online: bool,
@@ -218,7 +220,7 @@ impl RealtimeView {
     /// Rebuilds the view from the database (at start, or on a replica).
     pub async fn load(&self, db: &Db) -> Result<usize, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT device_id, tenant_id, station_id, device_kind, gateway_id, ts, metrics, online \
+            "SELECT device_id, tenant_id, station_id, device_kind, gateway_id, ts, metrics, suspect, online \
              FROM pv_telemetry_latest",
         )
         .fetch_all(db.pool())
@@ -230,6 +232,10 @@ impl RealtimeView {
             let Ok(values) = serde_json::from_str::<BTreeMap<String, Value>>(&metrics) else {
                 continue;
             };
+            let suspect: Option<String> = row.try_get("suspect")?;
+            let suspect = suspect
+                .and_then(|q| serde_json::from_str::<BTreeMap<String, Value>>(&q).ok())
+                .unwrap_or_default();
             let online: i64 = row.try_get("online")?;
             self.apply(DeviceLive {
                 device_id: row.try_get("device_id")?,
@@ -239,6 +245,7 @@ impl RealtimeView {
                 gateway_id: row.try_get("gateway_id")?,
                 ts: row.try_get("ts")?,
                 values,
+                suspect,
                 online: online != 0,
             });
             n += 1;
@@ -260,6 +267,7 @@ mod tests {
             gateway_id: "gw".into(),
             ts,
             values: BTreeMap::from([("ac_power".to_string(), Value::Number(power))]),
+            suspect: BTreeMap::new(),
             online: true,
         }
     }

@@ -17,6 +17,8 @@ pub struct RawRow {
     pub station_id: i64,
     pub seq: i64,
     pub metrics: String,
+    /// Values marked implausible (JSON metric → value); never part of `metrics`.
+    pub suspect: Option<String>,
 }
 
 /// The newest sample of a device in a group.
@@ -29,6 +31,11 @@ pub struct LatestRow {
     pub gateway_id: String,
     pub ts: i64,
     pub metrics: String,
+    pub suspect: Option<String>,
+}
+
+fn text_or_null(v: &Option<String>) -> Value {
+    v.clone().map_or(Value::NullText, Value::Text)
 }
 
 fn values_list(n: usize, row: &str) -> String {
@@ -61,10 +68,10 @@ pub async fn write_group(
     let mut inserted = 0;
     for chunk in raws.chunks(chunk_rows.max(1)) {
         let mut sql = Sql::new(
-            "INSERT INTO pv_telemetry_raw (device_id, ts, tenant_id, station_id, seq, metrics) VALUES ",
+            "INSERT INTO pv_telemetry_raw (device_id, ts, tenant_id, station_id, seq, metrics, suspect) VALUES ",
         );
         sql.push_bind(
-            &values_list(chunk.len(), "(?,?,?,?,?,?)"),
+            &values_list(chunk.len(), "(?,?,?,?,?,?,?)"),
             chunk.iter().flat_map(|r| {
                 [
                     Value::Int(r.device_id),
@@ -73,6 +80,7 @@ pub async fn write_group(
                     Value::Int(r.station_id),
                     Value::Int(r.seq),
                     Value::Text(r.metrics.clone()),
+                    text_or_null(&r.suspect),
                 ]
             }),
         );
@@ -82,10 +90,10 @@ pub async fn write_group(
     for chunk in latest.chunks(chunk_rows.max(1)) {
         let mut sql = Sql::new(
             "INSERT INTO pv_telemetry_latest (device_id, tenant_id, station_id, device_kind, gateway_id, \
-             ts, metrics, online, changed_at) VALUES ",
+             ts, metrics, suspect, online, changed_at) VALUES ",
         );
         sql.push_bind(
-            &values_list(chunk.len(), "(?,?,?,?,?,?,?,1,?)"),
+            &values_list(chunk.len(), "(?,?,?,?,?,?,?,?,1,?)"),
             chunk.iter().flat_map(|r| {
                 [
                     Value::Int(r.device_id),
@@ -95,6 +103,7 @@ pub async fn write_group(
                     Value::Text(r.gateway_id.clone()),
                     Value::Int(r.ts),
                     Value::Text(r.metrics.clone()),
+                    text_or_null(&r.suspect),
                     Value::Int(now),
                 ]
             }),
@@ -104,7 +113,7 @@ pub async fn write_group(
             " ON CONFLICT (device_id) DO UPDATE SET tenant_id = excluded.tenant_id, \
              station_id = excluded.station_id, device_kind = excluded.device_kind, \
              gateway_id = excluded.gateway_id, ts = excluded.ts, metrics = excluded.metrics, \
-             online = 1, changed_at = excluded.changed_at WHERE excluded.ts > pv_telemetry_latest.ts",
+             suspect = excluded.suspect, online = 1, changed_at = excluded.changed_at WHERE excluded.ts > pv_telemetry_latest.ts",
         );
         sql.execute(&mut *tx).await?;
     }

@@ -188,5 +188,6 @@ pub fn sample(seq: u64, device: &str, ts: i64, metrics: &[(&str, f64)]) -> pv_sh
             .iter()
             .map(|(k, v)| (k.to_string(), pv_shared::wire::Value::Number(*v)))
             .collect(),
+        suspect: Default::default(),
     }
 }

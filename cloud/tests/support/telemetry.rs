@@ -54,6 +54,7 @@ pub fn live_sample(
             .iter()
             .map(|(k, v)| (k.to_string(), pv_shared::wire::Value::Number(*v)))
             .collect(),
+        suspect: Default::default(),
         online,
     }
 }

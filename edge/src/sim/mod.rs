@@ -36,6 +36,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use pv_shared::decode::{self, Raw};
+use pv_shared::metrics;
 use pv_shared::regmap::{DataType, FaultMatch, Function, Location, Point, RegisterMap};
 use pv_shared::wire::Value;
 use tokio_modbus::prelude::{ReadCode, ReadDeviceIdentificationResponse};
@@ -153,7 +154,7 @@ fn hash(text: &str, seed: u64) -> u64 {
     h
 }
 
-fn raw_for(map: &RegisterMap, index: usize, seed: u64) -> Raw {
+fn raw_for(map: &RegisterMap, index: usize, seed: u64, sf: Option<i16>) -> Raw {
     let p = &map.points[index];
     let h = hash(&p.metric, seed);
     // Codes come from the map's tables, so the cloud's lookups can be tested on them.
@@ -177,6 +178,22 @@ fn raw_for(map: &RegisterMap, index: usize, seed: u64) -> Raw {
             FaultMatch::Code(c) => i128::from(c),
             FaultMatch::Bit(b) => 1i128 << b,
         });
+    }
+    // A metric with a plausible range gets a value inside it (between 5 % and 95 % of the range,
+    // or of what the type can carry), as a healthy device serves: a random word would be a
+    // value the agent must mark as suspect (a power factor of −20.7 was served this way).
+    if let Some((lo, hi)) = metrics::plausible_range(&p.metric)
+        && p.data_type != DataType::String
+    {
+        let factor = p.factor() * 10f64.powi(i32::from(sf.unwrap_or(0)));
+        let (tlo, thi) = raw_range(p.data_type);
+        let (a, b) = (tlo * factor, thi * factor);
+        let (lo, hi) = (lo.max(a.min(b)), hi.min(a.max(b)));
+        let target = lo + (hi - lo) * (0.05 + 0.9 * (h % 10_000) as f64 / 10_000.0);
+        return match p.data_type {
+            DataType::F32 => Raw::Float((target / factor) as f32),
+            t => Raw::Int(clamp_raw(t, target / factor)),
+        };
     }
     match p.data_type {
         DataType::U16 => Raw::Int(1 + i128::from(h % 60_000)),
@@ -228,24 +245,24 @@ impl SimDevice {
         let mut expected = BTreeMap::new();
         let mut placed = Vec::with_capacity(map.points.len());
         for (i, p) in map.points.iter().enumerate() {
-            let raw = raw_for(&map, i, seed);
-            let words =
-                decode::encode(p, &map.limits, &raw).map_err(|e| SimError::Encode(e, map.id.clone()))?;
-            let start = address(p.location);
-            for (k, w) in words.iter().enumerate() {
-                regs.insert((p.function, start + k as u16), *w);
-            }
             let sf = p.scale_factor.map(|l| {
                 let a = address(l);
                 let sf = -((hash(&format!("sf{a}"), seed) % 3) as i16);
                 regs.insert((p.function, a), sf as u16);
                 sf
             });
+            let raw = raw_for(&map, i, seed, sf);
+            let words =
+                decode::encode(p, &map.limits, &raw).map_err(|e| SimError::Encode(e, map.id.clone()))?;
+            let start = address(p.location);
+            for (k, w) in words.iter().enumerate() {
+                regs.insert((p.function, start + k as u16), *w);
+            }
             placed.push(Placed {
                 start,
                 sf_at: p.scale_factor.map(address),
             });
-            expected.insert(p.metric.clone(), decode::scaled(p, &raw, sf));
+            expected.insert(p.metric.clone(), decode::canonical(p, &map.limits, &raw, sf));
         }
         // Devices that tolerate reads across unmapped registers answer zeros there.
         if map.limits.max_gap > 0 {
@@ -889,6 +906,11 @@ mod tests {
             let n = map.points.len();
             let dev = SimDevice::new(Arc::new(map), 7).unwrap();
             assert_eq!(dev.expected().len(), n, "{}", dev.map.id);
+            for (metric, v) in dev.expected() {
+                if let Value::Number(x) = v {
+                    assert!(metrics::plausible(metric, *x), "{}: {metric} = {x}", dev.map.id);
+                }
+            }
             if let Some(Value::Number(code)) = dev.expected().get("status_code")
                 && !dev.map.status.is_empty()
             {

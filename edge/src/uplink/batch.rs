@@ -113,6 +113,7 @@ mod tests {
             device: "d".into(),
             ts: 1,
             values,
+            suspect: BTreeMap::new(),
         };
         let json = serde_json::to_vec(&s).unwrap();
         (s, WireSample { seq, json })

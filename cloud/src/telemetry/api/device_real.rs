@@ -190,14 +190,19 @@ pub async fn list(
         let mut values = Vec::new();
         if let Some(l) = &live {
             for (name, ..) in catalogue(&d.kind) {
-                let Some(v) = l.number(name) else { continue };
+                // A value the gateway (or ingest) marked is shown, marked, in place of none.
+                let (v, marked) = match (l.number(name), l.suspect.get(*name)) {
+                    (Some(v), _) => (v, false),
+                    (None, Some(pv_shared::wire::Value::Number(v))) => (*v, true),
+                    _ => continue,
+                };
                 let (unit, factor) = display_unit(name).unwrap_or_else(|| ("".into(), 1.0));
                 values.push(LiveValue {
                     name: (*name).to_owned(),
                     label: label(&d.kind, name).unwrap_or_else(|| (*name).to_owned()),
                     unit,
                     value: round(v * factor, 4),
-                    plausible: metrics::plausible(name, v),
+                    plausible: !marked && metrics::plausible(name, v),
                 });
             }
         }

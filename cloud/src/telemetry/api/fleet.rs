@@ -392,6 +392,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), W::Number(*v)))
                 .collect::<BTreeMap<_, _>>(),
+            suspect: BTreeMap::new(),
             online,
         }
     }
