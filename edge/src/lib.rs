@@ -9,6 +9,7 @@ pub mod commission;
 pub mod config;
 pub mod device;
 pub mod plan;
+pub mod provision;
 pub mod queue;
 pub mod scheduler;
 pub mod sim;
