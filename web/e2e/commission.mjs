@@ -126,7 +126,7 @@ export async function commissionChecks(t) {
       const panel = page.getByTestId('commission-panel')
       await panel.getByTestId('commission-load').click()
       await panel.getByTestId('commission-scan').waitFor({ timeout })
-      await panel.getByTestId('commission-to').locator('input').fill('5')
+      await panel.getByTestId('commission-to').fill('5')
       await panel.getByTestId('commission-scan').click()
       for (const d of devices)
         await panel.getByTestId(`commission-unit-${d.unit}`).waitFor({ timeout: 60_000 })
