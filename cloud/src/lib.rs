@@ -4,6 +4,7 @@ pub mod alarm;
 pub mod analytics;
 pub mod app;
 pub mod auth;
+pub mod commission;
 pub mod config;
 pub mod console;
 pub mod demo;

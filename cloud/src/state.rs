@@ -28,6 +28,8 @@ pub struct AppState {
     pub evaluation: Arc<Evaluation>,
     /// The alarm domain's fault tables, rule settings and change notifications (see `alarm`).
     pub alarms: Arc<AlarmServices>,
+    /// Commands to gateways waiting for their answers (see `telemetry::commands`).
+    pub commands: Arc<crate::telemetry::commands::Commands>,
 }
 
 impl AppState {
@@ -47,6 +49,7 @@ impl AppState {
             core: self.core.clone(),
             realtime: self.realtime.clone(),
             evaluation: self.evaluation.clone(),
+            commands: self.commands.clone(),
         }
     }
 
@@ -75,6 +78,7 @@ impl AppState {
             realtime: Default::default(),
             evaluation: Default::default(),
             alarms: Default::default(),
+            commands: Default::default(),
         }
     }
 }

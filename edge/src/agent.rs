@@ -14,9 +14,9 @@ use tokio::task::JoinHandle;
 use crate::command::{self, Recent, Route, Seen};
 use crate::config::GatewayConfig;
 use crate::queue::{NewSample, Queue};
-use crate::scheduler::{self, BusStats, Event};
+use crate::scheduler::{self, BusCommand, BusStats, Event};
 use crate::status::StatusBoard;
-use crate::uplink;
+use crate::{provision, uplink};
 
 /// Samples grouped into one durable write at most (one fsync per group).
 const GROUP_COMMIT_MAX: usize = 512;
@@ -26,17 +26,21 @@ struct Polling {
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
     routes: Arc<HashMap<String, Route>>,
+    /// Each bus's command channel by bus name (commissioning).
+    buses: Arc<HashMap<String, mpsc::Sender<BusCommand>>>,
 }
 
 fn start_polling(c: &GatewayConfig, events: &mpsc::Sender<Event>, board: &StatusBoard) -> Polling {
     let (stop, stop_rx) = watch::channel(false);
     let mut tasks = Vec::new();
     let mut routes = HashMap::new();
+    let mut buses = HashMap::new();
     let mut stats = Vec::new();
     for bus in &c.buses {
         let s = Arc::new(BusStats::new(&bus.devices));
         stats.push((bus.name.clone(), s.clone()));
         let (tx, rx) = mpsc::channel(16);
+        buses.insert(bus.name.clone(), tx.clone());
         for d in &bus.devices {
             routes.insert(
                 d.id.clone(),
@@ -59,6 +63,7 @@ fn start_polling(c: &GatewayConfig, events: &mpsc::Sender<Event>, board: &Status
         stop,
         tasks,
         routes: Arc::new(routes),
+        buses: Arc::new(buses),
     }
 }
 
@@ -209,6 +214,45 @@ pub async fn run(
                         recent.done(&a);
                         let _ = answers_tx.send(a).await;
                     }
+                    Action::Inventory => {
+                        let mut a = command::answer(&gateway, &c.id, Ok(format!("{} buses", config.buses.len())));
+                        a.inventory = Some(Box::new(provision::inventory(&config)));
+                        recent.done(&a);
+                        let _ = answers_tx.send(a).await;
+                    }
+                    Action::AddDevice { bus, id, unit, map, interval_ms } => {
+                        // Like a reload, it runs here, one at a time: two additions racing on
+                        // the file would lose one.
+                        let p = config_path.clone();
+                        let device_id = id.clone();
+                        let added = tokio::task::spawn_blocking(move || {
+                            let new = provision::NewDevice { bus: &bus, id: &id, unit, map: &map, interval_ms };
+                            provision::add_device(&p, &new).map(|_| format!("added {} (unit {unit}, {}) to bus {}", new.id, new.map, new.bus))
+                        })
+                        .await
+                        .unwrap_or_else(|e| Err(e.to_string()));
+                        let result = match added {
+                            Ok(what) => reload(&config_path, &mut config, &mut polling, &events_tx, &board)
+                                .await
+                                .map(|r| format!("{what}; {r}")),
+                            Err(e) => Err(e),
+                        };
+                        if let Err(e) = &result {
+                            tracing::warn!(id = %c.id, device = %device_id, %e, "device not added");
+                        }
+                        let a = command::answer(&gateway, &c.id, result);
+                        recent.done(&a);
+                        let _ = answers_tx.send(a).await;
+                    }
+                    action @ (Action::ScanBus { .. } | Action::ProbeUnit { .. }) => {
+                        let buses = polling.buses.clone();
+                        let maps = config.maps.clone();
+                        let (gateway, done_tx) = (gateway.clone(), done_tx.clone());
+                        tokio::spawn(async move {
+                            let a = command::run_commission_command(&gateway, &c.id, &buses, &maps, action).await;
+                            let _ = done_tx.send(a).await;
+                        });
+                    }
                     action => {
                         let routes = polling.routes.clone();
                         let (gateway, done_tx) = (gateway.clone(), done_tx.clone());
@@ -257,6 +301,7 @@ async fn reload(
             stop: watch::channel(false).0,
             tasks: Vec::new(),
             routes: Arc::new(HashMap::new()),
+            buses: Arc::new(HashMap::new()),
         },
     );
     old.stop().await;

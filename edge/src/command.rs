@@ -1,10 +1,13 @@
 //! The cloud's commands to a gateway: turning a set-point into register words through the
 //! device's map, running device commands on their bus, and answering each command id once.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Instant;
 
+use pv_shared::commission::ScanReport;
 use pv_shared::decode::{self, Raw};
-use pv_shared::regmap::Location;
+use pv_shared::regmap::{Location, RegisterMap};
 use pv_shared::topics::WIRE_VERSION;
 use pv_shared::wire::{Action, CommandAck};
 use tokio::sync::{mpsc, oneshot};
@@ -27,6 +30,9 @@ pub fn answer(gateway: &str, id: &str, result: Result<String, String>) -> Comman
         message,
         ts: now_ms(),
         values: None,
+        inventory: None,
+        scan: None,
+        probe: None,
     }
 }
 
@@ -162,7 +168,122 @@ pub async fn run_device_command(
                 Err(_) => answer(gateway, id, Err("bus stopped".into())),
             }
         }
-        Action::ReloadConfig => answer(gateway, id, Err("reload is not a device command".into())),
+        _ => answer(gateway, id, Err("not a device command".into())),
+    }
+}
+
+/// Unit ids per slice of a scan. The bus goes back to its schedule between slices, so its
+/// devices wait at most one slice (a few timeouts when the ids are empty) however long the
+/// scan.
+pub const SCAN_SLICE: u8 = 4;
+
+fn unknown_bus(buses: &HashMap<String, mpsc::Sender<BusCommand>>, bus: &str) -> String {
+    let mut known: Vec<&str> = buses.keys().map(String::as_str).collect();
+    known.sort();
+    format!("no bus {bus} (have: {})", known.join(", "))
+}
+
+/// Runs a commissioning command (`scan_bus`, `probe_unit`) on its bus, between that bus's
+/// polls; the other buses are not involved at all.
+pub async fn run_commission_command(
+    gateway: &str,
+    id: &str,
+    buses: &HashMap<String, mpsc::Sender<BusCommand>>,
+    maps: &BTreeMap<String, Arc<RegisterMap>>,
+    action: Action,
+) -> CommandAck {
+    match action {
+        Action::ScanBus { bus, from, to } => {
+            let Some(tx) = buses.get(&bus) else {
+                return answer(gateway, id, Err(unknown_bus(buses, &bus)));
+            };
+            let started = Instant::now();
+            let all: Vec<Arc<RegisterMap>> = maps.values().cloned().collect();
+            let mut report = ScanReport {
+                bus: bus.clone(),
+                from,
+                to,
+                units: Vec::new(),
+                elapsed_ms: 0,
+                silent: 0,
+                gateway_absent: 0,
+            };
+            let mut first = from;
+            loop {
+                let last = first.saturating_add(SCAN_SLICE - 1).min(to);
+                let (reply, rx) = oneshot::channel();
+                let slice = BusCommand::Scan {
+                    units: first..=last,
+                    maps: all.clone(),
+                    reply,
+                };
+                if tx.send(slice).await.is_err() {
+                    return answer(gateway, id, Err("bus stopped".into()));
+                }
+                match rx.await {
+                    Ok(part) => {
+                        report.units.extend(part.units);
+                        report.silent += part.silent;
+                        report.gateway_absent += part.gateway_absent;
+                    }
+                    Err(_) => return answer(gateway, id, Err("bus stopped".into())),
+                }
+                if last >= to {
+                    break;
+                }
+                first = last + 1;
+            }
+            report.elapsed_ms = started.elapsed().as_millis() as u64;
+            let mut a = answer(
+                gateway,
+                id,
+                Ok(format!(
+                    "bus {bus}: {} of units {from}-{to} answered",
+                    report.units.len()
+                )),
+            );
+            a.scan = Some(Box::new(report));
+            a
+        }
+        Action::ProbeUnit { bus, unit, map } => {
+            let Some(tx) = buses.get(&bus) else {
+                return answer(gateway, id, Err(unknown_bus(buses, &bus)));
+            };
+            let Some(m) = maps.get(&map) else {
+                let known: Vec<&str> = maps.keys().map(String::as_str).collect();
+                return answer(
+                    gateway,
+                    id,
+                    Err(format!("no map {map} (have: {})", known.join(", "))),
+                );
+            };
+            let (reply, rx) = oneshot::channel();
+            let probe = BusCommand::Probe {
+                unit,
+                map: m.clone(),
+                reply,
+            };
+            if tx.send(probe).await.is_err() {
+                return answer(gateway, id, Err("bus stopped".into()));
+            }
+            match rx.await {
+                Ok(Ok(report)) => {
+                    let mut a = answer(
+                        gateway,
+                        id,
+                        Ok(format!(
+                            "unit {unit} of bus {bus} with {map}: {} values",
+                            report.values.len()
+                        )),
+                    );
+                    a.probe = Some(Box::new(report));
+                    a
+                }
+                Ok(Err(e)) => answer(gateway, id, Err(format!("unit {unit} of bus {bus}: {e}"))),
+                Err(_) => answer(gateway, id, Err("bus stopped".into())),
+            }
+        }
+        _ => answer(gateway, id, Err("not a commissioning command".into())),
     }
 }
 

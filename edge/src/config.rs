@@ -36,6 +36,8 @@ pub struct GatewayConfig {
     /// Absent: samples are only stored (commissioning, or a site without connectivity yet).
     pub uplink: Option<UplinkConfig>,
     pub buses: Vec<BusConfig>,
+    /// Every map of the maps folder by id (what commissioning may probe with).
+    pub maps: BTreeMap<String, Arc<RegisterMap>>,
 }
 
 #[derive(Deserialize)]
@@ -339,6 +341,7 @@ impl GatewayConfig {
             queue_max_samples,
             uplink,
             buses,
+            maps,
         })
     }
 }

@@ -10,6 +10,7 @@ pub mod config;
 pub mod device;
 pub mod guard;
 pub mod plan;
+pub mod provision;
 pub mod quality;
 pub mod queue;
 pub mod scheduler;

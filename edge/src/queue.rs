@@ -439,6 +439,7 @@ mod tests {
                     device: r.device,
                     ts: r.ts,
                     values: r.values,
+                    suspect: BTreeMap::new(),
                 }
             })
             .collect();

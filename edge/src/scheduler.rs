@@ -93,6 +93,19 @@ pub enum BusCommand {
         words: Vec<u16>,
         reply: oneshot::Sender<Result<(), String>>,
     },
+    /// Scans a few unit ids (one slice of a longer scan: the bus polls its devices between
+    /// slices) with `commission::scan`.
+    Scan {
+        units: std::ops::RangeInclusive<u8>,
+        maps: Vec<Arc<pv_shared::regmap::RegisterMap>>,
+        reply: oneshot::Sender<pv_shared::commission::ScanReport>,
+    },
+    /// Reads one unit once with a map (`commission::probe`).
+    Probe {
+        unit: u8,
+        map: Arc<pv_shared::regmap::RegisterMap>,
+        reply: oneshot::Sender<Result<pv_shared::commission::ProbeReport, String>>,
+    },
 }
 
 /// Counters of one device.
@@ -399,6 +412,25 @@ impl Bus {
         dev.guard.chain_found(&chain);
         Ok(BTreeMap::new())
     }
+
+    /// Polls a device outside any schedule (a probe), from a fresh layout; values the guard
+    /// withholds are an error, not an empty reading.
+    async fn poll_once(&mut self, spec: &DeviceSpec) -> Result<BTreeMap<String, Value>, String> {
+        let mut dev = DeviceState {
+            spec: spec.clone(),
+            index: 0,
+            layout: None,
+            next_due: Instant::now(),
+            failures: 0,
+            online: false,
+            guard: Guard::default(),
+        };
+        let values = self.poll(&mut dev).await?;
+        match dev.guard.withheld() {
+            Some(reason) => Err(format!("values withheld: {reason}")),
+            None => Ok(values),
+        }
+    }
 }
 
 /// Carries out one command; false when the event receiver is gone.
@@ -452,8 +484,47 @@ async fn serve_command(
             };
             let _ = reply.send(bus.write(dev.spec.unit, address, &words).await);
         }
+        BusCommand::Scan { units, maps, reply } => {
+            // Unit ids beyond 247 are reserved; 0 is broadcast.
+            let report = crate::commission::scan(bus, units, 0, &maps).await;
+            let _ = reply.send(report);
+        }
+        BusCommand::Probe { unit, map, reply } => {
+            let _ = reply.send(crate::commission::probe(bus, unit, map).await);
+        }
     }
     true
+}
+
+/// The running bus serves the commissioning functions between its polls.
+impl crate::commission::Registers for Bus {
+    fn describe(&self) -> String {
+        self.transport.describe()
+    }
+
+    async fn read_words(
+        &mut self,
+        unit: u8,
+        function: Function,
+        start: u16,
+        count: u16,
+    ) -> Result<Vec<u16>, crate::commission::Refusal> {
+        use crate::commission::Refusal;
+        let block = Block {
+            function,
+            start,
+            count,
+        };
+        match self.read(unit, block).await {
+            Ok(w) => Ok(w),
+            Err(ReadError::Exception(e)) => Err(Refusal::Exception(u8::from(e))),
+            Err(ReadError::Failed(e)) => Err(Refusal::Failed(e)),
+        }
+    }
+
+    async fn poll_device(&mut self, spec: &DeviceSpec) -> Result<BTreeMap<String, Value>, String> {
+        self.poll_once(spec).await
+    }
 }
 
 /// One-off access to a bus for the commissioning commands (`probe`, `scan`, `read`, `write`),
@@ -477,20 +548,7 @@ impl Session {
 
     /// Polls a device once with its map (SunSpec discovery included).
     pub async fn poll(&mut self, spec: &DeviceSpec) -> Result<BTreeMap<String, Value>, String> {
-        let mut dev = DeviceState {
-            spec: spec.clone(),
-            index: 0,
-            layout: None,
-            next_due: Instant::now(),
-            failures: 0,
-            online: false,
-            guard: Guard::default(),
-        };
-        let values = self.bus.poll(&mut dev).await?;
-        match dev.guard.withheld() {
-            Some(reason) => Err(format!("values withheld: {reason}")),
-            None => Ok(values),
-        }
+        self.bus.poll_once(spec).await
     }
 
     /// Reads raw registers; an exception is reported as an error naming it.
@@ -676,6 +734,13 @@ async fn next_command(commands: &mut Option<mpsc::Receiver<BusCommand>>) -> Opti
     }
 }
 
+async fn sleep_until_some(due: Option<Instant>) {
+    match due {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// `run`, also serving `commands` between polls.
 pub async fn run_with_commands(
     config: BusConfig,
@@ -706,21 +771,23 @@ pub async fn run_with_commands(
         ctx: None,
         stats: stats.clone(),
     };
-    if devices.is_empty() {
+    // A bus without devices still serves commands: it is where an installer scans for them.
+    if devices.is_empty() && commands.is_none() {
         return;
     }
     loop {
         // The device due first; ties go to configuration order.
-        let Some(i) = (0..devices.len()).min_by_key(|&i| (devices[i].next_due, i)) else {
-            return;
-        };
-        let due = devices[i].next_due;
+        let next = (0..devices.len()).min_by_key(|&i| (devices[i].next_due, i));
+        let due = next.map(|i| devices[i].next_due);
         tokio::select! {
-            _ = tokio::time::sleep_until(due) => {}
+            // A device that is due goes before a waiting command, so a long run of commands (a
+            // scan's slices) never starves the bus's own devices.
+            biased;
             r = stop.changed() => {
                 if r.is_err() || *stop.borrow() { return; }
                 continue;
             }
+            _ = sleep_until_some(due) => {}
             c = next_command(&mut commands) => {
                 match c {
                     Some(command) => {
@@ -736,6 +803,9 @@ pub async fn run_with_commands(
         if *stop.borrow() {
             return;
         }
+        let (Some(i), Some(due)) = (next, due) else {
+            continue;
+        };
         let dev = &mut devices[i];
         let result = bus.poll(dev).await;
         let now = Instant::now();

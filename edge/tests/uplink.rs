@@ -458,6 +458,7 @@ async fn a_queue_left_by_an_older_gateway_is_delivered_after_the_upgrade() {
             device: "meter-1".into(),
             ts: pv_edge::clock::now_ms() - 3_600_000 + seq as i64,
             values: expected.clone(),
+            suspect: Default::default(),
         })
         .collect();
     {

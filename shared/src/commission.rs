@@ -94,3 +94,31 @@ pub fn exception_text(code: u8) -> &'static str {
         _ => "unknown exception",
     }
 }
+
+/// What a gateway can commission with: its buses as configured now and the maps it has.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Inventory {
+    pub buses: Vec<BusInventory>,
+    /// Ids of the register maps in the gateway's maps folder, sorted.
+    pub maps: Vec<String>,
+}
+
+/// One bus of a gateway's configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BusInventory {
+    pub name: String,
+    /// `rtu`, `tcp` or `rtu-over-tcp`.
+    pub transport: String,
+    /// Where it goes, as a station device's Modbus address names it: a serial port path,
+    /// `ip:port` for Modbus TCP, `rtu-over-tcp://ip:port` for a serial device server.
+    pub address: String,
+    pub devices: Vec<InventoryDevice>,
+}
+
+/// A device a bus polls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InventoryDevice {
+    pub id: String,
+    pub unit: u8,
+    pub map: String,
+}

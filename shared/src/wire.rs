@@ -268,6 +268,26 @@ pub enum Action {
     },
     /// Poll a device now, outside its schedule; the reading is also queued as a sample.
     ReadNow { device: String },
+    /// Answer the gateway's buses (with their devices) and the register maps it has, in
+    /// `CommandAck::inventory`: what a commissioning console chooses from.
+    Inventory,
+    /// Scan unit ids `from..=to` of bus `bus` between that bus's polls; the report comes in
+    /// `CommandAck::scan`. The bus's own devices keep their schedule while it runs.
+    ScanBus { bus: String, from: u8, to: u8 },
+    /// Read unit `unit` of bus `bus` once with map `map`; the report (decoded values) comes in
+    /// `CommandAck::probe`.
+    ProbeUnit { bus: String, unit: u8, map: String },
+    /// Add a device to bus `bus` of the gateway's configuration file (checked, then written
+    /// atomically) and reload; a configuration that does not check is refused and the old one
+    /// stays.
+    AddDevice {
+        bus: String,
+        id: String,
+        unit: u8,
+        map: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        interval_ms: Option<u64>,
+    },
 }
 
 /// Uplink: the answer to a `Command`.
@@ -285,6 +305,15 @@ pub struct CommandAck {
     /// For `read_now`: the values read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub values: Option<BTreeMap<String, Value>>,
+    /// For `inventory`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inventory: Option<Box<crate::commission::Inventory>>,
+    /// For `scan_bus`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan: Option<Box<crate::commission::ScanReport>>,
+    /// For `probe_unit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<Box<crate::commission::ProbeReport>>,
 }
 
 /// Errors of payload parsing and encoding.
@@ -365,7 +394,17 @@ impl Message for Command {
         {
             return invalid("value must be a finite number");
         }
-        Ok(())
+        // Unit 0 is the broadcast address (nobody answers) and 248-255 are reserved.
+        let unit_ok = |u: u8| (1..=247).contains(&u);
+        match &self.action {
+            Action::ScanBus { from, to, .. } if !(unit_ok(*from) && unit_ok(*to) && from <= to) => {
+                invalid("scan range must be 1 <= from <= to <= 247")
+            }
+            Action::ProbeUnit { unit, .. } | Action::AddDevice { unit, .. } if !unit_ok(*unit) => {
+                invalid("unit must be 1-247")
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -519,7 +558,7 @@ mod tests {
                     withheld: None,
                     changes: 0,
                     last_change: None,
-                    suspect: BTreeMap::from([("power_factor".to_string(), 4)]),
+                    suspect: BTreeMap::new(),
                 },
                 DeviceStatus {
                     id: "inv-2".into(),
@@ -529,7 +568,7 @@ mod tests {
                     withheld: Some("layout changed: model 103 expected at 40070, found 160".into()),
                     changes: 1,
                     last_change: Some("layout changed: model 103 expected at 40070, found 160".into()),
-                    suspect: BTreeMap::new(),
+                    suspect: BTreeMap::from([("power_factor".to_string(), 4)]),
                 },
             ],
             buses: vec![BusStatus {
@@ -614,6 +653,9 @@ mod tests {
             message: "read".into(),
             ts: 5,
             values: Some(values),
+            inventory: None,
+            scan: None,
+            probe: None,
         };
         assert_eq!(parse::<CommandAck>(&to_bytes(&a).unwrap()).unwrap(), a);
     }
@@ -642,5 +684,63 @@ mod tests {
         let st: GatewayStatus = parse(old_status).unwrap();
         assert!(st.devices[0].suspect.is_empty());
         assert_eq!(to_bytes(&st).unwrap(), old_status.to_vec());
+    }
+
+    #[test]
+    fn commissioning_commands_parse_and_old_acks_still_do() {
+        let c: Command =
+            parse(br#"{"v":1,"id":"s","action":{"type":"scan_bus","bus":"rs485-1","from":1,"to":10}}"#)
+                .unwrap();
+        assert_eq!(
+            c.action,
+            Action::ScanBus {
+                bus: "rs485-1".into(),
+                from: 1,
+                to: 10
+            }
+        );
+        let c: Command = parse(
+            br#"{"v":1,"id":"a","action":{"type":"add_device","bus":"b","id":"inv-1","unit":3,"map":"m"}}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            c.action,
+            Action::AddDevice {
+                interval_ms: None,
+                unit: 3,
+                ..
+            }
+        ));
+        for bad in [
+            &br#"{"v":1,"id":"s","action":{"type":"scan_bus","bus":"b","from":0,"to":10}}"#[..],
+            br#"{"v":1,"id":"s","action":{"type":"scan_bus","bus":"b","from":9,"to":3}}"#,
+            br#"{"v":1,"id":"s","action":{"type":"scan_bus","bus":"b","from":1,"to":250}}"#,
+            br#"{"v":1,"id":"p","action":{"type":"probe_unit","bus":"b","unit":0,"map":"m"}}"#,
+        ] {
+            assert!(
+                matches!(parse::<Command>(bad), Err(WireError::Invalid(_))),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        // An ack from a gateway that predates commissioning has none of the new fields.
+        let old: CommandAck =
+            parse(br#"{"v":1,"gateway":"g","id":"c","ok":true,"message":"m","ts":1}"#).unwrap();
+        assert!(old.scan.is_none() && old.probe.is_none() && old.inventory.is_none());
+        let a = CommandAck {
+            scan: Some(Box::new(crate::commission::ScanReport {
+                bus: "b".into(),
+                from: 1,
+                to: 2,
+                units: vec![],
+                elapsed_ms: 3,
+                silent: 0,
+                gateway_absent: 0,
+            })),
+            ..old
+        };
+        let text = to_bytes(&a).unwrap();
+        assert!(!String::from_utf8_lossy(&text).contains("probe"));
+        assert_eq!(parse::<CommandAck>(&text).unwrap(), a);
     }
 }

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { adminChecks } from './admin.mjs'
 import { alarmChecks } from './alarm.mjs'
+import { commissionChecks } from './commission.mjs'
 import { cspChecks, watchCsp } from './csp.mjs'
 import { dataPathChecks } from './datapath.mjs'
 import { omChecks } from './om.mjs'
@@ -718,6 +719,18 @@ try {
     check,
     assert,
     waitForPath,
+    signIn,
+    storedToken,
+  })
+
+  group = 'commission'
+  await commissionChecks({
+    page,
+    baseUrl,
+    screenshotDir,
+    timeout,
+    check,
+    assert,
     signIn,
     storedToken,
   })

@@ -143,6 +143,13 @@ async fn issued_at(state: &Core, station: Id, gateway_id: &str) -> Result<Option
     sql.scalar_optional::<i64, _>(state.db.pool()).await
 }
 
+/// The gateway id of a station the caller may see and manage the gateway of (commissioning).
+pub async fn managed_gateway(state: &Core, who: &Scoped, station_id: Id) -> Result<String, ApiError> {
+    who.caller.require(state, PERMISSION).await?;
+    let station = station_gateway(state, &who.stations, station_id).await?;
+    usable_gateway_id(&station)
+}
+
 /// The station's gateway: id, SN, whether credentials exist and when they were issued.
 #[utoipa::path(get, path = "/api/station/gateway", tag = "station", params(StationQuery),
     responses((status = 200, body = Envelope<GatewayInfo>), (status = 401), (status = 404)))]

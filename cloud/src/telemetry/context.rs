@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::kernel::Core;
-use crate::telemetry::{events, realtime};
+use crate::telemetry::{commands, events, realtime};
 
 /// What the data path works with: the kernel's core, the realtime view it keeps and the
 /// evaluator it hands stored samples to.
@@ -12,6 +12,8 @@ pub struct TelemetryCtx {
     pub core: Core,
     pub realtime: Arc<realtime::RealtimeView>,
     pub evaluation: Arc<events::Evaluation>,
+    /// Commands to gateways waiting for their answers.
+    pub commands: Arc<commands::Commands>,
 }
 
 impl std::ops::Deref for TelemetryCtx {

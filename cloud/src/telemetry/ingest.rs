@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pv_shared::topics::{self, Kind};
-use pv_shared::wire::{self, GatewayStatus, TelemetryBatch, WireError};
+use pv_shared::wire::{self, CommandAck, GatewayStatus, TelemetryBatch, WireError};
 use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
 use super::broker::{Downlink, Incoming};
@@ -140,7 +140,7 @@ impl Ingest {
             self.unattributed(&msg.topic, "topic outside the layout");
             return;
         };
-        if !matches!(kind, Kind::Telemetry | Kind::Status) {
+        if !matches!(kind, Kind::Telemetry | Kind::Status | Kind::CommandAck) {
             return;
         }
         let entry = match self.registry.gateway(gateway).await {
@@ -158,6 +158,7 @@ impl Ingest {
         match kind {
             Kind::Telemetry => self.telemetry(entry, &msg.payload).await,
             Kind::Status => self.status(entry, &msg.payload).await,
+            Kind::CommandAck => self.command_ack(&entry, &msg.payload),
             _ => {}
         }
     }
@@ -178,6 +179,24 @@ impl Ingest {
         let detail: String = e.to_string().chars().take(200).collect();
         tracing::debug!(gateway, %detail, "payload refused");
         self.stats.reject(gateway, reason, 1, detail);
+    }
+
+    /// A gateway's answer to a command goes to whoever waits for it (`telemetry::commands`).
+    fn command_ack(&self, entry: &GatewayEntry, payload: &[u8]) {
+        let ack = match wire::parse::<CommandAck>(payload) {
+            Ok(a) => a,
+            Err(e) => return self.refuse_wire(&entry.gateway_id, &e),
+        };
+        if ack.gateway != entry.gateway_id {
+            self.stats.reject(
+                &entry.gateway_id,
+                Reason::GatewayMismatch,
+                1,
+                format!("command answer names gateway {}", ack.gateway),
+            );
+            return;
+        }
+        self.state.commands.answered(&entry.gateway_id, ack);
     }
 
     async fn status(&self, entry: Arc<GatewayEntry>, payload: &[u8]) {

@@ -11,6 +11,7 @@
 pub mod admin;
 pub mod api;
 pub mod broker;
+pub mod commands;
 pub mod context;
 pub mod events;
 pub mod gatekeeper;
@@ -113,6 +114,7 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
         )
     };
 
+    state.commands.attach(connected.downlink.clone());
     // Whoever evaluates samples (the alarm engine) is started before this by the caller
     // (`server::start_data_path`), so the first stored batch is evaluated.
     let ingest = Ingest::start(

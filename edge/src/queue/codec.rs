@@ -299,7 +299,21 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.clone()))
                 .collect::<BTreeMap<_, _>>(),
+            suspect: BTreeMap::new(),
         }
+    }
+
+    #[test]
+    fn a_suspect_mark_survives_the_queue_and_the_wire_path() {
+        let mut s = sample(&[("ac_power", Value::Number(8000.0))]);
+        s.suspect.insert("power_factor".into(), Value::Number(-20.7));
+        let mut dict = Dictionary::default();
+        dict.add(&dict.missing(s.values.keys()));
+        let bytes = encode(s.clone(), &dict).unwrap();
+        assert_eq!(decode(&bytes, &dict).unwrap(), s);
+        let mut wire = Vec::new();
+        to_wire_json(&bytes, &dict, &mut wire).unwrap();
+        assert_eq!(serde_json::from_slice::<Sample>(&wire).unwrap(), s);
     }
 
     #[test]

@@ -12,6 +12,7 @@ import {
 import { gatewayQuery } from '../../../api/station/queries'
 import { useSessionStore } from '../../../stores/session'
 import { copyText } from './clipboard'
+import CommissionPanel from './CommissionPanel'
 
 /**
  * The station's gateway: id and SN, whether MQTT credentials are issued, issuing / rotating them
@@ -123,6 +124,7 @@ export default function GatewayPanel({ stationId }: { stationId: string }) {
           </Button>
         </Space>
       )}
+      {allowed && info?.gatewayId && <CommissionPanel stationId={stationId} />}
       <Modal
         open={issued !== null}
         title={t('stationUi.gateway.passwordTitle')}
