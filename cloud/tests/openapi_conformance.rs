@@ -385,6 +385,52 @@ async fn completeness() {
     }
 }
 
+/// A write on selected rows is all or nothing (`kernel::id::all_found`): an id the caller may not
+/// act on refuses the whole selection with 404, a malformed id list with 400. Every such
+/// operation (the POSTs taking `ids`/`userIds`: the generic admin removes and the like) says so
+/// in the document.
+#[tokio::test]
+async fn writes_on_selected_rows_document_their_refusals() {
+    let app = TestApp::start().await;
+    let doc = fetch_doc(&app).await;
+    app.stop().await;
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for op in doc.operations() {
+        let takes_ids = op
+            .params
+            .iter()
+            .any(|p| p.location == "query" && p.required && (p.name == "ids" || p.name == "userIds"));
+        if op.method != "post" || !takes_ids {
+            continue;
+        }
+        checked += 1;
+        for status in ["400", "404"] {
+            match doc.response(&op, status) {
+                None => missing.push(format!("{}: no {status} answer", op.label())),
+                Some(r)
+                    if r.get("description")
+                        .and_then(Value::as_str)
+                        .is_none_or(str::is_empty) =>
+                {
+                    missing.push(format!("{}: {status} answer without a description", op.label()))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(
+        checked > 20,
+        "the generic admin removes are among them ({checked})"
+    );
+    assert!(
+        missing.is_empty(),
+        "{} undocumented refusal(s):\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Conformance.
 

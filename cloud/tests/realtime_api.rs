@@ -719,6 +719,73 @@ async fn chosen_inverters_answer_their_status_and_power() {
         )
         .await;
     assert_eq!(owner["total"], 1);
+
+    // What does not make a fault: a smart warning on I2, a cleared fault on I1, a fault of another
+    // inverter of I1's station. What does: an open fault on an offline inverter (I2), whose
+    // power stays 0.
+    let alarm = |station: i64, device: i64, kind: &str, r#type: i64| pv_cloud::alarm::store::Raise {
+        tenant_id: T1.into(),
+        station_id: station,
+        device_id: device,
+        device_kind: "inverter".into(),
+        device_name: "INV".into(),
+        kind: kind.into(),
+        category: "fault".into(),
+        r#type,
+        level: pv_cloud::alarm::store::LEVEL_MAJOR,
+        code: "7".into(),
+        name: "故障".into(),
+        name_en: "Fault".into(),
+        detail: String::new(),
+        detail_en: String::new(),
+        value: Some(7.0),
+        threshold: None,
+        at: f.now,
+    };
+    let ctx = app.state.alarm_ctx();
+    let warning = pv_cloud::alarm::store::TYPE_WARNING;
+    let fault = pv_cloud::alarm::store::TYPE_FAULT;
+    pv_cloud::alarm::store::raise(&ctx, &alarm(f.s1, f.i2, "hday:low", warning))
+        .await
+        .expect("warning");
+    pv_cloud::alarm::store::raise(&ctx, &alarm(f.s1, f.i1, "fault:fault_code:7", fault))
+        .await
+        .expect("fault");
+    pv_cloud::alarm::store::clear_auto(&ctx, T1, f.s1, f.i1, "fault:fault_code:7", f.now)
+        .await
+        .expect("clear");
+    let statuses = |page: &Json| -> Vec<(String, Option<f64>)> {
+        page["records"]
+            .as_array()
+            .expect("records")
+            .iter()
+            .map(|r| {
+                (
+                    r["status"].as_str().unwrap_or("?").to_owned(),
+                    r["acPowerKw"].as_f64(),
+                )
+            })
+            .collect()
+    };
+    let ask = format!("/api/inverterReal/list?inverterIds={},{}", f.i1, f.i2);
+    let page = app.as_user(&f.manager).post_data(&ask, json!({})).await;
+    assert_eq!(
+        statuses(&page),
+        vec![
+            ("online".to_owned(), Some(40.0)),
+            ("offline".to_owned(), Some(0.0))
+        ],
+        "a warning or a cleared fault is no fault"
+    );
+    pv_cloud::alarm::store::raise(&ctx, &alarm(f.s1, f.i2, "fault:fault_code:7", fault))
+        .await
+        .expect("fault");
+    let page = app.as_user(&f.manager).post_data(&ask, json!({})).await;
+    assert_eq!(
+        statuses(&page),
+        vec![("online".to_owned(), Some(40.0)), ("fault".to_owned(), Some(0.0))],
+        "an open fault shows on the offline inverter it belongs to, and no other"
+    );
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@
 mod support;
 
 use calamine::{DataType, Reader, Xlsx};
-use chrono::{Duration, NaiveDate};
+use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::{Value as Json, json};
 use support::{STATION_MENUS, TestApp, int};
 
@@ -207,5 +207,195 @@ async fn every_page_defaults_to_the_stations_today_and_states_its_clock() {
                 .and_then(|v| v.get_string().map(str::to_owned)),
             Some("UTC-12:00".to_owned())
         );
+    }
+}
+
+/// The rows the rollup worker keeps for the station's inverter, written here: an hour row of
+/// 100 Wh for every hour from 30 h before the earlier of the two midnights (the station's and the
+/// hub's) up to now, each carrying the counter's last reading, and the hub-clock day rows summing
+/// them (the worker cuts days at the hub's midnight). Returns the hour buckets and the counter's
+/// last reading.
+async fn hour_rows(s: &Site, station_start: i64, hub_start: i64, now: i64) -> (Vec<i64>, f64) {
+    const HOUR: i64 = 3_600_000;
+    let first = (station_start.min(hub_start) - 30 * HOUR).div_euclid(HOUR) * HOUR;
+    let mut total = 1_000_000.0;
+    let mut buckets = Vec::new();
+    let mut days: std::collections::BTreeMap<i64, f64> = Default::default();
+    let mut b = first;
+    while b <= now {
+        total += 100.0;
+        s.app
+            .put_rollup(
+                T1,
+                s.station,
+                s.inverter,
+                "inverter",
+                "1h",
+                b,
+                Some(100.0),
+                json!({"energy_total": [total, total, total, total]}),
+            )
+            .await;
+        let hub_day = b - (b - hub_start).rem_euclid(DAY);
+        *days.entry(hub_day).or_default() += 100.0;
+        buckets.push(b);
+        b += HOUR;
+    }
+    for (day, wh) in days {
+        s.app
+            .put_rollup(
+                T1,
+                s.station,
+                s.inverter,
+                "inverter",
+                "1d",
+                day,
+                Some(wh),
+                json!({"energy_total": [total, total, total, total]}),
+            )
+            .await;
+    }
+    (buckets, total)
+}
+
+#[tokio::test]
+async fn todays_energy_of_live_tables_and_home_starts_at_the_stations_midnight() {
+    let s = site().await;
+    let now = support::telemetry::now_ms();
+    let today = site_today();
+    let station_start = site_midnight(today);
+    let hub_start = support::local_midnight(support::local_today());
+    assert_ne!(station_start, hub_start, "the two clocks cut days apart");
+    let (buckets, total) = hour_rows(&s, station_start, hub_start, now).await;
+    // The live counter moved 50 Wh past the last hour row's reading.
+    s.app
+        .put_live(support::live_sample(
+            T1,
+            s.station,
+            s.inverter,
+            "inverter",
+            now,
+            &[("energy_total", total + 50.0), ("ac_power", 1000.0)],
+            true,
+        ))
+        .await;
+    let in_window = |from: i64, to: i64| -> f64 {
+        buckets.iter().filter(|b| **b >= from && **b < to).count() as f64 * 0.1
+    };
+    let today_kwh = in_window(station_start, i64::MAX) + 0.05;
+    let hub_today_kwh = in_window(hub_start, i64::MAX) + 0.05;
+    assert!(
+        (today_kwh - hub_today_kwh).abs() > 0.3,
+        "the test tells the clocks apart"
+    );
+
+    let m = s.app.as_user(&s.manager);
+    let list = m.post_data("/api/inverterReal/list", json!({})).await;
+    let home = m.get_data("/api/homePage/data").await;
+    let area = m.get_data("/api/station/listByArea").await;
+    if site_today() != today {
+        return; // the station's day turned between the calls: nothing to compare
+    }
+    support::approx(
+        &list["records"][0]["todayEnergyKwh"],
+        today_kwh,
+        "inverter list: today since the station's midnight",
+    );
+    support::approx(&home["todayEnergyKwh"], today_kwh, "home KPI: today");
+    support::approx(
+        &area[0]["cities"][0]["stations"][0]["todayEnergyKwh"],
+        today_kwh,
+        "station list by area: today",
+    );
+    // This month and year: the station's past days (its own midnights) plus today, no hour
+    // counted twice.
+    let month_start = site_midnight(today.with_day(1).expect("day 1"));
+    let year_start = site_midnight(today.with_ordinal(1).expect("1 January"));
+    support::approx(
+        &home["monthEnergyKwh"],
+        in_window(month_start, station_start) + today_kwh,
+        "home KPI: month",
+    );
+    support::approx(
+        &home["yearEnergyKwh"],
+        in_window(year_start, station_start) + today_kwh,
+        "home KPI: year",
+    );
+}
+
+/// Samples every 5 minutes over `day` ± 6 h of a clock `offset_ms` ahead of UTC: the day's energy
+/// so far, 10 Wh a minute since that clock's last midnight (the counter restarts there).
+fn day_counter(day: NaiveDate, offset_ms: i64) -> Vec<(i64, Json)> {
+    let start = day
+        .and_hms_opt(0, 0, 0)
+        .expect("midnight")
+        .and_utc()
+        .timestamp_millis()
+        - offset_ms;
+    (0..(DAY + 12 * 3_600_000) / FIVE_MIN)
+        .map(|k| {
+            let ts = start - 6 * 3_600_000 + k * FIVE_MIN;
+            let since_midnight = (ts + offset_ms).rem_euclid(DAY);
+            (
+                ts,
+                json!({"energy_today": since_midnight as f64 / 60_000.0 * 10.0}),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_curve_over_stations_on_two_clocks_gives_each_series_its_own_day_and_clock() {
+    let s = site().await;
+    let m = s.app.as_user(&s.manager);
+    // A second station on the hub's clock (+08:00).
+    let hub_station = int(&m
+        .station_with(json!({"name": "Hub", "componentCapacity": 20}))
+        .await);
+    let hub_inverter = int(&m
+        .inverter(&hub_station.to_string(), "INV-HUB", 6, json!({"ratedPower": 20}))
+        .await);
+    let day = site_today() - Duration::days(2);
+    s.app
+        .put_raw(T1, s.station, s.inverter, &day_counter(day, OFFSET_MS))
+        .await;
+    s.app
+        .put_raw(T1, hub_station, hub_inverter, &day_counter(day, 8 * 3_600_000))
+        .await;
+
+    let d = m
+        .get_data(&format!(
+            "/api/inverterReal/listWaveTag?inverterIds={},{hub_inverter}&names=energy_today&date={day}",
+            s.inverter
+        ))
+        .await;
+    assert_eq!(d["date"], day.to_string());
+    let series = d["series"].as_array().expect("series");
+    assert_eq!(series.len(), 2);
+    for (sr, offset, minutes) in [(&series[0], "-12:00", -720), (&series[1], "+08:00", 480)] {
+        assert_eq!(
+            sr["utcOffset"], offset,
+            "each series states its own clock: {}",
+            sr["inverterName"]
+        );
+        assert_eq!(sr["utcOffsetMinutes"], minutes);
+        let points = sr["points"].as_array().expect("points");
+        assert_eq!(points.len(), 288, "{offset}: the station's whole day");
+        assert_eq!(
+            points[0][0],
+            format!("{day} 00:00:00"),
+            "{offset}: from its own midnight"
+        );
+        assert_eq!(points[0][1], 0.0, "{offset}: its counter starts the day at zero");
+        assert_eq!(points[287][0], format!("{day} 23:55:00"));
+        let values: Vec<f64> = points.iter().filter_map(|p| p[1].as_f64()).collect();
+        for w in values.windows(2) {
+            assert!(
+                w[1] >= w[0],
+                "{offset}: a jump from {} to {} kWh inside one day",
+                w[0],
+                w[1]
+            );
+        }
     }
 }

@@ -276,6 +276,14 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
         )
         .await;
     assert_failure(status, &body, 400);
+    // All or nothing: an id that is no live tenant refuses the whole selection.
+    let Reply { status, body, .. } = admin
+        .post_query(
+            "/api/blade-system/tenant/setting",
+            &[("ids", &format!("{row},1")), ("accountNumber", "2")],
+        )
+        .await;
+    assert_failure(status, &body, 404);
     let Reply { status, body, .. } = admin
         .post_query(
             "/api/blade-system/tenant/setting",

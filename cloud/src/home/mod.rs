@@ -22,7 +22,7 @@ use crate::kernel::Core;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
 use crate::report::revenue::{self, Revenue};
 use crate::telemetry::api::fleet::{self, Fleet, RUNNING, status_key};
-use crate::telemetry::api::{kilo, round};
+use crate::telemetry::api::{kilo, round, site_day};
 use crate::telemetry::context::TelemetryCtx;
 
 pub use crate::report::conservation::{Factors, factors};
@@ -47,7 +47,7 @@ pub struct HomeData {
     pub capacity_kw: f64,
     /// Sum of the online inverters' active power, kW.
     pub current_power_kw: f64,
-    /// Generation today / this month / this year (local calendar), kWh.
+    /// Generation today / this month / this year, each station's own calendar (its clock), kWh.
     pub today_energy_kwh: f64,
     pub month_energy_kwh: f64,
     pub year_energy_kwh: f64,
@@ -96,15 +96,10 @@ pub async fn data(State(state): State<TelemetryCtx>, scope: Scoped) -> ApiResult
     let (repair, _) = crate::repair::stats_api::summary(&state, &scope, None).await?;
     let fleet = Fleet::load(&state, scope.stations).await?;
     let factors = factors(&state).await?;
-    let day = fleet.day;
-    // Past days of this year from the day rollups, today from the live rule: no double count.
-    let year_rollups =
-        fleet::rollup_energy_by_station(&state, &fleet.scope, day.year_start(), day.start).await?;
-    let month_rollups = if day.month_start() > day.year_start() {
-        fleet::rollup_energy_by_station(&state, &fleet.scope, day.month_start(), day.start).await?
-    } else {
-        year_rollups.clone()
-    };
+    // Past days of each station's month and year from the rollups, today from the live rule:
+    // no double count, every day cut at the station's own midnight.
+    let (month_rollups, year_rollups) =
+        site_day::month_and_year_before_today(&state, &fleet.scope, &fleet.days).await?;
     let mut d = HomeData {
         station_count: fleet.stations.len() as i64,
         commissioning_count: 0,

@@ -263,7 +263,8 @@ pub struct IdsQuery {
 /// and the answer is 404.
 #[utoipa::path(post, path = "/api/blade-report/report/rest/remove", tag = "report",
     params(IdsQuery),
-    responses((status = 200, body = Envelope<bool>), (status = 400), (status = 403), (status = 404)))]
+    responses((status = 200, body = Envelope<bool>), (status = 400, description = "No id, or an id that is not a number"),
+        (status = 403), (status = 404, description = "An id is not a report the caller may remove: nothing is removed")))]
 pub async fn remove(
     State(core): State<Core>,
     scoped: Scoped,

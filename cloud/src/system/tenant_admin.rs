@@ -582,7 +582,8 @@ pub struct SettingParams {
 
 /// Sets the account limit and expiry of several tenants at once (permission `tenant_setting`).
 #[utoipa::path(post, path = "/api/blade-system/tenant/setting", tag = "system", params(SettingParams),
-    responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
+    responses((status = 200, body = Envelope<u64>), (status = 400, description = "No id, or an id that is not a number"), (status = 403),
+        (status = 404, description = "An id is not a live tenant: nothing is changed")))]
 pub async fn setting(
     State(state): State<SystemCtx>,
     caller: Caller,
@@ -598,6 +599,17 @@ pub async fn setting(
             "Please select at least one record",
         ));
     }
+    // All or nothing: an unknown id changes no tenant (and says so) instead of a quiet 200.
+    let mut live = Sql::new("SELECT id FROM blade_tenant WHERE is_deleted = 0 AND id IN (");
+    live.push_ids(&ids);
+    live.push(")");
+    let found: Vec<Id> = live
+        .scalars::<i64, _>(state.db.pool())
+        .await?
+        .into_iter()
+        .map(Id)
+        .collect();
+    crate::kernel::id::all_found(&ids, found)?;
     let account = p.account_number.unwrap_or(-1);
     if !(account == -1 || account > 0) {
         return Err(ApiError::BadRequest(BAD_ACCOUNT_NUMBER));

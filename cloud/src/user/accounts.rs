@@ -121,7 +121,8 @@ pub async fn update(
 
 /// Removes users (never the caller); their sessions end at once.
 #[utoipa::path(post, path = "/api/blade-user/remove", tag = "user", params(IdsParam),
-    responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403), (status = 404)))]
+    responses((status = 200, body = Envelope<u64>), (status = 400, description = "No id, or an id that is not a number"), (status = 403),
+        (status = 404, description = "An id is not a row the caller may act on: nothing is changed")))]
 pub async fn remove(
     State(core): State<Core>,
     caller: Caller,

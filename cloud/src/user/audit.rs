@@ -18,7 +18,8 @@ const DEFAULT_ROLE: &str = "user";
 /// Approves pending guest registrations: they become active and, when they hold no role, get
 /// the tenant's `user` role.
 #[utoipa::path(post, path = "/api/blade-user/audit-pass", tag = "user", params(UserIdsParam),
-    responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403), (status = 404)))]
+    responses((status = 200, body = Envelope<u64>), (status = 400, description = "No id, or an id that is not a number"), (status = 403),
+        (status = 404, description = "An id is not a row the caller may act on: nothing is changed")))]
 pub async fn audit_pass(
     State(core): State<Core>,
     caller: Caller,
@@ -42,7 +43,8 @@ pub async fn audit_pass(
 
 /// Refuses pending guest registrations (they are removed; active users are left alone).
 #[utoipa::path(post, path = "/api/blade-user/audit-refuse", tag = "user", params(UserIdsParam),
-    responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403), (status = 404)))]
+    responses((status = 200, body = Envelope<u64>), (status = 400, description = "No id, or an id that is not a number"), (status = 403),
+        (status = 404, description = "An id is not a row the caller may act on: nothing is changed")))]
 pub async fn audit_refuse(
     State(core): State<Core>,
     caller: Caller,

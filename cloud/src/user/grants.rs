@@ -23,7 +23,8 @@ const UNLOCKED: Text = Text::new("解锁成功", "Unlocked");
 /// Resets passwords to the initial password (parameter `account.initPassword`, else the
 /// configured one), clears lock-outs and ends the users' sessions.
 #[utoipa::path(post, path = "/api/blade-user/reset-password", tag = "user", params(UserIdsParam),
-    responses((status = 200, body = Envelope<String>), (status = 400), (status = 403), (status = 404)))]
+    responses((status = 200, body = Envelope<String>), (status = 400, description = "No id, or an id that is not a number"), (status = 403),
+        (status = 404, description = "An id is not a row the caller may act on: nothing is changed")))]
 pub async fn reset_password(
     State(core): State<Core>,
     caller: Caller,
@@ -49,7 +50,8 @@ pub async fn reset_password(
 
 /// Replaces the roles of users; their sessions end so the new roles apply at once.
 #[utoipa::path(post, path = "/api/blade-user/grant", tag = "user", params(GrantParams),
-    responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403), (status = 404)))]
+    responses((status = 200, body = Envelope<u64>), (status = 400, description = "No id, or an id that is not a number"), (status = 403),
+        (status = 404, description = "An id is not a row the caller may act on: nothing is changed")))]
 pub async fn grant(
     State(core): State<Core>,
     caller: Caller,
@@ -79,7 +81,8 @@ pub async fn grant(
 
 /// Clears the lock-out of users of the caller's tenant (permission `user_unlock`).
 #[utoipa::path(post, path = "/api/blade-user/unlock", tag = "user", params(UserIdsParam),
-    responses((status = 200, body = Envelope<String>), (status = 400), (status = 403), (status = 404)))]
+    responses((status = 200, body = Envelope<String>), (status = 400, description = "No id, or an id that is not a number"), (status = 403),
+        (status = 404, description = "An id is not a row the caller may act on: nothing is changed")))]
 pub async fn unlock(
     State(core): State<Core>,
     caller: Caller,

@@ -190,6 +190,20 @@ pub fn answer(operation: &mut Operation, schema: Schema) {
     );
 }
 
+/// A refusal `status` (400, 404...) in the envelope, `data` null, `msg` saying why.
+pub fn refusal(operation: &mut Operation, status: u16, description: &str) {
+    let failure = envelope(typed(Type::Null, false, None));
+    operation.responses.responses.insert(
+        status.to_string(),
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content("application/json", Content::new(Some(failure)))
+                .build(),
+        ),
+    );
+}
+
 /// A JSON request body of `schema`.
 pub fn request(operation: &mut Operation, schema: Schema) {
     operation.request_body = Some(RefOr::T(
@@ -304,6 +318,13 @@ pub fn document_blade(
     answer(
         &mut remove,
         envelope(typed(Type::Integer, false, Some("rows removed".into()))),
+    );
+    // All or nothing (`kernel::id::all_found`): one id the caller may not act on refuses all.
+    refusal(&mut remove, 400, "No id, or an id that is not a number");
+    refusal(
+        &mut remove,
+        404,
+        "An id is not a row the caller may act on: nothing is removed",
     );
     ops.push(("remove", HttpMethod::Post, remove));
     for (suffix, method, op) in ops {

@@ -16,13 +16,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value as Json;
 use sqlx::Row;
 
 use super::Day;
+pub use super::site_day::DayRollup;
+use super::site_day::{self, today_of};
 use crate::auth::scope::StationScope;
 use crate::kernel::ApiError;
 use crate::kernel::Core;
+use crate::kernel::clock::SiteClock;
 use crate::kernel::sql::{Sql, Value};
 use crate::telemetry::context::TelemetryCtx;
 use crate::telemetry::realtime::{DeviceLive, KIND_INVERTER};
@@ -49,6 +51,8 @@ pub struct StationInfo {
     pub province_code: Option<String>,
     pub city_code: Option<String>,
     pub gateway_id: Option<String>,
+    /// The station's clock: its "today" (the one clock rule).
+    pub clock: SiteClock,
 }
 
 /// The live summary of one station.
@@ -64,32 +68,14 @@ pub struct StationLive {
     pub last_update: Option<i64>,
 }
 
-/// The caller's visible stations and their live summaries, for one local day (today).
+/// The caller's visible stations and their live summaries, each for its own today (the
+/// station's clock).
 pub struct Fleet {
-    pub day: Day,
+    /// Station → its today.
+    pub days: Vec<(i64, Day)>,
     pub scope: StationScope,
     pub stations: Vec<StationInfo>,
     live: HashMap<i64, StationLive>,
-}
-
-/// What a day rollup of an inverter says: energy counted so far and the last counter reading.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct DayRollup {
-    pub energy_wh: Option<f64>,
-    /// `energy_total` last reading in the bucket (the `last` of `[avg, min, max, last]`).
-    pub last_total: Option<f64>,
-}
-
-impl DayRollup {
-    pub fn parse(energy_wh: Option<f64>, metrics: &str) -> DayRollup {
-        let last_total = serde_json::from_str::<Json>(metrics)
-            .ok()
-            .and_then(|m| m.get("energy_total")?.get(3)?.as_f64());
-        DayRollup {
-            energy_wh,
-            last_total,
-        }
-    }
 }
 
 /// Today's generation of one inverter, consistent with the rollups: the energy the day rollup
@@ -152,10 +138,10 @@ pub fn live_devices(
 
 impl Fleet {
     pub async fn load(state: &TelemetryCtx, scope: StationScope) -> Result<Fleet, ApiError> {
-        let day = Day::today();
         let stations = stations(state, &scope).await?;
+        let days: Vec<(i64, Day)> = stations.iter().map(|s| (s.id, today_of(s.clock))).collect();
         let mut fleet = Fleet {
-            day,
+            days,
             scope,
             stations,
             live: HashMap::new(),
@@ -165,12 +151,13 @@ impl Fleet {
         }
         let registered = registered_devices(state, &fleet.scope).await?;
         let faulty = stations_with_open_faults(state, &fleet.scope).await?;
-        let rollups = day_rollups(state, &fleet.scope, &day).await?;
+        let rollups = site_day::day_rollups(state, &fleet.scope, &fleet.days, None).await?;
         let mut rollups_by_station: HashMap<i64, Vec<(i64, DayRollup)>> = HashMap::new();
         for (device, (station, r)) in rollups {
             rollups_by_station.entry(station).or_default().push((device, r));
         }
         for s in &fleet.stations {
+            let day = today_of(s.clock);
             let devices = live_devices(state, &fleet.scope.tenant_id, s.id, &registered);
             let gateway_online = s
                 .gateway_id
@@ -241,7 +228,7 @@ async fn stations_with_open_faults(state: &Core, scope: &StationScope) -> Result
 async fn stations(state: &Core, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
     let mut sql = Sql::new(
         "SELECT s.id, s.name, s.installation_status, s.capacity, s.component_capacity, s.latitude, \
-         s.longitude, s.province_code, s.city_code, s.gateway_id FROM pv_station s WHERE ",
+         s.longitude, s.province_code, s.city_code, s.gateway_id, s.utc_offset_minutes FROM pv_station s WHERE ",
     );
     sql.append(&scope.stations("s"));
     sql.push(" ORDER BY s.name, s.id");
@@ -260,6 +247,7 @@ async fn stations(state: &Core, scope: &StationScope) -> Result<Vec<StationInfo>
                 province_code: r.try_get("province_code")?,
                 city_code: r.try_get("city_code")?,
                 gateway_id: r.try_get("gateway_id")?,
+                clock: SiteClock::of(r.try_get("utc_offset_minutes")?),
             })
         })
         .collect()
@@ -283,73 +271,6 @@ pub async fn registered_devices(state: &Core, scope: &StationScope) -> Result<Ha
         .await?
         .into_iter()
         .collect())
-}
-
-/// The inverters' day rollups of `day` in scope: device → (station, rollup).
-pub async fn day_rollups(
-    state: &Core,
-    scope: &StationScope,
-    day: &Day,
-) -> Result<HashMap<i64, (i64, DayRollup)>, ApiError> {
-    let mut sql = Sql::new(
-        "SELECT r.device_id, r.station_id, r.energy_wh, r.metrics FROM pv_telemetry_rollup r \
-         JOIN pv_station s ON s.id = r.station_id WHERE ",
-    );
-    sql.append(&scope.stations("s"));
-    // The rollup's own tenant too: it leads the rollup index (the join above scopes the rows).
-    sql.push_bind(
-        " AND r.tenant_id = ? AND r.period = '1d' AND r.bucket = ? AND r.device_kind = ?",
-        [
-            Value::Text(scope.tenant_id.clone()),
-            Value::Int(day.start),
-            KIND_INVERTER.into(),
-        ],
-    );
-    let mut out = HashMap::new();
-    for r in sql.rows(state.db.pool()).await? {
-        let metrics: String = r.try_get("metrics")?;
-        out.insert(
-            r.try_get::<i64, _>("device_id")?,
-            (
-                r.try_get::<i64, _>("station_id")?,
-                DayRollup::parse(r.try_get("energy_wh")?, &metrics),
-            ),
-        );
-    }
-    Ok(out)
-}
-
-/// Generation per station over `[from, to)` from the inverters' day rollups (whole past days).
-pub async fn rollup_energy_by_station(
-    state: &Core,
-    scope: &StationScope,
-    from: i64,
-    to: i64,
-) -> Result<HashMap<i64, f64>, ApiError> {
-    let mut sql = Sql::new(
-        "SELECT r.station_id, SUM(r.energy_wh) AS wh FROM pv_telemetry_rollup r \
-         JOIN pv_station s ON s.id = r.station_id WHERE ",
-    );
-    sql.append(&scope.stations("s"));
-    // The rollup's own tenant too: it leads the rollup index (the join above scopes the rows).
-    sql.push_bind(
-        " AND r.tenant_id = ? AND r.period = '1d' AND r.device_kind = ? AND r.bucket >= ? AND r.bucket < ? \
-         GROUP BY r.station_id",
-        [
-            Value::Text(scope.tenant_id.clone()),
-            KIND_INVERTER.into(),
-            Value::Int(from),
-            Value::Int(to),
-        ],
-    );
-    let mut out = HashMap::new();
-    for r in sql.rows(state.db.pool()).await? {
-        out.insert(
-            r.try_get::<i64, _>("station_id")?,
-            r.try_get::<Option<f64>, _>("wh")?.unwrap_or(0.0),
-        );
-    }
-    Ok(out)
 }
 
 /// Names of region codes (`blade_region`), one query.
@@ -432,6 +353,7 @@ mod tests {
             province_code: None,
             city_code: None,
             gateway_id: None,
+            clock: SiteClock::hub(),
         };
         let live = |online, fault, power_w| StationLive {
             online,

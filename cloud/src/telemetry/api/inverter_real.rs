@@ -12,8 +12,8 @@ use sqlx::Row;
 use utoipa::ToSchema;
 
 use super::curve::{self, BUCKET_MS};
-use super::fleet::{self, DayRollup};
-use super::{Day, Params, kilo, round};
+use super::fleet;
+use super::{Day, Params, kilo, round, site_day};
 use crate::auth::scope::Scoped;
 use crate::auth::scope::StationScope;
 use crate::kernel::Core;
@@ -295,14 +295,20 @@ pub async fn list(
     let offset = usize::try_from((current - 1).saturating_mul(size)).unwrap_or(usize::MAX);
     let page: Vec<(Registered, Option<DeviceLive>)> =
         with_live.into_iter().skip(offset).take(size as usize).collect();
-    let day = Day::today();
-    let rollups = page_rollups(
-        &state,
-        &scope,
-        &day,
-        &page.iter().map(|(r, _)| r.id).collect::<Vec<_>>(),
-    )
-    .await?;
+    // Each inverter's today is its station's (the one clock rule).
+    let mut days: Vec<(i64, Day)> = page
+        .iter()
+        .map(|(r, _)| {
+            (
+                r.station_id,
+                site_day::today_of(SiteClock::of(r.utc_offset_minutes)),
+            )
+        })
+        .collect();
+    days.sort_by_key(|(s, _)| *s);
+    days.dedup_by_key(|(s, _)| *s);
+    let ids: Vec<i64> = page.iter().map(|(r, _)| r.id).collect();
+    let rollups = site_day::day_rollups(&state, &scope, &days, Some(&ids)).await?;
     let faulty = with_open_faults(
         &state,
         &scope,
@@ -312,7 +318,8 @@ pub async fn list(
     let records = page
         .iter()
         .map(|(r, live)| {
-            let today = fleet::today_energy_wh(rollups.get(&r.id), live.as_ref(), &day);
+            let day = site_day::today_of(SiteClock::of(r.utc_offset_minutes));
+            let today = fleet::today_energy_wh(rollups.get(&r.id).map(|(_, d)| d), live.as_ref(), &day);
             row_of(r, live.as_ref(), today, faulty.contains(&r.id))
         })
         .collect();
@@ -347,38 +354,6 @@ async fn with_open_faults(
         .await?
         .into_iter()
         .collect())
-}
-
-/// Today's day rollups of the listed inverters (one query).
-async fn page_rollups(
-    state: &Core,
-    scope: &StationScope,
-    day: &Day,
-    ids: &[i64],
-) -> Result<HashMap<i64, DayRollup>, ApiError> {
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let mut sql = Sql::default();
-    // By tenant, not `rows(..)`: telemetry rows have no deleted flag, the tenant leads their index, and the devices come from the caller's scope.
-    sql.push_bind(
-        "SELECT device_id, energy_wh, metrics FROM pv_telemetry_rollup WHERE tenant_id = ? AND period = '1d' \
-         AND bucket = ? AND device_id IN (",
-        [Value::Text(scope.tenant_id.clone()), Value::Int(day.start)],
-    );
-    for (i, id) in ids.iter().enumerate() {
-        sql.push_bind(if i == 0 { "?" } else { ", ?" }, [Value::Int(*id)]);
-    }
-    sql.push(")");
-    let mut out = HashMap::new();
-    for r in sql.rows(state.db.pool()).await? {
-        let metrics: String = r.try_get("metrics")?;
-        out.insert(
-            r.try_get::<i64, _>("device_id")?,
-            DayRollup::parse(r.try_get("energy_wh")?, &metrics),
-        );
-    }
-    Ok(out)
 }
 
 // ---- curves ----
@@ -526,8 +501,12 @@ pub struct WaveSeries {
     pub name: String,
     pub label: String,
     pub unit: String,
-    /// `[time, value]` pairs: the start of each 5-minute bucket (`yyyy-MM-dd HH:mm:ss`, local
-    /// time) and the bucket's mean in `unit`; buckets without data are left out.
+    /// The UTC offset of this series' times (`-12:00`): its own station's clock, whose day
+    /// (`date`, midnight to midnight there) it covers.
+    pub utc_offset: String,
+    pub utc_offset_minutes: i64,
+    /// `[time, value]` pairs: the start of each 5-minute bucket (`yyyy-MM-dd HH:mm:ss`, in the
+    /// series' clock) and the bucket's mean in `unit`; buckets without data are left out.
     #[schema(value_type = Vec<Vec<Json>>)]
     pub points: Vec<(String, f64)>,
 }
@@ -540,8 +519,8 @@ pub struct WaveDay {
     /// The station's midnight to the next, `[start, end)`, in the station's clock.
     pub start: String,
     pub end: String,
-    /// The UTC offset every time of this answer is in (`+13:00`): the clock of the first
-    /// inverter's station.
+    /// The UTC offset of `date`, `start` and `end` (`+13:00`): the clock of the first inverter's
+    /// station, which also names the day when none is asked. Each series states its own.
     pub utc_offset: String,
     /// The same offset in minutes east of UTC.
     pub utc_offset_minutes: i64,
@@ -551,9 +530,9 @@ pub struct WaveDay {
 }
 
 /// Day curves of chosen metrics (`names`, ≤ 10, from `listWaveName`) for chosen inverters
-/// (`inverterIds`, ≤ 20) on `date` (`yyyy-MM-dd`, default today there) in the station's clock
-/// (that of the first inverter's station; `utcOffset` says which): one series per inverter and
-/// metric, 5-minute means (see `telemetry::api::curve`).
+/// (`inverterIds`, ≤ 20) on `date` (`yyyy-MM-dd`, default today in the first inverter's station's
+/// clock): one series per inverter and metric, 5-minute means (see `telemetry::api::curve`), each
+/// over that date in its own station's clock (midnight to midnight there), with its `utcOffset`.
 #[utoipa::path(get, path = "/api/inverterReal/listWaveTag", tag = "realtime",
     params(("inverterIds" = String, Query, description = "comma-joined inverter ids"),
            ("names" = String, Query, description = "comma-joined metric names"),
@@ -596,18 +575,32 @@ pub async fn list_wave_tag(
     let first = ids.first().and_then(|id| by_id.get(&id.0));
     let clock = SiteClock::of(first.and_then(|r| r.utc_offset_minutes));
     let day = Day::parse_in(date.as_deref(), clock)?;
-    let device_ids: Vec<i64> = ids.iter().map(|i| i.0).collect();
-    let curves = curve::day_curves(&state, &scope.tenant_id, &device_ids, &names, &day).await?;
+    // The same date in each station's clock: one read per clock.
+    let mut by_clock: Vec<(SiteClock, Vec<i64>)> = Vec::new();
+    for id in &ids {
+        let Some(r) = by_id.get(&id.0) else { continue };
+        let c = SiteClock::of(r.utc_offset_minutes);
+        match by_clock.iter_mut().find(|(k, _)| *k == c) {
+            Some((_, devices)) => devices.push(id.0),
+            None => by_clock.push((c, vec![id.0])),
+        }
+    }
+    let mut curves = HashMap::new();
+    for (c, devices) in &by_clock {
+        let own = Day::of_in(day.date, *c);
+        curves.extend(curve::day_curves(&state, &scope.tenant_id, devices, &names, &own).await?);
+    }
     let mut series = Vec::new();
     for id in &ids {
         let Some(r) = by_id.get(&id.0) else { continue };
+        let own = Day::of_in(day.date, SiteClock::of(r.utc_offset_minutes));
         for (name, label) in names.iter().zip(&labels) {
             let (unit, factor) = display_unit(name).unwrap_or_else(|| ("1".into(), 1.0));
             let points = curves
                 .get(&(id.0, name.clone()))
                 .map(|pts| {
                     pts.iter()
-                        .map(|(t, v)| (day.format_ms(*t), round(v * factor, 4)))
+                        .map(|(t, v)| (own.format_ms(*t), round(v * factor, 4)))
                         .collect()
                 })
                 .unwrap_or_default();
@@ -618,6 +611,8 @@ pub async fn list_wave_tag(
                 name: name.clone(),
                 label: label.render(),
                 unit,
+                utc_offset: own.clock.label(),
+                utc_offset_minutes: own.clock.offset_minutes(),
                 points,
             });
         }

@@ -19,6 +19,7 @@ pub mod device_real;
 pub mod fleet;
 pub mod flex_real;
 pub mod inverter_real;
+pub mod site_day;
 
 use chrono::{Datelike, NaiveDate};
 use serde_json::{Map, Value as Json};

@@ -158,6 +158,7 @@ export function toCurves(data: unknown, fallback: Partial<CurveSeries> = {}): Cu
       label: str(raw.label),
       unit,
       points: toPoints(raw.points, factor),
+      ...(str(raw.utcOffset) ? { utcOffset: str(raw.utcOffset) } : {}),
     }
   })
 }

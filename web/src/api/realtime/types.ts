@@ -144,6 +144,8 @@ export interface CurveSeries {
   label: string
   /** [epoch ms, value in the canonical unit]; buckets without data are absent or null. */
   points: [number, number | null][]
+  /** The UTC offset (`-12:00`) of this series' times: its own station's clock, when the hub says. */
+  utcOffset?: string
 }
 
 export interface PageOf<T> {

@@ -18,6 +18,8 @@ export interface Dict {
   /** 0 no, 1 yes. */
   isSealed: number
   remark?: string
+  /** The tenant owning the row (business dictionaries show the platform's, read-only). */
+  tenantId?: string
 }
 
 /** One entry as `dict/dictionary?code=` answers it (select boxes): `dictValue` in the language

@@ -271,4 +271,19 @@ describe('CrudPage', () => {
     expect(screen.queryByText('操作')).toBeNull()
     expect(screen.queryByTestId('crud-add')).toBeNull()
   })
+
+  it('offers edit and delete only on the rows the config says are editable', async () => {
+    await shown({ ...paramConfig, rowEditable: (row) => row.id !== '2' })
+    const table = screen.getByTestId('crud-table')
+    const row = (id: string) => table.querySelector(`tr[data-row-key="${id}"]`)!
+    expect(row('1').querySelector('[data-testid="crud-row-edit"]')).not.toBeNull()
+    expect(row('1').querySelector('[data-testid="crud-row-delete"]')).not.toBeNull()
+    expect(row('2').querySelector('[data-testid="crud-row-edit"]')).toBeNull()
+    expect(row('2').querySelector('[data-testid="crud-row-delete"]')).toBeNull()
+    // Still viewable, and not to be picked for a bulk delete.
+    expect(row('2').querySelector('[data-testid="crud-row-view"]')).not.toBeNull()
+    const box = (id: string) => row(id).querySelector<HTMLInputElement>('input[type="checkbox"]')!
+    expect(box('2').disabled).toBe(true)
+    expect(box('1').disabled).toBe(false)
+  })
 })

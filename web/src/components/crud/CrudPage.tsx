@@ -98,6 +98,7 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
     [config.rowActions, permission],
   )
   const tree = config.tree
+  const editable = (row: T) => config.rowEditable?.(row) ?? true
 
   const [searchForm] = Form.useForm<SearchValues>()
   const [selected, setSelected] = useState<T[]>([])
@@ -309,7 +310,7 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
               {t('crud.view')}
             </Button>
           )}
-          {can.edit && (
+          {can.edit && editable(row) && (
             <Button
               type="link"
               size="small"
@@ -320,7 +321,7 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
               {t('crud.edit')}
             </Button>
           )}
-          {can.delete && (
+          {can.delete && editable(row) && (
             <Button
               type="link"
               size="small"
@@ -429,6 +430,7 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
                 selectedRowKeys: selectedIds,
                 // A tree table selects the rows clicked, not their whole subtree.
                 checkStrictly: true,
+                getCheckboxProps: (row: T) => ({ disabled: !editable(row) }),
                 onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
               }
             : undefined

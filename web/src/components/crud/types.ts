@@ -148,6 +148,11 @@ export interface CrudConfig<T extends Entity = Entity> {
   beforeSubmit?: (body: Record<string, unknown>, mode: 'add' | 'edit') => Record<string, unknown>
   toolbar?: readonly ToolbarAction<T>[]
   rowActions?: readonly RowAction<T>[]
+  /**
+   * Whether this row may be edited or deleted (default every row): a row shown read-only (another
+   * tenant's, the platform's) gets no edit or delete button and cannot be picked for bulk delete.
+   */
+  rowEditable?: (row: T) => boolean
 }
 
 /** Props of the page component beyond its config. */

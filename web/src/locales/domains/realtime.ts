@@ -47,6 +47,7 @@ export const zh = {
     },
     clockRule: {
       axis: '时间与日期按电站时钟（{{offset}}）',
+      perSeries: '各曲线按其所属电站的时钟显示当日（图例中标明时钟）',
     },
     clockShift: {
       title: '该电站为时钟偏移的演示电站',
@@ -306,6 +307,7 @@ export const en: typeof zh = {
     },
     clockRule: {
       axis: 'Times and dates in the station clock ({{offset}})',
+      perSeries: "Each curve shows the day in its own station's clock (named in the legend)",
     },
     clockShift: {
       title: 'Demo station on a shifted clock',

@@ -16,7 +16,7 @@ import { dayRange } from '../../../components/realtime/curves'
 import { metricLabel } from '../../../components/realtime/metricLabel'
 import { useLive } from '../../../hooks/useLive'
 import { formatValue } from '../../../utils/units'
-import { buildWave, type WaveInput } from './wave'
+import { buildWave, clockedDevices, type WaveInput } from './wave'
 
 const noNames: WaveName[] = []
 
@@ -54,9 +54,13 @@ export default function WaveChart({ devices, stationId }: WaveChartProps) {
   const stationToday = offset === null ? dayjs().format('YYYY-MM-DD') : siteToday(offset)
   const day = asked ?? (live.data?.date || stationToday)
 
+  const clocks = useMemo(
+    () => clockedDevices(live.data?.series ?? [], live.data?.utcOffset ?? ''),
+    [live.data],
+  )
   const option = useMemo(() => {
-    const inputs: WaveInput[] = (live.data?.series ?? []).map((s) => ({
-      device: s.deviceName,
+    const inputs: WaveInput[] = (live.data?.series ?? []).map((s, i) => ({
+      device: clocks.names[i] ?? s.deviceName,
       metric: s.metric,
       label: metricLabel(t, s.metric),
       points: s.points,
@@ -99,7 +103,7 @@ export default function WaveChart({ devices, stationId }: WaveChartProps) {
         })),
       },
     }
-  }, [live.data, t, day])
+  }, [live.data, t, day, clocks])
 
   const hasData = option.chart.series.some((s) => s.data.some((p) => p[1] !== null))
   return (
@@ -166,7 +170,9 @@ export default function WaveChart({ devices, stationId }: WaveChartProps) {
       <Typography.Text type="secondary">{t('realtimeUi.inverter.waveHint')}</Typography.Text>
       {live.data?.utcOffset && (
         <Typography.Text type="secondary" data-testid="wave-clock" style={{ marginLeft: 12 }}>
-          {t('realtimeUi.clockRule.axis', { offset: utcLabel(live.data.utcOffset) })}
+          {clocks.mixed
+            ? t('realtimeUi.clockRule.perSeries')
+            : t('realtimeUi.clockRule.axis', { offset: utcLabel(live.data.utcOffset) })}
         </Typography.Text>
       )}
     </Card>

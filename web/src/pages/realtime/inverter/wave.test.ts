@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { axisScale, breakGaps, buildWave, downsampleMinMax, type Point } from './wave'
+import {
+  axisScale,
+  breakGaps,
+  buildWave,
+  clockedDevices,
+  downsampleMinMax,
+  type Point,
+} from './wave'
 
 const min = 60_000
 
@@ -129,5 +136,26 @@ describe('building the wave chart', () => {
       [min, null],
     ])
     expect(buildWave([])).toEqual({ axes: [], series: [] })
+  })
+})
+
+describe('clockedDevices', () => {
+  it('names each series clock when the stations keep different ones', () => {
+    const got = clockedDevices(
+      [
+        { deviceName: 'INV-DL', utcOffset: '-12:00' },
+        { deviceName: 'INV-HUB', utcOffset: '+08:00' },
+      ],
+      '-12:00',
+    )
+    expect(got).toEqual({ names: ['INV-DL (UTC-12:00)', 'INV-HUB (UTC+08:00)'], mixed: true })
+  })
+
+  it('keeps bare names on one clock, a series without its own taking the answer clock', () => {
+    const got = clockedDevices(
+      [{ deviceName: 'A', utcOffset: '+08:00' }, { deviceName: 'B' }],
+      '+08:00',
+    )
+    expect(got).toEqual({ names: ['A', 'B'], mixed: false })
   })
 })

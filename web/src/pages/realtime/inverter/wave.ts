@@ -157,3 +157,20 @@ export function buildWave(inputs: readonly WaveInput[], options: WaveOptions = {
   })
   return { axes, series }
 }
+
+/**
+ * Legend names of the devices of a curve answer: over stations on different clocks each series
+ * covers its own station's day, so its name says which clock (`INV-1 (UTC-12:00)`); on one clock
+ * the names stay bare (the card states the clock once). `mixed` tells which case it is.
+ */
+export function clockedDevices(
+  series: readonly { deviceName: string; utcOffset?: string }[],
+  fallback: string,
+): { names: string[]; mixed: boolean } {
+  const offsets = series.map((s) => s.utcOffset || fallback)
+  const mixed = new Set(offsets).size > 1
+  return {
+    names: series.map((s, i) => (mixed ? `${s.deviceName} (UTC${offsets[i]})` : s.deviceName)),
+    mixed,
+  }
+}

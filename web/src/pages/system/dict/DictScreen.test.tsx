@@ -109,4 +109,29 @@ describe('dictionary entries', () => {
     expect(await screen.findByText('请输入字典名称')).toBeTruthy()
     expect(calls.some((c) => c.path.endsWith('/submit'))).toBe(false)
   })
+
+  it("shows the platform's business dictionaries read-only, the tenant's own editable", async () => {
+    act(() => {
+      useSessionStore.getState().setTenantId('100001')
+      useSessionStore
+        .getState()
+        .setPermission({ dictbiz_view: true, dictbiz_edit: true, dictbiz_delete: true })
+    })
+    unmockHttp()
+    const platform = { ...sex, tenantId: '000000' }
+    const own = { ...sex, id: 'd2', code: 'tier', dictValue: '等级', tenantId: '100001' }
+    calls = mockHttp((path) =>
+      path === '/blade-system/dict-biz/list' ? page([platform, own]) : ok(null),
+    )
+    renderInApp(<DictScreen kind="dict-biz" />)
+    await screen.findByText('等级')
+    const table = screen.getByTestId('crud-table')
+    const row = (id: string) =>
+      within(table.querySelector<HTMLElement>(`tr[data-row-key="${id}"]`)!)
+    expect(row('d1').queryByTestId('crud-row-edit')).toBeNull()
+    expect(row('d1').queryByTestId('crud-row-delete')).toBeNull()
+    expect(row('d1').getByTestId('crud-row-config')).toBeTruthy()
+    expect(row('d2').getByTestId('crud-row-edit')).toBeTruthy()
+    expect(row('d2').getByTestId('crud-row-delete')).toBeTruthy()
+  })
 })

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import type { Dict, DictKind } from '../../../api/system/dict'
 import CrudPage from '../../../components/crud/CrudPage'
 import { clearDictCache } from '../../../hooks/useDict'
+import { useSessionStore } from '../../../stores/session'
 import { dictApis, dictConfig, dictEntryConfig } from './config'
 
 /** Dictionaries of one kind, with a drawer for the entries of the one picked. */
@@ -11,10 +12,11 @@ export default function DictScreen({ kind }: { kind: DictKind }) {
   const { t } = useTranslation()
   const [parent, setParent] = useState<Dict | null>(null)
   const api = dictApis[kind]
-  const config = useMemo(() => dictConfig(kind, api, setParent), [kind, api])
+  const tenantId = useSessionStore((s) => s.tenantId)
+  const config = useMemo(() => dictConfig(kind, api, setParent, tenantId), [kind, api, tenantId])
   const entries = useMemo(
-    () => (parent ? dictEntryConfig(kind, api, parent) : null),
-    [kind, api, parent],
+    () => (parent ? dictEntryConfig(kind, api, parent, tenantId) : null),
+    [kind, api, parent, tenantId],
   )
   const query = useMemo(() => (parent?.id ? { parentId: parent.id } : undefined), [parent])
   const fixed = useMemo(

@@ -31,16 +31,26 @@ const common: readonly CrudField<Dict>[] = [
   { name: 'remark', label: 'dict.remark', type: 'textarea', hideInTable: true },
 ]
 
+/**
+ * Whether the caller's tenant may change a row: business dictionaries show the platform's rows
+ * of the codes a tenant has none of, read-only (the server answers 404 to changing them).
+ */
+export function ownRow(tenantId: string): (row: Dict) => boolean {
+  return (row) => !row.tenantId || row.tenantId === tenantId
+}
+
 /** The list of dictionaries; `openEntries` opens a dictionary's entries. */
 export function dictConfig(
   kind: DictKind,
   api: DictApi,
   openEntries: (dict: Dict) => void,
+  tenantId = '',
 ): CrudConfig<Dict> {
   const menuCode = menuCodes[kind]
   return {
     menuCode,
     api,
+    rowEditable: ownRow(tenantId),
     fields: [
       { name: 'id', label: 'dict.code', hideInTable: true, hideInForm: true },
       { name: 'code', label: 'dict.code', required: 'dict.codeRequired', search: true },
@@ -71,10 +81,16 @@ export function dictConfig(
  * The entries of one dictionary (`child-list?parentId=`): `code` and `parentId` are the
  * dictionary's, shown but not editable (the page passes them as fixed values).
  */
-export function dictEntryConfig(kind: DictKind, api: DictApi, parent: Dict): CrudConfig<Dict> {
+export function dictEntryConfig(
+  kind: DictKind,
+  api: DictApi,
+  parent: Dict,
+  tenantId = '',
+): CrudConfig<Dict> {
   return {
     menuCode: menuCodes[kind],
     api: { ...api, list: api.childList },
+    rowEditable: ownRow(tenantId),
     fields: [
       { name: 'id', label: 'dict.code', hideInTable: true, hideInForm: true },
       { name: 'code', label: 'dict.code', required: 'dict.codeRequired' },
