@@ -188,6 +188,19 @@ pub struct BrokerConfig {
     /// Where a gateway reads its MQTT password from (relative to its config file when not
     /// absolute), written into generated gateway configs; the password itself never is.
     pub gateway_password_file: String,
+    /// With an external Mosquitto: the password file the hub writes (every gateway with issued
+    /// credentials, and the hub's own login from `url`) for the broker's `password_file`;
+    /// empty means the hub does not manage the broker's accounts.
+    pub mosquitto_password_file: String,
+    /// The ACL file the hub writes next to it for the broker's `acl_file`: each gateway only
+    /// its own topics, the hub's login every gateway's.
+    pub mosquitto_acl_file: String,
+    /// Shell command that makes Mosquitto read the two files again after the hub changed
+    /// them, e.g. `systemctl reload mosquitto` or `kill -HUP $(cat /run/mosquitto/mosquitto.pid)`.
+    pub mosquitto_reload_command: String,
+    /// The hub also rewrites the files (if they changed) this often, besides at start-up and
+    /// at once after a change it makes itself; catches changes made by another replica.
+    pub mosquitto_sync_seconds: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -287,6 +300,10 @@ impl Default for Config {
                 public_url: String::new(),
                 gateway_maps_dir: "/usr/share/pv-edge/firmware-configs".into(),
                 gateway_password_file: "/etc/pv-edge/mqtt-password".into(),
+                mosquitto_password_file: String::new(),
+                mosquitto_acl_file: String::new(),
+                mosquitto_reload_command: String::new(),
+                mosquitto_sync_seconds: 30,
             },
             log: LogConfig {
                 filter: "info".into(),

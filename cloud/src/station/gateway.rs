@@ -230,8 +230,15 @@ pub async fn issue(state: &Core, who: &Scoped, station_id: Id) -> Result<IssuedC
     caller.require(state, PERMISSION).await?;
     let station = station_gateway(state, &who.stations, station_id).await?;
     let gateway_id = usable_gateway_id(&station)?;
+    if super::broker_accounts::is_hub_login(&state.config.broker, &gateway_id) {
+        return Err(ApiError::BadRequest(GATEWAY_TAKEN));
+    }
     let password = generate_password()?;
     let hash = hash_secret(&password).await?;
+    // What an external Mosquitto checks (see broker_accounts); kept so the hub can write the
+    // broker's password file again at any time without the password.
+    let broker_hash = super::broker_accounts::gateway_hash(&password)
+        .map_err(|e| ApiError::Internal(format!("randomness: {e}")))?;
     let now = time::now_ms();
 
     let mut tx = state.db.pool().begin().await?;
@@ -260,8 +267,8 @@ pub async fn issue(state: &Core, who: &Scoped, station_id: Id) -> Result<IssuedC
     let mut ins = Sql::default();
     ins.push_bind(
         "INSERT INTO pv_gateway_credential \
-         (id, tenant_id, station_id, gateway_id, password_hash, issued_by, issued_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+         (id, tenant_id, station_id, gateway_id, password_hash, issued_by, issued_at, broker_hash) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
             Value::Int(state.ids.next().0),
             Value::Text(station.tenant.clone()),
@@ -270,11 +277,13 @@ pub async fn issue(state: &Core, who: &Scoped, station_id: Id) -> Result<IssuedC
             Value::Text(hash),
             Value::Int(caller.user_id.0),
             Value::Int(now),
+            Value::Text(broker_hash),
         ],
     );
     // Another station may have issued the same gateway id at the same moment.
     ins.execute(&mut *tx).await.unique_as(GATEWAY_TAKEN)?;
     tx.commit().await?;
+    super::broker_accounts::changed();
     tracing::info!(gateway = %gateway_id, station = %station.id, "gateway credentials issued");
     Ok(IssuedCredentials {
         username: gateway_id.clone(),
@@ -352,6 +361,8 @@ fn parse_broker_url(url: &str) -> Option<BrokerEndpoint> {
         None => (false, url),
     };
     let rest = rest.trim_end_matches('/');
+    // `broker.url` may carry the hub's own login: never hand it to a gateway.
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
     let default_port = if tls { 8883 } else { 1883 };
     if let Ok(addr) = rest.parse::<SocketAddr>() {
         if addr.ip().is_unspecified() {
@@ -697,6 +708,11 @@ mod tests {
         );
         assert_eq!(parse_broker_url("10.0.0.1:1883"), e("10.0.0.1", 1883, false));
         assert_eq!(parse_broker_url("mqtt://[::1]:1883"), e("::1", 1883, false));
+        assert_eq!(
+            parse_broker_url("mqtt://pv-hub:s3cret@broker.example:1884"),
+            e("broker.example", 1884, false),
+            "the hub's login is not the gateway's"
+        );
         assert_eq!(parse_broker_url("mqtt://0.0.0.0:1883"), None);
         assert_eq!(parse_broker_url("http://x"), None);
         assert_eq!(parse_broker_url("mqtt://a:b"), None);

@@ -7,6 +7,7 @@
 
 pub mod area;
 pub mod assignment;
+pub mod broker_accounts;
 pub mod context;
 pub mod device;
 pub mod electric_price;

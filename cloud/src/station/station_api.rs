@@ -199,6 +199,8 @@ pub async fn update(
         }
     }
     tx.commit().await?;
+    // The gateway id may have changed: the broker's accounts follow (external broker).
+    crate::station::broker_accounts::changed();
     Ok(Data(true))
 }
 
@@ -270,6 +272,7 @@ pub async fn remove(
     }
     let now = time::now_ms();
     store::remove(&state, &ids, caller.user_id, now).await?;
+    crate::station::broker_accounts::changed();
     // Their open alarms (devices, gateway, warnings) can never clear by themselves now.
     let removed: Vec<i64> = ids.iter().map(|i| i.0).collect();
     crate::alarm::store::clear_removed(

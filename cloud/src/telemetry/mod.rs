@@ -124,11 +124,17 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
         presence.clone(),
         connected.downlink,
     );
-    let tasks = vec![
+    let mut tasks = vec![
         tokio::spawn(ingest.clone().run(connected.incoming)),
         presence::spawn_sweeper(presence, cfg.gateway_silence_seconds, cfg.device_silence_seconds),
         spawn_counter_flush(state.clone(), stats, registry, cfg.state_flush_seconds),
     ];
+    // An external Mosquitto: its gateway accounts follow the database from now on.
+    tasks.extend(crate::station::broker_accounts::spawn(
+        state.db.clone(),
+        state.config.broker.clone(),
+        state.shutdown.clone(),
+    ));
     let rollups = rollup::spawn_worker(state.clone());
     Ok(Telemetry {
         ingest,

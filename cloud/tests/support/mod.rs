@@ -7,6 +7,7 @@
 //! - [`db`]: SQL straight on the hub's database.
 //! - [`telemetry`]: telemetry rows and local-time arithmetic.
 //! - [`mqtt`]: the embedded broker with ingest, and gateway connections.
+//! - [`mosquitto`]: a real Mosquitto process whose accounts the hub manages.
 //! - [`tree`]: reading ids and codes out of trees and lists.
 
 // Each test binary uses a part of this module.
@@ -15,6 +16,7 @@
 pub mod client;
 pub mod db;
 pub mod factory;
+pub mod mosquitto;
 pub mod mqtt;
 pub mod server;
 pub mod telemetry;
