@@ -5,6 +5,8 @@
 
 mod support;
 
+use support::process::{Proc, free_port};
+
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -12,23 +14,6 @@ use std::time::Duration;
 use pv_cloud::kernel::sql::Value;
 use serde_json::{Value as Json, json};
 use support::{IngestApp, Reply, assert_failure, eventually};
-
-/// A child process killed when the test ends, however it ends.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
 
 fn maps_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-configs")

@@ -7,6 +7,8 @@
 
 mod support;
 
+use support::process::{Proc, free_port, repo_root};
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -15,29 +17,6 @@ use std::time::{Duration, Instant};
 use serde_json::{Value as Json, json};
 use sqlx::Row;
 use support::{Client, Device};
-
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
 
 /// Address of the irradiance_poa register of the sunspec-met-station map as the simulator lays it
 /// out: the chain from 40002, model 302's POAI at offset 3 from its ID.

@@ -6,6 +6,8 @@
 
 mod support;
 
+use support::process::{Proc, free_port};
+
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command};
@@ -15,23 +17,6 @@ use pv_shared::wire::TelemetryBatch;
 use serde_json::json;
 use support::{Client, Device, GatewayClient, sample};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// A child process killed when the test ends, however it ends.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
 
 struct Hub {
     base: String,

@@ -8,6 +8,8 @@
 
 mod support;
 
+use support::process::{Proc, free_port, repo_root};
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -20,30 +22,6 @@ use support::mqtt::{GatewayClient, IngestApp};
 use support::{Device, eventually};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_rustls::rustls;
-
-/// A child process killed when the test ends, however it ends.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("free port")
-        .port()
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
 
 /// A test CA, the hub's certificate signed by it (for 127.0.0.1 and localhost), and a second,
 /// unrelated CA; all written as PEM files into `dir`.

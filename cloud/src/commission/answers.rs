@@ -262,8 +262,11 @@ mod tests {
                     }),
                     suggested_maps: vec!["sunspec-inverter".into()],
                     detail: "SunSpec".into(),
+                    sunspec_models: vec![1, 113],
                 }],
                 elapsed_ms: 9,
+                silent: 3,
+                gateway_absent: 1,
             },
             "rs485-1",
         );
@@ -282,6 +285,7 @@ mod tests {
             fits: true,
             status: None,
             warnings: vec![],
+            identity: None,
         });
         assert_eq!(p.values[0].metric, "ac_power");
         assert_eq!(p.values[0].unit, "W");

@@ -8,6 +8,7 @@
 //! - [`telemetry`]: telemetry rows and local-time arithmetic.
 //! - [`mqtt`]: the embedded broker with ingest, and gateway connections.
 //! - [`mosquitto`]: a real Mosquitto process whose accounts the hub manages.
+//! - [`process`]: child processes killed with the test, free ports, the workspace root.
 //! - [`tree`]: reading ids and codes out of trees and lists.
 
 // Each test binary uses a part of this module.
@@ -18,6 +19,7 @@ pub mod db;
 pub mod factory;
 pub mod mosquitto;
 pub mod mqtt;
+pub mod process;
 pub mod server;
 pub mod telemetry;
 pub mod tree;
