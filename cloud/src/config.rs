@@ -35,6 +35,34 @@ pub struct Config {
     pub telemetry: TelemetryConfig,
     pub demo: DemoConfig,
     pub console: ConsoleConfig,
+    #[serde(default)]
+    pub metrics: MetricsConfig,
+}
+
+/// The Prometheus endpoint `/metrics` (`[metrics]`). Off unless `listen` or `token` is set: a
+/// new listener or a new answer on the public port is something an operator asks for.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsConfig {
+    /// A listener of its own for `/metrics` (e.g. `127.0.0.1:9464`), for a scraper on the same
+    /// host or a private network.
+    pub listen: Option<SocketAddr>,
+    /// When set, `/metrics` asks for `Authorization: Bearer <token>` on its own listener and is
+    /// also served, with that check, on the public port. Never anonymous on the public port.
+    pub token: String,
+    /// Gateways are shown one by one (`pv_gateway_online{gateway}`) only while the hub has at
+    /// most this many; beyond that only the online/offline counts (0: never one by one).
+    pub per_gateway_max: usize,
+}
+
+impl Default for MetricsConfig {
+    fn default() -> Self {
+        MetricsConfig {
+            listen: None,
+            token: String::new(),
+            per_gateway_max: 100,
+        }
+    }
 }
 
 /// What the console loads from other hosts, which its Content-Security-Policy allows and nothing
@@ -333,6 +361,7 @@ impl Default for Config {
                 map_tile_url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png".into(),
                 frame_origins: Vec::new(),
             },
+            metrics: MetricsConfig::default(),
         }
     }
 }

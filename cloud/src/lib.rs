@@ -16,6 +16,7 @@ pub mod ops;
 pub mod repair;
 pub mod report;
 pub mod resource;
+pub mod scrape;
 pub mod server;
 pub mod state;
 pub mod station;
