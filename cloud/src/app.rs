@@ -56,6 +56,7 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
         .route("/ws", any(api_not_found))
+        .route(crate::scrape::PATH, get(crate::scrape::public))
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(crate::console::serve)
         .layer(axum::middleware::from_fn_with_state(
@@ -63,6 +64,11 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
             crate::auth::api_scope::enforce,
         ))
         .with_state(state.clone())
+        // Per route (the template is known here), outermost of the per-route layers.
+        .layer(axum::middleware::from_fn_with_state(
+            state.core.clone(),
+            crate::scrape::count_requests,
+        ))
         // Before every extractor: text inputs carrying U+0000 (or, in writes, bidi controls) are
         // refused at the edge.
         .layer(axum::middleware::from_fn(

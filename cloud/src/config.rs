@@ -37,6 +37,8 @@ pub struct Config {
     pub console: ConsoleConfig,
     /// Certificate and key of the HTTP listener: when set, `listen` serves HTTPS only.
     pub https: TlsFiles,
+    #[serde(default)]
+    pub metrics: MetricsConfig,
 }
 
 /// A certificate chain and its private key as PEM files; both empty means no TLS.
@@ -52,6 +54,32 @@ pub struct TlsFiles {
 impl TlsFiles {
     pub fn enabled(&self) -> bool {
         !self.cert_file.trim().is_empty() || !self.key_file.trim().is_empty()
+    }
+}
+
+/// The Prometheus endpoint `/metrics` (`[metrics]`). Off unless `listen` or `token` is set: a
+/// new listener or a new answer on the public port is something an operator asks for.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsConfig {
+    /// A listener of its own for `/metrics` (e.g. `127.0.0.1:9464`), for a scraper on the same
+    /// host or a private network.
+    pub listen: Option<SocketAddr>,
+    /// When set, `/metrics` asks for `Authorization: Bearer <token>` on its own listener and is
+    /// also served, with that check, on the public port. Never anonymous on the public port.
+    pub token: String,
+    /// Gateways are shown one by one (`pv_gateway_online{gateway}`) only while the hub has at
+    /// most this many; beyond that only the online/offline counts (0: never one by one).
+    pub per_gateway_max: usize,
+}
+
+impl Default for MetricsConfig {
+    fn default() -> Self {
+        MetricsConfig {
+            listen: None,
+            token: String::new(),
+            per_gateway_max: 100,
+        }
     }
 }
 
@@ -377,6 +405,7 @@ impl Default for Config {
                 frame_origins: Vec::new(),
             },
             https: TlsFiles::default(),
+            metrics: MetricsConfig::default(),
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod ops;
 pub mod repair;
 pub mod report;
 pub mod resource;
+pub mod scrape;
 pub mod server;
 pub mod state;
 pub mod station;

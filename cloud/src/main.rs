@@ -18,6 +18,19 @@ struct Args {
     /// Print the effective configuration (secrets hidden) and exit.
     #[arg(long)]
     print_config: bool,
+    #[command(subcommand)]
+    command: Option<Task>,
+}
+
+/// Without a subcommand the hub serves.
+#[derive(clap::Subcommand, Debug)]
+enum Task {
+    /// Copy the database (SQLite `VACUUM INTO`, PostgreSQL `pg_dump`) and the data directory's
+    /// files into a new folder; safe while the hub runs.
+    Backup { dir: PathBuf },
+    /// Put a backup back, with the hub stopped, into a data directory without a database file (or
+    /// an empty PostgreSQL database).
+    Restore { dir: PathBuf },
 }
 
 fn main() -> ExitCode {
@@ -34,6 +47,9 @@ fn main() -> ExitCode {
         if !shown.token_secret.is_empty() {
             shown.token_secret = "***".into();
         }
+        if !shown.metrics.token.is_empty() {
+            shown.metrics.token = "***".into();
+        }
         shown.database_url = pv_cloud::kernel::db::redact(&shown.database_url);
         println!("{}", toml_like(&shown));
         return ExitCode::SUCCESS;
@@ -46,6 +62,28 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(task) = args.command {
+        let (what, done) = match &task {
+            Task::Backup { dir } => (
+                "backup",
+                runtime.block_on(pv_cloud::ops::backup::backup(&config, dir)),
+            ),
+            Task::Restore { dir } => (
+                "restore",
+                runtime.block_on(pv_cloud::ops::backup::restore(&config, dir)),
+            ),
+        };
+        return match done {
+            Ok(()) => {
+                println!("pv-cloud: {what} done");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("pv-cloud: {what}: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     match runtime.block_on(pv_cloud::server::run(config)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -79,6 +79,7 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
         config: Arc::new(config),
         started: Instant::now(),
         shutdown: Default::default(),
+        meter: Default::default(),
     };
     Ok(AppState::new(core, station.with_credential_key(credential_key)))
 }
@@ -196,6 +197,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
         })?;
     let scheme = if https.is_some() { "https" } else { "http" };
     tracing::info!(%addr, "console and API at {scheme}://{addr}/");
+    serve_metrics(&state).await?;
     let core = state.core.clone();
     // The signal starts the stop everywhere at once: HTTP stops accepting (in-flight requests
     // finish), and so do the gateways' listener, ingest's reader and the workers.
@@ -212,6 +214,29 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     served?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The metrics listener, when `metrics.listen` asks for one; it stops with the hub.
+pub async fn serve_metrics(state: &AppState) -> Result<Option<std::net::SocketAddr>, StartError> {
+    let Some(addr) = state.config.metrics.listen else {
+        return Ok(None);
+    };
+    let listen_error = |source| StartError::Listen {
+        addr: addr.to_string(),
+        source,
+    };
+    let listener = TcpListener::bind(addr).await.map_err(listen_error)?;
+    let bound = listener.local_addr().map_err(listen_error)?;
+    let core = state.core.clone();
+    let app = crate::scrape::router(state.clone());
+    tokio::spawn(async move {
+        let stop = async move { core.shutdown.stopping().await };
+        if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stop).await {
+            tracing::warn!(error = %e, "metrics listener ended");
+        }
+    });
+    tracing::info!(addr = %bound, "Prometheus metrics at http://{bound}{}", crate::scrape::PATH);
+    Ok(Some(bound))
 }
 
 /// Starts the data path: the alarm engine first, so the first batch ingest stores is evaluated,

@@ -156,7 +156,10 @@ impl Engine {
         loop {
             tokio::select! {
                 input = rx.recv() => match input {
-                    Some(input) => self.handle(input).await,
+                    Some(input) => {
+                        self.state.evaluation.taken();
+                        self.handle(input).await
+                    }
                     None => return,
                 },
                 // While the hub stops, nothing reports any more: that silence is no outage.

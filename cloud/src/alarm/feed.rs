@@ -261,6 +261,7 @@ async fn serve(state: AlarmCtx, caller: Caller, lang: crate::kernel::lang::Lang,
     // A feed reads the database until it ends; it ends when the hub stops (the console reconnects
     // after the restart), and the pool closes after it.
     let _busy = state.shutdown.busy();
+    let _counted = crate::kernel::meter::Held::new(&state.meter.ws_clients);
     if !send(&mut socket, &state, &caller, lang).await {
         return;
     }

@@ -10,6 +10,7 @@ use std::time::Instant;
 use crate::config::Config;
 use crate::kernel::db::Db;
 use crate::kernel::id::IdGenerator;
+use crate::kernel::meter::Meter;
 use crate::kernel::shutdown::Shutdown;
 
 #[derive(Clone)]
@@ -22,4 +23,6 @@ pub struct Core {
     pub started: Instant,
     /// The hub's stop: workers end their loops on it, and the pool closes once their work is done.
     pub shutdown: Shutdown,
+    /// Operational instruments, scraped at `/metrics`.
+    pub meter: Arc<Meter>,
 }

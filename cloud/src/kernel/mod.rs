@@ -53,6 +53,7 @@ pub mod id;
 pub mod lang;
 pub mod leader;
 pub mod list;
+pub mod meter;
 pub mod rate_limit;
 pub mod secret;
 pub mod shutdown;

@@ -1,5 +1,6 @@
-//! Operating the hub itself: health and the API description.
+//! Operating the hub itself: health, the API description, backup and restore.
 
+pub mod backup;
 pub mod health;
 pub mod openapi;
 

@@ -2,9 +2,10 @@
 //! presence changes. The data path only hands over; it does not know who listens, so evaluation
 //! can depend on telemetry and never the other way round.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use pv_shared::wire::Value;
 use tokio::sync::mpsc;
@@ -52,6 +53,8 @@ pub enum Event {
 pub struct Evaluation {
     inbox: Mutex<Option<mpsc::Sender<Event>>>,
     installed: AtomicBool,
+    /// When each hand-over not yet taken was sent, oldest first: how far behind the evaluator is.
+    waiting: Mutex<VecDeque<Instant>>,
 }
 
 impl Evaluation {
@@ -76,11 +79,30 @@ impl Evaluation {
     /// Hands an event over, waiting while the inbox is full (back-pressure on ingest: nothing is
     /// skipped). Without an evaluator, nothing happens.
     pub async fn submit(&self, event: Event) {
-        if let Some(tx) = self.sender()
-            && tx.send(event).await.is_err()
-        {
-            tracing::error!("the alarm engine has stopped; alarms are not evaluated");
+        if let Some(tx) = self.sender() {
+            // Stamped before the send, so the evaluator never takes an event without its stamp.
+            self.stamps().push_back(Instant::now());
+            if tx.send(event).await.is_err() {
+                self.stamps().pop_back();
+                tracing::error!("the alarm engine has stopped; alarms are not evaluated");
+            }
         }
+    }
+
+    fn stamps(&self) -> std::sync::MutexGuard<'_, VecDeque<Instant>> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The evaluator took one hand-over from its inbox.
+    pub fn taken(&self) {
+        self.stamps().pop_front();
+    }
+
+    /// Hand-overs waiting, and how long the oldest of them has waited.
+    pub fn lag(&self) -> (usize, Duration) {
+        let stamps = self.stamps();
+        let oldest = stamps.front().map(Instant::elapsed).unwrap_or_default();
+        (stamps.len(), oldest)
     }
 
     /// Closes the inbox at shutdown, once whoever hands events over has stopped: the evaluator

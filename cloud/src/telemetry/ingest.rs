@@ -40,6 +40,8 @@ pub const BUCKET_MS: i64 = 5 * 60 * 1000;
 /// A checked batch waiting to be stored.
 struct Prepared {
     gateway: Arc<GatewayEntry>,
+    /// When the batch reached the hub: its acknowledgement's latency is measured from here.
+    received: std::time::Instant,
     /// Topic and payload of its acknowledgement.
     ack: (String, Vec<u8>),
     samples: Vec<Accepted>,
@@ -86,6 +88,7 @@ impl Ingest {
             (0, Backend::Postgres) => 4,
             (n, _) => n,
         };
+        state.meter.writer_queue_capacity.set(cfg.inflight_batches as i64);
         let writers = (0..writers)
             .map(|_| {
                 let w = Writer {
@@ -167,6 +170,7 @@ impl Ingest {
         self.stats
             .unattributed
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.state.meter.refuse(crate::kernel::meter::UNATTRIBUTED, 1);
         tracing::debug!(topic = %topic.chars().take(200).collect::<String>(), why, "message refused");
     }
 
@@ -221,6 +225,7 @@ impl Ingest {
     }
 
     async fn telemetry(&self, mut entry: Arc<GatewayEntry>, payload: &[u8]) {
+        let received = std::time::Instant::now();
         let batch = match wire::parse::<TelemetryBatch>(payload) {
             Ok(b) => b,
             Err(e) => return self.refuse_wire(&entry.gateway_id, &e),
@@ -334,13 +339,21 @@ impl Ingest {
         // Waiting here when the queue is full is the back-pressure (see the module note).
         let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Some(queue) = queue {
-            let _ = queue
+            // Counted from before the send, so a batch waiting for room shows as queued; the
+            // writers take off what they take (atomic adds: no stale value survives a race).
+            let depth = &self.state.meter.writer_queue_depth;
+            depth.inc();
+            let sent = queue
                 .send(Prepared {
                     gateway: entry,
+                    received,
                     ack,
                     samples,
                 })
                 .await;
+            if sent.is_err() {
+                depth.dec();
+            }
         }
     }
 
@@ -376,6 +389,7 @@ impl Writer {
                         Err(_) => break,
                     }
                 }
+                self.state.meter.writer_queue_depth.dec_by(group.len() as i64);
                 group
             };
             if self.write(group).await {
@@ -444,6 +458,7 @@ impl Writer {
                     &dirty,
                     mark,
                     now,
+                    &self.state.meter.db_acquire_wait,
                 )
                 .await
                 {
@@ -456,6 +471,7 @@ impl Writer {
                         self.stats
                             .store_failures
                             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        self.state.meter.store_failures.inc();
                         tracing::error!(
                             batches = group.len(),
                             error = %e,
@@ -470,8 +486,14 @@ impl Writer {
         // and the stored samples for the alarm engine, handed over after the acks.
         let engine = self.state.evaluation.running();
         let mut handover = Vec::new();
+        let meter = &self.state.meter;
         for p in group {
             self.stats.accept(&p.gateway.gateway_id, p.samples.len() as u64);
+            meter.samples_accepted.inc_by(p.samples.len() as u64);
+            meter
+                .points_accepted
+                .inc_by(p.samples.iter().map(|s| s.values.len() as u64).sum());
+            meter.batches_stored.inc();
             if engine {
                 let tenant: Arc<str> = p.gateway.tenant_id.as_str().into();
                 handover.extend(p.samples.into_iter().map(|s| SampleIn {
@@ -489,6 +511,7 @@ impl Writer {
             let (topic, payload) = p.ack;
             match self.downlink.publish(topic, payload).await {
                 Ok(()) => {
+                    meter.ack_latency.observe(p.received.elapsed().as_secs_f64());
                     self.stats
                         .acks_sent
                         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

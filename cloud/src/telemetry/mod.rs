@@ -75,7 +75,7 @@ impl Telemetry {
 /// Starts the broker (embedded or external), ingest, presence, counters and rollups.
 pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
     let cfg = state.config.telemetry.clone();
-    let stats = Arc::new(Stats::default());
+    let stats = Arc::new(Stats::metered(state.meter.clone()));
     let registry = Arc::new(Registry::new(
         state.db.clone(),
         Duration::from_secs(cfg.registry_ttl_seconds),

@@ -10,8 +10,10 @@
 //! replica's memory would overwrite one another.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::kernel::meter::Meter;
 
 /// Why something from a gateway was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -105,6 +107,8 @@ pub struct Stats {
     pub store_failures: AtomicU64,
     pub batches_stored: AtomicU64,
     pub acks_sent: AtomicU64,
+    /// The hub's instruments, which count the same refusals by reason for `/metrics`.
+    meter: Arc<Meter>,
 }
 
 impl Counters {
@@ -127,10 +131,19 @@ impl Counters {
 }
 
 impl Stats {
+    /// Counting into the hub's meter too.
+    pub fn metered(meter: Arc<Meter>) -> Stats {
+        Stats {
+            meter,
+            ..Stats::default()
+        }
+    }
+
     pub fn reject(&self, gateway: &str, reason: Reason, n: u64, detail: impl Into<String>) {
         if n == 0 {
             return;
         }
+        self.meter.refuse(reason.key(), n);
         let mut g = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
         let e = g.entry(gateway.to_owned()).or_default();
         *e.pending.rejected.entry(reason).or_default() += n;
@@ -199,6 +212,22 @@ mod tests {
         assert_eq!(again[0].1.accepted, 15);
         assert_eq!(again[0].1.rejected[&Reason::Malformed], 1);
         assert_eq!(again[0].1.recent.last().map(|r| r.1.as_str()), Some("not JSON"));
+    }
+
+    #[test]
+    fn the_meter_knows_every_reason() {
+        let keys: Vec<&str> = Reason::ALL.iter().map(|r| r.key()).collect();
+        for k in &keys {
+            assert!(
+                crate::kernel::meter::REASONS.contains(k),
+                "{k} missing from the meter"
+            );
+        }
+        assert_eq!(
+            crate::kernel::meter::REASONS.len(),
+            keys.len() + 1,
+            "plus unattributed"
+        );
     }
 
     #[test]

@@ -54,6 +54,7 @@ fn values_list(n: usize, row: &str) -> String {
 /// (device, 5-minute bucket). Returns the raw rows actually inserted. `latest` must hold one row
 /// per device and `dirty` distinct pairs (PostgreSQL refuses to update one row twice in a
 /// statement).
+#[allow(clippy::too_many_arguments)] // one transaction's inputs; only ingest's writer calls it
 pub async fn write_group(
     db: &Db,
     chunk_rows: usize,
@@ -62,9 +63,12 @@ pub async fn write_group(
     dirty: &[(i64, i64)],
     mark: i64,
     now: i64,
+    acquire_wait: &prometheus_client::metrics::histogram::Histogram,
 ) -> Result<u64, ApiError> {
     // Acknowledged once committed, and the gateway then deletes its copy: the durable pool.
+    let asked = std::time::Instant::now();
     let mut tx = db.durable().begin().await?;
+    acquire_wait.observe(asked.elapsed().as_secs_f64());
     let mut inserted = 0;
     for chunk in raws.chunks(chunk_rows.max(1)) {
         let mut sql = Sql::new(
