@@ -8,7 +8,7 @@ mod support;
 use support::process::{Proc, free_port};
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use pv_cloud::kernel::sql::Value;

@@ -8,9 +8,8 @@ mod support;
 
 use support::process::{Proc, free_port};
 
-use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Child, Command};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use pv_shared::wire::TelemetryBatch;

@@ -10,9 +10,8 @@ mod support;
 
 use support::process::{Proc, free_port, repo_root};
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -150,6 +150,7 @@ fn fill(queue_dir: &Path, n: u64, legacy: bool, maps_dir: &Path) -> anyhow::Resu
                     device: r.device,
                     ts: r.ts,
                     values: r.values,
+                    suspect: Default::default(),
                 };
                 batch.insert(&s.seq.to_be_bytes(), serde_json::to_vec(&s)?);
             }
