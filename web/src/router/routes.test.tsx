@@ -2,7 +2,7 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { message, notification } from 'antd'
 import type { AxiosAdapter } from 'axios'
 import { RouterProvider, createMemoryRouter } from 'react-router-dom'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import request, { configureRequest } from '../api/request'
 import i18n from '../locales/i18n'
 import { useSessionStore } from '../stores/session'
@@ -77,7 +77,14 @@ afterEach(async () => {
   // React's scheduler may still hold a render queued (setImmediate) by a page that was loading
   // when the test ended (the home page's lazy chunks and calls): let it run while jsdom's window
   // still exists, instead of after the environment is torn down ("window is not defined").
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  await new Promise((resolve) => setTimeout(resolve, 300))
+})
+
+// A lazy page chunk still being imported when the last test ends resolves later on a loaded
+// machine (seen under a full test run: "window is not defined" after teardown): give it time to
+// land while jsdom still exists.
+afterAll(async () => {
+  await new Promise((resolve) => setTimeout(resolve, 2000))
 })
 
 function visit(path: string) {
