@@ -559,22 +559,15 @@ impl Session {
         start: u16,
         count: u16,
     ) -> Result<Vec<u16>, String> {
-        match self
-            .bus
-            .read(
-                unit,
-                Block {
-                    function,
-                    start,
-                    count,
-                },
-            )
+        use crate::commission::Refusal;
+        self.read_raw(unit, function, start, count)
             .await
-        {
-            Ok(w) => Ok(w),
-            Err(ReadError::Exception(e)) => Err(format!("exception: {e:?}")),
-            Err(ReadError::Failed(e)) => Err(e),
-        }
+            .map_err(|refusal| match refusal {
+                Refusal::Exception(code) => {
+                    format!("exception: {:?}", tokio_modbus::ExceptionCode::new(code))
+                }
+                Refusal::Failed(e) => e,
+            })
     }
 
     /// Reads raw registers, telling an exception (the unit is there) from no answer.
