@@ -124,7 +124,7 @@ async fn ensure_user(
     };
     let phc = password_hash_of(&initial_password(core).await?).await?;
     let id = user_store::insert_user(core, &who.caller, &form, phc, 1).await?;
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     for station in stations {
         crate::station::station_store::assign(&mut tx, TENANT, id, *station).await?;
     }

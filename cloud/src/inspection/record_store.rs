@@ -250,7 +250,7 @@ pub struct RecordDraft {
 pub async fn insert(core: &Core, tenant: &str, user: Id, d: &RecordDraft) -> Result<Id, ApiError> {
     let id = core.ids.next();
     let now = time::now_ms();
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     let mut task = Sql::new("UPDATE pv_inspect_task SET status = 1, ");
     task.push_bind(
         "record_id = ? WHERE id = ? AND status = 0 AND is_deleted = 0",
@@ -329,7 +329,7 @@ pub async fn remove(core: &Core, scoped: &Scoped, ids: &[Id]) -> Result<u64, Api
     let Ok(found) = crate::kernel::id::all_found(ids, found) else {
         return Ok(0);
     };
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     let mut sql = Sql::new("UPDATE pv_inspect_record SET is_deleted = 1 WHERE is_deleted = 0 AND id IN (");
     sql.push_ids(&found);
     sql.push(")");

@@ -261,7 +261,7 @@ fn date_value(d: Option<NaiveDate>) -> Value {
 pub async fn insert(core: &Core, scoped: &Scoped, d: &PlanDraft) -> Result<Id, ApiError> {
     let id = core.ids.next();
     let now = time::now_ms();
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     let mut sql = Sql::new(
         "INSERT INTO pv_inspect_plan (id, tenant_id, name, cycle_period, alarm_day, start_date, end_date, status, \
          remark, create_user, create_time, update_time) VALUES ",
@@ -292,7 +292,7 @@ pub async fn insert(core: &Core, scoped: &Scoped, d: &PlanDraft) -> Result<Id, A
 /// Replaces a visible plan; answers whether it was there. Unfilled tasks of stations the plan
 /// no longer covers go with it.
 pub async fn update(core: &Core, scoped: &Scoped, id: Id, d: &PlanDraft) -> Result<bool, ApiError> {
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     let mut sql = Sql::new("UPDATE pv_inspect_plan SET ");
     sql.push_bind(
         "name = ?, cycle_period = ?, alarm_day = ?, start_date = ?, end_date = ?, status = ?, remark = ?, \
@@ -341,7 +341,7 @@ pub async fn remove(core: &Core, scoped: &Scoped, ids: &[Id]) -> Result<u64, Api
     let Ok(found) = crate::kernel::id::all_found(ids, found) else {
         return Ok(0);
     };
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     let mut sql = Sql::new("UPDATE pv_inspect_plan SET is_deleted = 1 WHERE is_deleted = 0 AND id IN (");
     sql.push_ids(&found);
     sql.push(")");

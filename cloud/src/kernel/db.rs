@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
-use sqlx::{AnyPool, Executor};
+use sqlx::{Any, AnyPool, Executor, Transaction};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -39,9 +39,21 @@ pub enum DbError {
     Migrate(#[from] sqlx::migrate::MigrateError),
 }
 
-/// Migrations live in one folder while the DDL stays in the common subset; should a back-end
-/// need its own statements, the folder splits per back-end with the existing files unchanged.
-static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+/// Brings the schema up to date: `migrations/` (the subset of DDL both back-ends understand; every
+/// table is made there), then on PostgreSQL `migrations/postgres/` (what only it has, such as
+/// declarative partitioning). The second folder's versions start at 10001 so the two never share a
+/// number, and each migrator tolerates the other's rows in `_sqlx_migrations`.
+async fn migrate(pool: &AnyPool, backend: Backend) -> Result<(), sqlx::migrate::MigrateError> {
+    let mut common: Migrator = sqlx::migrate!("./migrations");
+    common.set_ignore_missing(true);
+    common.run(pool).await?;
+    if backend == Backend::Postgres {
+        let mut own: Migrator = sqlx::migrate!("./migrations/postgres");
+        own.set_ignore_missing(true);
+        own.run(pool).await?;
+    }
+    Ok(())
+}
 
 #[derive(Clone, Debug)]
 pub struct Db {
@@ -64,7 +76,7 @@ impl Db {
             .connect(url)
             .await
             .map_err(connect_error)?;
-        MIGRATOR.run(&pool).await?;
+        migrate(&pool, backend).await?;
         // Connections are opened on first use: as many as ingest has writers, none without ingest.
         let durable = Self::options(backend, max_connections.max(1), true)
             .connect_lazy(url)
@@ -130,6 +142,28 @@ impl Db {
         &self.durable
     }
 
+    /// A transaction that writes, on [`Db::pool`]. Every write transaction starts here, never with
+    /// `pool().begin()`: on SQLite a deferred transaction that reads before it writes fails at once
+    /// with SQLITE_BUSY when another connection commits in between (its WAL snapshot is stale and
+    /// no amount of waiting helps), so a request failed with 500 whenever ingest or a job wrote at
+    /// that moment. `BEGIN IMMEDIATE` takes the write lock up front, where `busy_timeout` makes it
+    /// queue. PostgreSQL's row locks need nothing of the kind.
+    pub async fn begin_write(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
+        Self::begin_on(&self.pool, self.backend).await
+    }
+
+    /// [`Db::begin_write`] on the [`Db::durable`] pool.
+    pub async fn begin_durable_write(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
+        Self::begin_on(&self.durable, self.backend).await
+    }
+
+    async fn begin_on(pool: &AnyPool, backend: Backend) -> Result<Transaction<'static, Any>, sqlx::Error> {
+        match backend {
+            Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => pool.begin().await,
+        }
+    }
+
     pub fn backend(&self) -> Backend {
         self.backend
     }
@@ -191,6 +225,49 @@ pub fn redact(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The race behind a 500 on `PUT /api/electricPrice` in CI: a transaction reads, another
+    /// connection commits, the transaction writes. Deferred, the write failed with SQLITE_BUSY.
+    #[tokio::test]
+    async fn a_write_transaction_that_reads_first_outlasts_a_concurrent_writer() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
+        let db = Db::connect(&url, 4).await.expect("open");
+        sqlx::query("CREATE TABLE race (n BIGINT)")
+            .execute(db.pool())
+            .await
+            .expect("table");
+        let mut tx = db.begin_write().await.expect("begin");
+        let before: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM race")
+            .fetch_one(&mut *tx)
+            .await
+            .expect("read");
+        let other = {
+            let db = db.clone();
+            tokio::spawn(async move {
+                sqlx::query("INSERT INTO race (n) VALUES (2)")
+                    .execute(db.pool())
+                    .await
+            })
+        };
+        // Long enough for the other writer to commit, were it allowed to.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        sqlx::query("INSERT INTO race (n) VALUES (1)")
+            .execute(&mut *tx)
+            .await
+            .expect("the write after the read");
+        tx.commit().await.expect("commit");
+        other
+            .await
+            .expect("task")
+            .expect("the other writer waited its turn");
+        let rows: Vec<i64> = sqlx::query_scalar("SELECT n FROM race ORDER BY rowid")
+            .fetch_all(db.pool())
+            .await
+            .expect("rows");
+        assert_eq!((before, rows), (0, vec![1, 2]));
+        db.close().await;
+    }
 
     #[test]
     fn an_unsafe_postgresql_is_named_at_start() {

@@ -51,7 +51,7 @@ pub async fn upload(
         .get(axum::http::header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for e in &entries {
         let params = serde_json::json!({ "type": e.r#type, "info": e.info, "time": e.time }).to_string();
         let mut sql = Sql::default();

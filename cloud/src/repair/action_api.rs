@@ -123,7 +123,7 @@ async fn assign(ctx: AlarmCtx, scope: Scoped, b: AssignBody) -> ApiResult<Data<R
     let note = text(b.note.as_deref(), NOTE_MAX, "备注", "The note")?;
     let (row, viewer, owned) = load(&ctx, &scope, b.id).await?;
     viewer.check(&row, owned, Action::Assign)?;
-    let mut tx = ctx.db.pool().begin().await?;
+    let mut tx = ctx.db.begin_write().await?;
     assign_in(&ctx, &mut tx, &row, viewer.user, b.assignee_id, &note).await?;
     tx.commit().await?;
     notify::send(&ctx, &about(&row), Event::Assigned, &[b.assignee_id.0]).await?;
@@ -176,7 +176,7 @@ async fn step(
     if let Some(column) = time_column {
         set.push_bind(&format!(", {column} = ?"), [Value::Int(now)]);
     }
-    let mut tx = ctx.db.pool().begin().await?;
+    let mut tx = ctx.db.begin_write().await?;
     transition(
         ctx,
         &mut tx,
@@ -260,7 +260,7 @@ pub async fn transfer(
         ", assignee_id = ?, accept_time = NULL",
         [Value::from(b.assignee_id)],
     );
-    let mut tx = ctx.db.pool().begin().await?;
+    let mut tx = ctx.db.begin_write().await?;
     transition(
         &ctx,
         &mut tx,
@@ -311,7 +311,7 @@ pub async fn finish(
             Value::Int(now),
         ],
     );
-    let mut tx = ctx.db.pool().begin().await?;
+    let mut tx = ctx.db.begin_write().await?;
     transition(
         &ctx,
         &mut tx,
@@ -389,7 +389,7 @@ pub async fn evaluate(
             Value::Int(now),
         ],
     );
-    let mut tx = ctx.db.pool().begin().await?;
+    let mut tx = ctx.db.begin_write().await?;
     transition(
         &ctx,
         &mut tx,
@@ -443,7 +443,7 @@ pub async fn cancel(
     let now = time::now_ms();
     let mut set = Sql::default();
     set.push_bind(", cancel_time = ?", [Value::Int(now)]);
-    let mut tx = ctx.db.pool().begin().await?;
+    let mut tx = ctx.db.begin_write().await?;
     transition(
         &ctx,
         &mut tx,

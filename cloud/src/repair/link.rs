@@ -31,7 +31,7 @@ pub async fn hold_open(core: &Core, alarm: Id, at: i64) -> Result<bool, ApiError
     else {
         return Ok(false);
     };
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     let mut mark = Sql::new("UPDATE pv_alarm SET ");
     mark.push_bind(
         "condition_end_time = COALESCE(condition_end_time, ?) WHERE id = ? AND status < 2",

@@ -355,7 +355,7 @@ pub async fn create(
     let setting: RepairSetting =
         crate::analytics::settings::load(&ctx, &caller.tenant_id, REPAIR_KEY).await?;
     (o.response_deadline, o.repair_deadline) = setting.deadlines(o.level, now);
-    let mut tx = ctx.db.pool().begin().await?;
+    let mut tx = ctx.db.begin_write().await?;
     let id = store::insert(&ctx, &mut tx, &o, now).await?;
     if let (Some(record), Some(index)) = (o.inspect_record_id, o.inspect_result_index) {
         super::source::link_result(&mut tx, record, index, id).await?;

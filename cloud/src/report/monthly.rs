@@ -71,7 +71,7 @@ pub async fn produce(
 ) -> Result<Option<Id>, ApiError> {
     let bytes = workbook_of(core, station, month).await?;
     let id = core.ids.next();
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     if replace {
         let mut sql = Sql::default();
         sql.push_bind(

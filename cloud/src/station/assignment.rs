@@ -176,7 +176,7 @@ pub async fn update_user_station(
             return Err(ApiError::BadRequest(super::device::NO_STATION));
         }
     }
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     let mut del = Sql::default();
     del.push_bind(
         "DELETE FROM pv_user_station WHERE user_id = ?",

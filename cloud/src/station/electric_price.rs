@@ -307,7 +307,7 @@ pub async fn save(
     }
     let versions = versions_of(&state, &form).await?;
     let station = form.station_id;
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     let mut q = Sql::default();
     q.push_bind(
         "SELECT COALESCE(MAX(revision), 0) FROM pv_electric_price WHERE station_id = ?",

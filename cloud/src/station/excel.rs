@@ -444,7 +444,7 @@ pub async fn import_stations(
     if !errors.is_empty() {
         return Ok(failed(errors));
     }
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for parsed in &records {
         station_store::insert(&state, &mut tx, &caller, &scope, parsed, None).await?;
     }
@@ -549,7 +549,7 @@ pub async fn import_inverters(
     if !errors.is_empty() {
         return Ok(failed(errors));
     }
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for parsed in &records {
         device::insert_sql(&INVERTER, state.ids.next(), &caller, parsed)
             .execute(&mut *tx)

@@ -419,7 +419,7 @@ pub async fn create(
     device::check_record(&FLEX, &state, &scope, &parsed, None).await?;
     let sensors = parse_sensors(&state, body.get("sensors")).await?;
     let id = state.ids.next();
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     device::insert_sql(&FLEX, id, &caller, &parsed)
         .execute(&mut *tx)
         .await
@@ -475,7 +475,7 @@ pub async fn update(
         ],
     );
     sql.append(&scope.rows("pv_flex", "station_id"));
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     sql.execute(&mut *tx)
         .await
         .unique_with(|| device::duplicate_message(&FLEX, &parsed))?;
@@ -501,7 +501,7 @@ pub async fn remove(
     let id = bracket_of(&state, &scope, q.station_id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     let mut sql = Sql::default();
     sql.push_bind(
         "UPDATE pv_flex SET is_deleted = 1, update_user = ?, update_time = ? WHERE id = ?",

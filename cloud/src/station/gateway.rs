@@ -241,7 +241,7 @@ pub async fn issue(state: &Core, who: &Scoped, station_id: Id) -> Result<IssuedC
         .map_err(|e| ApiError::Internal(format!("randomness: {e}")))?;
     let now = time::now_ms();
 
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     // Credentials left by removed stations no longer hold their gateway id.
     let mut stale = Sql::new(
         "DELETE FROM pv_gateway_credential WHERE station_id NOT IN \

@@ -136,7 +136,7 @@ pub async fn create(
     let mut parsed = fields::parse(&state, COLS, &body).await?;
     let owner = check(&state, &caller, &mut parsed).await?;
     let images = image_ids(&state, &caller, body.get("images").unwrap_or(&Json::Null)).await?;
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     let id = store::insert(&state, &mut tx, &caller, &scope, &parsed, owner).await?;
     store::replace_images(&mut tx, id, &images).await?;
     tx.commit().await?;
@@ -185,7 +185,7 @@ pub async fn update(
     }
     let mut parsed = fields::parse(&state, COLS, &merged).await?;
     let owner = check(&state, &caller, &mut parsed).await?;
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     store::update(&mut tx, &caller, &scope, id, &parsed).await?;
     if let Some(images) = images {
         store::replace_images(&mut tx, id, &images).await?;

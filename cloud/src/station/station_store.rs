@@ -318,7 +318,7 @@ pub(crate) async fn device_count(state: &Core, ids: &[Id]) -> Result<i64, ApiErr
 /// assignments and gateway credentials, in one transaction, so nothing is left pointing at a
 /// removed station.
 pub(crate) async fn remove(state: &Core, ids: &[Id], user: Id, now: i64) -> Result<(), ApiError> {
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for table in DEVICE_TABLES
         .iter()
         .chain(&["pv_station_price", "pv_electric_price"])

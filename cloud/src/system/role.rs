@@ -506,7 +506,7 @@ async fn apply_grant(state: &Core, caller: &Caller, body: GrantBody, kind: Kind)
             .await?,
         ),
     };
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for (role, _) in &roles {
         let mut sql = Sql::default();
         sql.push_bind(

@@ -180,7 +180,7 @@ async fn seed_platform_tenant(db: &Db, ids: &IdGenerator) -> Result<(), ApiError
     let t = || Value::from(DEFAULT_TENANT);
     let (dept, post, role, user) = (ids.next(), ids.next(), ids.next(), ids.next());
     let admin_hash = password::hash(ADMIN_PASSWORD_MD5).await?;
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     insert(
         "blade_tenant (id, tenant_id, tenant_name, linkman, create_time)",
         vec![
@@ -300,7 +300,7 @@ async fn sync_menus(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
             .scalars::<i64, _>(db.pool())
             .await?;
     let mut added = 0;
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     for m in &wanted {
         if by_code.contains_key(&m.code) {
             continue;

@@ -160,7 +160,7 @@ async fn sync_dicts(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
         return Ok(());
     }
     let added = rows.len();
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     for chunk in rows.chunks(BATCH) {
         let mut sql = Sql::new(
             "INSERT INTO blade_dict (id, parent_id, code, dict_key, dict_value, dict_value_en, sort, remark, create_time) VALUES ",
@@ -190,7 +190,7 @@ async fn load_regions(db: &Db) -> Result<(), ApiError> {
     }
     let started = Instant::now();
     let all = regions().map_err(ApiError::Internal)?;
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     // Sort within a parent follows the code, which is the official order.
     let mut sort = std::collections::HashMap::<&str, i64>::new();
     for chunk in all.chunks(BATCH) {

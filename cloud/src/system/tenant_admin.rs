@@ -439,7 +439,7 @@ pub async fn provision(state: &Core, id: Id) -> Result<(), ApiError> {
     let now = Value::Int(time::now_ms());
     let t = || Value::Text(tenant_id.clone());
     let (dept, user) = (state.ids.next(), state.ids.next());
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     let mut s = Sql::default();
     s.push_bind(
         "INSERT INTO blade_dept (id, tenant_id, parent_id, ancestors, dept_category, dept_name, full_name, sort) \

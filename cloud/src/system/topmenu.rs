@@ -102,7 +102,7 @@ pub async fn grant(
     if body.menu_ids.0.iter().any(|m| !allowed.contains(m)) {
         return Err(ApiError::BadRequest(OUTSIDE_PACKAGE));
     }
-    let mut tx = state.db.pool().begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for top in &tops {
         let mut sql = Sql::default();
         sql.push_bind(

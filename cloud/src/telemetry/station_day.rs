@@ -113,7 +113,7 @@ async fn stored_keys(db: &Db, stations: &[i64]) -> Result<HashMap<i64, String>, 
 /// Rewrites the summary rows of `station` for days in `[from, to)` from the day rollups of the
 /// devices of `key`: days without any such rollup have no row.
 async fn rewrite(db: &Db, station: i64, key: &str, from: i64, to: i64) -> Result<(), ApiError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let mut del = Sql::default();
     del.push_bind(
         "DELETE FROM pv_telemetry_station_day WHERE station_id = ? AND bucket >= ? AND bucket < ?",

@@ -141,7 +141,7 @@ pub(super) async fn rewrite(
 ) -> Result<(), ApiError> {
     let hours = summed(db, station, devices, weather, from, to).await?;
     let now = time::now_ms();
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let mut del = Sql::default();
     del.push_bind(
         "DELETE FROM pv_telemetry_station_hour WHERE station_id = ? AND bucket >= ? AND bucket < ?",

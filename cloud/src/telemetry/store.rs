@@ -67,7 +67,7 @@ pub async fn write_group(
 ) -> Result<u64, ApiError> {
     // Acknowledged once committed, and the gateway then deletes its copy: the durable pool.
     let asked = std::time::Instant::now();
-    let mut tx = db.durable().begin().await?;
+    let mut tx = db.begin_durable_write().await?;
     acquire_wait.observe(asked.elapsed().as_secs_f64());
     let mut inserted = 0;
     for chunk in raws.chunks(chunk_rows.max(1)) {
@@ -189,7 +189,7 @@ pub async fn add_gateway_counters(
     rejected: &BTreeMap<String, u64>,
     now: i64,
 ) -> Result<(), ApiError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO pv_gateway_state (gateway_id, tenant_id, station_id, online, last_seen, rejected, \

@@ -66,7 +66,7 @@ pub async fn grant(
         return Err(ApiError::BadRequest(ROLE_EMPTY));
     }
     store::check_owned(&core.db, &caller, "blade_role", &roles, NO_SUCH_ROLE).await?;
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     for user in &users {
         store::link(&mut tx, *user, Some(&roles), None).await?;
     }

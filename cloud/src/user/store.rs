@@ -290,7 +290,7 @@ pub async fn insert_user(
     status: i64,
 ) -> Result<Id, ApiError> {
     let id = core.ids.next();
-    let mut tx = core.db.pool().begin().await?;
+    let mut tx = core.db.begin_write().await?;
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO blade_user (id, tenant_id, code, user_type, account, password, name, real_name, avatar, email, \
@@ -390,7 +390,7 @@ pub async fn update_user(
         "update_user = ?, update_time = ? WHERE is_deleted = 0 AND id = ?",
         [caller.user_id.into(), Value::Int(time::now_ms()), id.into()],
     );
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     sets.execute(&mut *tx).await.unique_as(ACCOUNT_TAKEN)?;
     link(&mut tx, id, form.roles.as_deref(), form.depts.as_deref()).await?;
     tx.commit().await?;
@@ -420,7 +420,7 @@ pub async fn activate(
     role: Id,
     dept: Option<Id>,
 ) -> Result<(), ApiError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     for id in ids {
         let mut sql = Sql::default();
         sql.push_bind(
@@ -464,7 +464,7 @@ pub async fn platform(db: &Db, user: Id) -> Result<Option<(i64, Option<String>)>
 
 /// Replaces a user's platform settings and mirrors the type onto the user.
 pub async fn set_platform(db: &Db, caller: &Caller, p: &PlatformDetail) -> Result<(), ApiError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let mut del = Sql::default();
     del.push_bind(
         "DELETE FROM blade_user_platform WHERE user_id = ?",
