@@ -13,6 +13,7 @@
  *     (category "comm"; rule `deviceSilenceSeconds`, set low here).
  *
  * The tenant's alarm rules are changed through `PUT /api/alarmRule` and put back afterwards.
+ * The simulator listens on `E2E_SIM_PORT` when set (a runner's own port range), else a free port.
  * The simulator's expected-values mode starts with fault codes in every fault register, so they are
  * zeroed (and the points the threshold rules watch set to sane values) before the agent starts.
  */
@@ -247,7 +248,7 @@ export async function alarmChecks(t) {
     await check('a simulated inverter without faults feeds a new station', async () => {
       assert(existsSync(edgeBinary), `${edgeBinary} missing (cargo build -p pv-edge)`)
       assert(live.rule, 'the alarm rules were not set')
-      live.simPort = await freePort()
+      live.simPort = Number(process.env.E2E_SIM_PORT) || (await freePort())
       live.station = (
         await api('POST', '/api/station', {
           name: stationName,
@@ -416,6 +417,95 @@ export async function alarmChecks(t) {
           'the bell list stays open over the alarm detail',
         )
         await page.screenshot({ path: join(screenshotDir, 'alarm-detail.png') })
+      },
+    )
+
+    await check(
+      'a click in the bell list closes it for good: the hand moving on over where it was leaves the detail uncovered (desktop and 390×844)',
+      async () => {
+        assert(live.alarm, 'no alarm')
+        const size = page.viewportSize() ?? { width: 1280, height: 800 }
+        const list = page.getByTestId('alarm-list')
+        const detail = page.getByTestId(`alarm-detail-${live.alarm}`)
+        // Shown = laid out, not transparent and on screen (a closed drawer keeps its box off screen).
+        const listShown = () =>
+          list.evaluateAll((els) =>
+            els.some((el) => {
+              const r = el.getBoundingClientRect()
+              return (
+                el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) &&
+                r.width > 0 &&
+                r.height > 0 &&
+                r.right > 0 &&
+                r.bottom > 0 &&
+                r.left < window.innerWidth &&
+                r.top < window.innerHeight
+              )
+            }),
+          )
+        try {
+          for (const viewport of [size, { width: 390, height: 844 }]) {
+            const phone = viewport.width < 768
+            await page.setViewportSize(viewport)
+            await page.goto(`${baseUrl}/`)
+            const bell = page.getByTestId('alarm-bell')
+            await bell.waitFor({ timeout })
+            // A tap opens it on a phone, the pointer resting on the bell elsewhere.
+            if (phone) await bell.click()
+            else await bell.hover()
+            const item = page.locator(`[data-testid="alarm-item"][data-alarm-id="${live.alarm}"]`)
+            await item.waitFor({ timeout })
+            const area = await list.boundingBox()
+            const box = await item.boundingBox()
+            const anchor = await bell.boundingBox()
+            assert(area && box && anchor, 'no box for the bell, its list or its alarm')
+            // The title, left of the item's repair-order action.
+            await page.mouse.click(box.x + Math.min(40, box.width / 4), box.y + box.height / 2)
+            const clicked = Date.now()
+            let closed = 0
+            let detailShown = 0
+            let reopened = -1
+            // At once, the hand keeps moving: up over the fading list to the bell it hangs from
+            // (the way back that re-opened it), then inside where the list was, for a second
+            // after the list has gone and the detail is up. (Inside the fading list alone no
+            // longer re-opens it: antd stops pointer events on a closing popover.)
+            for (let i = 1; Date.now() - clicked < 8000; i++) {
+              const up = i === 2
+              const x = up
+                ? anchor.x + anchor.width / 2
+                : area.x + 8 + ((i * 37) % Math.max(1, area.width - 16))
+              const y = up
+                ? anchor.y + anchor.height / 2
+                : area.y + 8 + ((i * 23) % Math.max(1, area.height - 16))
+              await page.mouse.move(x, y, { steps: 2 })
+              const shown = await listShown()
+              if (!shown && !closed) closed = Date.now()
+              if (shown && closed) {
+                reopened = Date.now() - closed
+                break
+              }
+              if (!detailShown && (await detail.isVisible())) detailShown = Date.now()
+              if (closed && detailShown && Date.now() - Math.max(closed, detailShown) >= 1000) break
+              await sleep(25)
+            }
+            const label = `${viewport.width}×${viewport.height}`
+            assert(
+              closed && closed - clicked <= 1500,
+              `${label}: the bell list still covers the page ${Date.now() - clicked} ms after the click`,
+            )
+            assert(
+              reopened < 0,
+              `${label}: the bell list opened again over the alarm detail ${reopened} ms after it closed`,
+            )
+            assert(detailShown, `${label}: the alarm detail did not show`)
+            assert(!(await listShown()), `${label}: the bell list is open over the alarm detail`)
+            await page.screenshot({
+              path: join(screenshotDir, `alarm-detail-after-bell-${viewport.width}.png`),
+            })
+          }
+        } finally {
+          await page.setViewportSize(size)
+        }
       },
     )
 

@@ -1,6 +1,7 @@
 //! Workbooks of plans, tasks and records (`export-data`): the list's filters, human headers in
 //! the request's language, names rather than codes; written by `report::workbook`. Each needs
-//! its page's `export` button.
+//! its page's `export` button. A task or record is its station's: its times are in the
+//! station's clock, and every row states the clock it uses (a workbook may span clocks).
 
 use axum::extract::State;
 use axum::response::Response;
@@ -12,13 +13,50 @@ use super::store::{self, PLAN_COLUMNS, PlanRow};
 use super::task_api::TaskQuery;
 use super::task_store;
 use crate::auth::scope::Scoped;
+use crate::kernel::clock::SiteClock;
 use crate::kernel::extract::Query;
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::{ApiError, Core};
+use crate::kernel::{ApiError, Core, Id};
 use crate::report::workbook::{Cell, Table, download, tr};
 
 /// Rows an export holds at most.
 const MAX_ROWS: i64 = 10_000;
+
+fn clock_header() -> String {
+    tr("时钟", "Clock")
+}
+
+fn clock_cell(clock: &SiteClock) -> Cell {
+    format!("UTC{}", clock.label()).into()
+}
+
+/// The clock of a plan's rows: its stations' when they all keep the same one, else the hub's
+/// (a plan's own times are not any one station's).
+async fn plan_clocks(core: &Core, plans: &[Vec<Id>]) -> Result<Vec<SiteClock>, ApiError> {
+    let mut ids: Vec<Id> = plans.iter().flatten().copied().collect();
+    ids.sort_unstable_by_key(|i| i.0);
+    ids.dedup();
+    let mut offsets = std::collections::HashMap::new();
+    if !ids.is_empty() {
+        let mut sql = Sql::new("SELECT id, utc_offset_minutes FROM pv_station WHERE id IN (");
+        sql.push_ids(&ids);
+        sql.push(")");
+        let rows: Vec<(i64, Option<i64>)> = sql.fetch_all(core.db.pool()).await?;
+        offsets.extend(rows.into_iter().map(|(id, m)| (id, SiteClock::of(m))));
+    }
+    Ok(plans
+        .iter()
+        .map(|stations| {
+            let mut clocks = stations
+                .iter()
+                .map(|s| offsets.get(&s.0).copied().unwrap_or_else(SiteClock::hub));
+            match clocks.next() {
+                Some(first) if clocks.all(|c| c == first) => first,
+                _ => SiteClock::hub(),
+            }
+        })
+        .collect())
+}
 
 fn status_label(status: i64) -> String {
     if status == 1 {
@@ -59,9 +97,13 @@ pub async fn plans(
             tr("下次到期", "Next due"),
             tr("备注", "Remark"),
             tr("创建时间", "Created"),
+            clock_header(),
         ],
     );
-    for p in store::assemble(&core, rows).await? {
+    let plans = store::assemble(&core, rows).await?;
+    let station_ids: Vec<Vec<Id>> = plans.iter().map(|p| p.station_ids.clone()).collect();
+    let clocks = plan_clocks(&core, &station_ids).await?;
+    for (p, clock) in plans.into_iter().zip(clocks) {
         let titles: Vec<&str> = p.items.iter().map(|i| i.title.as_str()).collect();
         t.push(vec![
             p.name.into(),
@@ -75,7 +117,8 @@ pub async fn plans(
             status_label(p.status).into(),
             p.next_due_date.unwrap_or_default().into(),
             p.remark.into(),
-            crate::kernel::time::format_ms(p.create_time.0).into(),
+            clock.format_ms(p.create_time.0).into(),
+            clock_cell(&clock),
         ]);
     }
     download(&[t], "inspection-plans.xlsx")
@@ -101,6 +144,7 @@ pub async fn tasks(
             tr("是否逾期", "Overdue"),
             tr("运维人员", "Maintenance staff"),
             tr("生成时间", "Generated"),
+            clock_header(),
         ],
     );
     for task in task_store::all(&core, &scoped, &f, MAX_ROWS).await? {
@@ -116,7 +160,8 @@ pub async fn tasks(
             }
             .into(),
             task.maintenance_names.join(", ").into(),
-            crate::kernel::time::format_ms(task.create_time.0).into(),
+            task.clock.format_ms(task.create_time.0).into(),
+            clock_cell(&task.clock),
         ]);
     }
     download(&[t], "inspection-tasks.xlsx")
@@ -142,6 +187,7 @@ pub async fn records(
             tr("填写人", "Filled by"),
             tr("填写时间", "Filled"),
             tr("备注", "Remark"),
+            clock_header(),
         ],
     );
     for r in record_store::all(&core, &scoped, &q.filter()?, MAX_ROWS).await? {
@@ -152,8 +198,9 @@ pub async fn records(
             r.run_situation_name.into(),
             Cell::Number(Some(r.abnormal_count as f64)),
             r.filled_by_name.into(),
-            crate::kernel::time::format_ms(r.filled_time.0).into(),
+            r.clock.format_ms(r.filled_time.0).into(),
             r.remark.into(),
+            clock_cell(&r.clock),
         ]);
     }
     download(&[t], "inspection-records.xlsx")

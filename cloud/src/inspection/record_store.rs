@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 
 use super::common::{json_of, strings_of};
 use crate::auth::scope::Scoped;
+use crate::kernel::clock::SiteClock;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, UniqueAs, Value};
 use crate::kernel::time::{self, Timestamp};
@@ -48,6 +49,9 @@ pub struct InspectRecord {
     pub filled_by: Id,
     pub filled_by_name: String,
     pub filled_time: Timestamp,
+    /// The station's clock: the export writes this record's times in it.
+    #[serde(skip)]
+    pub clock: SiteClock,
     pub abnormal_count: i64,
     /// The answers in the order of the task's checks (detail only); an answer's place is the
     /// `inspectResultIndex` of a repair order opened from it.
@@ -70,6 +74,7 @@ struct Row {
     filled_by_name: Option<String>,
     filled_time: i64,
     abnormal_count: i64,
+    utc_offset_minutes: Option<i64>,
 }
 
 pub fn run_situation_name(v: &str) -> String {
@@ -97,6 +102,7 @@ impl From<Row> for InspectRecord {
             filled_by: Id(r.filled_by),
             filled_by_name: r.filled_by_name.unwrap_or_default(),
             filled_time: Timestamp(r.filled_time),
+            clock: SiteClock::of(r.utc_offset_minutes),
             abnormal_count: r.abnormal_count,
             results: None,
         }
@@ -105,7 +111,7 @@ impl From<Row> for InspectRecord {
 
 const COLUMNS: &str = "SELECT r.id, r.task_id, r.plan_id, p.name AS plan_name, r.station_id, s.name AS station_name, \
      r.due_date, r.run_situation, r.remark, r.filled_by, COALESCE(u.real_name, u.account) AS filled_by_name, \
-     r.filled_time, r.abnormal_count";
+     r.filled_time, r.abnormal_count, s.utc_offset_minutes";
 
 /// `FROM` and the records the caller may see.
 pub fn visible(scoped: &Scoped) -> Sql {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::auth::scope::Scoped;
+use crate::kernel::clock::SiteClock;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time::Timestamp;
@@ -41,6 +42,9 @@ pub struct InspectTask {
     pub maintenance_names: Vec<String>,
     pub record_id: Option<Id>,
     pub create_time: Timestamp,
+    /// The station's clock: the export writes this task's times in it.
+    #[serde(skip)]
+    pub clock: SiteClock,
     /// The checks to answer (detail only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<TaskItem>>,
@@ -60,6 +64,7 @@ pub struct TaskRow {
     pub record_id: Option<i64>,
     pub create_time: i64,
     pub items: String,
+    pub utc_offset_minutes: Option<i64>,
 }
 
 impl TaskRow {
@@ -77,7 +82,8 @@ pub fn status_name(status: i64) -> String {
 }
 
 pub const TASK_COLUMNS: &str = "SELECT t.id, t.tenant_id, t.plan_id, p.name AS plan_name, t.station_id, \
-     s.name AS station_name, t.due_date, t.status, t.overdue, t.record_id, t.create_time, t.items";
+     s.name AS station_name, t.due_date, t.status, t.overdue, t.record_id, t.create_time, t.items, \
+     s.utc_offset_minutes";
 
 /// `FROM` and the tasks the caller may see.
 pub fn visible(scoped: &Scoped) -> Sql {
@@ -173,6 +179,7 @@ pub async fn assemble(core: &Core, rows: Vec<TaskRow>, detail: bool) -> Result<V
                 maintenance_names,
                 record_id: r.record_id.map(Id),
                 create_time: Timestamp(r.create_time),
+                clock: SiteClock::of(r.utc_offset_minutes),
             }
         })
         .collect())

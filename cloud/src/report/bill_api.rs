@@ -57,6 +57,8 @@ pub struct StationBill {
     pub station_name: String,
     pub title: String,
     pub time_type: TimeType,
+    /// The station's UTC offset (`+13:00`): the clock its slots are cut and labelled in.
+    pub utc_offset: String,
     /// ISO 4217 code of every amount.
     pub currency: String,
     /// `connected_type` key the bill applied (absent: billed as full feed-in).
@@ -241,6 +243,7 @@ pub async fn station_bill(
             station_name: station.name.clone(),
             title: axis.title.clone(),
             time_type: axis.time_type,
+            utc_offset: station.clock().label(),
             currency: setting.currency.clone(),
             connected_type: facts.connected_type.clone(),
             grid_connection: terms.connection,
@@ -298,6 +301,8 @@ pub struct StationRates {
     pub station_name: String,
     pub title: String,
     pub time_type: TimeType,
+    /// The station's UTC offset (`+13:00`): the clock its slots are cut and labelled in.
+    pub utc_offset: String,
     /// Whether a grid meter measured the export (else the grid-connection type decides it).
     pub metered: bool,
     pub points: Vec<RatePoint>,
@@ -384,6 +389,7 @@ pub(super) async fn station_rates(
         station_name: station.name.clone(),
         title: axis.title.clone(),
         time_type: axis.time_type,
+        utc_offset: station.clock().label(),
         metered,
         points,
         total: rate_point("total".into(), totals.0, totals.1, totals.2),
@@ -420,6 +426,9 @@ pub struct EnergyConservation {
     pub time_type: TimeType,
     /// The stations counted.
     pub station_ids: Vec<Id>,
+    /// The clocks of those stations (`-12:00`, `+08:00`), each station's slots cut in its own:
+    /// the figures of a slot add each station's same-named day, month or year.
+    pub utc_offsets: Vec<String>,
     pub points: Vec<SavingsPoint>,
     pub total: Savings,
     /// The coefficients used (kg per kWh, kg CO2 per tree and year).
@@ -504,6 +513,7 @@ pub(super) async fn savings_of(
         title: axis.title.clone(),
         time_type: axis.time_type,
         station_ids: station_ids.into_iter().map(Id).collect(),
+        utc_offsets: by_clock.values().map(|group| group[0].clock().label()).collect(),
         points,
         total: rounded(conservation::savings(total_kwh, factors)),
         factors: *factors,

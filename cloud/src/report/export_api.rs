@@ -47,6 +47,16 @@ fn role_name(role: &str) -> String {
     }
 }
 
+/// The header of the column that states a row's clock.
+fn clock_header() -> String {
+    tr("时钟", "Clock")
+}
+
+/// A row's clock, `UTC-12:00`: the station's, which its time labels are in.
+fn clock(offset: &str) -> Cell {
+    format!("UTC{offset}").into()
+}
+
 fn pct(v: Option<f64>) -> Option<f64> {
     v.map(|x| (x * 10_000.0).round() / 100.0)
 }
@@ -129,7 +139,7 @@ pub(super) fn generation_table(reports: &[StationGeneration]) -> Table {
             tr("上网电量 (kWh)", "Exported (kWh)"),
             tr("下网电量 (kWh)", "Imported (kWh)"),
             tr("装机容量 (kWp)", "Capacity (kWp)"),
-            tr("时钟", "Clock"),
+            clock_header(),
         ],
     );
     for r in reports {
@@ -143,7 +153,7 @@ pub(super) fn generation_table(reports: &[StationGeneration]) -> Table {
                 p.export_kwh.into(),
                 p.import_kwh.into(),
                 r.capacity_kwp.into(),
-                format!("UTC{}", r.utc_offset).into(),
+                clock(&r.utc_offset),
             ]);
         }
     }
@@ -184,6 +194,7 @@ pub(super) fn performance_table(r: &StationPerformance) -> Table {
             tr("计入区间数", "Intervals counted"),
             tr("不合理区间数", "Implausible intervals"),
             tr("缺数区间数", "Missing intervals"),
+            clock_header(),
         ],
     );
     for (name, f) in r
@@ -205,6 +216,7 @@ pub(super) fn performance_table(r: &StationPerformance) -> Table {
             (f.counted_intervals as f64).into(),
             (f.implausible_intervals as f64).into(),
             (f.missing_intervals as f64).into(),
+            clock(&r.utc_offset),
         ]);
     }
     t
@@ -262,6 +274,7 @@ async fn inverter_file(
             tr("等效利用小时 (h)", "Equivalent hours (h)"),
             tr("占电站比例 (%)", "Share of station (%)"),
             tr("容量 (kWp)", "Capacity (kWp)"),
+            clock_header(),
         ],
     );
     for r in &reports {
@@ -274,6 +287,7 @@ async fn inverter_file(
                 p.equivalent_hours.into(),
                 p.share_pct.into(),
                 r.capacity_kwp.into(),
+                clock(&r.utc_offset),
             ]);
         }
     }
@@ -326,6 +340,7 @@ async fn irradiance_file(
             tr("水平面辐照量 (kWh/m²)", "Horizontal irradiation (kWh/m²)"),
             tr("峰值辐照度 (W/m²)", "Peak irradiance (W/m²)"),
             tr("平均环境温度 (°C)", "Mean ambient temperature (°C)"),
+            clock_header(),
         ],
     );
     for r in &reports {
@@ -337,6 +352,7 @@ async fn irradiance_file(
                 p.ghi_kwh_m2.into(),
                 p.peak_irradiance.into(),
                 p.ambient_temperature.into(),
+                clock(&r.utc_offset),
             ]);
         }
     }
@@ -365,6 +381,7 @@ fn meter_table(r: &MeterReport) -> Table {
     }
     headers.push(tr("缺数小时 (h)", "Hours without reading (h)"));
     headers.push(tr("计数器复位", "Counter resets"));
+    headers.push(clock_header());
     let mut t = Table::new(tr("电表报表", "Meter report"), headers);
     for m in &r.meters {
         for p in m.points.iter().chain(std::iter::once(&m.total)) {
@@ -388,6 +405,7 @@ fn meter_table(r: &MeterReport) -> Table {
             }
             row.push(p.missing_hours.into());
             row.push(resets.join(", ").into());
+            row.push(clock(&r.utc_offset));
             t.push(row);
         }
     }
@@ -463,6 +481,7 @@ pub(super) fn bill_tables(b: &StationBill) -> Vec<Table> {
     headers.push(money("自用电费", "Self-consumed value"));
     headers.push(money("上网电费", "Export value"));
     headers.push(money("合计电费", "Total"));
+    headers.push(clock_header());
     let mut t = Table::new(tr("电费结算", "Electricity bill"), headers);
     let row = |name: &str, f: &BillFigures| -> Vec<Cell> {
         let mut r: Vec<Cell> = vec![
@@ -484,6 +503,7 @@ pub(super) fn bill_tables(b: &StationBill) -> Vec<Table> {
         r.push(f.self_consumed_amount.into());
         r.push(f.exported_amount.into());
         r.push(f.amount.into());
+        r.push(clock(&b.utc_offset));
         r
     };
     for p in &b.points {
@@ -570,6 +590,7 @@ pub async fn rate(
             tr("自发自用率 (%)", "Self-consumption ratio (%)"),
             tr("上网率 (%)", "Feed-in ratio (%)"),
             tr("自给率 (%)", "Self-sufficiency ratio (%)"),
+            clock_header(),
         ],
     );
     for p in r.points.iter().chain(std::iter::once(&r.total)) {
@@ -582,6 +603,7 @@ pub async fn rate(
             pct(p.self_consumption_ratio).into(),
             pct(p.feed_in_ratio).into(),
             pct(p.self_sufficiency_ratio).into(),
+            clock(&r.utc_offset),
         ]);
     }
     download(&[t], &file("self-consumption", &q))
@@ -613,8 +635,17 @@ pub async fn energy_conservation(
             tr("减排NOx (t)", "NOx avoided (t)"),
             tr("减排粉尘 (t)", "Dust avoided (t)"),
             tr("等效植树 (棵)", "Equivalent trees"),
+            clock_header(),
         ],
     );
+    // Each station's slot is cut in its own clock: a row states every clock it adds up.
+    let clocks = if r.utc_offsets.is_empty() {
+        vec![crate::kernel::clock::SiteClock::hub().label()]
+    } else {
+        r.utc_offsets.clone()
+    };
+    let clocks: Vec<String> = clocks.iter().map(|o| format!("UTC{o}")).collect();
+    let clocks = clocks.join(", ");
     for (name, s) in r
         .points
         .iter()
@@ -630,6 +661,7 @@ pub async fn energy_conservation(
             s.nox_t.into(),
             s.dust_t.into(),
             s.trees.into(),
+            clocks.as_str().into(),
         ]);
     }
     let mut c = Table::new(

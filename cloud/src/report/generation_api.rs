@@ -74,6 +74,8 @@ pub struct InverterGeneration {
     pub capacity_kwp: Option<f64>,
     pub title: String,
     pub time_type: TimeType,
+    /// The station's UTC offset (`+13:00`): the clock its slots are cut and labelled in.
+    pub utc_offset: String,
     pub points: Vec<InverterPoint>,
     pub total: InverterPoint,
 }
@@ -252,6 +254,7 @@ fn inverter_report(
         capacity_kwp: p0,
         title: axis.title.clone(),
         time_type: axis.time_type,
+        utc_offset: station.clock().label(),
         points,
         total: InverterPoint {
             label: "total".into(),

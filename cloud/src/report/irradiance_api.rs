@@ -38,6 +38,8 @@ pub struct StationIrradiance {
     pub weather_id: Option<Id>,
     pub title: String,
     pub time_type: TimeType,
+    /// The station's UTC offset (`+13:00`): the clock its slots are cut and labelled in.
+    pub utc_offset: String,
     pub points: Vec<IrradiancePoint>,
     pub total: IrradiancePoint,
 }
@@ -126,6 +128,7 @@ pub(super) async fn irradiance_of(
             weather_id: weather.map(Id),
             title: axis.title.clone(),
             time_type: axis.time_type,
+            utc_offset: station.clock().label(),
             points: axis
                 .slots
                 .iter()

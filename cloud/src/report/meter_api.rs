@@ -91,6 +91,8 @@ pub struct MeterReport {
     pub station_name: String,
     pub title: String,
     pub time_type: TimeType,
+    /// The station's UTC offset (`+13:00`): the clock its slots are cut and labelled in.
+    pub utc_offset: String,
     pub meters: Vec<MeterRows>,
 }
 
@@ -219,6 +221,7 @@ pub(super) async fn report(
         station_name: station.name.clone(),
         title: axis.title.clone(),
         time_type: axis.time_type,
+        utc_offset: station.clock().label(),
         meters: out,
     })
 }

@@ -43,6 +43,8 @@ pub struct StationPerformance {
     pub capacity_kwp: Option<f64>,
     pub title: String,
     pub time_type: TimeType,
+    /// The station's UTC offset (`+13:00`): the clock its slots are cut and labelled in.
+    pub utc_offset: String,
     /// `IEC 61724-1`: PR = (E / P0) / (H_POA / 1 kW/m²); `prTemperatureCorrected` rates P0 at
     /// the module temperature of each interval.
     pub pr_kind: String,
@@ -202,6 +204,7 @@ pub(super) async fn station_performance_of(
         capacity_kwp: p0,
         title: axis.title.clone(),
         time_type: axis.time_type,
+        utc_offset: station.clock().label(),
         pr_kind: PR_KIND.into(),
         plane_of_array,
         interval: period.into(),

@@ -8,6 +8,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod clock;
 mod items_plans;
 mod records;
 mod site;
