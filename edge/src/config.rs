@@ -438,7 +438,7 @@ impl Ctx<'_> {
             batch_max_samples: self.int(&r.batch_max_samples, "mqtt.batch_max_samples", 200, 1..=10_000)?
                 as usize,
             batch_linger: ms(self.int(&r.batch_linger_ms, "mqtt.batch_linger_ms", 200, 0..=60_000)?),
-            replay_window: self.int(&r.replay_window, "mqtt.replay_window", 8, 1..=1000)? as usize,
+            replay_window: self.int(&r.replay_window, "mqtt.replay_window", 32, 1..=1000)? as usize,
             ack_timeout: s(self.int(&r.ack_timeout_s, "mqtt.ack_timeout_s", 60, 1..=3600)?),
             reconnect_initial,
             reconnect_max,

@@ -213,8 +213,7 @@ pub fn to_wire_json(bytes: &[u8], dict: &Dictionary, out: &mut Vec<u8>) -> Resul
                 match r.byte()? {
                     TAG_INT => {
                         let z = r.varint()?;
-                        let v = (((z >> 1) as i64) ^ -((z & 1) as i64)) as f64;
-                        serde_json::to_writer(&mut *out, &v)?;
+                        write_int_as_f64(((z >> 1) as i64) ^ -((z & 1) as i64), out)?;
                     }
                     TAG_F32 => {
                         let b: [u8; 4] = r.take(4)?.try_into().map_err(|_| CodecError::Truncated)?;
@@ -238,6 +237,37 @@ pub fn to_wire_json(bytes: &[u8], dict: &Dictionary, out: &mut Vec<u8>) -> Resul
         Some(&b) => Err(CodecError::Layout(b)),
         None => Err(CodecError::Truncated),
     }
+}
+
+/// Below this magnitude serde writes an integral f64 as its digits and `.0`; above it switches
+/// to an exponent, so those go through serde.
+const PLAIN_INT_LIMIT: i64 = 1_000_000_000_000_000;
+
+/// Writes an integer-valued number exactly as serde writes the f64 (`1234.0`): most of a
+/// replay's numbers are counters and integral readings, and the digit loop costs a fraction of
+/// general float formatting.
+fn write_int_as_f64(i: i64, out: &mut Vec<u8>) -> Result<(), CodecError> {
+    if i.unsigned_abs() >= PLAIN_INT_LIMIT as u64 {
+        serde_json::to_writer(&mut *out, &(i as f64))?;
+        return Ok(());
+    }
+    if i < 0 {
+        out.push(b'-');
+    }
+    let mut digits = [0u8; 20];
+    let mut n = i.unsigned_abs();
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+    out.extend_from_slice(b".0");
+    Ok(())
 }
 
 /// Decodes an entry of either layout.
@@ -359,6 +389,26 @@ mod tests {
         let mut none = Vec::new();
         to_wire_json(&encode(sample(&[]), &dict).unwrap(), &dict, &mut none).unwrap();
         assert_eq!(none, serde_json::to_vec(&sample(&[])).unwrap());
+    }
+
+    #[test]
+    fn integers_are_written_as_serde_writes_the_float() {
+        let mut cases: Vec<i64> = vec![0, 1, -1, 9, 10, -10, 230, 8000, -123_456, i64::from(u32::MAX)];
+        for p in 1..=18 {
+            let b = 10i64.pow(p);
+            cases.extend([b - 1, b, b + 1, -(b - 1), -b, -(b + 1)]);
+        }
+        cases.extend([PLAIN_INT_LIMIT - 1, -PLAIN_INT_LIMIT + 1, 9_007_199_254_740_992]);
+        for i in cases {
+            let mut ours = Vec::new();
+            write_int_as_f64(i, &mut ours).unwrap();
+            let serde = serde_json::to_vec(&(i as f64)).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&serde),
+                "{i}"
+            );
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! - `replay`: per-connection sending state (live first, bounded backlog, ack timeouts);
 //! - `batch`: samples → payloads under the wire's size limit.
 
+pub mod acks;
 pub mod batch;
 pub mod client;
 pub mod replay;
@@ -92,6 +93,7 @@ struct Uplink {
     pacing: Pacing,
     gateway: String,
     queue: Arc<Queue>,
+    acks: acks::AckWorker,
     board: Arc<StatusBoard>,
     client: AsyncClient,
     session: Option<Session>,
@@ -132,6 +134,7 @@ pub async fn run(
         cfg,
         gateway,
         queue: queue.clone(),
+        acks: acks::AckWorker::start(queue.clone()),
         board,
         client,
         session: None,
@@ -179,6 +182,7 @@ pub async fn run(
         .await;
     }
     net_task.abort();
+    up.acks.finish().await;
     Ok(())
 }
 
@@ -226,10 +230,7 @@ impl Uplink {
         if let Some(s) = self.session.as_mut() {
             s.acked(ack.first_seq, ack.last_seq);
         }
-        match self.queue.ack_range(ack.first_seq, ack.last_seq) {
-            Ok(n) => tracing::trace!(batch = %ack.batch, removed = n, "acknowledged"),
-            Err(e) => tracing::error!(%e, batch = %ack.batch, "queue ack failed"),
-        }
+        self.acks.send(ack.first_seq, ack.last_seq);
         self.pump();
     }
 
@@ -271,12 +272,10 @@ impl Uplink {
                 continue;
             }
             let topic = self.telemetry_topic.clone();
-            if let Err(e) = self
-                .client
-                .try_publish(topic, QoS::AtLeastOnce, false, b.payload.clone())
-            {
+            let (first_seq, replay) = (b.first_seq, b.replay);
+            if let Err(e) = self.client.try_publish(topic, QoS::AtLeastOnce, false, b.payload) {
                 tracing::debug!(%e, "mqtt client busy; batch waits");
-                session.unsend(&b);
+                session.unsend_from(first_seq, replay);
                 refused = true;
             }
         }

@@ -148,9 +148,14 @@ impl Session {
 
     /// A batch could not be handed to the MQTT client: send it (and anything after it) again.
     pub fn unsend(&mut self, b: &Outgoing) {
-        self.inflight.remove(&b.first_seq);
-        let back = b.first_seq.saturating_sub(1);
-        if b.replay {
+        self.unsend_from(b.first_seq, b.replay);
+    }
+
+    /// As `unsend`, for a batch whose payload went to the client already.
+    pub fn unsend_from(&mut self, first_seq: u64, replay: bool) {
+        self.inflight.remove(&first_seq);
+        let back = first_seq.saturating_sub(1);
+        if replay {
             self.replay_cursor = self.replay_cursor.min(back);
         } else {
             self.live_cursor = self.live_cursor.min(back);
