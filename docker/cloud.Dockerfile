@@ -14,7 +14,7 @@ COPY --from=web /src/web/dist web/dist
 RUN cargo build --release --locked -p pv-cloud
 
 FROM debian:bookworm-slim
-RUN useradd --system --home /var/lib/pv pv && mkdir -p /var/lib/pv && chown pv /var/lib/pv
+RUN useradd --system --uid 10001 --home /var/lib/pv pv && mkdir -p /var/lib/pv && chown pv /var/lib/pv
 COPY --from=build /src/target/release/pv-cloud /usr/local/bin/pv-cloud
 USER pv
 ENV PV_LISTEN=0.0.0.0:8080 PV_DATA_DIR=/var/lib/pv PV_LOG__JSON=true

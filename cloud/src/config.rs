@@ -206,7 +206,8 @@ pub struct BrokerConfig {
     pub plain_listen: Option<SocketAddr>,
     /// External broker, e.g. `mqtt://broker.example:1883`.
     pub url: String,
-    /// Shared-subscription group so several cloud replicas split ingest.
+    /// Shared-subscription group of a lone hub (SQLite) on an external broker; on PostgreSQL
+    /// replicas subscribe to the gateways they lease instead (`telemetry::ownership`).
     pub share_group: String,
     /// What gateways dial, e.g. `mqtt://hub.example.com:1883` (`mqtts://` for TLS), written into
     /// generated gateway configs; empty means `url`, else the embedded listener's address.
@@ -229,6 +230,12 @@ pub struct BrokerConfig {
     /// The hub also rewrites the files (if they changed) this often, besides at start-up and
     /// at once after a change it makes itself; catches changes made by another replica.
     pub mosquitto_sync_seconds: u64,
+    /// Several hubs on PostgreSQL with an external broker: how long a replica's lease on a
+    /// gateway lasts without renewal. A crashed replica's gateways move after at most
+    /// `lease_seconds + lease_heartbeat_seconds`.
+    pub lease_seconds: u64,
+    /// How often a replica renews its leases and rebalances; at most a third of `lease_seconds`.
+    pub lease_heartbeat_seconds: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -332,6 +339,8 @@ impl Default for Config {
                 mosquitto_acl_file: String::new(),
                 mosquitto_reload_command: String::new(),
                 mosquitto_sync_seconds: 30,
+                lease_seconds: 15,
+                lease_heartbeat_seconds: 5,
             },
             log: LogConfig {
                 filter: "info".into(),
@@ -426,6 +435,8 @@ pub enum ConfigError {
     Limits(String),
     #[error("configuration: {0}")]
     Tls(&'static str),
+    #[error("configuration: broker.lease_seconds must be at least 3 x broker.lease_heartbeat_seconds (> 0)")]
+    Lease,
 }
 
 impl Config {
@@ -448,6 +459,13 @@ impl Config {
             .ok_or_else(|| ConfigError::Timezone(self.timezone.clone()))?;
         if self.node_id > 1023 {
             return Err(ConfigError::NodeId(self.node_id));
+        }
+        // A replica that cannot renew must unsubscribe before its leases expire
+        // (`telemetry::ownership`), which needs beats well inside the lease.
+        if self.broker.lease_heartbeat_seconds == 0
+            || self.broker.lease_seconds < 3 * self.broker.lease_heartbeat_seconds
+        {
+            return Err(ConfigError::Lease);
         }
         let url = self.database_url.as_str();
         if !(url.is_empty()

@@ -1,7 +1,8 @@
 //! Where gateway messages come from and where acknowledgements go: the embedded rumqttd (the
 //! default, its own thread, reached in-process through a link) behind the gateway-facing ACL
-//! front (`gatekeeper`), or an external broker through rumqttc with a shared subscription so
-//! several cloud replicas split the load.
+//! front (`gatekeeper`), or an external broker through rumqttc: a shared subscription to every
+//! gateway for a lone hub, or with several replicas on PostgreSQL only the gateways this
+//! replica leases (`ownership`).
 //!
 //! Facts about rumqttd 0.20 this relies on (read from its source, see `docs/decisions.md`):
 //! `Broker::start` blocks and has no shutdown; the router's numeric settings default to zero;
@@ -242,9 +243,18 @@ fn parse_url(url: &str) -> Option<(String, u16, Option<Login>)> {
     Some((host.to_owned(), port, login))
 }
 
-/// An external broker: one rumqttc client subscribed to every gateway's uplink through the
-/// shared subscription `$share/{share_group}/pv/1/+/up/+`, so each message reaches one replica.
-pub fn start_external(config: &BrokerConfig, node_id: u16) -> Result<Connected, BrokerError> {
+/// What the hub's client on an external broker subscribes to.
+pub enum Uplink {
+    /// Every gateway's uplink through the shared subscription `$share/{share_group}/pv/1/+/up/+`
+    /// (one hub on SQLite: it owns every gateway).
+    All,
+    /// Only the gateways this replica holds a lease on (several hubs on PostgreSQL, see
+    /// `ownership`); the set is subscribed again after every reconnect.
+    Owned(Arc<crate::telemetry::ownership::Owned>),
+}
+
+/// An external broker: one rumqttc client subscribed to the uplink `uplink` names.
+pub fn start_external(config: &BrokerConfig, node_id: u16, uplink: Uplink) -> Result<Connected, BrokerError> {
     use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
     let (host, port, login) =
         parse_url(config.url.trim()).ok_or_else(|| BrokerError::Url(config.url.clone()))?;
@@ -257,6 +267,9 @@ pub fn start_external(config: &BrokerConfig, node_id: u16) -> Result<Connected, 
     }
     let (client, mut eventloop) = AsyncClient::new(o, 1024);
     let filter = format!("$share/{}/{}", config.share_group, topics::uplink_filter());
+    if let Uplink::Owned(owned) = &uplink {
+        owned.attach(client.clone());
+    }
     let (tx, rx) = mpsc::channel(INCOMING_BUFFER);
     let sub = client.clone();
     tokio::spawn(async move {
@@ -264,7 +277,11 @@ pub fn start_external(config: &BrokerConfig, node_id: u16) -> Result<Connected, 
             match eventloop.poll().await {
                 Ok(Event::Incoming(Packet::ConnAck(_))) => {
                     // Clean session: subscribe again on every connect.
-                    if let Err(e) = sub.try_subscribe(filter.clone(), QoS::AtLeastOnce) {
+                    let subscribed = match &uplink {
+                        Uplink::All => sub.try_subscribe(filter.clone(), QoS::AtLeastOnce),
+                        Uplink::Owned(owned) => owned.resubscribe(),
+                    };
+                    if let Err(e) = subscribed {
                         tracing::error!(error = %e, "subscribing to the gateways' uplink");
                     }
                 }

@@ -5,6 +5,7 @@
 //! - `gatekeeper`: the gateway-facing listener that signs gateways in and keeps each to its
 //!   own topics;
 //! - `ingest`: checks, stores, updates the view, acknowledges (`store` holds its SQL);
+//! - `ownership`: which replica ingests which gateway (leases, with several hubs on PostgreSQL);
 //! - `registry`, `presence`, `stats`, `rollup`, `retention`; `admin`: the operator's view;
 //! - `station_day`, `station_hour`: the station summaries the rollup worker keeps for reports.
 
@@ -16,6 +17,7 @@ pub mod context;
 pub mod events;
 pub mod gatekeeper;
 pub mod ingest;
+pub mod ownership;
 pub mod presence;
 pub mod realtime;
 pub mod registry;
@@ -94,6 +96,23 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
         .collect();
     presence.grace_for_loaded(loaded);
 
+    // Several hubs share a PostgreSQL: each ingests only the gateways it leases. A SQLite
+    // file belongs to one hub, which owns every gateway.
+    let leases = (!state.config.broker.embedded
+        && state.db.backend() == crate::kernel::db::Backend::Postgres)
+        .then(|| {
+            let b = &state.config.broker;
+            let timing = ownership::Timing {
+                lease: Duration::from_secs(b.lease_seconds),
+                heartbeat: Duration::from_secs(b.lease_heartbeat_seconds),
+            };
+            let replica = ownership::replica_id(state.config.node_id);
+            ownership::Leases::new(state.db.clone(), replica, timing, ownership::Owned::new())
+        });
+    let uplink = match &leases {
+        Some(l) => broker::Uplink::Owned(l.owned()),
+        None => broker::Uplink::All,
+    };
     let (connected, gateway_addr) = if state.config.broker.embedded {
         let secret: Arc<str> = {
             let mut b = [0u8; 32];
@@ -109,7 +128,7 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
         (connected, Some(addr))
     } else {
         (
-            broker::start_external(&state.config.broker, state.config.node_id)?,
+            broker::start_external(&state.config.broker, state.config.node_id, uplink)?,
             None,
         )
     };
@@ -129,6 +148,7 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
         presence::spawn_sweeper(presence, cfg.gateway_silence_seconds, cfg.device_silence_seconds),
         spawn_counter_flush(state.clone(), stats, registry, cfg.state_flush_seconds),
     ];
+    tasks.extend(leases.map(|l| ownership::spawn(l, state.shutdown.clone())));
     // An external Mosquitto: its gateway accounts follow the database from now on.
     tasks.extend(crate::station::broker_accounts::spawn(
         state.db.clone(),
