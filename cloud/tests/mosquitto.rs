@@ -213,10 +213,10 @@ async fn an_external_mosquitto_keeps_each_gateway_to_its_own_topics_and_credenti
         eventually(T, || async {
             std::fs::read_to_string(&files.password_file).is_ok_and(|s| {
                 s.contains("\nGW-A:$7$") && s.contains("\nGW-B:$7$") && s.contains("\npv-hub:$7$")
-            })
+            }) && files.acl_file.exists()
         })
         .await,
-        "start-up writes every gateway's account"
+        "start-up writes every gateway's account and the ACL file (written after the passwords)"
     );
     let secrets = std::fs::read_to_string(&files.password_file).unwrap_or_default()
         + &std::fs::read_to_string(&files.acl_file).unwrap_or_default();
