@@ -124,6 +124,9 @@ async fn a_device_is_scanned_probed_and_added_through_the_gateway() {
         .collect();
     assert_eq!(units, [1, 3], "{scan}");
     assert_eq!(scan["bus"], "field");
+    // The other four ids are accounted for: silent or reported absent, never devices.
+    let (silent, absent) = (scan["silent"].as_u64(), scan["gatewayAbsent"].as_u64());
+    assert_eq!(silent.zip(absent).map(|(s, a)| s + a), Some(4), "{scan}");
 
     let probe = installer
         .post_data(

@@ -214,6 +214,7 @@ async fn fleet() -> Fleet {
         online: true,
         last_seen: now,
         status: None,
+        withheld_since: Default::default(),
     });
 
     // An owner given S1 only.

@@ -130,6 +130,13 @@ export async function commissionChecks(t) {
       await panel.getByTestId('commission-scan').click()
       for (const d of devices)
         await panel.getByTestId(`commission-unit-${d.unit}`).waitFor({ timeout: 60_000 })
+      // Units 3–5 have no device: counted silent or reported absent, never listed.
+      const counts = panel.getByTestId('commission-scan-counts')
+      const count = async (key) =>
+        Number(await counts.getByTestId(`commission-count-${key}`).getAttribute('data-count'))
+      assert((await count('found')) === devices.length, `found ${await count('found')}`)
+      const missing = (await count('silent')) + (await count('absent'))
+      assert(missing === 5 - devices.length, `silent + absent = ${missing}`)
       await page.screenshot({ path: join(screenshotDir, 'commission-scan.png') })
       for (const d of devices) {
         await panel.getByTestId(`commission-pick-${d.unit}`).click()
@@ -170,6 +177,27 @@ export async function commissionChecks(t) {
         `  # commissioning: gateway online → ${devices.length} devices live in ${(elapsed / 1000).toFixed(1)} s`,
       )
       assert(elapsed < LIMIT_MS, `took ${elapsed} ms`)
+    })
+
+    await check('commissioning: the data quality panel shows every device online', async () => {
+      assert(site.online, 'no online gateway')
+      await page.goto(`${baseUrl}/archives?id=${site.station}`)
+      await page.getByTestId('archive-tabs').getByRole('tab', { name: '网关', exact: true }).click()
+      const quality = page.getByTestId('device-quality')
+      const online = quality.locator('[data-testid^="quality-state-"][data-state="online"]')
+      const deadline = Date.now() + 60_000
+      while ((await online.count()) < devices.length) {
+        assert(
+          Date.now() < deadline,
+          `online: ${await online.count()}: ${await quality.innerText()}`,
+        )
+        await page.waitForTimeout(1000)
+      }
+      assert((await quality.getByText('在线').count()) >= devices.length, await quality.innerText())
+      await page.screenshot({
+        path: join(screenshotDir, 'quality-gateway-tab.png'),
+        fullPage: true,
+      })
     })
 
     await check('commissioning: the panel fits a 390×844 screen', async () => {

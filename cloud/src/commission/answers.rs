@@ -61,6 +61,10 @@ pub struct ScanResult {
     pub to: u8,
     pub elapsed_ms: u64,
     pub units: Vec<FoundUnit>,
+    /// Unit ids that did not answer at all (timeout or transport error).
+    pub silent: u32,
+    /// Unit ids the gateway reported absent (exception 0x0A or 0x0B): not devices.
+    pub gateway_absent: u32,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -168,6 +172,8 @@ pub fn scan(report: ScanReport, bus: &str) -> ScanResult {
         from: report.from,
         to: report.to,
         elapsed_ms: report.elapsed_ms,
+        silent: report.silent,
+        gateway_absent: report.gateway_absent,
         units: report
             .units
             .into_iter()
@@ -271,6 +277,7 @@ mod tests {
             "rs485-1",
         );
         assert_eq!(s.bus, "rs485-1");
+        assert_eq!((s.silent, s.gateway_absent), (3, 1));
         assert_eq!(s.units[0].identified_via.as_deref(), Some("sunspec"));
         assert_eq!(s.units[0].manufacturer.as_deref(), Some("Fronius"));
 

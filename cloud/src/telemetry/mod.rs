@@ -236,6 +236,7 @@ where
         .routes(routes!(api::inverter_real::list_wave_tag))
         .routes(routes!(api::device_real::list))
         .routes(routes!(api::device_real::curve))
+        .routes(routes!(api::device_quality::list))
         .routes(routes!(api::flex_real::real_time_data))
         .routes(routes!(api::flex_real::data_by_sensor))
 }

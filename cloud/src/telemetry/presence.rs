@@ -52,7 +52,26 @@ impl Presence {
     }
 
     fn live(&self, id: &str, g: &Gw, status: Option<GatewayStatus>) -> GatewayLive {
-        let status = status.or_else(|| self.state.realtime.gateway(id).and_then(|l| l.status));
+        let before = self.state.realtime.gateway(id);
+        let earlier = before
+            .as_ref()
+            .map(|l| l.withheld_since.clone())
+            .unwrap_or_default();
+        // A device withheld in consecutive statuses keeps the time it was first seen so.
+        let withheld_since = match &status {
+            Some(s) => s
+                .devices
+                .iter()
+                .filter(|d| d.withheld.is_some())
+                .map(|d| {
+                    let id = d.id.trim().to_owned();
+                    let since = earlier.get(&id).copied().unwrap_or_else(time::now_ms);
+                    (id, since)
+                })
+                .collect(),
+            None => earlier,
+        };
+        let status = status.or_else(|| before.and_then(|l| l.status));
         GatewayLive {
             gateway_id: id.to_owned(),
             tenant_id: g.tenant_id.clone(),
@@ -60,6 +79,7 @@ impl Presence {
             online: g.online,
             last_seen: g.last_seen,
             status,
+            withheld_since,
         }
     }
 

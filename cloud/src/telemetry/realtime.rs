@@ -62,6 +62,9 @@ pub struct GatewayLive {
     /// Last message of any kind from it, epoch ms (server clock).
     pub last_seen: i64,
     pub status: Option<GatewayStatus>,
+    /// Since when (server clock, epoch ms) each device its status names withheld has been so,
+    /// by the gateway's device id: the status says why, not since when.
+    pub withheld_since: BTreeMap<String, i64>,
 }
 
 /// What changed, for listeners (websocket pushes, the alarm engine).

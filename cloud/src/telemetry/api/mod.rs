@@ -15,6 +15,7 @@
 //! Units on the wire carry their name: `...Kw`, `...Kwh`, `...Kwp`; curves say their unit.
 
 pub mod curve;
+pub mod device_quality;
 pub mod device_real;
 pub mod fleet;
 pub mod flex_real;

@@ -51,6 +51,10 @@ export interface ScanResult {
   to: number
   elapsedMs: number
   units: FoundUnit[]
+  /** Unit ids that did not answer at all (timeout); 0 from a hub that does not count them. */
+  silent: number
+  /** Unit ids the gateway reported absent (Modbus exception 0x0A/0x0B): not devices. */
+  gatewayAbsent: number
 }
 
 export interface ProbedValue {
@@ -111,7 +115,8 @@ export async function scanBus(
     { stationId, bus, from, to },
     { timeout: scanTimeoutMs(from, to) },
   )
-  return res.data.data
+  const s = res.data.data
+  return { ...s, silent: s.silent ?? 0, gatewayAbsent: s.gatewayAbsent ?? 0 }
 }
 
 export async function probeUnit(

@@ -20,6 +20,8 @@ import { useTranslation } from 'react-i18next'
 import { defaultCurveNames, type DeviceReal, type LiveReading } from '../../api/realtime/deviceReal'
 import { deviceCurveQuery } from '../../api/realtime/queries'
 import Chart from './Chart'
+import DeviceQualityPanel from './DeviceQuality'
+import { useSuspectTotal } from './useDeviceQuality'
 import { offsetMinutes, siteToday, utcLabel } from './clock'
 import { deviceCurveOption, readingText } from './deviceLive'
 
@@ -113,6 +115,7 @@ export function DeviceCurve({ stationId, device }: { stationId: string; device: 
   const series = curve.data?.series ?? []
   const hasPoints = series.some((s) => s.points.length > 0)
   const implausible = series.filter((s) => s.implausiblePoints > 0)
+  const suspect = useSuspectTotal(stationId, device.id)
   const options = device.values.map((v) => ({ value: v.name, label: v.label }))
   return (
     <Space orientation="vertical" size={8} style={{ width: '100%' }}>
@@ -153,6 +156,14 @@ export function DeviceCurve({ stationId, device }: { stationId: string; device: 
           })}
         />
       ))}
+      {suspect > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid={`device-curve-suspect-${device.id}`}
+          title={t('realtimeUi.quality.curveNote', { count: suspect })}
+        />
+      )}
       {curve.error && !curve.data ? (
         <Alert type="error" showIcon title={t('realtimeUi.deviceLive.loadFailed')} />
       ) : hasPoints ? (
@@ -242,6 +253,10 @@ export default function DeviceLiveCard({
           <Typography.Text strong>{t('realtimeUi.deviceLive.values')}</Typography.Text>
           <div style={{ marginTop: 8 }}>
             <Readings values={device.values} />
+          </div>
+          <div style={{ marginTop: 12 }}>
+            <Typography.Text strong>{t('realtimeUi.quality.title')}</Typography.Text>
+            <DeviceQualityPanel stationId={stationId} deviceId={device.id} bordered={false} />
           </div>
         </Col>
         <Col xs={24} lg={stacked ? 24 : 14}>

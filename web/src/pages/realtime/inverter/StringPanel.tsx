@@ -4,6 +4,7 @@ import type { DeviceLive } from '../../../api/realtime/types'
 import { metricUnit } from '../../../api/realtime/metrics'
 import { metricLabel } from '../../../components/realtime/metricLabel'
 import { displayUnit, formatPower, formatValue } from '../../../utils/units'
+import DeviceQualityPanel from '../../../components/realtime/DeviceQuality'
 import { stringView, type StringRow } from './strings'
 
 /** An inverter's strings side by side (current bar against the best string) and all its values. */
@@ -191,6 +192,17 @@ export default function StringPanel({ device }: { device: DeviceLive }) {
                   },
                 },
               ]}
+            />
+          ),
+        },
+        {
+          key: 'quality',
+          label: t('realtimeUi.quality.title'),
+          children: (
+            <DeviceQualityPanel
+              stationId={device.stationId}
+              deviceId={device.id}
+              bordered={false}
             />
           ),
         },

@@ -7,6 +7,7 @@ import { sensorDayQuery, trackerLiveQuery } from '../../../api/realtime/queries'
 import { offsetMinutes, siteToday } from '../../../components/realtime/clock'
 import type { FlexLive, FlexSensor } from '../../../api/realtime/types'
 import Chart from '../../../components/realtime/Chart'
+import DeviceQualityPanel from '../../../components/realtime/DeviceQuality'
 import { dayRange } from '../../../components/realtime/curves'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import StationSelect from '../../../components/realtime/StationSelect'
@@ -203,6 +204,7 @@ export default function FlexRealTimePage() {
               ]}
             />
           </Card>
+          <DeviceQualityPanel stationId={stationId} kind="flex" />
           <Card
             size="small"
             title={`${t('realtimeUi.flex.dayCurve')}${sensor ? ` · ${sensor.name}` : ''}`}

@@ -31,7 +31,10 @@ const scan: ScanResult = {
       suggestedMaps: ['huawei-sun2000-ktl'],
       detail: 'answers',
     },
+    { unit: 4, suggestedMaps: [], detail: 'answers, not identified' },
   ],
+  silent: 2,
+  gatewayAbsent: 1,
 }
 
 const probe: ProbeResult = {
@@ -85,6 +88,14 @@ describe('commissioning panel', () => {
     fireEvent.click(screen.getByTestId('commission-scan'))
     const row = await screen.findByTestId('commission-unit-3')
     expect(row.textContent).toContain('Huawei · SUN2000-50KTL · HW-123')
+    // Every id of the range is accounted for: answered (identified or not), silent, absent.
+    const counts = within(screen.getByTestId('commission-scan-counts'))
+    const count = (key: string) => counts.getByTestId(`commission-count-${key}`)
+    expect(count('found').textContent).toBe('Answered 2')
+    expect(count('identified').textContent).toBe('Identified 1')
+    expect(count('unidentified').textContent).toBe('Unidentified 1')
+    expect(count('silent').textContent).toBe('Silent 2')
+    expect(count('absent').textContent).toBe('Reported absent 1')
     expect(posts('/station/gateway/commission/scan')).toEqual([
       { stationId: '9', bus: 'field', from: 1, to: 10 },
     ])

@@ -11,6 +11,7 @@ import {
   Space,
   Table,
   Tag,
+  Tooltip,
   Typography,
 } from 'antd'
 import { useState } from 'react'
@@ -209,6 +210,7 @@ export default function CommissionPanel({ stationId }: { stationId: string }) {
           )}
         </>
       )}
+      {scan && <ScanCounts scan={scan} />}
       {scan && (
         <List
           style={{ marginTop: 12 }}
@@ -360,5 +362,34 @@ export default function CommissionPanel({ stationId }: { stationId: string }) {
         </div>
       )}
     </Card>
+  )
+}
+
+/** What a scan found over its whole range: answered (identified or not), silent, reported absent. */
+export function ScanCounts({ scan }: { scan: ScanResult }) {
+  const { t } = useTranslation()
+  const identified = scan.units.filter(
+    (u) => u.identifiedVia || u.manufacturer || u.model || u.serial,
+  ).length
+  const counts = [
+    { key: 'found', value: scan.units.length, color: 'blue' },
+    { key: 'identified', value: identified, color: 'green' },
+    { key: 'unidentified', value: scan.units.length - identified, color: 'gold' },
+    { key: 'silent', value: scan.silent, color: 'default' },
+    { key: 'absent', value: scan.gatewayAbsent, color: 'default' },
+  ] as const
+  return (
+    <Space size={[4, 4]} wrap style={{ marginTop: 12 }} data-testid="commission-scan-counts">
+      <Typography.Text type="secondary">
+        {t('stationUi.commission.counts.range', { from: scan.from, to: scan.to })}
+      </Typography.Text>
+      {counts.map((c) => (
+        <Tooltip key={c.key} title={t(`stationUi.commission.counts.${c.key}Tip`)}>
+          <Tag color={c.color} data-testid={`commission-count-${c.key}`} data-count={c.value}>
+            {t(`stationUi.commission.counts.${c.key}`, { count: c.value })}
+          </Tag>
+        </Tooltip>
+      ))}
+    </Space>
   )
 }

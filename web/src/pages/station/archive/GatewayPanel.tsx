@@ -12,6 +12,7 @@ import {
 import { gatewayQuery } from '../../../api/station/queries'
 import { useSessionStore } from '../../../stores/session'
 import { copyText } from './clipboard'
+import DeviceQualityPanel from '../../../components/realtime/DeviceQuality'
 import CommissionPanel from './CommissionPanel'
 
 /**
@@ -123,6 +124,11 @@ export default function GatewayPanel({ stationId }: { stationId: string }) {
             {t('stationUi.gateway.config')}
           </Button>
         </Space>
+      )}
+      {info?.gatewayId && (
+        <div style={{ marginTop: 12 }}>
+          <DeviceQualityPanel stationId={stationId} />
+        </div>
       )}
       {allowed && info?.gatewayId && <CommissionPanel stationId={stationId} />}
       <Modal
