@@ -72,16 +72,29 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
     let station = crate::station::StationServices::load(&config).map_err(StartError::DeviceMaps)?;
     let credential_key =
         secret::load_or_create_named(&config.station.credential_key, &config.data_dir, "credential_key")?;
+    let shutdown = crate::kernel::shutdown::Shutdown::default();
+    let cluster = match db.backend() {
+        crate::kernel::db::Backend::Postgres => crate::kernel::cluster::Cluster::join(&url, shutdown.clone())
+            .await
+            .map_err(|source| DbError::Connect {
+                url: crate::kernel::db::redact(&url),
+                source,
+            })?,
+        crate::kernel::db::Backend::Sqlite => Default::default(),
+    };
     let core = crate::kernel::Core {
         db,
         ids,
         token_secret: token_secret.into(),
         config: Arc::new(config),
         started: Instant::now(),
-        shutdown: Default::default(),
+        shutdown,
         meter: Default::default(),
+        cluster,
     };
-    Ok(AppState::new(core, station.with_credential_key(credential_key)))
+    let state = AppState::new(core, station.with_credential_key(credential_key));
+    crate::state::follow_other_replicas(&state);
+    Ok(state)
 }
 
 /// Serves until `shutdown` resolves, lets in-flight requests finish, waits for the work they

@@ -83,6 +83,47 @@ impl AppState {
     }
 }
 
+/// Acts on what the other replicas on the same database say changed (see `kernel::cluster`):
+/// wakes the bell feeds of a tenant, drops caches. Runs until the hub stops; on SQLite nothing
+/// ever arrives.
+pub fn follow_other_replicas(state: &AppState) {
+    use crate::kernel::cluster::{ALL, Signal};
+    if !state.cluster.is_shared() {
+        return;
+    }
+    let state = state.clone();
+    let mut signals = state.cluster.subscribe();
+    tokio::spawn(async move {
+        loop {
+            let signal = tokio::select! {
+                _ = state.shutdown.stopping() => break,
+                s = signals.recv() => s,
+            };
+            let (topic, key) = match signal {
+                Ok(Signal::Changed { topic, key }) => (Some(topic), key),
+                // Missed signals (a dropped listener, or this task fell behind): everything.
+                Ok(Signal::Resync) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    (None, ALL.to_owned())
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            };
+            let is = |t: &str| topic.as_deref().is_none_or(|topic| topic == t);
+            if is(crate::alarm::store::BELL) {
+                let _ = state.alarms.changes.send(key.clone());
+            }
+            if is(crate::auth::api_scope::TOPIC) {
+                state.api_scopes.invalidate();
+            }
+            if is(crate::alarm::threshold_settings::TOPIC) {
+                state.alarms.settings.forget(&key);
+            }
+            if is(crate::alarm::flex::eval::TOPIC) {
+                crate::alarm::flex::eval::forget(&state.core);
+            }
+        }
+    });
+}
+
 /// The kernel's part is what most code reads (`state.db`, `state.config`).
 impl Deref for AppState {
     type Target = Core;

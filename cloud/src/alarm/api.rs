@@ -455,5 +455,8 @@ pub async fn put_rule(
     body.validate().map_err(ApiError::BadRequest)?;
     threshold_settings::save(&state, &caller, &body).await?;
     state.alarms.settings.put(&caller.tenant_id, body);
+    state
+        .cluster
+        .publish(threshold_settings::TOPIC, &caller.tenant_id);
     Ok(Data(body))
 }

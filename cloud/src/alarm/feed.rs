@@ -277,7 +277,7 @@ async fn serve(state: AlarmCtx, caller: Caller, lang: crate::kernel::lang::Lang,
                 Some(Ok(_)) => {}
             },
             change = changed.recv() => match change {
-                Ok(tenant) if tenant != caller.tenant_id => {}
+                Ok(tenant) if tenant != caller.tenant_id && tenant != crate::kernel::cluster::ALL => {}
                 Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                     // Changes come in bursts (a grid fault trips many inverters at once): wait a
                     // moment and answer the whole burst with one re-read.

@@ -248,7 +248,12 @@ pub async fn open_all(db: &Db) -> Result<Vec<(String, i64, i64, String)>, ApiErr
 pub fn notify(state: &AlarmCtx, tenant_id: &str) {
     // No receiver (nobody signed in) is not an error.
     let _ = state.alarms.changes.send(tenant_id.to_owned());
+    // Browsers signed in on other replicas ring too (they re-read the same tables).
+    state.cluster.publish(BELL, tenant_id);
 }
+
+/// The cluster topic that wakes the bell feeds of a tenant on every replica (the key is the tenant).
+pub const BELL: &str = "bell";
 
 fn truncate(s: &str, max_chars: usize) -> String {
     s.chars().take(max_chars).collect()

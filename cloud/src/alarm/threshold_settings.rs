@@ -1,7 +1,8 @@
 //! Per-tenant alarm rule settings (`GET/PUT /api/alarmRule`): thresholds, debounce and hold
 //! times. Kept as one JSON object in `pv_alarm_rule` under the key `alarmRule`; a tenant that
 //! never saved any uses the defaults. The engine reads them through a small cache that a save
-//! refreshes at once (and that expires after `CACHE_TTL`, for saves made on another replica).
+//! refreshes at once; a save on another replica reaches it through a cluster signal ([`TOPIC`]),
+//! and `CACHE_TTL` bounds what a lost signal could leave behind.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -20,6 +21,9 @@ use crate::kernel::time;
 /// The `pv_alarm_rule.rule_key` of these settings.
 pub const RULE_KEY: &str = "alarmRule";
 const CACHE_TTL: Duration = Duration::from_secs(30);
+
+/// The cluster topic of a saved tenant's settings (the key is the tenant).
+pub const TOPIC: &str = "alarm_settings";
 
 /// What a tenant configures. Defaults (see `Default`): an inverter's internal temperature
 /// above 80 °C (most string inverters derate from 60-70 °C and trip around 85 °C); phase
@@ -203,6 +207,16 @@ impl Cache {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(tenant.to_owned(), (s, Instant::now()));
+    }
+
+    /// Drops a tenant's copy (or every copy for `cluster::ALL`): the next read loads it.
+    pub fn forget(&self, tenant: &str) {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if tenant == crate::kernel::cluster::ALL {
+            entries.clear();
+        } else {
+            entries.remove(tenant);
+        }
     }
 
     /// What is cached now, without touching the database (the silence check runs often).

@@ -7,9 +7,10 @@
 //! the route itself decides whether it needs a sign-in (and answers 401 if so).
 //!
 //! The scope table is read on nearly every request, so it is kept in memory for [`TTL`]. A change
-//! made through this replica ([`ApiScopeCache::invalidate`]) takes effect at once; another
-//! replica sees it within the TTL. Grants are not cached: they are checked in the database, and
-//! only for requests that match a scope.
+//! ([`ApiScopeCache::changed`]) takes effect at once on this replica and, through a cluster
+//! signal ([`TOPIC`]), on the others; the TTL bounds what a lost signal (or a reload racing a
+//! removal's commit) could leave behind. Grants are not cached: they are checked in the
+//! database, and only for requests that match a scope.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -27,6 +28,9 @@ use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Id};
 
 pub const NO_API_PERMISSION: Text = Text::new("缺少接口权限", "You do not have permission for this API");
+
+/// The cluster topic of a changed scope table.
+pub const TOPIC: &str = "api_scope";
 
 /// How long a replica trusts its copy of the scope table.
 pub const TTL: Duration = Duration::from_secs(5);
@@ -106,7 +110,13 @@ impl ApiScopeCache {
         Ok(loaded)
     }
 
-    /// Forgets the copy; the next request reloads it. Called by every scope change.
+    /// Forgets this replica's copy and the other replicas'. Called by every scope change.
+    pub fn changed(&self, core: &Core) {
+        self.invalidate();
+        core.cluster.publish(TOPIC, crate::kernel::cluster::ALL);
+    }
+
+    /// Forgets the copy; the next request reloads it.
     pub fn invalidate(&self) {
         let mut slot = self.lock();
         slot.generation += 1;

@@ -25,4 +25,6 @@ pub struct Core {
     pub shutdown: Shutdown,
     /// Operational instruments, scraped at `/metrics`.
     pub meter: Arc<Meter>,
+    /// Change signals to and from the other replicas on the same PostgreSQL (see `cluster`).
+    pub cluster: Arc<crate::kernel::cluster::Cluster>,
 }

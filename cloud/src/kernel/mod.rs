@@ -43,6 +43,7 @@ macro_rules! bigint_newtype {
 
 pub mod client_addr;
 pub mod clock;
+pub mod cluster;
 pub mod core;
 pub mod db;
 pub mod entity;

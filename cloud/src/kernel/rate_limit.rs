@@ -1,8 +1,14 @@
 //! Per-client-address rate limits (tower_governor) on the routes a script could hammer: sign-in,
 //! captcha, guest registration, password changes and uploads. Past its quota a client gets 429
-//! in the envelope with `Retry-After`; every other route is untouched. Counts are kept in this
-//! process (a quota per hub): the sign-in throttle, which must hold across hubs, is in the
-//! database (`auth::throttle`).
+//! in the envelope with `Retry-After`; every other route is untouched.
+//!
+//! Where the counts live follows the database. On SQLite the hub is alone with its file, so
+//! they stay in this process (tower_governor, no database write per request). On PostgreSQL
+//! several replicas may serve one client behind a balancer, and counts kept per process would
+//! give it each replica's quota in turn: there each request spends from one row per (class,
+//! address) in `kernel_rate_limit`, updated by one atomic statement (the same GCRA as
+//! governor's: a burst, then one request regained every `60 / per_minute` seconds). The
+//! sign-in throttle is in the database on both (`auth::throttle`).
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -20,8 +26,10 @@ use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
 use tower_governor::key_extractor::KeyExtractor;
 
 use super::client_addr;
+use super::db::Backend;
 use super::lang::Text;
-use super::{ApiError, Core};
+use super::sql::{Sql, Value};
+use super::{ApiError, Core, time};
 use crate::config::RateQuota;
 
 /// The limited routes, by class.
@@ -87,24 +95,136 @@ pub fn wrap(inner: Router, core: &Core) -> Router {
     let key = AddrKey {
         trusted: client_addr::trusted_proxies(core).into(),
     };
+    let shared = core.db.backend() == Backend::Postgres;
+    if shared {
+        sweep_shared(core);
+    }
     let mut outer = Router::new();
-    for (paths, quota) in [
-        (SIGN_IN, limits.sign_in),
-        (CAPTCHA, limits.captcha),
-        (REGISTER, limits.register),
-        (PASSWORD, limits.password),
-        (UPLOAD, limits.upload),
+    for (class, paths, quota) in [
+        ("sign_in", SIGN_IN, limits.sign_in),
+        ("captcha", CAPTCHA, limits.captcha),
+        ("register", REGISTER, limits.register),
+        ("password", PASSWORD, limits.password),
+        ("upload", UPLOAD, limits.upload),
     ] {
-        let Some(layer) = layer(&key, quota) else {
-            tracing::warn!(?paths, "rate limit quota is empty: not limited");
-            continue;
-        };
-        let service = layer.layer(inner.clone());
-        for path in paths {
-            outer = outer.route_service(path, service.clone());
+        if shared {
+            if quota.burst == 0 {
+                tracing::warn!(?paths, "rate limit quota is empty: not limited");
+                continue;
+            }
+            let limit = Shared {
+                core: core.clone(),
+                key: key.clone(),
+                class,
+                quota,
+            };
+            let service = axum::middleware::from_fn_with_state(limit, spend_shared).layer(inner.clone());
+            for path in paths {
+                outer = outer.route_service(path, service.clone());
+            }
+        } else {
+            let Some(layer) = layer(&key, quota) else {
+                tracing::warn!(?paths, "rate limit quota is empty: not limited");
+                continue;
+            };
+            let service = layer.layer(inner.clone());
+            for path in paths {
+                outer = outer.route_service(path, service.clone());
+            }
         }
     }
     outer.fallback_service(inner)
+}
+
+/// One class of limited routes whose counts live in the database.
+#[derive(Clone)]
+struct Shared {
+    core: Core,
+    key: AddrKey,
+    class: &'static str,
+    quota: RateQuota,
+}
+
+/// The milliseconds between two regained requests, and how far ahead of now the quota may run
+/// (the burst).
+fn gcra(quota: RateQuota) -> (i64, i64) {
+    let period = 60_000 / i64::from(quota.per_minute.max(1));
+    (period, period * i64::from(quota.burst))
+}
+
+async fn spend_shared(
+    axum::extract::State(limit): axum::extract::State<Shared>,
+    req: Request<Body>,
+    next: axum::middleware::Next,
+) -> Response<Body> {
+    let Ok(addr) = limit.key.extract(&req) else {
+        return next.run(req).await;
+    };
+    let bucket = format!("{}/{addr}", limit.class);
+    let (period, ahead) = gcra(limit.quota);
+    let now = time::now_ms();
+    // Every replica's request moves the same row; the UPDATE's right-hand sides all see the row
+    // as it was, so `allowed` and the new time are decided together, atomically.
+    let mut sql = Sql::new("INSERT INTO kernel_rate_limit (bucket, tat, allowed) VALUES ");
+    sql.push_bind("(?, ?, 1)", [Value::from(bucket), Value::Int(now + period)]);
+    let next_tat = "GREATEST(kernel_rate_limit.tat, ?) + ?";
+    sql.push_bind(
+        &format!(
+            " ON CONFLICT (bucket) DO UPDATE SET allowed = CASE WHEN {next_tat} - ? <= ? THEN 1 ELSE 0 END, \
+             tat = CASE WHEN {next_tat} - ? <= ? THEN {next_tat} ELSE kernel_rate_limit.tat END \
+             RETURNING allowed, tat"
+        ),
+        [
+            Value::Int(now),
+            Value::Int(period),
+            Value::Int(now),
+            Value::Int(ahead),
+            Value::Int(now),
+            Value::Int(period),
+            Value::Int(now),
+            Value::Int(ahead),
+            Value::Int(now),
+            Value::Int(period),
+        ],
+    );
+    match sql.fetch_one::<(i64, i64), _>(limit.core.db.pool()).await {
+        Ok((1, _)) => next.run(req).await,
+        Ok((_, tat)) => {
+            let wait_ms = (tat + period - ahead - now).max(1);
+            too_many(((wait_ms + 999) / 1000) as u64).into_response()
+        }
+        // A database that cannot count must not lock every client out of signing in: the
+        // request goes through (the sign-in throttle still holds) and the failure is logged.
+        Err(e) => {
+            tracing::warn!(error = %e, class = limit.class, "rate limit not counted");
+            next.run(req).await
+        }
+    }
+}
+
+/// Drops rows whose quota is full again, once a minute, on every replica (deleting what another
+/// replica already deleted is harmless).
+fn sweep_shared(core: &Core) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let core = core.clone();
+    runtime.spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        tick.tick().await;
+        loop {
+            tokio::select! {
+                _ = core.shutdown.stopping() => break,
+                _ = tick.tick() => {}
+            }
+            let Some(_pass) = core.shutdown.pass() else { break };
+            let mut sql = Sql::new("DELETE FROM kernel_rate_limit WHERE ");
+            sql.push_bind("tat < ?", [Value::Int(time::now_ms())]);
+            if let Err(e) = sql.execute(core.db.pool()).await {
+                tracing::debug!(error = %e, "rate limit sweep");
+            }
+        }
+    });
 }
 
 type AddrConfig = GovernorConfig<AddrKey, NoOpMiddleware>;

@@ -239,7 +239,7 @@ impl Hooks<SystemCtx, Caller> for ApiScopeHooks {
         _body: &'a Map<String, Json>,
     ) -> HookFuture<'a, ()> {
         Box::pin(async move {
-            state.api_scopes.invalidate();
+            state.api_scopes.changed(state);
             Ok(())
         })
     }
@@ -253,8 +253,9 @@ impl Hooks<SystemCtx, Caller> for ApiScopeHooks {
         Box::pin(async move {
             require_platform(caller)?;
             // There is no hook after the removal: forgetting the copy now means a request
-            // racing the removal may reload the old table, which the TTL then bounds.
-            state.api_scopes.invalidate();
+            // racing the removal may reload the old table (here or on another replica), which the TTL
+            // then bounds.
+            state.api_scopes.changed(state);
             Ok(())
         })
     }

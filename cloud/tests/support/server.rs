@@ -89,6 +89,24 @@ impl TestApp {
         Self::serve(Self::config(data_dir, database_url), extra).await
     }
 
+    /// Another hub (a replica) on this one's database: its own data directory and node id, the
+    /// secrets every replica of one installation must share (from configuration), and `tweak`.
+    pub async fn replica(&self, tweak: impl FnOnce(&mut Config)) -> TestApp {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let mut config = Self::config(tmp.path().to_path_buf(), self.database_url.clone());
+        config.node_id = self.state.config.node_id + 1;
+        config.token_secret = self.state.token_secret.to_string();
+        config.station.credential_key = std::fs::read_to_string(self.data_dir.join("credential_key"))
+            .map(|k| k.trim().to_owned())
+            .unwrap_or_else(|_| self.state.config.station.credential_key.clone());
+        config.limits = self.state.config.limits.clone();
+        config.auth = self.state.config.auth.clone();
+        tweak(&mut config);
+        let mut app = Self::serve(config, OpenApiRouter::new()).await;
+        app._tmp = Some(tmp);
+        app
+    }
+
     fn config(data_dir: PathBuf, database_url: String) -> Config {
         Config {
             listen: "127.0.0.1:0".parse().expect("addr"),

@@ -2,7 +2,8 @@
 //! rules (cached), each reporting its condition when its comparison holds.
 //!
 //! Rules are read per station and kept [`TTL`]; the setting API drops the cache of its hub on
-//! every change, so an edit applies at the next sample here and within [`TTL`] on other replicas.
+//! every change and tells the other replicas ([`TOPIC`]), so an edit applies at the next sample
+//! on every replica ([`TTL`] bounds what a lost signal could leave behind).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, LazyLock, Mutex, Weak};
@@ -67,8 +68,18 @@ fn with_hub<T>(state: &Core, f: impl FnOnce(&mut HashMap<i64, Entry>) -> T) -> T
     f(&mut hubs[at].stations)
 }
 
-/// Forgets every cached rule of this hub (after a setting is added, changed or removed).
+/// The cluster topic of a changed bracket rule.
+pub const TOPIC: &str = "flex_rules";
+
+/// Forgets every cached rule of this hub and of the other replicas (after a setting is added,
+/// changed or removed).
 pub fn invalidate(state: &Core) {
+    forget(state);
+    state.cluster.publish(TOPIC, crate::kernel::cluster::ALL);
+}
+
+/// Forgets every cached rule of this hub only (told by another replica).
+pub fn forget(state: &Core) {
     with_hub(state, HashMap::clear);
 }
 
