@@ -7,18 +7,22 @@
 //! - `ingest`: checks, stores, updates the view, acknowledges (`store` holds its SQL);
 //! - `ownership`: which replica ingests which gateway (leases, with several hubs on PostgreSQL);
 //! - `registry`, `presence`, `stats`, `rollup`, `retention`; `admin`: the operator's view;
+//! - `raw`: reads raw samples, recent rows and the hours `compact` packed into `block`s;
 //! - `station_day`, `station_hour`: the station summaries the rollup worker keeps for reports.
 
 pub mod admin;
 pub mod api;
+pub mod block;
 pub mod broker;
 pub mod commands;
+pub mod compact;
 pub mod context;
 pub mod events;
 pub mod gatekeeper;
 pub mod ingest;
 pub mod ownership;
 pub mod presence;
+pub mod raw;
 pub mod realtime;
 pub mod registry;
 pub mod retention;

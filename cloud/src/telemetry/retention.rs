@@ -26,7 +26,8 @@ pub async fn run_due(state: &Core) -> Result<Option<Result<u64, ApiError>>, Lead
     leader::run_exclusive_due(&state.db, JOB, EVERY, delete_raw_before(&state.db, cutoff)).await
 }
 
-/// Deletes raw samples older than `cutoff` (epoch ms); returns how many.
+/// Deletes raw samples older than `cutoff` (epoch ms) and packed hours that ended before the
+/// hour holding it; returns how many rows were deleted.
 pub async fn delete_raw_before(db: &Db, cutoff: i64) -> Result<u64, ApiError> {
     let devices: Vec<i64> = Sql::new("SELECT device_id FROM pv_telemetry_latest")
         .scalars::<i64, _>(db.pool())
@@ -39,6 +40,13 @@ pub async fn delete_raw_before(db: &Db, cutoff: i64) -> Result<u64, ApiError> {
             [Value::Int(d), Value::Int(cutoff)],
         );
         deleted += sql.execute(db.pool()).await?;
+        // Packed hours go whole, once the hour is entirely past the cutoff.
+        let mut sql = Sql::default();
+        sql.push_bind(
+            "DELETE FROM pv_telemetry_block WHERE device_id = ? AND hour < ?",
+            [Value::Int(d), Value::Int(super::raw::hour_of(cutoff))],
+        );
+        sql.execute(db.pool()).await?;
     }
     Ok(deleted)
 }

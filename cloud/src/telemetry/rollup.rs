@@ -54,6 +54,18 @@ impl Point {
             .collect();
         Point { ts, values }
     }
+
+    pub fn from_sample(s: super::block::RawSample) -> Point {
+        let values = s
+            .metrics
+            .into_iter()
+            .filter_map(|(k, v)| match v {
+                wire::Value::Number(n) if n.is_finite() => Some((k, n)),
+                _ => None,
+            })
+            .collect();
+        Point { ts: s.ts, values }
+    }
 }
 
 /// The figures of one rollup row.
@@ -291,54 +303,23 @@ fn figures_of(row: &sqlx::any::AnyRow) -> Result<Figures, ApiError> {
     })
 }
 
+// Raw samples come through `raw`, which merges the row table and the packed hours.
 async fn points(db: &Db, device: i64, from: i64, to: i64) -> Result<Vec<Point>, ApiError> {
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "SELECT ts, metrics FROM pv_telemetry_raw WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts",
-        [Value::Int(device), Value::Int(from), Value::Int(to)],
-    );
-    sql.rows(db.pool())
+    Ok(super::raw::range(db.pool(), device, from, to)
         .await?
-        .iter()
-        .map(|r| {
-            Ok(Point::from_json(
-                r.try_get("ts")?,
-                &r.try_get::<String, _>("metrics")?,
-            ))
-        })
-        .collect()
+        .into_iter()
+        .map(Point::from_sample)
+        .collect())
 }
 
 async fn prev_point(db: &Db, device: i64, before: i64) -> Result<Option<Point>, ApiError> {
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "SELECT ts, metrics FROM pv_telemetry_raw WHERE device_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1",
-        [Value::Int(device), Value::Int(before)],
-    );
-    sql.rows(db.pool())
+    Ok(super::raw::last_before(db.pool(), device, before)
         .await?
-        .first()
-        .map(|r| {
-            Ok(Point::from_json(
-                r.try_get("ts")?,
-                &r.try_get::<String, _>("metrics")?,
-            ))
-        })
-        .transpose()
+        .map(Point::from_sample))
 }
 
 async fn next_sample_at(db: &Db, device: i64, from: i64) -> Result<Option<i64>, ApiError> {
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "SELECT ts FROM pv_telemetry_raw WHERE device_id = ? AND ts >= ? ORDER BY ts LIMIT 1",
-        [Value::Int(device), Value::Int(from)],
-    );
-    Ok(sql
-        .rows(db.pool())
-        .await?
-        .first()
-        .map(|r| r.try_get::<i64, _>("ts"))
-        .transpose()?)
+    super::raw::first_at_or_after(db.pool(), device, from).await
 }
 
 async fn meta(db: &Db, device: i64) -> Result<Option<Meta>, ApiError> {
@@ -481,7 +462,7 @@ pub async fn run_all(state: &Core, limit: i64) -> Result<usize, ApiError> {
     }
 }
 
-/// Runs rollups and (hourly) raw retention until the process ends, each under its cluster-wide
+/// Runs rollups, compaction of closed hours (`compact`) and (hourly) raw retention until the process ends, each under its cluster-wide
 /// lock: with several replicas, one rolls up while the others skip the pass (rollups recompute
 /// from raw, so whichever replica runs a pass writes the same rows), and retention runs once an
 /// hour across all of them.
@@ -513,6 +494,18 @@ pub fn spawn_worker(state: TelemetryCtx) -> Arc<tokio::sync::Notify> {
                 continue;
             }
             next_retention_check = std::time::Instant::now() + Duration::from_secs(60);
+            match super::compact::run_due(&state).await {
+                Ok(Some(Ok(n))) if n.samples > 0 => {
+                    tracing::info!(
+                        blocks = n.blocks,
+                        samples = n.samples,
+                        "raw telemetry packed into blocks"
+                    )
+                }
+                Ok(Some(Ok(_))) | Ok(None) => {}
+                Ok(Some(Err(e))) => tracing::warn!(error = %e, "raw compaction failed"),
+                Err(e) => tracing::warn!(error = %e, "compaction lock; retrying later"),
+            }
             match super::retention::run_due(&state).await {
                 Ok(Some(Ok(n))) if n > 0 => tracing::info!(rows = n, "raw telemetry past retention deleted"),
                 Ok(Some(Ok(_))) | Ok(None) => {}

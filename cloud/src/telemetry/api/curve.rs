@@ -5,8 +5,8 @@
 //! says so: a day of 5-s samples is 17,280 rows per device, far more points than a chart line has
 //! pixels), and the rollup already holds each bucket's mean. The rollup is written a little after
 //! the samples, so the buckets after a device's newest 5m rollup (the last minutes, or a whole
-//! day when no rollup job ran) are computed from the raw samples; the database averages them by
-//! bucket so only the points travel. Buckets are aligned to the local midnight of the day, which
+//! day when no rollup job ran) are computed from the raw samples (recent rows and packed hours,
+//! `telemetry::raw`). Buckets are aligned to the local midnight of the day, which
 //! is the same as the rollup's epoch-aligned buckets for every real UTC offset (all are whole
 //! multiples of 5 minutes).
 
@@ -18,8 +18,8 @@ use sqlx::Row;
 use super::Day;
 use crate::kernel::ApiError;
 use crate::kernel::Core;
-use crate::kernel::db::Backend;
 use crate::kernel::sql::{Sql, Value};
+use crate::telemetry::raw;
 
 pub const BUCKET_MS: i64 = 300_000;
 
@@ -84,43 +84,27 @@ pub async fn day_curves(
         }
     }
 
-    // 2. Raw samples after each device's newest rollup, averaged per bucket by the database.
+    // 2. Raw samples after each device's newest rollup, averaged per bucket (`raw` reads the
+    // recent rows and the packed hours, decoding only the chosen metrics' columns).
     let from = devices
         .iter()
         .map(|d| covered.get(d).copied().unwrap_or(day.start))
         .min()
         .unwrap_or(day.start);
     if from < day.end {
-        let mut sql = Sql::default();
-        sql.push_bind(
-            "SELECT device_id, (ts - ?) / 300000 AS slot",
-            [Value::Int(day.start)],
-        );
-        for (i, m) in metrics.iter().enumerate() {
-            sql.push(", AVG(");
-            sql.append(&number_at(state.db.backend(), m));
-            sql.push(&format!(") AS m{i}"));
-        }
-        // By tenant, as the rollups above.
-        sql.push_bind(
-            " FROM pv_telemetry_raw WHERE tenant_id = ? AND ts >= ? AND ts < ? AND device_id IN (",
-            [
-                Value::Text(tenant.to_owned()),
-                Value::Int(from),
-                Value::Int(day.end),
-            ],
-        );
-        push_ints(&mut sql, devices);
-        sql.push(") GROUP BY 1, 2");
-        for row in sql.rows(state.db.pool()).await? {
-            let device: i64 = row.try_get("device_id")?;
-            let bucket = day.start + row.try_get::<i64, _>("slot")? * BUCKET_MS;
-            if bucket < covered.get(&device).copied().unwrap_or(day.start) {
-                continue;
-            }
-            for (i, m) in metrics.iter().enumerate() {
-                if let Some(v) = row.try_get::<Option<f64>, _>(format!("m{i}").as_str())? {
-                    out.entry((device, (*m).clone())).or_default().insert(bucket, v);
+        let names: Vec<&str> = metrics.iter().map(|m| m.as_str()).collect();
+        let span = raw::Span {
+            tenant: Some(tenant),
+            devices,
+            from,
+            to: day.end,
+        };
+        let means = raw::slot_means(state.db.pool(), span, &names, day.start, BUCKET_MS).await?;
+        for (device, per_metric) in means {
+            let covered_until = covered.get(&device).copied().unwrap_or(day.start);
+            for (m, points) in metrics.iter().zip(per_metric) {
+                for (bucket, v) in points.range(covered_until..) {
+                    out.entry((device, (*m).clone())).or_default().insert(*bucket, *v);
                 }
             }
         }
@@ -135,30 +119,6 @@ fn push_ints(sql: &mut Sql, ids: &[i64]) {
     for (i, id) in ids.iter().enumerate() {
         sql.push_bind(if i == 0 { "?" } else { ", ?" }, [Value::Int(*id)]);
     }
-}
-
-/// The numeric value of `metric` in a raw row's JSON, NULL when absent or not a number. JSON
-/// functions differ between the back-ends, so this is the one statement fragment written per
-/// back-end; the key is bound, never spliced.
-fn number_at(backend: Backend, metric: &str) -> Sql {
-    let mut sql = Sql::default();
-    match backend {
-        Backend::Sqlite => {
-            let path = format!("$.{metric}");
-            sql.push_bind(
-                "CASE WHEN json_type(metrics, ?) IN ('real', 'integer') THEN json_extract(metrics, ?) END",
-                [Value::Text(path.clone()), Value::Text(path)],
-            );
-        }
-        Backend::Postgres => {
-            sql.push_bind(
-                "CASE WHEN json_typeof(CAST(metrics AS JSON) -> CAST(? AS TEXT)) = 'number' \
-                 THEN CAST(CAST(metrics AS JSON) ->> CAST(? AS TEXT) AS DOUBLE PRECISION) END",
-                [Value::Text(metric.to_owned()), Value::Text(metric.to_owned())],
-            );
-        }
-    }
-    sql
 }
 
 #[cfg(test)]
