@@ -37,6 +37,7 @@ impl Hub {
                 format!("mqtt://127.0.0.1:{}", self.broker_port),
             )
             .env("PV_TELEMETRY__ROLLUP_DELAY_SECONDS", "0")
+            .env("PV_METRICS__TOKEN", METRICS_TOKEN)
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -66,6 +67,8 @@ impl Hub {
         std::fs::read_to_string(self.data_dir.join("hub.log")).unwrap_or_default()
     }
 }
+
+const METRICS_TOKEN: &str = "data-path-metrics";
 
 /// The inverter row of `sn` in the realtime list, once `ready` accepts it.
 async fn wait_for_row(hub: &Hub, token: &str, sn: &str, what: &str, ready: impl Fn(&Json) -> bool) -> Json {
@@ -266,6 +269,225 @@ async fn a_simulated_value_reaches_the_api_through_edge_broker_and_ingest_and_su
     .await;
     assert_eq!(row["acPowerKw"].as_f64(), Some(37.125));
     drop(hub_proc);
+}
+
+/// A station with one simulated inverter and its gateway running with the configuration the
+/// hub generated, plus `extra` lines (e.g. the uplink encoding). Returns the simulator's port and
+/// the processes (simulator, agent).
+async fn start_gateway(
+    hub: &Hub,
+    token: &str,
+    dir: &std::path::Path,
+    gateway: &str,
+    sn: &str,
+    extra: &str,
+) -> (u16, Vec<Proc>) {
+    let sim_port = free_port();
+    let installer = hub.client().with_token(token);
+    let station = installer
+        .station_with(json!({"name": format!("{gateway} plant"), "gatewayId": gateway}))
+        .await;
+    installer
+        .device(
+            Device::Inverter,
+            json!({"stationId": station, "name": "INV-1", "sn": sn,
+            "mapModel": "huawei-sun2000-ktl", "unitId": 1, "stringsCount": 8,
+            "modbusAddress": format!("tcp://127.0.0.1:{sim_port}")}),
+        )
+        .await;
+    let password = installer.gateway_credentials(&station).await.ok().data()["password"]
+        .as_str()
+        .expect("password")
+        .to_owned();
+    let config = hub
+        .client
+        .get(format!(
+            "{}/api/station/gateway/config?stationId={station}",
+            hub.base
+        ))
+        .header("Blade-Auth", format!("bearer {token}"))
+        .send()
+        .await
+        .expect("config")
+        .text()
+        .await
+        .expect("config text");
+    let gw_dir = dir.join(gateway);
+    std::fs::create_dir_all(&gw_dir).expect("gateway dir");
+    let maps = repo_root().join("firmware-configs");
+    let mut config: String = config
+        .lines()
+        .map(|l| {
+            if l.starts_with("data_dir = ") {
+                format!("data_dir = {:?}", gw_dir.join("state").display().to_string())
+            } else if l.starts_with("maps_dir = ") {
+                format!("maps_dir = {:?}", maps.display().to_string())
+            } else if l.starts_with("password_file = ") {
+                format!(
+                    "password_file = {:?}",
+                    gw_dir.join("mqtt-password").display().to_string()
+                )
+            } else if l.starts_with("interval_ms = ") {
+                "interval_ms = 500".to_owned()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    config.push_str(extra);
+    std::fs::write(gw_dir.join("pv-edge.toml"), config).expect("write config");
+    std::fs::write(gw_dir.join("mqtt-password"), &password).expect("write password");
+    let edge = support::pv_edge_binary();
+    let sim = Proc(
+        Command::new(&edge)
+            .args(["simulate", "--maps-dir"])
+            .arg(&maps)
+            .args(["--device", "1=huawei-sun2000-ktl", "--tcp"])
+            .arg(format!("127.0.0.1:{sim_port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start simulator"),
+    );
+    let log = std::fs::File::create(gw_dir.join("edge.log")).expect("edge log");
+    let agent = Proc(
+        Command::new(&edge)
+            .args(["run", "--config"])
+            .arg(gw_dir.join("pv-edge.toml"))
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start agent"),
+    );
+    (sim_port, vec![sim, agent])
+}
+
+/// The hub's count of telemetry payloads received in `encoding`, from `/metrics`.
+async fn uplink_batches(hub: &Hub, encoding: &str) -> f64 {
+    let text = hub
+        .client
+        .get(format!("{}/metrics", hub.base))
+        .header("Authorization", format!("Bearer {METRICS_TOKEN}"))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("metrics text");
+    let prefix = format!("pv_ingest_uplink_batches_total{{encoding=\"{encoding}\"}} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0.0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_json_gateway_and_a_binary_gateway_feed_one_hub_side_by_side() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let data_dir = tmp.path().join("hub");
+    std::fs::create_dir_all(&data_dir).expect("hub dir");
+    let database_url = support::fresh_database_url(&data_dir).await;
+    let http_port = free_port();
+    let hub = Hub {
+        base: format!("http://127.0.0.1:{http_port}"),
+        http_port,
+        broker_port: free_port(),
+        data_dir,
+        database_url,
+        client: reqwest::Client::new(),
+    };
+    let _hub_proc = hub.spawn();
+    hub.wait_healthy().await;
+    let token = hub.client().token_of("000000", "admin", "admin").await;
+    let (json_port, _json_gw) = start_gateway(&hub, &token, tmp.path(), "GW-JSON", "JSON-INV-1", "").await;
+    let (bin_port, _bin_gw) = start_gateway(
+        &hub,
+        &token,
+        tmp.path(),
+        "GW-BIN",
+        "BIN-INV-1",
+        "\n[uplink]\nencoding = \"binary\"\n",
+    )
+    .await;
+    // A different value into each simulated inverter: each must arrive exactly, through its
+    // own gateway's encoding (ac_power: i32 at 32080, kW with gain 1000).
+    let edge = support::pv_edge_binary();
+    for (port, words) in [(json_port, "0,37125"), (bin_port, "0,41250")] {
+        for _ in 0..50 {
+            let ok = Command::new(&edge)
+                .args(["write", "--tcp"])
+                .arg(format!("127.0.0.1:{port}"))
+                .args(["--unit", "1", "--start", "32080", "--values", words])
+                .stderr(Stdio::null())
+                .status()
+                .expect("pv-edge write")
+                .success();
+            if ok {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+    for (sn, kw) in [("JSON-INV-1", 37.125), ("BIN-INV-1", 41.25)] {
+        let row = wait_for_row(&hub, &token, sn, "the written value", |r| {
+            r["online"] == true && r["acPowerKw"].as_f64() == Some(kw)
+        })
+        .await;
+        assert!(
+            row["stationId"].is_number() || row["stationId"].is_string(),
+            "{row}"
+        );
+    }
+    let (json, binary) = (
+        uplink_batches(&hub, "json").await,
+        uplink_batches(&hub, "binary").await,
+    );
+    assert!(
+        json >= 1.0 && binary >= 1.0,
+        "json {json}, binary {binary} batches"
+    );
+    // Both gateways' samples are stored, under their own stations.
+    let db = pv_cloud::kernel::db::Db::connect(&hub.database_url, 1)
+        .await
+        .expect("db");
+    let per_gateway: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT s.gateway_id, COUNT(*) FROM pv_telemetry_raw r \
+         JOIN pv_station s ON s.id = r.station_id GROUP BY s.gateway_id ORDER BY s.gateway_id",
+    )
+    .fetch_all(db.pool())
+    .await
+    .expect("count");
+    db.close().await;
+    let gateways: Vec<&str> = per_gateway
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(g, _)| g.as_str())
+        .collect();
+    assert_eq!(gateways, ["GW-BIN", "GW-JSON"], "{per_gateway:?}");
+    assert_eq!(hub_refused(&hub).await, 0.0, "nothing refused:\n{}", hub.log());
+}
+
+/// Whole messages the hub refused as malformed, oversized or of another version.
+async fn hub_refused(hub: &Hub) -> f64 {
+    let text = hub
+        .client
+        .get(format!("{}/metrics", hub.base))
+        .header("Authorization", format!("Bearer {METRICS_TOKEN}"))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("metrics text");
+    text.lines()
+        .filter(|l| {
+            ["malformed", "oversized", "wrong_version"]
+                .iter()
+                .any(|r| l.starts_with(&format!("pv_ingest_refused_total{{reason=\"{r}\"}} ")))
+        })
+        .filter_map(|l| l.rsplit(' ').next().and_then(|v| v.parse::<f64>().ok()))
+        .sum()
 }
 
 fn support_now_ms() -> i64 {

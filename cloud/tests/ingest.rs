@@ -451,6 +451,21 @@ async fn malformed_payloads_never_crash_or_stall_ingest() {
     ))
     .unwrap();
     let valid_status = status("GW-F", StatusKind::Periodic, &[("INV-F1", true)]);
+    // The compact encoding's garbage goes the same way (`wire::binary`).
+    let valid_binary = wire::batch_to_bytes(
+        &TelemetryBatch::new(
+            "GW-F",
+            false,
+            vec![sample(
+                2,
+                "INV-F1",
+                ts,
+                &[("ac_power", 5.5), ("energy_total", 9.0)],
+            )],
+        ),
+        wire::Encoding::Binary,
+    )
+    .unwrap();
     let mut rng = Rng(0x5EED_2026_0007);
 
     // In process, straight into ingest: random topics too, 5000 cases.
@@ -463,7 +478,11 @@ async fn malformed_payloads_never_crash_or_stall_ingest() {
             3 => String::from_utf8_lossy(&mutate(&mut rng, b"pv/1/GW-F/up/telemetry")).into_owned(),
             _ => "pv/1/GW-F/up/command-ack".to_owned(),
         };
-        let base = if i % 2 == 0 { &valid } else { &valid_status };
+        let base = match i % 3 {
+            0 => &valid,
+            1 => &valid_binary,
+            _ => &valid_status,
+        };
         let payload = mutate(&mut rng, base);
         ingest
             .handle(pv_cloud::telemetry::broker::Incoming {
@@ -478,10 +497,10 @@ async fn malformed_payloads_never_crash_or_stall_ingest() {
         .await
         .expect("signs in");
     for i in 0..2000 {
-        let (topic, base) = if i % 3 == 0 {
-            (topics::status("GW-F").unwrap(), &valid_status)
-        } else {
-            (topics::telemetry("GW-F").unwrap(), &valid)
+        let (topic, base) = match i % 3 {
+            0 => (topics::status("GW-F").unwrap(), &valid_status),
+            1 => (topics::telemetry("GW-F").unwrap(), &valid_binary),
+            _ => (topics::telemetry("GW-F").unwrap(), &valid),
         };
         gw.publish(&topic, mutate(&mut rng, base)).await;
     }

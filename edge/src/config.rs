@@ -51,8 +51,18 @@ struct Raw {
     queue: Option<RawQueue>,
     #[serde(default)]
     mqtt: Option<Spanned<RawMqtt>>,
+    /// What goes over the link (the link itself is `[mqtt]`).
+    #[serde(default)]
+    uplink: Option<RawUplink>,
     #[serde(default)]
     bus: Vec<Spanned<RawBus>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawUplink {
+    /// "json" (default) or "binary" (compact, for metered links; needs an up-to-date hub).
+    encoding: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -202,10 +212,19 @@ impl GatewayConfig {
             None => 1_000_000,
         } as u64;
 
-        let uplink = match &raw.mqtt {
+        let mut uplink = match &raw.mqtt {
             Some(m) => Some(cx.mqtt(m, base, raw.gateway_id.get_ref())?),
             None => None,
         };
+        if let Some(e) = raw.uplink.as_ref().and_then(|u| u.encoding.as_ref()) {
+            let Some(encoding) = pv_shared::wire::Encoding::parse(e.get_ref()) else {
+                return cx.err(e.span(), "uplink.encoding", "\"json\" or \"binary\"");
+            };
+            match uplink.as_mut() {
+                Some(u) => u.encoding = encoding,
+                None => return cx.err(e.span(), "uplink.encoding", "needs an [mqtt] section"),
+            }
+        }
 
         let mut buses = Vec::new();
         let mut ids = HashSet::new();
@@ -443,6 +462,7 @@ impl Ctx<'_> {
             reconnect_initial,
             reconnect_max,
             status_interval: s(self.int(&r.status_interval_s, "mqtt.status_interval_s", 60, 1..=86_400)?),
+            encoding: pv_shared::wire::Encoding::Json,
         })
     }
 }
@@ -479,6 +499,25 @@ interval_ms = 1000
         assert_eq!(c.buses[0].devices[0].map.id, "huawei-sun2000-ktl");
         assert_eq!(c.buses[0].policy.retries, 1);
         assert!(matches!(c.buses[0].transport, Transport::Rtu { baud: 19200, .. }));
+    }
+
+    #[test]
+    fn the_uplink_encoding_is_json_unless_binary_is_chosen() {
+        use pv_shared::wire::Encoding;
+        let c = config(&format!("[mqtt]\nhost = \"h\"\n{BUS}")).unwrap();
+        assert_eq!(c.uplink.unwrap().encoding, Encoding::Json);
+        let c = config(&format!(
+            "[mqtt]\nhost = \"h\"\n[uplink]\nencoding = \"binary\"\n{BUS}"
+        ))
+        .unwrap();
+        assert_eq!(c.uplink.unwrap().encoding, Encoding::Binary);
+        let e = config(&format!(
+            "[mqtt]\nhost = \"h\"\n[uplink]\nencoding = \"cbor\"\n{BUS}"
+        ))
+        .unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (7, "uplink.encoding"), "{e}");
+        let e = config(&format!("[uplink]\nencoding = \"binary\"\n{BUS}")).unwrap_err();
+        assert_eq!(e.field, "uplink.encoding", "{e}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use pv_shared::topics::{self, Kind};
-use pv_shared::wire::{self, Command, CommandAck, GatewayStatus, Sample, TelemetryBatch};
+use pv_shared::wire::{self, Command, CommandAck, GatewayStatus, Sample};
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 use tokio::sync::{mpsc, watch};
 
@@ -237,7 +237,7 @@ fn ingest(store: &Mutex<Store>, topic: &str, payload: &[u8]) -> Option<(String, 
     };
     match kind {
         Kind::Telemetry => {
-            let batch = match wire::parse::<TelemetryBatch>(payload) {
+            let batch = match wire::parse_batch(payload) {
                 Ok(b) if b.gateway == gateway => b,
                 _ => {
                     st.refused += 1;

@@ -455,6 +455,126 @@ pub fn plausible(name: &str, value: f64) -> bool {
     value.is_finite() && plausible_range(name).is_none_or(|(lo, hi)| value >= lo && value <= hi)
 }
 
+/// Stable numeric ids of the vocabulary's entries, what the binary uplink (`wire::binary`) sends
+/// instead of names. An id is given once and never reused nor renumbered, even if its entry is
+/// retired: a gateway and a hub of different releases must read the same id as the same metric.
+/// A new entry takes the next number (the test below refuses an entry without one).
+pub const STABLE_IDS: &[(u16, &str)] = &[
+    (1, "ac_power"),
+    (2, "ac_power_{p}"),
+    (3, "ac_reactive_power"),
+    (4, "ac_apparent_power"),
+    (5, "power_factor"),
+    (6, "grid_frequency"),
+    (7, "grid_voltage"),
+    (8, "grid_voltage_{p}"),
+    (9, "grid_voltage_{pp}"),
+    (10, "ac_current"),
+    (11, "ac_current_{p}"),
+    (12, "peak_power_today"),
+    (13, "dc_power"),
+    (14, "dc_voltage"),
+    (15, "dc_current"),
+    (16, "pv{n}_voltage"),
+    (17, "pv{n}_current"),
+    (18, "pv{n}_power"),
+    (19, "mppt{n}_voltage"),
+    (20, "mppt{n}_current"),
+    (21, "mppt{n}_power"),
+    (22, "mppt{n}_energy_total"),
+    (23, "energy_total"),
+    (24, "energy_today"),
+    (25, "energy_import"),
+    (26, "energy_export"),
+    (27, "reactive_energy_import"),
+    (28, "reactive_energy_export"),
+    (29, "running_time_total"),
+    (30, "temperature"),
+    (31, "heatsink_temperature"),
+    (32, "efficiency"),
+    (33, "insulation_resistance"),
+    (34, "status_code"),
+    (35, "fault_code"),
+    (36, "fault_word{n}"),
+    (37, "warning_code"),
+    (38, "irradiance_poa"),
+    (39, "irradiance_ghi"),
+    (40, "irradiance_dni"),
+    (41, "irradiance_diffuse"),
+    (42, "irradiance_other"),
+    (43, "irradiation_today"),
+    (44, "ambient_temperature"),
+    (45, "module_temperature"),
+    (46, "humidity"),
+    (47, "air_pressure"),
+    (48, "wind_speed"),
+    (49, "wind_direction"),
+    (50, "rainfall"),
+    (51, "tracker_angle"),
+    (52, "tracker_target_angle"),
+    (53, "tracker_mode"),
+    (54, "tracker_stow"),
+    (55, "motor_current"),
+    (56, "serial_number"),
+    (57, "model_name"),
+    (58, "firmware_version"),
+];
+
+/// The stable key of a concrete metric name: its entry's id and, for an indexed or per-phase
+/// entry, the index (`pv12_current` → n = 12; phases a/b/c and ab/bc/ca → 0/1/2; else 0).
+/// `None` for a name outside the vocabulary.
+pub fn stable_key(name: &str) -> Option<(u16, u16)> {
+    let def = lookup(name)?.def;
+    let id = STABLE_IDS.iter().find(|(_, n)| *n == def.name)?.0;
+    let index = match hole_of(def.name) {
+        None => 0,
+        Some((at, hole)) => {
+            let prefix = &def.name[..at];
+            let suffix = &def.name[at + hole.len()..];
+            let middle = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            match phases(hole) {
+                None => middle.parse().ok()?,
+                Some(list) => list.iter().position(|p| *p == middle)? as u16,
+            }
+        }
+    };
+    Some((id, index))
+}
+
+/// The name a stable key stands for (the inverse of [`stable_key`]); `None` for an id this
+/// release does not know or an index its entry cannot take.
+pub fn name_of_key(id: u16, index: u16) -> Option<String> {
+    let pattern = STABLE_IDS.iter().find(|(i, _)| *i == id)?.1;
+    let name = match hole_of(pattern) {
+        None if index == 0 => pattern.to_string(),
+        None => return None,
+        Some((_, hole)) => match phases(hole) {
+            None => pattern.replacen(hole, &index.to_string(), 1),
+            Some(list) => pattern.replacen(hole, list.get(usize::from(index))?, 1),
+        },
+    };
+    // Only names the vocabulary accepts (an index of 0 or above 999 is not one).
+    stable_key(&name)
+        .is_some_and(|k| k == (id, index))
+        .then_some(name)
+}
+
+/// The names a phase hole takes, in index order; `None` for the numeric `{n}`.
+fn phases(hole: &str) -> Option<&'static [&'static str]> {
+    match hole {
+        "{p}" => Some(&["a", "b", "c"]),
+        "{pp}" => Some(&["ab", "bc", "ca"]),
+        _ => None,
+    }
+}
+
+/// Where an entry's hole is and which it is.
+fn hole_of(pattern: &str) -> Option<(usize, &'static str)> {
+    ["{n}", "{pp}", "{p}"]
+        .into_iter()
+        .find_map(|h| pattern.find(h).map(|at| (at, h)))
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -535,5 +655,63 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), METRICS.len());
+    }
+}
+
+#[cfg(test)]
+mod stable_id_tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_has_one_id_and_no_id_is_used_twice() {
+        for def in METRICS {
+            let n = STABLE_IDS.iter().filter(|(_, name)| *name == def.name).count();
+            assert_eq!(
+                n, 1,
+                "{} needs exactly one stable id (take the next number)",
+                def.name
+            );
+        }
+        let mut ids: Vec<u16> = STABLE_IDS.iter().map(|(id, _)| *id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), STABLE_IDS.len(), "an id is used twice");
+        assert!(!ids.contains(&0), "0 stands for a name sent as text");
+    }
+
+    #[test]
+    fn keys_round_trip_to_the_same_name() {
+        for name in [
+            "ac_power",
+            "pv12_current",
+            "pv1_voltage",
+            "mppt999_energy_total",
+            "ac_power_c",
+            "grid_voltage_ca",
+            "grid_voltage_a",
+            "fault_word3",
+            "serial_number",
+        ] {
+            let (id, index) = stable_key(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(name_of_key(id, index).as_deref(), Some(name));
+        }
+        assert_eq!(stable_key("ac_power"), Some((1, 0)));
+        assert_eq!(stable_key("grid_voltage_bc"), Some((9, 1)));
+        assert_eq!(stable_key("pv7_power"), Some((18, 7)));
+        for bad in [
+            "pv0_current",
+            "pv01_current",
+            "pv1000_current",
+            "ac_power_d",
+            "vendor_x",
+        ] {
+            assert_eq!(stable_key(bad), None, "{bad}");
+        }
+        assert_eq!(name_of_key(16, 0), None, "pv0_voltage is not a name");
+        assert_eq!(name_of_key(16, 1000), None);
+        assert_eq!(name_of_key(2, 3), None, "phase d");
+        assert_eq!(name_of_key(1, 1), None, "ac_power takes no index");
+        assert_eq!(name_of_key(0, 0), None);
+        assert_eq!(name_of_key(60_000, 0), None);
     }
 }

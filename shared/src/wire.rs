@@ -20,6 +20,8 @@
 //! answers each with a `CommandAck` carrying the same id, ok or not, and a message. A command
 //! delivered twice (QoS 1) is executed once; the second delivery gets the first answer again.
 
+pub mod binary;
+
 use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
@@ -327,6 +329,8 @@ pub enum WireError {
     TooLarge(usize),
     #[error("invalid message: {0}")]
     Invalid(String),
+    #[error("binary batch: {0}")]
+    Binary(#[from] binary::BinaryError),
 }
 
 /// A payload type of the contract, with the rules a well-formed one keeps beyond its shape.
@@ -434,6 +438,73 @@ pub fn parse<T: Message>(bytes: &[u8]) -> Result<T, WireError> {
     let message: T = serde_json::from_slice(bytes)?;
     message.check()?;
     Ok(message)
+}
+
+/// How a gateway encodes its telemetry batches (its configuration chooses): both arrive on the
+/// same topic and `parse_batch` tells them apart by the first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Encoding {
+    /// The `TelemetryBatch` as JSON, what every hub reads.
+    #[default]
+    Json,
+    /// `binary`: metric ids, device integers with their scale, deflated. Hubs are upgraded
+    /// before the gateways that use it (an older hub refuses it as malformed).
+    Binary,
+}
+
+impl Encoding {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::Json => "json",
+            Encoding::Binary => "binary",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Encoding> {
+        match text {
+            "json" => Some(Encoding::Json),
+            "binary" => Some(Encoding::Binary),
+            _ => None,
+        }
+    }
+
+    /// The encoding of a telemetry payload.
+    pub fn of(payload: &[u8]) -> Encoding {
+        if binary::is_binary(payload) {
+            Encoding::Binary
+        } else {
+            Encoding::Json
+        }
+    }
+}
+
+/// Parses a telemetry payload in either encoding: size limit, then the format, then the batch's
+/// rules — the same checks for both.
+pub fn parse_batch(bytes: &[u8]) -> Result<TelemetryBatch, WireError> {
+    if !binary::is_binary(bytes) {
+        return parse(bytes);
+    }
+    if bytes.len() > MAX_PAYLOAD_BYTES {
+        return Err(WireError::TooLarge(bytes.len()));
+    }
+    let batch = binary::decode(bytes)?;
+    batch.check()?;
+    Ok(batch)
+}
+
+/// Encodes a batch in `encoding`, refusing what the hub would refuse.
+pub fn batch_to_bytes(batch: &TelemetryBatch, encoding: Encoding) -> Result<Vec<u8>, WireError> {
+    match encoding {
+        Encoding::Json => to_bytes(batch),
+        Encoding::Binary => {
+            batch.check()?;
+            let bytes = binary::encode(batch)?;
+            if bytes.len() > MAX_PAYLOAD_BYTES {
+                return Err(WireError::TooLarge(bytes.len()));
+            }
+            Ok(bytes)
+        }
+    }
 }
 
 /// Encodes a message, refusing one the other side would refuse (too large, or breaking its

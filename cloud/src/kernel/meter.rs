@@ -34,6 +34,8 @@ pub struct Meter {
     pub batches_stored: Counter,
     pub store_failures: Counter,
     refused: Family<Labels, Counter>,
+    uplink_batches: Family<Labels, Counter>,
+    uplink_bytes: Family<Labels, Counter>,
     /// From a batch's arrival at the hub to its acknowledgement being published.
     pub ack_latency: Histogram,
     pub writer_queue_depth: Gauge,
@@ -73,6 +75,8 @@ impl Meter {
             batches_stored: Counter::default(),
             store_failures: Counter::default(),
             refused: Family::default(),
+            uplink_batches: Family::default(),
+            uplink_bytes: Family::default(),
             ack_latency: Histogram::new(LATENCY_BUCKETS),
             writer_queue_depth: Gauge::default(),
             writer_queue_capacity: Gauge::default(),
@@ -113,6 +117,16 @@ impl Meter {
             "ingest_refused",
             "Refused by reason: whole messages for malformed, oversized, wrong_version, gateway_mismatch and unattributed; samples for unknown_device and time_out_of_range",
             m.refused.clone(),
+        );
+        r.register(
+            "ingest_uplink_batches",
+            "Telemetry payloads received by encoding (json, binary), refused ones included",
+            m.uplink_batches.clone(),
+        );
+        r.register(
+            "ingest_uplink_bytes",
+            "Bytes of telemetry payloads received by encoding",
+            m.uplink_bytes.clone(),
         );
         r.register(
             "ingest_ack_latency_seconds",
@@ -197,6 +211,20 @@ impl Meter {
         self.refused
             .get_or_create(&vec![("reason", reason.to_owned())])
             .inc_by(n);
+    }
+
+    /// Counts a telemetry payload of `bytes` in `encoding` (a `wire::Encoding` name).
+    pub fn uplink(&self, encoding: &'static str, bytes: usize) {
+        let labels = vec![("encoding", encoding.to_owned())];
+        self.uplink_batches.get_or_create(&labels).inc();
+        self.uplink_bytes.get_or_create(&labels).inc_by(bytes as u64);
+    }
+
+    /// Telemetry payloads received in `encoding`.
+    pub fn uplink_batches(&self, encoding: &str) -> u64 {
+        self.uplink_batches
+            .get_or_create(&vec![("encoding", encoding.to_owned())])
+            .get()
     }
 
     pub fn refused(&self, reason: &str) -> u64 {

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pv_shared::topics::{self, Kind};
-use pv_shared::wire::{self, CommandAck, GatewayStatus, TelemetryBatch, WireError};
+use pv_shared::wire::{self, CommandAck, GatewayStatus, WireError};
 use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
 use super::broker::{Downlink, Incoming};
@@ -177,7 +177,9 @@ impl Ingest {
     fn refuse_wire(&self, gateway: &str, e: &WireError) {
         let reason = match e {
             WireError::TooLarge(_) => Reason::Oversized,
-            WireError::Version(_) => Reason::WrongVersion,
+            WireError::Version(_) | WireError::Binary(wire::binary::BinaryError::Version(_)) => {
+                Reason::WrongVersion
+            }
             _ => Reason::Malformed,
         };
         let detail: String = e.to_string().chars().take(200).collect();
@@ -226,7 +228,10 @@ impl Ingest {
 
     async fn telemetry(&self, mut entry: Arc<GatewayEntry>, payload: &[u8]) {
         let received = std::time::Instant::now();
-        let batch = match wire::parse::<TelemetryBatch>(payload) {
+        // JSON or the binary encoding, told apart by the first byte (`wire::Encoding`).
+        let encoding = wire::Encoding::of(payload);
+        self.state.meter.uplink(encoding.as_str(), payload.len());
+        let batch = match wire::parse_batch(payload) {
             Ok(b) => b,
             Err(e) => return self.refuse_wire(&entry.gateway_id, &e),
         };

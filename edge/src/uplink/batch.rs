@@ -1,9 +1,11 @@
 //! Samples → telemetry payloads no larger than the wire limit.
 //!
 //! The samples come from the queue already as JSON (`WireSample`): a payload is the batch's
-//! header as serde writes it, with the samples' bytes placed in its empty `samples` array.
+//! header as serde writes it, with the samples' bytes placed in its empty `samples` array. With
+//! the binary encoding the same groups are read back into samples and encoded compactly
+//! (`wire::binary`); a group that encoding refuses goes as JSON, which every hub takes.
 
-use pv_shared::wire::{self, TelemetryBatch};
+use pv_shared::wire::{self, Encoding, Sample, TelemetryBatch};
 
 use crate::queue::WireSample;
 
@@ -39,7 +41,12 @@ fn header(gateway: &str, replay: bool, first_seq: u64, last_seq: u64) -> Option<
 /// that cannot be sent at all (larger than the limit by itself, which no real device map comes
 /// near) is returned apart by sequence, so the caller can drop it loudly instead of retrying it
 /// forever.
-pub fn encode(gateway: &str, replay: bool, samples: Vec<WireSample>) -> (Vec<Outgoing>, Vec<u64>) {
+pub fn encode(
+    gateway: &str,
+    replay: bool,
+    samples: Vec<WireSample>,
+    encoding: Encoding,
+) -> (Vec<Outgoing>, Vec<u64>) {
     let mut out = Vec::new();
     let mut unsendable = Vec::new();
     // The longest header this gateway can have (sequence numbers of 20 digits).
@@ -66,6 +73,9 @@ pub fn encode(gateway: &str, replay: bool, samples: Vec<WireSample>) -> (Vec<Out
                 payload.extend_from_slice(&s.json);
             }
             payload.extend_from_slice(&head[at..]);
+            if encoding == Encoding::Binary {
+                payload = binary(gateway, replay, group).unwrap_or(payload);
+            }
             out.push(Outgoing {
                 first_seq,
                 last_seq,
@@ -98,6 +108,22 @@ pub fn encode(gateway: &str, replay: bool, samples: Vec<WireSample>) -> (Vec<Out
     (out, unsendable)
 }
 
+/// The group in the binary encoding; `None` (and a log line) when it cannot be, so the caller
+/// sends the JSON instead. A group under the JSON limit is far under it in binary.
+fn binary(gateway: &str, replay: bool, group: &[WireSample]) -> Option<Vec<u8>> {
+    let samples: Result<Vec<Sample>, _> = group.iter().map(|s| serde_json::from_slice(&s.json)).collect();
+    let result = samples.map_err(wire::WireError::from).and_then(|samples| {
+        wire::batch_to_bytes(&TelemetryBatch::new(gateway, replay, samples), Encoding::Binary)
+    });
+    match result {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            tracing::warn!(error = %e, samples = group.len(), "batch sent as JSON: not encodable in binary");
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,7 +148,7 @@ mod tests {
     #[test]
     fn large_batches_split_below_the_limit_in_order_and_parse_back() {
         let (samples, wire_samples): (Vec<_>, Vec<_>) = (1..=100).map(|s| sample(s, 10_000)).unzip();
-        let (out, bad) = encode("gw", true, wire_samples);
+        let (out, bad) = encode("gw", true, wire_samples, Encoding::Json);
         assert!(bad.is_empty());
         assert!(out.len() > 1);
         assert!(out.iter().all(|o| o.payload.len() <= wire::MAX_PAYLOAD_BYTES));
@@ -141,18 +167,40 @@ mod tests {
             back.extend(b.samples);
         }
         assert_eq!(back, samples);
-        let (one, _) = encode("gw", false, vec![sample(5, 10).1]);
+        let (one, _) = encode("gw", false, vec![sample(5, 10).1], Encoding::Json);
         assert_eq!((one[0].first_seq, one[0].last_seq, one[0].replay), (5, 5, false));
-        assert!(encode("gw", false, Vec::new()).0.is_empty());
+        assert!(encode("gw", false, Vec::new(), Encoding::Json).0.is_empty());
     }
 
     #[test]
     fn a_sample_too_large_alone_is_set_apart() {
         let samples = vec![sample(1, 10).1, sample(2, 300_000).1, sample(3, 10).1];
-        let (out, bad) = encode("gw", false, samples);
+        let (out, bad) = encode("gw", false, samples, Encoding::Json);
         assert_eq!(bad, vec![2]);
         assert_eq!(out.iter().map(|o| o.samples).sum::<usize>(), 2);
         let b: TelemetryBatch = wire::parse(&out[0].payload).unwrap();
         assert_eq!(b.samples.iter().map(|s| s.seq).collect::<Vec<_>>(), vec![1, 3]);
+    }
+
+    #[test]
+    fn binary_batches_carry_the_same_samples_and_fall_back_to_json_when_refused() {
+        let (samples, wire_samples): (Vec<_>, Vec<_>) = (1..=100).map(|s| sample(s, 10)).unzip();
+        let (json, _) = encode("gw", true, wire_samples.clone(), Encoding::Json);
+        let (bin, bad) = encode("gw", true, wire_samples, Encoding::Binary);
+        assert!(bad.is_empty());
+        assert_eq!(bin.len(), 1);
+        assert_eq!(Encoding::of(&bin[0].payload), Encoding::Binary);
+        assert!(bin[0].payload.len() * 5 < json[0].payload.len());
+        let b = wire::parse_batch(&bin[0].payload).unwrap();
+        assert_eq!((b.first_seq, b.last_seq, b.replay), (1, 100, true));
+        assert_eq!(b.samples, samples);
+        // A device id longer than the binary layout allows: the batch still leaves, as JSON.
+        let (mut odd, mut odd_wire) = sample(7, 1);
+        odd.device = "d".repeat(300);
+        odd_wire.json = serde_json::to_vec(&odd).unwrap();
+        let (out, bad) = encode("gw", false, vec![odd_wire], Encoding::Binary);
+        assert!(bad.is_empty());
+        assert_eq!(Encoding::of(&out[0].payload), Encoding::Json);
+        assert_eq!(wire::parse_batch(&out[0].payload).unwrap().samples, vec![odd]);
     }
 }

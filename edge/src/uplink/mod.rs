@@ -60,6 +60,8 @@ pub struct UplinkConfig {
     pub reconnect_initial: Duration,
     pub reconnect_max: Duration,
     pub status_interval: Duration,
+    /// How telemetry batches are encoded (`[uplink] encoding`); JSON unless chosen.
+    pub encoding: wire::Encoding,
 }
 
 impl UplinkConfig {
@@ -70,6 +72,7 @@ impl UplinkConfig {
             replay_window: self.replay_window,
             ack_timeout: self.ack_timeout,
             live_age: Duration::from_secs(10),
+            encoding: self.encoding,
         }
     }
 }

@@ -29,6 +29,7 @@ pub struct Pacing {
     pub ack_timeout: Duration,
     /// Samples at most this old when a session starts count as live.
     pub live_age: Duration,
+    pub encoding: pv_shared::wire::Encoding,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -104,7 +105,7 @@ impl Session {
                     break;
                 };
                 self.live_cursor = last;
-                let (batches, bad) = batch::encode(gateway, false, samples);
+                let (batches, bad) = batch::encode(gateway, false, samples, pacing.encoding);
                 unsendable.extend(bad);
                 for b in batches {
                     self.inflight.insert(
@@ -129,7 +130,7 @@ impl Session {
                 break;
             };
             self.replay_cursor = last;
-            let (batches, bad) = batch::encode(gateway, true, samples);
+            let (batches, bad) = batch::encode(gateway, true, samples, pacing.encoding);
             unsendable.extend(bad);
             for b in batches {
                 self.inflight.insert(
@@ -225,6 +226,7 @@ mod tests {
             replay_window: 2,
             ack_timeout: Duration::from_secs(5),
             live_age: Duration::from_secs(10),
+            encoding: pv_shared::wire::Encoding::Json,
         }
     }
 
