@@ -203,7 +203,7 @@ async fn an_agent_trusting_the_hub_ca_publishes_over_tls_and_others_are_refused(
     drop(untrusting);
     assert_eq!(app.raw_count().await, 0, "nothing came through an untrusted hub");
 
-    // The agent with the hub's CA: samples stored, and acknowledged (its queue empties).
+    // The agent with the hub's CA: samples stored, and acknowledged (its queue drains).
     let (_trusting, log) = agent(&pki.ca, "trusting");
     let view = app.app.state.realtime.clone();
     let acked = eventually(T, || async {
@@ -211,7 +211,11 @@ async fn an_agent_trusting_the_hub_ca_publishes_over_tls_and_others_are_refused(
             .gateway("GW-TLS")
             .and_then(|g| g.status)
             .and_then(|s| s.queue);
-        queue.is_some_and(|q| q.depth == 0 && q.next_seq > 3) && app.raw_count().await >= 3
+        // Only acknowledgements take samples out of a queue that is not full: depth well below
+        // what was queued proves acks came back (an empty queue at the instant of a status is
+        // timing, since the agent applies acks off its uplink task).
+        queue.is_some_and(|q| q.next_seq > 10 && q.dropped_oldest == 0 && q.depth + 5 < q.next_seq)
+            && app.raw_count().await >= 3
     })
     .await;
     assert!(
