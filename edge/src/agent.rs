@@ -20,6 +20,11 @@ use crate::{provision, uplink};
 
 /// Samples grouped into one durable write at most (one fsync per group).
 const GROUP_COMMIT_MAX: usize = 512;
+/// How long the first reading of a group commit waits for others: readings trickle in one by
+/// one as devices answer, and a push per reading would cost an fsync and a queue entry each
+/// (the queue stores a push as one entry, so replaying and removing it costs one sled key).
+/// Short beside a poll interval and the uplink's own linger.
+const GROUP_COMMIT_LINGER: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// The polling side of one configuration (replaced as a whole on reload).
 struct Polling {
@@ -87,6 +92,7 @@ fn spawn_store(
         let mut stdout = std::io::stdout();
         while let Some(first) = rx.recv().await {
             let mut batch = Vec::new();
+            let deadline = tokio::time::Instant::now() + GROUP_COMMIT_LINGER;
             let mut next = Some(first);
             while let Some(e) = next {
                 match e {
@@ -105,7 +111,10 @@ fn spawn_store(
                     }
                 }
                 next = if batch.len() < GROUP_COMMIT_MAX {
-                    rx.try_recv().ok()
+                    match rx.try_recv() {
+                        Ok(e) => Some(e),
+                        Err(_) => tokio::time::timeout_at(deadline, rx.recv()).await.ok().flatten(),
+                    }
                 } else {
                     None
                 };

@@ -14,10 +14,12 @@
 //! flushed: sled writes them out within half a second anyway, and an ack lost to a crash only
 //! makes the gateway send those samples again, which the cloud's idempotent ingest ignores.
 //!
-//! Layout of an entry: see `codec` (compact since the backlog-replay work; JSON entries of
-//! older gateways are still read).
+//! Layout: samples are stored in groups, several per sled entry (see `group`), each sample in
+//! the compact layout of `codec`; the one-sample entries of older gateways (JSON or compact)
+//! are still read.
 
 mod codec;
+mod group;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -41,8 +43,6 @@ const METRIC_IDS: &str = "metric_ids";
 const META_ACKED: &[u8] = b"acked";
 const META_NEXT: &[u8] = b"next";
 const META_DROPPED: &[u8] = b"dropped";
-/// Acked ranges up to this wide are removed key by key (see `ack_range`).
-const DIRECT_REMOVE_MAX: u64 = 16_384;
 
 /// A reading to store (the queue gives it its sequence number).
 #[derive(Debug, Clone)]
@@ -95,9 +95,16 @@ fn get_u64(tree: &sled::Tree, key: &[u8]) -> Result<u64, QueueError> {
         .unwrap_or(0))
 }
 
-fn decode(key: &[u8], value: &[u8], dict: &codec::Dictionary) -> Result<Sample, QueueError> {
-    let seq = <[u8; 8]>::try_from(key).map(u64::from_be_bytes).unwrap_or(0);
+fn key_seq(key: &[u8]) -> u64 {
+    <[u8; 8]>::try_from(key).map(u64::from_be_bytes).unwrap_or(0)
+}
+
+fn decode(seq: u64, value: &[u8], dict: &codec::Dictionary) -> Result<Sample, QueueError> {
     codec::decode(value, dict).map_err(|err| QueueError::Corrupt { seq, err })
+}
+
+fn entries(key: u64, value: &[u8]) -> Result<Vec<(u64, &[u8])>, QueueError> {
+    group::entries(key, value).map_err(|err| QueueError::Corrupt { seq: key, err })
 }
 
 /// Opens the sled database, waiting up to 5 s for its file lock: sled's background flusher keeps
@@ -138,15 +145,20 @@ impl Queue {
         let acked = get_u64(&db, META_ACKED)?;
         let dropped = get_u64(&db, META_DROPPED)?;
         let last = match samples.last()? {
-            Some((k, _)) => <[u8; 8]>::try_from(k.as_ref())
-                .map(u64::from_be_bytes)
-                .unwrap_or(0),
+            Some((k, v)) => entries(key_seq(&k), &v)?.last().map_or(0, |e| e.0),
             None => 0,
         };
         // Sequence numbers never go back, even when every sample has been acknowledged and
         // removed: the cloud deduplicates on them.
         let next_seq = get_u64(&db, META_NEXT)?.max(last + 1).max(acked + 1);
-        let len = samples.len() as u64;
+        let mut len = 0;
+        for item in samples.iter() {
+            let (k, v) = item?;
+            len += group::count(&v).map_err(|err| QueueError::Corrupt {
+                seq: key_seq(&k),
+                err,
+            })?;
+        }
         Ok(Queue {
             db,
             samples,
@@ -165,6 +177,17 @@ impl Queue {
 
     /// Stores readings durably; returns their sequence numbers.
     pub fn push(&self, readings: Vec<NewSample>) -> Result<Vec<u64>, QueueError> {
+        self.push_as(readings, true)
+    }
+
+    /// As `push`, one sample per entry: the layout of gateways before groups (an upgrade's
+    /// starting point, for tests and the replay benchmark's "before").
+    #[cfg(any(test, feature = "testkit"))]
+    pub fn push_ungrouped(&self, readings: Vec<NewSample>) -> Result<Vec<u64>, QueueError> {
+        self.push_as(readings, false)
+    }
+
+    fn push_as(&self, readings: Vec<NewSample>, grouped: bool) -> Result<Vec<u64>, QueueError> {
         let mut st = self.state.lock().map_err(|_| QueueError::Poisoned)?;
         let mut dict = self.dict.write().map_err(|_| QueueError::Poisoned)?;
         let new = dict.missing(readings.iter().flat_map(|r| r.values.keys()));
@@ -176,7 +199,7 @@ impl Queue {
             }
             dict.add(&new);
         }
-        let mut batch = sled::Batch::default();
+        let mut encoded = Vec::with_capacity(readings.len());
         let mut seqs = Vec::with_capacity(readings.len());
         let mut seq = st.next_seq;
         for r in readings {
@@ -190,9 +213,20 @@ impl Queue {
             // Nothing leaves the gateway as a good value that is outside its plausible range.
             s.mark_implausible();
             let bytes = codec::encode(s, &dict).map_err(|err| QueueError::Corrupt { seq, err })?;
-            batch.insert(&seq.to_be_bytes(), bytes);
+            encoded.push((seq, bytes));
             seqs.push(seq);
             seq += 1;
+        }
+        let mut batch = sled::Batch::default();
+        for chunk in encoded.chunks(group::GROUP_MAX) {
+            if !grouped {
+                for (seq, bytes) in chunk {
+                    batch.insert(&seq.to_be_bytes(), bytes.as_slice());
+                }
+                continue;
+            }
+            let refs: Vec<(u64, &[u8])> = chunk.iter().map(|(s, b)| (*s, b.as_slice())).collect();
+            batch.insert(&chunk[0].0.to_be_bytes(), group::encode(chunk[0].0, &refs));
         }
         self.samples.apply_batch(batch)?;
         // The next sequence is kept separately so it survives the samples' removal.
@@ -201,14 +235,24 @@ impl Queue {
         st.len += seqs.len() as u64;
         if st.len > self.max_samples {
             let excess = st.len - self.max_samples;
-            let mut drop = sled::Batch::default();
-            let mut n = 0;
-            for item in self.samples.iter().keys().take(excess as usize) {
-                drop.remove(item?);
-                n += 1;
+            let first = match self.samples.first()? {
+                Some((k, _)) => key_seq(&k),
+                None => 0,
+            };
+            // The oldest `excess` samples, wherever the groups' edges fall.
+            let mut upto = first;
+            let mut counted = 0;
+            for item in self.samples.iter() {
+                let (k, v) = item?;
+                let es = entries(key_seq(&k), &v)?;
+                if counted + es.len() as u64 >= excess {
+                    upto = es[(excess - counted - 1) as usize].0;
+                    break;
+                }
+                counted += es.len() as u64;
             }
-            self.samples.apply_batch(drop)?;
-            st.len -= n;
+            let n = self.remove_range(first, upto)?;
+            st.len -= n.min(st.len);
             st.dropped += n;
             self.db.insert(META_DROPPED, &st.dropped.to_be_bytes())?;
             tracing::warn!(
@@ -229,13 +273,12 @@ impl Queue {
 
     /// Up to `limit` samples with a sequence above `after`, oldest first (a replay batch).
     pub fn after(&self, after: u64, limit: usize) -> Result<Vec<Sample>, QueueError> {
-        let start = after.saturating_add(1).to_be_bytes();
         let dict = self.dict.read().map_err(|_| QueueError::Poisoned)?;
         let mut out = Vec::with_capacity(limit.min(10_000));
-        for item in self.samples.range(start..).take(limit) {
-            let (k, v) = item?;
-            out.push(decode(&k, &v, &dict)?);
-        }
+        self.scan(after.saturating_add(1), u64::MAX, limit, |seq, bytes| {
+            out.push(decode(seq, bytes, &dict)?);
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -248,29 +291,64 @@ impl Queue {
         }
         let dict = self.dict.read().map_err(|_| QueueError::Poisoned)?;
         let mut out = Vec::with_capacity(limit.min(10_000));
-        for item in self
-            .samples
-            .range(start.to_be_bytes()..before.to_be_bytes())
-            .take(limit)
-        {
-            let (k, v) = item?;
-            let seq = <[u8; 8]>::try_from(k.as_ref())
-                .map(u64::from_be_bytes)
-                .unwrap_or(0);
-            let mut json = Vec::with_capacity(v.len() * 3);
-            codec::to_wire_json(&v, &dict, &mut json).map_err(|err| QueueError::Corrupt { seq, err })?;
+        self.scan(start, before, limit, |seq, bytes| {
+            let mut json = Vec::with_capacity(bytes.len() * 3);
+            codec::to_wire_json(bytes, &dict, &mut json).map_err(|err| QueueError::Corrupt { seq, err })?;
             out.push(WireSample { seq, json });
-        }
+            Ok(())
+        })?;
         Ok(out)
+    }
+
+    /// Calls `f` for up to `limit` samples with `start <= seq < before`, ascending.
+    fn scan(
+        &self,
+        start: u64,
+        before: u64,
+        limit: usize,
+        mut f: impl FnMut(u64, &[u8]) -> Result<(), QueueError>,
+    ) -> Result<(), QueueError> {
+        if limit == 0 || start >= before {
+            return Ok(());
+        }
+        // The group holding `start` may be keyed below it.
+        let head = self.samples.range(..start.to_be_bytes()).next_back();
+        let rest = self.samples.range(start.to_be_bytes()..before.to_be_bytes());
+        let mut left = limit;
+        for item in head.into_iter().chain(rest) {
+            let (k, v) = item?;
+            for (seq, bytes) in entries(key_seq(&k), &v)? {
+                if seq < start {
+                    continue;
+                }
+                if seq >= before {
+                    return Ok(());
+                }
+                f(seq, bytes)?;
+                left -= 1;
+                if left == 0 {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Up to `limit` of the newest samples, oldest first.
     pub fn newest(&self, limit: usize) -> Result<Vec<Sample>, QueueError> {
         let dict = self.dict.read().map_err(|_| QueueError::Poisoned)?;
         let mut out = Vec::new();
-        for item in self.samples.iter().rev().take(limit) {
+        for item in self.samples.iter().rev() {
+            if out.len() >= limit {
+                break;
+            }
             let (k, v) = item?;
-            out.push(decode(&k, &v, &dict)?);
+            for (seq, bytes) in entries(key_seq(&k), &v)?.into_iter().rev() {
+                if out.len() >= limit {
+                    break;
+                }
+                out.push(decode(seq, bytes, &dict)?);
+            }
         }
         out.reverse();
         Ok(out)
@@ -284,30 +362,7 @@ impl Queue {
         if first > last {
             return Ok(0);
         }
-        let mut n = 0;
-        if last - first < DIRECT_REMOVE_MAX {
-            // Key by key without scanning first: a batch's keys are all there (the scan cost a
-            // tenth of a replay), and a removal needs no atomicity (an ack half applied only
-            // makes samples go out again).
-            for seq in first..=last {
-                if self.samples.remove(seq.to_be_bytes())?.is_some() {
-                    n += 1;
-                }
-            }
-        } else {
-            // A wide range (joined acks, or a peer's odd one) may be mostly holes: visit only
-            // the keys that exist.
-            let mut batch = sled::Batch::default();
-            for k in self
-                .samples
-                .range(first.to_be_bytes()..=last.to_be_bytes())
-                .keys()
-            {
-                batch.remove(k?);
-                n += 1;
-            }
-            self.samples.apply_batch(batch)?;
-        }
+        let n = self.remove_range(first, last)?;
         st.len -= n.min(st.len);
         if last > st.acked {
             st.acked = last;
@@ -324,17 +379,47 @@ impl Queue {
         if up_to <= st.acked {
             return Ok(0);
         }
-        let mut batch = sled::Batch::default();
-        let mut n = 0;
-        for k in self.samples.range(..=up_to.to_be_bytes()).keys() {
-            batch.remove(k?);
-            n += 1;
-        }
-        self.samples.apply_batch(batch)?;
+        let n = self.remove_range(0, up_to)?;
         self.db.insert(META_ACKED, &up_to.to_be_bytes())?;
         self.db.flush()?;
         st.acked = up_to;
         st.len -= n.min(st.len);
+        Ok(n)
+    }
+
+    /// Removes every sample with `first <= seq <= last` in one sled batch (a crash applies all
+    /// of it or none): groups inside the range go whole, a group the range cuts is rewritten
+    /// with what it keeps. Returns how many samples were removed.
+    fn remove_range(&self, first: u64, last: u64) -> Result<u64, QueueError> {
+        let head = self.samples.range(..first.to_be_bytes()).next_back();
+        let items = head
+            .into_iter()
+            .chain(self.samples.range(first.to_be_bytes()..=last.to_be_bytes()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut batch = sled::Batch::default();
+        let mut n = 0;
+        for (i, (k, v)) in items.iter().enumerate() {
+            let key = key_seq(k);
+            if key >= first && i + 1 < items.len() {
+                // The next group starts within the range, so all of this one lies in it.
+                n += group::count(v).map_err(|err| QueueError::Corrupt { seq: key, err })?;
+                batch.remove(k);
+                continue;
+            }
+            let es = entries(key, v)?;
+            let kept: Vec<(u64, &[u8])> = es
+                .iter()
+                .copied()
+                .filter(|(seq, _)| *seq < first || *seq > last)
+                .collect();
+            n += (es.len() - kept.len()) as u64;
+            if kept.is_empty() {
+                batch.remove(k);
+            } else if kept.len() < es.len() {
+                batch.insert(k, group::encode(key, &kept));
+            }
+        }
+        self.samples.apply_batch(batch)?;
         Ok(n)
     }
 
@@ -434,7 +519,7 @@ mod tests {
     fn a_wide_ack_range_removes_exactly_what_it_covers() {
         let dir = tempfile::tempdir().unwrap();
         let q = Queue::open(dir.path(), 100_000).unwrap();
-        let n = DIRECT_REMOVE_MAX as u32 + 100;
+        let n = 20_000;
         q.push((0..n).map(reading).collect()).unwrap();
         q.ack_range(51, 60).unwrap();
         // Wider than removed key by key, with a hole in it.
@@ -487,6 +572,77 @@ mod tests {
         assert_eq!(seqs, vec![4, 5, 6]);
     }
 
+    fn seqs_after(q: &Queue, after: u64) -> Vec<u64> {
+        q.after(after, usize::MAX)
+            .unwrap()
+            .iter()
+            .map(|s| s.seq)
+            .collect()
+    }
+
+    #[test]
+    fn acks_that_cut_groups_keep_the_rest_of_them_across_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let q = Queue::open(dir.path(), 10_000).unwrap();
+            // 600 in one push: groups 1-256, 257-512, 513-600; then one of 10.
+            q.push((0..600).map(reading).collect()).unwrap();
+            q.push((0..10).map(reading).collect()).unwrap();
+            assert_eq!(q.samples.len(), 4, "one sled entry per group");
+            // A batch ending inside a group, then one starting inside another.
+            assert_eq!(q.ack_range(1, 200).unwrap(), 200);
+            assert_eq!(q.ack_range(300, 305).unwrap(), 6);
+            assert_eq!(q.ack_range(601, 603).unwrap(), 3);
+            // Reading from inside a group (its key is below the start).
+            let from: Vec<u64> = q
+                .after_wire(250, 260, 100)
+                .unwrap()
+                .iter()
+                .map(|w| w.seq)
+                .collect();
+            assert_eq!(from, (251..=259).collect::<Vec<_>>());
+        }
+        let q = Queue::open(dir.path(), 10_000).unwrap();
+        let expect: Vec<u64> = (201..=299).chain(306..=600).chain(604..=610).collect();
+        assert_eq!(seqs_after(&q, 0), expect);
+        assert_eq!(q.stats().len, expect.len() as u64);
+        assert_eq!(
+            q.after(250, 1).unwrap()[0].values["ac_power"],
+            Value::Number(250.0)
+        );
+        let newest: Vec<u64> = q.newest(9).unwrap().iter().map(|s| s.seq).collect();
+        assert_eq!(newest, vec![599, 600, 604, 605, 606, 607, 608, 609, 610]);
+        // The whole range at once, across the cut groups.
+        assert_eq!(q.ack_range(150, 1_000).unwrap(), expect.len() as u64);
+        assert_eq!(q.samples.len(), 0);
+        assert_eq!(q.push(vec![reading(1)]).unwrap(), vec![611]);
+    }
+
+    #[test]
+    fn an_upgraded_gateway_replays_its_one_sample_compact_entries_beside_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            // What the compact layout before groups left: one entry per sample under its seq.
+            let q = Queue::open(dir.path(), 100).unwrap();
+            q.push_ungrouped(vec![reading(0)]).unwrap();
+            q.ack(1).unwrap();
+            q.push_ungrouped((2..=6).map(|i| reading(i * 10)).collect())
+                .unwrap();
+            assert_eq!(q.samples.len(), 5);
+        }
+        let q = Queue::open(dir.path(), 100).unwrap();
+        assert_eq!(q.stats().len, 5);
+        assert_eq!(q.push((0..3).map(reading).collect()).unwrap(), vec![7, 8, 9]);
+        assert_eq!(seqs_after(&q, 0), (2..=9).collect::<Vec<_>>());
+        assert_eq!(q.after(2, 1).unwrap()[0].values["ac_power"], Value::Number(30.0));
+        // One ack across both layouts.
+        assert_eq!(q.ack_range(4, 7).unwrap(), 4);
+        drop(q);
+        let q = Queue::open(dir.path(), 100).unwrap();
+        assert_eq!(seqs_after(&q, 0), vec![2, 3, 8, 9]);
+        assert_eq!(q.stats().len, 4);
+    }
+
     #[test]
     fn metric_ids_survive_reopen_and_new_names_get_new_ids() {
         let dir = tempfile::tempdir().unwrap();
@@ -524,6 +680,12 @@ mod tests {
             15,
             "the count is durable"
         );
+        // One push beyond the bound: its group is cut, not dropped whole.
+        let dir = tempfile::tempdir().unwrap();
+        let q = Queue::open(dir.path(), 10).unwrap();
+        q.push((0..25).map(reading).collect()).unwrap();
+        assert_eq!((q.stats().len, q.stats().dropped), (10, 15));
+        assert_eq!(seqs_after(&q, 0), (16..=25).collect::<Vec<_>>());
     }
 
     #[test]

@@ -94,7 +94,7 @@ impl Dictionary {
     }
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -102,10 +102,10 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-struct Reader<'a>(&'a [u8]);
+pub(super) struct Reader<'a>(pub(super) &'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], CodecError> {
+    pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8], CodecError> {
         if self.0.len() < n {
             return Err(CodecError::Truncated);
         }
@@ -114,11 +114,11 @@ impl<'a> Reader<'a> {
         Ok(a)
     }
 
-    fn byte(&mut self) -> Result<u8, CodecError> {
+    pub(super) fn byte(&mut self) -> Result<u8, CodecError> {
         Ok(self.take(1)?[0])
     }
 
-    fn varint(&mut self) -> Result<u64, CodecError> {
+    pub(super) fn varint(&mut self) -> Result<u64, CodecError> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;
