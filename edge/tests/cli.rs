@@ -33,12 +33,18 @@ fn the_example_config_checks_and_a_broken_one_names_its_line() {
         .unwrap()
         .replace("../firmware-configs", &maps_dir().to_string_lossy())
         .replace("unit = 10", "unit = 0");
-    std::fs::write(&bad, text).unwrap();
+    std::fs::write(&bad, &text).unwrap();
     let out = bin().args(["check", "--config"]).arg(&bad).output().unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
+    // The line of the broken value in the file as written (the example grows over time).
+    let line = text
+        .lines()
+        .position(|l| l.trim() == "unit = 0")
+        .expect("the broken unit is in the file")
+        + 1;
     assert!(
-        err.contains("bad.toml:56: bus[0].device[2].unit: must be 1-247"),
+        err.contains(&format!("bad.toml:{line}: bus[0].device[2].unit: must be 1-247")),
         "{err}"
     );
 }
