@@ -129,6 +129,10 @@ enum Command {
         /// objects, repeatable.
         #[arg(long = "identify")]
         identify: Vec<String>,
+        /// A file watched for commands to the running devices, one a line, appended: `restart
+        /// UNIT MODELS BASE`, `register UNIT FUNCTION ADDRESS VALUE` (see docs/simulator.md).
+        #[arg(long)]
+        control: Option<PathBuf>,
     },
 }
 
@@ -374,8 +378,10 @@ fn main() -> anyhow::Result<()> {
             physics,
             absent_units,
             identify,
+            control,
         } => rt.block_on(async {
-            let gateway = sim_gateway(absent_units.as_deref(), &identify)?;
+            let mut gateway = sim_gateway(absent_units.as_deref(), &identify)?;
+            gateway.control = control;
             match spec {
                 Some(file) => {
                     let spec = SimSpec::load(&file)?;
@@ -516,6 +522,7 @@ fn identity_line(id: &pv_shared::commission::Identity) -> String {
 struct SimGateway {
     absent: Option<tokio_modbus::ExceptionCode>,
     identify: Vec<(u8, Vec<(u8, String)>)>,
+    control: Option<PathBuf>,
 }
 
 fn sim_gateway(absent: Option<&str>, identify: &[String]) -> anyhow::Result<SimGateway> {
@@ -545,6 +552,7 @@ fn sim_gateway(absent: Option<&str>, identify: &[String]) -> anyhow::Result<SimG
     Ok(SimGateway {
         absent,
         identify: ids,
+        control: None,
     })
 }
 
@@ -564,8 +572,10 @@ async fn simulate(
     };
     let mut servers = tokio::task::JoinSet::new();
     let mut identified = std::collections::BTreeSet::new();
+    let mut controlled = Vec::new();
     for (bus, units) in spec.bus.iter().zip(buses) {
         let n = units.len();
+        controlled.extend(units.iter().cloned());
         let sim = Simulator::new(units).with_absent(gateway.absent);
         for (unit, objects) in &gateway.identify {
             if let Some(dev) = sim.unit(*unit) {
@@ -596,6 +606,13 @@ async fn simulate(
     }
     if let Some((unit, _)) = gateway.identify.iter().find(|(u, _)| !identified.contains(u)) {
         anyhow::bail!("--identify names unit {unit}, which no device has");
+    }
+    if let Some(path) = &gateway.control {
+        let path = path.clone();
+        servers.spawn(async move {
+            sim::control::watch(path, controlled).await;
+            Ok(())
+        });
     }
     // A bus that stops (its listener failed) ends the simulation: half a station is misleading.
     while let Some(done) = servers.join_next().await {

@@ -17,6 +17,7 @@ import { commissionChecks } from './commission.mjs'
 import { cspChecks, watchCsp } from './csp.mjs'
 import { dataPathChecks } from './datapath.mjs'
 import { omChecks } from './om.mjs'
+import { qualityChecks } from './quality.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
 import { inspectionChecks } from './inspection.mjs'
 import { reportChecks } from './report.mjs'
@@ -725,6 +726,18 @@ try {
 
   group = 'commission'
   await commissionChecks({
+    page,
+    baseUrl,
+    screenshotDir,
+    timeout,
+    check,
+    assert,
+    signIn,
+    storedToken,
+  })
+
+  group = 'quality'
+  await qualityChecks({
     page,
     baseUrl,
     screenshotDir,

@@ -186,6 +186,23 @@ impl RealtimeView {
         }
     }
 
+    /// Why the gateway holds this device's values back (its layout or identity is not
+    /// confirmed), as the gateway words it: from its newest status, while it is online and
+    /// belongs to the tenant and station; the gateway names devices by their SN.
+    pub fn withheld(&self, gateway_id: &str, tenant_id: &str, station_id: i64, sn: &str) -> Option<String> {
+        let gateways = self.gateways.read().unwrap_or_else(|p| p.into_inner());
+        let g = gateways
+            .get(gateway_id.trim())
+            .filter(|g| g.online && g.tenant_id == tenant_id && g.station_id == station_id)?;
+        g.status
+            .as_ref()?
+            .devices
+            .iter()
+            .find(|d| d.id.trim() == sn.trim())?
+            .withheld
+            .clone()
+    }
+
     pub fn gateway(&self, gateway_id: &str) -> Option<GatewayLive> {
         self.gateways
             .read()

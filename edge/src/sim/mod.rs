@@ -26,6 +26,7 @@
 //! the map's fault table with the device stopping production.
 
 pub mod bank;
+pub mod control;
 mod ident;
 pub mod plant;
 pub mod sky;

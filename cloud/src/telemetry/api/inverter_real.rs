@@ -48,6 +48,9 @@ pub struct InverterReal {
     /// `fault` (an open device-fault alarm, active or acknowledged: the alarm engine's word),
     /// else `online` or `offline` by presence.
     pub status: String,
+    /// Why its gateway holds its values back (layout or identity changed, not confirmed yet),
+    /// as the gateway words it; absent while they flow or when the gateway is offline.
+    pub withheld: Option<String>,
     /// Active power fed to the grid, kW (`ac_power`); 0 when offline.
     pub ac_power_kw: Option<f64>,
     /// Generation today, kWh: the day rollup's counter deltas plus the live counter's advance
@@ -92,6 +95,7 @@ struct Registered {
     strings_count: i64,
     /// The station's clock (`pv_station.utc_offset_minutes`).
     utc_offset_minutes: Option<i64>,
+    gateway_id: Option<String>,
 }
 
 /// Highest `n` of the `{prefix}{n}_{suffix}` metrics a sample carries.
@@ -109,7 +113,13 @@ fn highest_input(d: &DeviceLive) -> usize {
         .unwrap_or(0)
 }
 
-fn row_of(r: &Registered, live: Option<&DeviceLive>, today_wh: f64, faulty: bool) -> InverterReal {
+fn row_of(
+    r: &Registered,
+    live: Option<&DeviceLive>,
+    today_wh: f64,
+    faulty: bool,
+    withheld: Option<String>,
+) -> InverterReal {
     let n = |m: &str| live.and_then(|d| d.number(m));
     let online = live.is_some_and(|d| d.online);
     let ac = n("ac_power");
@@ -144,6 +154,7 @@ fn row_of(r: &Registered, live: Option<&DeviceLive>, today_wh: f64, faulty: bool
             "offline"
         }
         .to_owned(),
+        withheld,
         ac_power_kw: if online { ac.map(kilo) } else { live.map(|_| 0.0) },
         today_energy_kwh: kilo(today_wh),
         total_energy_kwh: n("energy_total").map(kilo),
@@ -172,7 +183,7 @@ async fn registered(
 ) -> Result<Vec<Registered>, ApiError> {
     let mut sql = Sql::new(
         "SELECT i.id, i.name, i.sn, i.station_id, s.name AS station_name, i.rated_power, i.strings_count, \
-         s.utc_offset_minutes FROM pv_inverter i JOIN pv_station s ON s.id = i.station_id WHERE i.is_deleted = 0 AND ",
+         s.utc_offset_minutes, s.gateway_id FROM pv_inverter i JOIN pv_station s ON s.id = i.station_id WHERE i.is_deleted = 0 AND ",
     );
     sql.append(&scope.stations("s"));
     if let Some(st) = station {
@@ -204,6 +215,7 @@ async fn registered(
                 rated_power: r.try_get("rated_power")?,
                 strings_count: r.try_get("strings_count")?,
                 utc_offset_minutes: r.try_get("utc_offset_minutes")?,
+                gateway_id: r.try_get("gateway_id")?,
             })
         })
         .collect()
@@ -320,7 +332,11 @@ pub async fn list(
         .map(|(r, live)| {
             let day = site_day::today_of(SiteClock::of(r.utc_offset_minutes));
             let today = fleet::today_energy_wh(rollups.get(&r.id).map(|(_, d)| d), live.as_ref(), &day);
-            row_of(r, live.as_ref(), today, faulty.contains(&r.id))
+            let withheld = r
+                .gateway_id
+                .as_deref()
+                .and_then(|g| state.realtime.withheld(g, &scope.tenant_id, r.station_id, &r.sn));
+            row_of(r, live.as_ref(), today, faulty.contains(&r.id), withheld)
         })
         .collect();
     Ok(Data(Page::new(records, total, size, current)))

@@ -17,6 +17,7 @@ import {
   pick,
   statusOf,
   str,
+  strOrNull,
   time,
   type Raw,
 } from './wire'
@@ -69,6 +70,7 @@ export function toInverterLive(raw: Raw): DeviceLive {
     totalWh: values.energy_total ?? null,
     ratedPowerW: kilo(pick(raw, 'ratedPowerKw')),
     values,
+    withheld: strOrNull(raw.withheld),
   }
 }
 

@@ -186,6 +186,12 @@ describe('inverter rows', () => {
     expect(toInverterLive({ ...row, acPowerKw: 0 }).status).toBe('standby')
   })
 
+  it("carries the gateway's reason when the inverter's values are withheld", () => {
+    const reason = 'layout changed: model 1 expected at 40002, found 160'
+    expect(toInverterLive({ ...row, withheld: reason }).withheld).toBe(reason)
+    expect(toInverterLive(row).withheld).toBeNull()
+  })
+
   it('turns curves back into canonical units with parsed local times', () => {
     const curves = toCurves({
       date: '2026-03-01',

@@ -90,6 +90,8 @@ export interface DeviceLive {
   ratedPowerW: number | null
   /** Newest values by metric name (canonical units). */
   values: Record<string, number | string>
+  /** Why the gateway holds the device's values back (inverter table only). */
+  withheld?: string | null
 }
 
 export interface FlexSensor {

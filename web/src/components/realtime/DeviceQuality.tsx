@@ -16,8 +16,19 @@ const STATE_COLOR: Record<QualityState, string> = {
 
 const at = (ms: number | null) => (ms === null ? '—' : dayjs(ms).format('YYYY-MM-DD HH:mm:ss'))
 
-/** Online, offline or "values withheld" (answers, but nothing is published until confirmed). */
-export function QualityTag({ state, testId }: { state: QualityState; testId?: string }) {
+/**
+ * Online, offline or "values withheld" (answers, but nothing is published until confirmed); the
+ * tooltip of a withheld one gives the gateway's reason when known.
+ */
+export function QualityTag({
+  state,
+  testId,
+  reason,
+}: {
+  state: QualityState
+  testId?: string
+  reason?: string | null
+}) {
   const { t } = useTranslation()
   const tag = (
     <Tag
@@ -30,7 +41,15 @@ export function QualityTag({ state, testId }: { state: QualityState; testId?: st
     </Tag>
   )
   return state === 'withheld' ? (
-    <Tooltip title={t('realtimeUi.quality.withheldNote')}>{tag}</Tooltip>
+    <Tooltip
+      title={
+        reason
+          ? t('realtimeUi.quality.withheldReason', { reason })
+          : t('realtimeUi.quality.withheldNote')
+      }
+    >
+      {tag}
+    </Tooltip>
   ) : (
     tag
   )

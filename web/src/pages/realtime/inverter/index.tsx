@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router-dom'
 import { inverterLiveQuery } from '../../../api/realtime/queries'
 import type { DeviceLive } from '../../../api/realtime/types'
+import { QualityTag } from '../../../components/realtime/DeviceQuality'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import StationSelect from '../../../components/realtime/StationSelect'
 import { StatusTag } from '../../../components/realtime/StatusTag'
@@ -115,6 +116,7 @@ export default function InverterRealPage() {
             ({
               'data-testid': `inverter-real-row-${row.id}`,
               'data-status': row.status,
+              'data-withheld': row.withheld ? 'true' : undefined,
             }) as React.HTMLAttributes<HTMLElement>
           }
           expandable={{
@@ -147,8 +149,22 @@ export default function InverterRealPage() {
             {
               title: t('realtimeUi.device.status'),
               dataIndex: 'status',
-              width: 96,
-              render: (s: RunStatus) => <StatusTag status={s} />,
+              width: 120,
+              // Withheld values are not "online": the gateway holds them back (an open fault
+              // alarm still shows beside it).
+              render: (s: RunStatus, row) =>
+                row.withheld ? (
+                  <Space size={4} wrap>
+                    <QualityTag
+                      state="withheld"
+                      reason={row.withheld}
+                      testId={`inverter-withheld-${row.id}`}
+                    />
+                    {s === 'fault' && <StatusTag status={s} />}
+                  </Space>
+                ) : (
+                  <StatusTag status={s} />
+                ),
             },
             {
               title: t('realtimeUi.device.power'),
