@@ -43,6 +43,13 @@ const METRIC_IDS: &str = "metric_ids";
 const META_ACKED: &[u8] = b"acked";
 const META_NEXT: &[u8] = b"next";
 const META_DROPPED: &[u8] = b"dropped";
+/// How many samples the queue holds, kept in the samples tree itself so that every batch that
+/// adds or removes samples updates it atomically. Counting at open instead read every group:
+/// sled's cache only accounts for pages in rounds of 64 accesses on each of its 256 shards, so
+/// a scan keeps up to ~16 000 leaves in memory whatever `cache_capacity` says; leaves of
+/// groups are large, and the scan held a whole 1 M-sample backlog (~380 MiB) in memory. Nine
+/// bytes sort after every 8-byte sequence key, so ranges below `LEN_KEY` never see it.
+const LEN_KEY: &[u8] = &[0xFF; 9];
 
 /// A reading to store (the queue gives it its sequence number).
 #[derive(Debug, Clone)]
@@ -99,6 +106,10 @@ fn key_seq(key: &[u8]) -> u64 {
     <[u8; 8]>::try_from(key).map(u64::from_be_bytes).unwrap_or(0)
 }
 
+fn len_bytes(len: u64) -> [u8; 8] {
+    len.to_be_bytes()
+}
+
 fn decode(seq: u64, value: &[u8], dict: &codec::Dictionary) -> Result<Sample, QueueError> {
     codec::decode(value, dict).map_err(|err| QueueError::Corrupt { seq, err })
 }
@@ -144,21 +155,29 @@ impl Queue {
         }
         let acked = get_u64(&db, META_ACKED)?;
         let dropped = get_u64(&db, META_DROPPED)?;
-        let last = match samples.last()? {
+        let last = match samples.range(..LEN_KEY).next_back().transpose()? {
             Some((k, v)) => entries(key_seq(&k), &v)?.last().map_or(0, |e| e.0),
             None => 0,
         };
         // Sequence numbers never go back, even when every sample has been acknowledged and
         // removed: the cloud deduplicates on them.
         let next_seq = get_u64(&db, META_NEXT)?.max(last + 1).max(acked + 1);
-        let mut len = 0;
-        for item in samples.iter() {
-            let (k, v) = item?;
-            len += group::count(&v).map_err(|err| QueueError::Corrupt {
-                seq: key_seq(&k),
-                err,
-            })?;
-        }
+        let len = match samples.get(LEN_KEY)? {
+            Some(v) => <[u8; 8]>::try_from(v.as_ref()).map_or(0, u64::from_be_bytes),
+            None => {
+                // A queue written before the count was kept: count it once.
+                let mut len = 0;
+                for item in samples.range(..LEN_KEY) {
+                    let (k, v) = item?;
+                    len += group::count(&v).map_err(|err| QueueError::Corrupt {
+                        seq: key_seq(&k),
+                        err,
+                    })?;
+                }
+                samples.insert(LEN_KEY, &len_bytes(len))?;
+                len
+            }
+        };
         Ok(Queue {
             db,
             samples,
@@ -228,6 +247,7 @@ impl Queue {
             let refs: Vec<(u64, &[u8])> = chunk.iter().map(|(s, b)| (*s, b.as_slice())).collect();
             batch.insert(&chunk[0].0.to_be_bytes(), group::encode(chunk[0].0, &refs));
         }
+        batch.insert(LEN_KEY, &len_bytes(st.len + seqs.len() as u64));
         self.samples.apply_batch(batch)?;
         // The next sequence is kept separately so it survives the samples' removal.
         self.db.insert(META_NEXT, &seq.to_be_bytes())?;
@@ -235,14 +255,14 @@ impl Queue {
         st.len += seqs.len() as u64;
         if st.len > self.max_samples {
             let excess = st.len - self.max_samples;
-            let first = match self.samples.first()? {
+            let first = match self.samples.range(..LEN_KEY).next().transpose()? {
                 Some((k, _)) => key_seq(&k),
                 None => 0,
             };
             // The oldest `excess` samples, wherever the groups' edges fall.
             let mut upto = first;
             let mut counted = 0;
-            for item in self.samples.iter() {
+            for item in self.samples.range(..LEN_KEY) {
                 let (k, v) = item?;
                 let es = entries(key_seq(&k), &v)?;
                 if counted + es.len() as u64 >= excess {
@@ -251,7 +271,7 @@ impl Queue {
                 }
                 counted += es.len() as u64;
             }
-            let n = self.remove_range(first, upto)?;
+            let n = self.remove_range(first, upto, st.len)?;
             st.len -= n.min(st.len);
             st.dropped += n;
             self.db.insert(META_DROPPED, &st.dropped.to_be_bytes())?;
@@ -338,7 +358,7 @@ impl Queue {
     pub fn newest(&self, limit: usize) -> Result<Vec<Sample>, QueueError> {
         let dict = self.dict.read().map_err(|_| QueueError::Poisoned)?;
         let mut out = Vec::new();
-        for item in self.samples.iter().rev() {
+        for item in self.samples.range(..LEN_KEY).rev() {
             if out.len() >= limit {
                 break;
             }
@@ -362,7 +382,7 @@ impl Queue {
         if first > last {
             return Ok(0);
         }
-        let n = self.remove_range(first, last)?;
+        let n = self.remove_range(first, last, st.len)?;
         st.len -= n.min(st.len);
         if last > st.acked {
             st.acked = last;
@@ -379,7 +399,7 @@ impl Queue {
         if up_to <= st.acked {
             return Ok(0);
         }
-        let n = self.remove_range(0, up_to)?;
+        let n = self.remove_range(0, up_to, st.len)?;
         self.db.insert(META_ACKED, &up_to.to_be_bytes())?;
         self.db.flush()?;
         st.acked = up_to;
@@ -389,8 +409,9 @@ impl Queue {
 
     /// Removes every sample with `first <= seq <= last` in one sled batch (a crash applies all
     /// of it or none): groups inside the range go whole, a group the range cuts is rewritten
-    /// with what it keeps. Returns how many samples were removed.
-    fn remove_range(&self, first: u64, last: u64) -> Result<u64, QueueError> {
+    /// with what it keeps, and the count of the `len` samples held goes down in the same batch.
+    /// Returns how many samples were removed.
+    fn remove_range(&self, first: u64, last: u64, len: u64) -> Result<u64, QueueError> {
         let head = self.samples.range(..first.to_be_bytes()).next_back();
         let items = head
             .into_iter()
@@ -419,6 +440,7 @@ impl Queue {
                 batch.insert(k, group::encode(key, &kept));
             }
         }
+        batch.insert(LEN_KEY, &len_bytes(len - n.min(len)));
         self.samples.apply_batch(batch)?;
         Ok(n)
     }
@@ -588,7 +610,7 @@ mod tests {
             // 600 in one push: groups 1-256, 257-512, 513-600; then one of 10.
             q.push((0..600).map(reading).collect()).unwrap();
             q.push((0..10).map(reading).collect()).unwrap();
-            assert_eq!(q.samples.len(), 4, "one sled entry per group");
+            assert_eq!(q.samples.range(..LEN_KEY).count(), 4, "one sled entry per group");
             // A batch ending inside a group, then one starting inside another.
             assert_eq!(q.ack_range(1, 200).unwrap(), 200);
             assert_eq!(q.ack_range(300, 305).unwrap(), 6);
@@ -614,8 +636,34 @@ mod tests {
         assert_eq!(newest, vec![599, 600, 604, 605, 606, 607, 608, 609, 610]);
         // The whole range at once, across the cut groups.
         assert_eq!(q.ack_range(150, 1_000).unwrap(), expect.len() as u64);
-        assert_eq!(q.samples.len(), 0);
+        assert_eq!(q.samples.range(..LEN_KEY).count(), 0);
         assert_eq!(q.push(vec![reading(1)]).unwrap(), vec![611]);
+    }
+
+    #[test]
+    fn the_count_is_kept_with_the_samples_and_counted_once_for_an_older_queue() {
+        let dir = tempfile::tempdir().unwrap();
+        let stored = |q: &Queue| get_u64(&q.samples, LEN_KEY).unwrap();
+        {
+            let q = Queue::open(dir.path(), 1_000).unwrap();
+            q.push((0..600).map(reading).collect()).unwrap();
+            assert_eq!(q.ack_range(1, 200).unwrap(), 200);
+            q.ack(250).unwrap();
+            // Over the limit: the oldest go, and the count follows.
+            q.push((0..700).map(reading).collect()).unwrap();
+            assert_eq!(q.stats().len, 1_000);
+            assert_eq!(stored(&q), 1_000);
+            assert_eq!(q.ack_range(1_000, 1_009).unwrap(), 10);
+            assert_eq!(stored(&q), 990);
+            // As a queue written before the count was kept.
+            q.samples.remove(LEN_KEY).unwrap();
+            q.db.flush().unwrap();
+        }
+        let q = Queue::open(dir.path(), 1_000).unwrap();
+        assert_eq!(q.stats().len, 990);
+        assert_eq!(stored(&q), 990);
+        assert_eq!(seqs_after(&q, 0).len(), 990);
+        assert_eq!(q.newest(1).unwrap()[0].seq, 1_300);
     }
 
     #[test]
@@ -628,7 +676,7 @@ mod tests {
             q.ack(1).unwrap();
             q.push_ungrouped((2..=6).map(|i| reading(i * 10)).collect())
                 .unwrap();
-            assert_eq!(q.samples.len(), 5);
+            assert_eq!(q.samples.range(..LEN_KEY).count(), 5);
         }
         let q = Queue::open(dir.path(), 100).unwrap();
         assert_eq!(q.stats().len, 5);
