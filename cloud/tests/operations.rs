@@ -414,7 +414,7 @@ impl Hub {
 
 /// What the console would show of the hub's data: (label, answer), compared field by field
 /// where a field moves with the clock.
-async fn answers(admin: &Client<'_>, inverter: &str, file_link: &str) -> Vec<(String, Json)> {
+async fn answers(admin: &Client<'_>, inverter: &str, file_link: &str, day: &str) -> Vec<(String, Json)> {
     let stations = admin.get_data("/api/station/list").await;
     let stations: Vec<Json> = stations
         .as_array()
@@ -438,8 +438,7 @@ async fn answers(admin: &Client<'_>, inverter: &str, file_link: &str) -> Vec<(St
         .collect();
     let curve = admin
         .get_data(&format!(
-            "/api/inverterReal/listWaveTag?inverterIds={inverter}&names=ac_power&date={}",
-            support::local_today()
+            "/api/inverterReal/listWaveTag?inverterIds={inverter}&names=ac_power&date={day}"
         ))
         .await;
     let (status, _, file) = admin.raw(reqwest::Method::GET, file_link).await;
@@ -498,8 +497,10 @@ async fn a_backup_taken_while_ingesting_restores_the_same_answers_after_a_wipe()
     let mut gw = GatewayClient::connect(hub.gateway_addr(), "GW-B-1", Some(("GW-B-1", &password)), None)
         .await
         .expect("gateway signs in");
-    // Today at +08:00 (the day curve's default day), even just after local midnight.
-    let t0 = (support::now_ms() - 10 * 60_000).max(support::local_midnight(support::local_today()) + 1_000);
+    // Today at +08:00, even just after local midnight; the curve is asked for this day by name
+    // (asked for "today", the answers before and after the restore differed across midnight).
+    let day = support::local_today();
+    let t0 = (support::now_ms() - 10 * 60_000).max(support::local_midnight(day) + 1_000);
     let mut seq = 0u64;
     let healthy: Vec<_> = (0..12)
         .map(|i| {
@@ -525,7 +526,7 @@ async fn a_backup_taken_while_ingesting_restores_the_same_answers_after_a_wipe()
     gw.ack_within(T).await.expect("acknowledged");
     let deadline = Instant::now() + T;
     let before = loop {
-        let a = answers(&admin, &inverter, &link).await;
+        let a = answers(&admin, &inverter, &link, &day.to_string()).await;
         let alarms = a[2].1.as_array().map(Vec::len).unwrap_or(0);
         let points = a[3].1["series"][0]["points"]
             .as_array()
@@ -589,7 +590,7 @@ async fn a_backup_taken_while_ingesting_restores_the_same_answers_after_a_wipe()
     }
     let _proc = hub.start(&tmp.path().join("hub-2.log")).await;
     // The token secret came back with the files: the token signed before still works.
-    let after = answers(&admin, &inverter, &link).await;
+    let after = answers(&admin, &inverter, &link, &day.to_string()).await;
     for ((what, was), (_, is)) in before.iter().zip(&after) {
         assert_eq!(was, is, "{what}");
     }
