@@ -24,6 +24,22 @@ import { reportChecks } from './report.mjs'
 import { screenChecks } from './screen.mjs'
 import { stationChecks } from './station.mjs'
 
+/**
+ * Reads a response's body as soon as it arrives and keeps it on the response: a navigation the
+ * call triggers (the console leaving the login page, a saved form's page reloading its list)
+ * otherwise makes the body unreadable ("Response body is not available for a response that was
+ * navigated away from"), a failure that depended on how fast the test read it.
+ */
+async function eager(response) {
+  const body = await response.body().catch(() => null)
+  if (body !== null) {
+    response.body = async () => body
+    response.text = async () => body.toString('utf8')
+    response.json = async () => JSON.parse(body.toString('utf8'))
+  }
+  return response
+}
+
 const here = dirname(fileURLToPath(import.meta.url))
 const baseUrl = (process.env.BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '')
 const screenshotDir = resolve(process.env.SCREENSHOT_DIR || join(here, 'screenshots'))
@@ -241,7 +257,9 @@ try {
     await page.getByTestId('login-account').fill(account)
     await page.getByTestId('login-password').fill(password)
     await page.getByTestId('login-captcha').fill(answer)
-    const token = page.waitForResponse((r) => r.url().includes('/api/blade-auth/oauth/token'))
+    const token = page
+      .waitForResponse((r) => r.url().includes('/api/blade-auth/oauth/token'))
+      .then(eager)
     await page.getByTestId('login-submit').click()
     const response = await token
     return { status: response.status(), body: await response.json() }
@@ -491,10 +509,12 @@ try {
   const param = { name: `e2e参数${stamp}`, key: `e2e.param.${stamp}`, value: 'v1' }
   /** Waits for the next call to an /api path (optionally matching `part` in the query). */
   const nextCall = (path, part = '') =>
-    page.waitForResponse((r) => {
-      const url = new URL(r.url())
-      return url.pathname === `/api${path}` && decodeURIComponent(url.search).includes(part)
-    })
+    page
+      .waitForResponse((r) => {
+        const url = new URL(r.url())
+        return url.pathname === `/api${path}` && decodeURIComponent(url.search).includes(part)
+      })
+      .then(eager)
   const rowOf = (text) => crudRows().filter({ hasText: text })
 
   await check('as admin, /system/param opens from the menu with the parameter list', async () => {
