@@ -1,7 +1,7 @@
 //! Access administration over a real server and database: roles and their grants, menus, top
 //! menus, data scopes (list narrowing) and API scopes (the request guard).
 
-mod support;
+use crate::support;
 
 use reqwest::Method;
 use serde_json::{Value as Json, json};

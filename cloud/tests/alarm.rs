@@ -4,7 +4,7 @@
 //! debounced, acknowledged and cleared, shown on the bell's websocket, messaged to the right
 //! users and scoped to the caller's stations.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

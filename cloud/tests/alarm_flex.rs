@@ -2,7 +2,7 @@
 //! with their checks, permissions and station scope; the alarms they raised
 //! (`/api/alarmDataFlex`); and the evaluator the engine calls, over rules saved through the API.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 

@@ -1,7 +1,7 @@
 //! The alarm store over a real database: one open alarm per (station, device, kind), enforced by
 //! the partial unique index; re-triggering updates it; clearing lets a new one open.
 
-mod support;
+use crate::support;
 
 use pv_cloud::alarm::store::{self, Raise, Raised};
 use pv_cloud::kernel::sql::Value;

@@ -4,7 +4,7 @@
 //! from them (the arithmetic is in the comments), for a manager, an owner given one station and
 //! another tenant. Runs on SQLite, or on PostgreSQL with `TEST_POSTGRES_URL`.
 
-mod support;
+use crate::support;
 
 use chrono::{Duration, NaiveDate};
 use pv_cloud::analytics::job::{self, JobConfig};

@@ -1,7 +1,7 @@
 //! The HTTP kernel over a real server and a real database (SQLite by default; PostgreSQL when
 //! `TEST_POSTGRES_URL` is set — the test command runs this file on both).
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! Sign-in, sessions, permissions and tenant isolation over a real server and database.
 
-mod support;
+use crate::support;
 
 use futures_util::{SinkExt, StreamExt};
 use pv_cloud::kernel::sql::Value;

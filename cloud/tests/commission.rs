@@ -3,7 +3,7 @@
 //! the credentials the hub issued, and a `pv-edge simulate` Modbus TCP bus. The calls scan, probe
 //! and add a device through the downlink; the device lands in the station and goes live.
 
-mod support;
+use crate::support;
 
 use support::process::{Proc, free_port};
 

@@ -3,7 +3,7 @@
 //! same before and after, a late sample for a packed hour is merged, a replay of a packed sample
 //! is not doubled, quality marks survive, and retention drops whole packed hours.
 
-mod support;
+use crate::support;
 
 use pv_cloud::kernel::sql::Value;
 use pv_cloud::telemetry::{compact, raw, retention, rollup};

@@ -4,7 +4,7 @@
 //! simulated inverter's registers must reach `POST /api/inverterReal/list`; after the hub was
 //! down for a while, the agent's backlog must arrive with no gap and nothing twice.
 
-mod support;
+use crate::support;
 
 use support::process::{Proc, free_port, repo_root};
 

@@ -5,7 +5,7 @@
 //! in the gateway's status, be stored with its mark, be shown marked live, and stay out of the
 //! rollups and so out of the insolation report.
 
-mod support;
+use crate::support;
 
 use support::process::{Proc, free_port, repo_root};
 

@@ -2,7 +2,7 @@
 //! devices, prices, credentials and gateway files once; the files pass the real `pv-edge check`
 //! and the real simulator serves daylight values from the simulator spec.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

@@ -4,7 +4,7 @@
 //! (why, since when), its changes and its suspect counters, and the newest sample's marked
 //! values. Runs on SQLite, or on PostgreSQL with `TEST_POSTGRES_URL`.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! newest values with labels and units, implausible values marked, day curves, and the caller's
 //! scope. Runs on SQLite, or on PostgreSQL with `TEST_POSTGRES_URL`.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::{Device, Reply, TestApp, approx, int, live_sample, local_midnight, local_today, now_ms};

@@ -5,7 +5,7 @@
 //! is off (the test server of `scripts/pg-start` runs with it off, and with `fsync` off, which the
 //! hub names at start).
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

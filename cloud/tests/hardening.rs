@@ -2,7 +2,7 @@
 //! are partly another tenant's, framework rejections in the envelope, names with control
 //! characters. SQLite, and PostgreSQL when `TEST_POSTGRES_URL` is set.
 
-mod support;
+use crate::support;
 
 use pv_cloud::kernel::sql::Value;
 use reqwest::Method;

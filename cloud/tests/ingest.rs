@@ -3,7 +3,7 @@
 //! ingest storing into a real SQLite file or PostgreSQL, acknowledging, updating the realtime
 //! view and presence, refusing what it must, and rolling up.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

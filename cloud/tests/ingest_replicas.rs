@@ -4,7 +4,7 @@
 //! (exactly one of two concurrent callers runs on PostgreSQL; SQLite is a single process, always
 //! the leader), and raw retention deletes what is past `raw_retention_days`, nothing else.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

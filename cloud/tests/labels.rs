@@ -1,7 +1,7 @@
 //! Labels people read: dictionary entries in the console's language, and Excel exports that
 //! write labels and region names instead of codes (and import back).
 
-mod support;
+use crate::support;
 
 use reqwest::Method;
 use serde_json::{Value as Json, json};

@@ -1,7 +1,7 @@
 //! Menus and permissions agree: for every role of the platform tenant and of the demo tenant, each
 //! page of the menu tree the hub serves answers its primary list call without a 403.
 
-mod support;
+use crate::support;
 
 use serde_json::Value as Json;
 use support::TestApp;

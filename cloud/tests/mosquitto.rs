@@ -7,7 +7,7 @@
 //! test runs the same attack against a broker that does not load the ACL file and sees it pass,
 //! so the first test's isolation checks can fail.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

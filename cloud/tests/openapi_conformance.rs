@@ -26,7 +26,7 @@
 
 #[path = "support/openapi.rs"]
 mod openapi;
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! and ingests, restored after a wipe, brings back the same answers from the API. Runs on SQLite,
 //! or on PostgreSQL (`pg_dump`/`pg_restore`) when `TEST_POSTGRES_URL` is set.
 
-mod support;
+use crate::support;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

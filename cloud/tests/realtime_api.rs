@@ -4,7 +4,7 @@
 //! every figure is checked against values computed by hand from them, for the manager, for an
 //! owner given one station, and for another tenant.
 
-mod support;
+use crate::support;
 
 use chrono::{Datelike, Duration, NaiveDate};
 use pv_cloud::kernel::sql::Value;

@@ -1,7 +1,7 @@
 //! Reference data and logs over a real server and database: departments, dictionaries and
 //! business dictionaries, regions, and the usual/API/error logs.
 
-mod support;
+use crate::support;
 
 use pv_cloud::kernel::sql::Value;
 use pv_cloud::kernel::{ApiResult, Data};

@@ -8,7 +8,7 @@
 //! `kernel::cluster`); on SQLite those tests check that nothing is sent, and the database-backed
 //! parts (captchas, sessions, menus) are checked on both.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

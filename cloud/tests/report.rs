@@ -3,7 +3,7 @@
 //! import counter is reset, and a weather station. Every figure is checked against the
 //! arithmetic in the comments. Runs on SQLite, or on PostgreSQL with `TEST_POSTGRES_URL`.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

@@ -4,7 +4,7 @@
 //! day D falls on D+1 in the hub's clock, so a workbook cut in the hub's clock would show
 //! nothing on D. Runs on SQLite, or on PostgreSQL with `TEST_POSTGRES_URL`.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! after a device is deleted. The raw-rollup answer of a day is the same report by hour (hour
 //! rows, never the summary). Runs on SQLite, or on PostgreSQL with `TEST_POSTGRES_URL`.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

@@ -4,7 +4,7 @@
 //! still finish the request and store what it acknowledged; after a restart the gateway comes
 //! back without an alarm.
 
-mod support;
+use crate::support;
 
 use support::process::{Proc, free_port};
 

@@ -3,7 +3,7 @@
 //! without existence hints and only where a tenant allows it, and per-address rate limits
 //! answering 429 in the envelope.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@
 //! so its days and the hub's disagree most of the time; its inverter's `energy_today` counter
 //! restarts at the station's midnight, as the demo's simulated inverters' do.
 
-mod support;
+use crate::support;
 
 use calamine::{DataType, Reader, Xlsx};
 use chrono::{Datelike, Duration, NaiveDate};

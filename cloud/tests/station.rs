@@ -1,7 +1,7 @@
 //! The station domain over a real server and database: stations, assignment scoping, device
 //! registries, station prices and electricity price schedules.
 
-mod support;
+use crate::support;
 
 use pv_cloud::kernel::sql::Value;
 use serde_json::{Value as Json, json};

@@ -2,7 +2,7 @@
 //! hashed, rotated), the generated edge configuration (checked by the edge agent's own parser),
 //! and tenant isolation.
 
-mod support;
+use crate::support;
 
 use pv_cloud::kernel::Id;
 use pv_cloud::kernel::sql::Value;

@@ -1,6 +1,6 @@
 //! The list/detail/submit/remove family (parameters, posts) over a real server and database.
 
-mod support;
+use crate::support;
 
 use reqwest::Method;
 use serde_json::json;

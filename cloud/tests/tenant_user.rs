@@ -1,6 +1,6 @@
 //! Tenant, package, client and user administration over a real server and database.
 
-mod support;
+use crate::support;
 
 use pv_cloud::kernel::sql::Value;
 use reqwest::Method;

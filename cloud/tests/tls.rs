@@ -6,7 +6,7 @@
 //!   with the configured certificate; wrong certificate or key files stop the start with the
 //!   setting and the file named.
 
-mod support;
+use crate::support;
 
 use support::process::{Proc, free_port, repo_root};
 

@@ -11,7 +11,7 @@
 //! else one this test starts with `scripts/pg-start`: several hubs need a database server, and
 //! the test runs rather than skips. Mosquitto missing is a failure (`scripts/setup` installs it).
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@ use pv_cloud::kernel::sql::Value;
 use reqwest::Method;
 use serde_json::json;
 
-use crate::site::*;
+use super::site::*;
 use crate::support::int;
 
 /// 2026-11-20 02:30:00 UTC: 10:30 on the 20th at +08:00, 14:30 on the 19th at -12:00.

@@ -4,7 +4,7 @@ use chrono::Duration;
 use reqwest::Method;
 use serde_json::{Value as Json, json};
 
-use crate::site::*;
+use super::site::*;
 
 #[tokio::test]
 async fn items_are_validated_listed_changed_and_removed_within_the_tenant() {

@@ -4,7 +4,7 @@ use pv_cloud::kernel::sql::Value;
 use reqwest::Method;
 use serde_json::json;
 
-use crate::site::*;
+use super::site::*;
 use crate::support::int;
 
 #[tokio::test]

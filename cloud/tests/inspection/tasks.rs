@@ -5,7 +5,7 @@ use pv_cloud::kernel::sql::Value;
 use reqwest::Method;
 use serde_json::json;
 
-use crate::site::*;
+use super::site::*;
 use crate::support::{int, is_postgres};
 
 #[tokio::test]

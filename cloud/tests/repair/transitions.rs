@@ -4,7 +4,7 @@ use crate::support::int;
 use pv_cloud::kernel::sql::Value;
 use serde_json::json;
 
-use crate::site::*;
+use super::site::*;
 
 #[tokio::test]
 async fn every_allowed_and_every_refused_transition() {

@@ -7,7 +7,7 @@ use futures_util::StreamExt;
 use pv_cloud::kernel::sql::Value;
 use serde_json::{Value as Json, json};
 
-use crate::site::*;
+use super::site::*;
 
 #[tokio::test]
 async fn deadlines_mark_overdue_and_message_once_each() {

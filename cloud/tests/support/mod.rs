@@ -1,6 +1,7 @@
 //! A real hub on a loopback port over a real database: a SQLite file in a temporary directory,
 //! or, when `TEST_POSTGRES_URL` names a PostgreSQL server, a fresh database on it per test.
 //!
+//! - [`databases`]: PostgreSQL test databases, dropped when no hub of the test uses them.
 //! - [`server`]: starting and stopping the hub ([`TestApp`]), [`eventually`].
 //! - [`client`]: the one HTTP client ([`Client`], [`Reply`]) and signing in.
 //! - [`factory`]: users, tenants, stations, devices, gateways... built as a console user would.
@@ -15,6 +16,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod client;
+pub mod databases;
 pub mod db;
 pub mod factory;
 pub mod mosquitto;

@@ -7,6 +7,8 @@ use pv_cloud::config::Config;
 use pv_cloud::state::AppState;
 use sqlx::AssertSqlSafe;
 use tokio::sync::oneshot;
+
+use super::databases::{self, DbUse};
 use utoipa_axum::router::OpenApiRouter;
 
 pub struct TestApp {
@@ -18,10 +20,27 @@ pub struct TestApp {
     _tmp: Option<tempfile::TempDir>,
     stop: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<()>>,
+    _database: Option<DbUse>,
 }
 
-/// The database URL a new test should use, creating a PostgreSQL database when configured.
+/// The database URL a new test should use, creating a PostgreSQL database when configured. The
+/// database stays until the server stops: a hub started with [`TestApp::start`] and its kin gets
+/// one that is dropped when the test is done with it (see [`super::databases`]).
 pub async fn fresh_database_url(data_dir: &std::path::Path) -> String {
+    create_database(data_dir).await.0
+}
+
+/// Like [`fresh_database_url`], with the PostgreSQL database tracked for dropping.
+async fn tracked_database_url(data_dir: &std::path::Path) -> String {
+    let (url, created) = create_database(data_dir).await;
+    if let Some((name, admin)) = created {
+        databases::track(&url, &name, &admin);
+    }
+    url
+}
+
+/// The URL, and for PostgreSQL the database's name and the server's admin URL.
+async fn create_database(data_dir: &std::path::Path) -> (String, Option<(String, String)>) {
     match std::env::var("TEST_POSTGRES_URL") {
         Ok(admin) if !admin.is_empty() => {
             sqlx::any::install_default_drivers();
@@ -34,10 +53,16 @@ pub async fn fresh_database_url(data_dir: &std::path::Path) -> String {
                 .await
                 .expect("create test database");
             pool.close().await;
-            let base = admin.rsplit_once('/').map(|(b, _)| b.to_owned()).unwrap_or(admin);
-            format!("{base}/{name}")
+            let base = admin
+                .rsplit_once('/')
+                .map(|(b, _)| b.to_owned())
+                .unwrap_or(admin.clone());
+            (format!("{base}/{name}"), Some((name, admin)))
         }
-        _ => format!("sqlite://{}?mode=rwc", data_dir.join("pv.db").display()),
+        _ => (
+            format!("sqlite://{}?mode=rwc", data_dir.join("pv.db").display()),
+            None,
+        ),
     }
 }
 
@@ -62,7 +87,7 @@ impl TestApp {
     pub async fn start_with(extra: OpenApiRouter<AppState>) -> TestApp {
         let tmp = tempfile::tempdir().expect("temp dir");
         let data_dir = tmp.path().to_path_buf();
-        let url = fresh_database_url(&data_dir).await;
+        let url = tracked_database_url(&data_dir).await;
         let mut app = Self::start_on(data_dir, url, extra).await;
         app._tmp = Some(tmp);
         app
@@ -72,7 +97,7 @@ impl TestApp {
     pub async fn start_configured(tweak: impl FnOnce(&mut Config)) -> TestApp {
         let tmp = tempfile::tempdir().expect("temp dir");
         let data_dir = tmp.path().to_path_buf();
-        let database_url = fresh_database_url(&data_dir).await;
+        let database_url = tracked_database_url(&data_dir).await;
         let mut config = Self::config(data_dir, database_url);
         tweak(&mut config);
         let mut app = Self::serve(config, OpenApiRouter::new()).await;
@@ -138,6 +163,11 @@ impl TestApp {
             .expect("serve");
             db.close().await;
         });
+        let database_use = if is_postgres() {
+            databases::acquire(&database_url)
+        } else {
+            None
+        };
         TestApp {
             base: format!("http://{addr}"),
             client: reqwest::Client::new(),
@@ -147,6 +177,7 @@ impl TestApp {
             _tmp: None,
             stop: Some(stop),
             server: Some(server),
+            _database: database_use,
         }
     }
 

@@ -3,9 +3,6 @@
 //! accepting at once, deadlines and their messages, the bell's work items, scope (other tenants
 //! and other maintenance users see and change nothing) and the figures.
 
-#[path = "../support/mod.rs"]
-mod support;
-
 mod site;
 mod transitions;
 mod work;

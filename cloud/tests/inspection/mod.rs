@@ -5,9 +5,6 @@
 //! what it must answer, photos checked by content); and callers of another tenant or of other
 //! stations seeing and changing nothing. Runs on SQLite, or on PostgreSQL with `TEST_POSTGRES_URL`.
 
-#[path = "../support/mod.rs"]
-mod support;
-
 mod clock;
 mod items_plans;
 mod records;
