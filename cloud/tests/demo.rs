@@ -11,22 +11,7 @@ use std::time::Duration;
 use pv_cloud::demo::{self, DemoStation};
 use pv_cloud::kernel::sql::Value;
 use support::TestApp;
-
-/// The first of `n` consecutive loopback ports that are free now.
-fn free_ports(n: u16) -> u16 {
-    let start = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
-    let mut base = start.clamp(20_000, 60_000);
-    loop {
-        let all_free = (0..n).all(|k| std::net::TcpListener::bind(("127.0.0.1", base + k)).is_ok());
-        if all_free {
-            return base;
-        }
-        base += n;
-    }
-}
+use support::process::free_ports;
 
 struct Killed(Child);
 

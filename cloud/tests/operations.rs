@@ -7,10 +7,10 @@
 
 use crate::support;
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
+use support::process::free_port;
 
 use futures_util::StreamExt;
 use pv_shared::wire::TelemetryBatch;
@@ -28,13 +28,6 @@ impl Drop for Proc {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
 }
 
 struct Hub {

@@ -198,7 +198,11 @@ async fn a_stopping_hub_raises_no_gateway_alarm_writes_nothing_after_closing_and
     // The gateway keeps publishing while the hub stops, then its connection drops (the broker
     // sends its last will), as the hub closing it or a gateway losing power would.
     for _ in 0..10 {
-        publish(&gw, &mut seq).await;
+        seq += 1;
+        let s = sample(seq, "SD-INV-1", support::now_ms(), &[("ac_power", 1000.0)]);
+        if !gw.try_send(&TelemetryBatch::new("GW-SD-1", false, vec![s])).await {
+            break;
+        }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     gw.kill();

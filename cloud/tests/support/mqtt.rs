@@ -160,6 +160,17 @@ impl GatewayClient {
             .expect("publish queued");
     }
 
+    /// Publishes a batch on its own telemetry topic if the connection is still up; false once it
+    /// has gone (a hub that is stopping closes it at a moment of its choosing).
+    pub async fn try_send(&self, batch: &pv_shared::wire::TelemetryBatch) -> bool {
+        let bytes = pv_shared::wire::to_bytes(batch).expect("valid batch");
+        let topic = pv_shared::topics::telemetry(&self.id).expect("topic");
+        self.client
+            .publish(topic, rumqttc::QoS::AtLeastOnce, false, bytes)
+            .await
+            .is_ok()
+    }
+
     /// Publishes a batch on its own telemetry topic.
     pub async fn send(&self, batch: &pv_shared::wire::TelemetryBatch) {
         let bytes = pv_shared::wire::to_bytes(batch).expect("valid batch");
