@@ -194,9 +194,10 @@ async fn attack(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_external_mosquitto_keeps_each_gateway_to_its_own_topics_and_credentials() {
-    const PORT: u16 = 18200;
+    // A port of its own: another run of this suite on the machine may have Mosquitto up too.
+    let port = support::process::free_port();
     let files = BrokerFiles::new();
-    let app = hub(&files, PORT).await;
+    let app = hub(&files, port).await;
     let t = app.gateway_manager("100001", "mgr").await;
 
     // Gateways created while neither the broker nor the hub's data path runs.
@@ -224,7 +225,7 @@ async fn an_external_mosquitto_keeps_each_gateway_to_its_own_topics_and_credenti
         !secrets.contains(&pw_a) && !secrets.contains(&pw_b),
         "no password in the files"
     );
-    let broker = files.start(PORT, true);
+    let broker = files.start(port, true);
 
     // A's telemetry goes through the broker, is stored and acknowledged.
     let mut gw_a = GatewayClient::connect(broker.addr(), "GW-A", Some(("GW-A", &pw_a)), None)
@@ -323,9 +324,10 @@ async fn an_external_mosquitto_keeps_each_gateway_to_its_own_topics_and_credenti
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_acl_file_the_same_attack_gets_through() {
-    const PORT: u16 = 18201;
+    // A port of its own: another run of this suite on the machine may have Mosquitto up too.
+    let port = support::process::free_port();
     let files = BrokerFiles::new();
-    let app = hub(&files, PORT).await;
+    let app = hub(&files, port).await;
     let t = app.gateway_manager("100001", "mgr").await;
     let (_, pw_a) = provision(&app, &t, "GW-A", "INV-A").await;
     let (_, pw_b) = provision(&app, &t, "GW-B", "INV-B").await;
@@ -339,7 +341,7 @@ async fn without_the_acl_file_the_same_attack_gets_through() {
         .await
     );
     // Passwords still checked, but no ACL: any signed-in client may use any topic.
-    let broker = files.start(PORT, false);
+    let broker = files.start(port, false);
     let mut gw_a = GatewayClient::connect(broker.addr(), "GW-A", Some(("GW-A", &pw_a)), None)
         .await
         .expect("GW-A signs in");
