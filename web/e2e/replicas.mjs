@@ -9,6 +9,7 @@
 //                      +0 PostgreSQL, +1/+2 hubs A/B, +3 Mosquitto, +4 the simulator
 //   SCREENSHOT_DIR     where the screenshot goes (default web/e2e/screenshots)
 //   CHROMIUM           browser binary (default /usr/bin/chromium)
+//   E2E_HUB_BINARY     hub binary (default target/release/pv-cloud; CARGO_TARGET_DIR is honoured)
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -19,7 +20,7 @@ import { chromium } from 'playwright-core'
 
 const repo = resolve(import.meta.dirname, '..', '..')
 const target = process.env.CARGO_TARGET_DIR || join(repo, 'target')
-const hubBinary = join(target, 'release', 'pv-cloud')
+const hubBinary = process.env.E2E_HUB_BINARY || join(target, 'release', 'pv-cloud')
 const edgeBinary = join(target, 'debug', 'pv-edge')
 const maps = join(repo, 'firmware-configs')
 const screenshotDir = resolve(
