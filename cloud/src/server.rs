@@ -32,6 +32,8 @@ pub enum StartError {
     Broker(#[from] crate::telemetry::broker::BrokerError),
     #[error(transparent)]
     Tls(#[from] crate::kernel::tls::TlsError),
+    #[error(transparent)]
+    NodeId(#[from] crate::kernel::node_claim::NodeClaimError),
 }
 
 /// Prepares everything a server needs: data directory, secret, database and schema.
@@ -55,6 +57,11 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
         }
         Err(e) => tracing::warn!(error = %e, "database durability settings unreadable"),
     }
+    let shutdown = crate::kernel::shutdown::Shutdown::default();
+    // Before the first id is minted: two live replicas with one node id would mint the same ids.
+    if db.backend() == crate::kernel::db::Backend::Postgres {
+        crate::kernel::node_claim::claim(&url, config.node_id, shutdown.clone()).await?;
+    }
     let ids = Arc::new(IdGenerator::new(config.node_id));
     crate::system::seed::run(&db, &ids)
         .await
@@ -72,7 +79,6 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
     let station = crate::station::StationServices::load(&config).map_err(StartError::DeviceMaps)?;
     let credential_key =
         secret::load_or_create_named(&config.station.credential_key, &config.data_dir, "credential_key")?;
-    let shutdown = crate::kernel::shutdown::Shutdown::default();
     let cluster = match db.backend() {
         crate::kernel::db::Backend::Postgres => crate::kernel::cluster::Cluster::join(&url, shutdown.clone())
             .await

@@ -35,6 +35,7 @@ mod operations;
 mod realtime_api;
 mod reference;
 mod repair;
+mod replica_view;
 mod replicas;
 mod report;
 mod report_clock;

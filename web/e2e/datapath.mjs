@@ -220,6 +220,40 @@ export async function dataPathChecks(t) {
       },
     )
 
+    await check(
+      "the gateway panel shows the agent's uplink encoding and bytes per sample",
+      async () => {
+        assert(live.station, 'no live station')
+        // Counted by ingest and flushed every few seconds: wait for the API first.
+        const deadline = Date.now() + 30_000
+        const figures = async () =>
+          (await api('GET', `/api/station/gateway?stationId=${live.station}`)).data
+        let info = await figures()
+        while (!(info.uplinkEncoding && info.uplinkBytesPerSample > 0)) {
+          assert(Date.now() < deadline, `no uplink figures: ${JSON.stringify(info)}`)
+          await new Promise((r) => setTimeout(r, 500))
+          info = await figures()
+        }
+        await page.goto(`${baseUrl}/archives?id=${live.station}`)
+        await page
+          .getByTestId('archive-tabs')
+          .getByRole('tab', { name: '网关', exact: true })
+          .first()
+          .click()
+        const shown = page.locator(
+          `[data-testid="gateway-uplink"][data-encoding="${info.uplinkEncoding}"]`,
+        )
+        await shown.waitFor({ timeout })
+        const text = await shown.innerText()
+        const label = info.uplinkEncoding === 'binary' ? '二进制批量' : 'JSON'
+        assert(text.includes(label), `gateway panel shows "${text}", expected ${label}`)
+        const figure = /每个样本 ([\d.]+) 字节/.exec(text)
+        assert(figure && Number(figure[1]) > 0, `no bytes per sample in "${text}"`)
+        await shown.scrollIntoViewIfNeeded()
+        await page.screenshot({ path: join(screenshotDir, 'live-gateway-uplink.png') })
+      },
+    )
+
     await check('the home map lists the live station', async () => {
       assert(live.station, 'no live station')
       await page.goto(`${baseUrl}/basicFacts/equipmentMap`)

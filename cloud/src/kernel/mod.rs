@@ -55,6 +55,7 @@ pub mod lang;
 pub mod leader;
 pub mod list;
 pub mod meter;
+pub mod node_claim;
 pub mod rate_limit;
 pub mod secret;
 pub mod shutdown;

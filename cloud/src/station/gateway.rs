@@ -79,6 +79,10 @@ pub struct GatewayInfo {
     pub issued_at: Option<String>,
     /// Where the gateway expects its password (from the hub's configuration).
     pub password_file: String,
+    /// The encoding of its newest telemetry (`json` or `binary`), once any arrived.
+    pub uplink_encoding: Option<String>,
+    /// Telemetry payload bytes received per sample, over everything received.
+    pub uplink_bytes_per_sample: Option<f64>,
 }
 
 /// Newly issued credentials: the only answer that ever carries the password.
@@ -163,6 +167,10 @@ pub async fn info(
         Some(g) => issued_at(&state, station.id, g).await?,
         None => None,
     };
+    let (uplink_encoding, uplink_bytes_per_sample) = match &station.gateway_id {
+        Some(g) => uplink_of(&state, station.id, g).await?,
+        None => (None, None),
+    };
     Ok(Data(GatewayInfo {
         station_id: station.id,
         station_name: station.name,
@@ -171,7 +179,30 @@ pub async fn info(
         credentials_issued: issued.is_some(),
         issued_at: issued.map(time::format_ms),
         password_file: state.config.broker.gateway_password_file.clone(),
+        uplink_encoding,
+        uplink_bytes_per_sample,
     }))
+}
+
+/// What the station's gateway costs on its uplink, as ingest counted it (`telemetry::stats`).
+async fn uplink_of(
+    state: &Core,
+    station: Id,
+    gateway_id: &str,
+) -> Result<(Option<String>, Option<f64>), ApiError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT uplink_encoding, uplink_bytes, uplink_samples FROM pv_gateway_state \
+         WHERE station_id = ? AND gateway_id = ?",
+        [Value::Int(station.0), gateway_id.into()],
+    );
+    let Some(r) = sql.rows(state.db.pool()).await?.into_iter().next() else {
+        return Ok((None, None));
+    };
+    let samples: i64 = r.try_get("uplink_samples")?;
+    let bytes: i64 = r.try_get("uplink_bytes")?;
+    let per_sample = (samples > 0).then(|| (bytes as f64 / samples as f64 * 10.0).round() / 10.0);
+    Ok((r.try_get("uplink_encoding")?, per_sample))
 }
 
 /// A random password: 24 bytes from the OS, base64url (32 characters, 192 bits).

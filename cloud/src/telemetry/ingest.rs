@@ -235,6 +235,12 @@ impl Ingest {
             Ok(b) => b,
             Err(e) => return self.refuse_wire(&entry.gateway_id, &e),
         };
+        self.stats.uplink(
+            &entry.gateway_id,
+            encoding.as_str(),
+            payload.len(),
+            batch.samples.len(),
+        );
         if batch.gateway != entry.gateway_id {
             self.stats.reject(
                 &entry.gateway_id,
@@ -493,6 +499,7 @@ impl Writer {
         let mut handover = Vec::new();
         let meter = &self.state.meter;
         for p in group {
+            self.state.realtime.touch(p.gateway.station_id);
             self.stats.accept(&p.gateway.gateway_id, p.samples.len() as u64);
             meter.samples_accepted.inc_by(p.samples.len() as u64);
             meter

@@ -6,6 +6,7 @@
 //!   own topics;
 //! - `ingest`: checks, stores, updates the view, acknowledges (`store` holds its SQL);
 //! - `ownership`: which replica ingests which gateway (leases, with several hubs on PostgreSQL);
+//! - `follow`: the realtime view of gateways another replica ingests;
 //! - `registry`, `presence`, `stats`, `rollup`, `retention`; `admin`: the operator's view;
 //! - `raw`: reads raw samples, recent rows and the hours `compact` packed into `block`s;
 //! - `station_day`, `station_hour`: the station summaries the rollup worker keeps for reports.
@@ -18,6 +19,7 @@ pub mod commands;
 pub mod compact;
 pub mod context;
 pub mod events;
+pub mod follow;
 pub mod gatekeeper;
 pub mod ingest;
 pub mod ownership;
@@ -153,6 +155,7 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
         spawn_counter_flush(state.clone(), stats, registry, cfg.state_flush_seconds),
     ];
     tasks.extend(leases.map(|l| ownership::spawn(l, state.shutdown.clone())));
+    tasks.extend(follow::spawn(state.clone()));
     // An external Mosquitto: its gateway accounts follow the database from now on.
     tasks.extend(crate::station::broker_accounts::spawn(
         state.db.clone(),
@@ -222,6 +225,24 @@ pub async fn flush_counters(state: &crate::kernel::Core, stats: &Stats, registry
         {
             tracing::warn!(gateway = %gw, error = %e, "storing gateway counters");
             stats.restore(&gw, delta);
+            continue;
+        }
+        if let Some(encoding) = delta.encoding
+            && let Err(e) =
+                store::add_gateway_uplink(&state.db, &gw, encoding, delta.uplink_bytes, delta.uplink_samples)
+                    .await
+        {
+            // The counters above are stored: only the uplink figures are given back.
+            tracing::warn!(gateway = %gw, error = %e, "storing gateway uplink figures");
+            stats.restore(
+                &gw,
+                stats::Counters {
+                    uplink_bytes: delta.uplink_bytes,
+                    uplink_samples: delta.uplink_samples,
+                    encoding: delta.encoding,
+                    ..Default::default()
+                },
+            );
         }
     }
 }

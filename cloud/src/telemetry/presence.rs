@@ -96,6 +96,7 @@ impl Presence {
         {
             tracing::warn!(gateway = id, error = %e, "storing gateway presence");
         }
+        self.state.realtime.touch(g.station_id);
     }
 
     /// Any message from a gateway: it is connected.
@@ -212,6 +213,13 @@ impl Presence {
         }
         if let Err(e) = store::set_devices_online(&self.state.db, ids, online, time::now_ms()).await {
             tracing::warn!(error = %e, "storing device presence");
+        }
+        for station in ids
+            .iter()
+            .filter_map(|id| self.state.realtime.device(*id))
+            .map(|d| d.station_id)
+        {
+            self.state.realtime.touch(station);
         }
     }
 

@@ -4,7 +4,8 @@
 //! the batch is stored (the acknowledgement to the gateway still waits for the commit), so the
 //! view may briefly be ahead of `pv_telemetry_latest`; it never goes back in time per device.
 //! At start it is rebuilt from `pv_telemetry_latest`, which is also what another cloud replica
-//! reads.
+//! reads: with several replicas, the stations this one stored or changed are listed in `touched`
+//! and announced to the others, which re-read them (`telemetry::follow`).
 //!
 //! Locks are std `RwLock`s held only to copy or replace one entry, never across an await.
 
@@ -79,6 +80,8 @@ pub struct RealtimeView {
     by_station: RwLock<HashMap<i64, BTreeSet<i64>>>,
     gateways: RwLock<HashMap<String, GatewayLive>>,
     changes: broadcast::Sender<Change>,
+    /// Stations whose stored rows this replica changed since the last `take_touched`.
+    touched: std::sync::Mutex<BTreeSet<i64>>,
 }
 
 impl Default for RealtimeView {
@@ -88,6 +91,7 @@ impl Default for RealtimeView {
             by_station: RwLock::default(),
             gateways: RwLock::default(),
             changes: broadcast::channel(1024).0,
+            touched: Default::default(),
         }
     }
 }
@@ -237,14 +241,90 @@ impl RealtimeView {
         self.changes.subscribe()
     }
 
+    /// This replica committed new latest values or presence of `station_id` (for the others).
+    pub fn touch(&self, station_id: i64) {
+        self.touched
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(station_id);
+    }
+
+    /// The stations touched since the last call.
+    pub fn take_touched(&self) -> BTreeSet<i64> {
+        std::mem::take(&mut *self.touched.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Re-reads the latest values and gateway states another replica stored, for the given
+    /// stations (all when `None`). Newer values replace held ones, never older; a gateway's
+    /// stored state replaces the held one unless the held one was seen later (this replica
+    /// ingests it). Returns how many devices and gateways changed.
+    pub async fn refresh(&self, db: &Db, stations: Option<&[i64]>) -> Result<usize, crate::kernel::ApiError> {
+        let mut changed = self.load_where(db, stations).await?;
+        let mut sql = crate::kernel::sql::Sql::new(
+            "SELECT gateway_id, tenant_id, station_id, online, last_seen, status FROM pv_gateway_state",
+        );
+        if let Some(ids) = stations {
+            if ids.is_empty() {
+                return Ok(changed);
+            }
+            sql.push(" WHERE station_id IN (");
+            sql.push_bind(
+                &vec!["?"; ids.len()].join(","),
+                ids.iter().map(|i| crate::kernel::sql::Value::Int(*i)),
+            );
+            sql.push(")");
+        }
+        let rows = sql.rows(db.pool()).await?;
+        for row in rows {
+            let gateway_id: String = row.try_get("gateway_id")?;
+            let online: i64 = row.try_get("online")?;
+            let last_seen: i64 = row.try_get("last_seen")?;
+            let status: Option<String> = row.try_get("status")?;
+            let status = status.and_then(|s| serde_json::from_str::<GatewayStatus>(&s).ok());
+            let held = self.gateway(&gateway_id);
+            if let Some(h) = &held
+                && (h.last_seen > last_seen || (h.online == (online != 0) && h.last_seen == last_seen))
+            {
+                continue;
+            }
+            let withheld_since = held.map(|h| h.withheld_since).unwrap_or_default();
+            self.set_gateway(GatewayLive {
+                gateway_id,
+                tenant_id: row.try_get("tenant_id")?,
+                station_id: row.try_get("station_id")?,
+                online: online != 0,
+                last_seen,
+                status,
+                withheld_since,
+            });
+            changed += 1;
+        }
+        Ok(changed)
+    }
+
     /// Rebuilds the view from the database (at start, or on a replica).
-    pub async fn load(&self, db: &Db) -> Result<usize, sqlx::Error> {
-        let rows = sqlx::query(
+    pub async fn load(&self, db: &Db) -> Result<usize, crate::kernel::ApiError> {
+        self.load_where(db, None).await
+    }
+
+    /// Applies the stored latest rows of `stations` (all when `None`); returns how many were kept.
+    async fn load_where(&self, db: &Db, stations: Option<&[i64]>) -> Result<usize, crate::kernel::ApiError> {
+        let mut sql = crate::kernel::sql::Sql::new(
             "SELECT device_id, tenant_id, station_id, device_kind, gateway_id, ts, metrics, suspect, online \
              FROM pv_telemetry_latest",
-        )
-        .fetch_all(db.pool())
-        .await?;
+        );
+        if let Some(ids) = stations {
+            if ids.is_empty() {
+                return Ok(0);
+            }
+            sql.push(" WHERE station_id IN (");
+            sql.push_bind(
+                &vec!["?"; ids.len()].join(","),
+                ids.iter().map(|i| crate::kernel::sql::Value::Int(*i)),
+            );
+            sql.push(")");
+        }
+        let rows = sql.rows(db.pool()).await?;
         let mut n = 0;
         for row in rows {
             let metrics: String = row.try_get("metrics")?;
@@ -257,7 +337,7 @@ impl RealtimeView {
                 .and_then(|q| serde_json::from_str::<BTreeMap<String, Value>>(&q).ok())
                 .unwrap_or_default();
             let online: i64 = row.try_get("online")?;
-            self.apply(DeviceLive {
+            let kept = self.apply(DeviceLive {
                 device_id: row.try_get("device_id")?,
                 tenant_id: row.try_get("tenant_id")?,
                 station_id: row.try_get("station_id")?,
@@ -268,7 +348,7 @@ impl RealtimeView {
                 suspect,
                 online: online != 0,
             });
-            n += 1;
+            n += usize::from(kept);
         }
         Ok(n)
     }

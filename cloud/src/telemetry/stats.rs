@@ -62,6 +62,11 @@ pub struct Counters {
     /// Recent refusals with their reason and a detail (newest last, a few kept, since the last
     /// flush), for debugging *what* was wrong, e.g. which SN is unknown.
     pub recent: Vec<(Reason, String)>,
+    /// Telemetry payload bytes received and the samples they carried, and the encoding of the
+    /// newest payload (`wire::Encoding::as_str`): what the gateway costs on its uplink.
+    pub uplink_bytes: u64,
+    pub uplink_samples: u64,
+    pub encoding: Option<&'static str>,
 }
 
 impl Counters {
@@ -113,12 +118,16 @@ pub struct Stats {
 
 impl Counters {
     fn is_zero(&self) -> bool {
-        self.accepted == 0 && self.rejected.values().all(|n| *n == 0)
+        self.accepted == 0 && self.rejected.values().all(|n| *n == 0) && self.uplink_bytes == 0
     }
 
     /// Adds `other`'s counts (its recent refusals go before ours: they are older).
     fn merge(&mut self, other: Counters) {
         self.accepted += other.accepted;
+        self.uplink_bytes += other.uplink_bytes;
+        self.uplink_samples += other.uplink_samples;
+        // The delta given back is older than what was counted since.
+        self.encoding = self.encoding.or(other.encoding);
         for (r, n) in other.rejected {
             *self.rejected.entry(r).or_default() += n;
         }
@@ -156,6 +165,15 @@ impl Stats {
     pub fn accept(&self, gateway: &str, n: u64) {
         let mut g = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
         g.entry(gateway.to_owned()).or_default().pending.accepted += n;
+    }
+
+    /// A telemetry payload of `bytes` in `encoding` carrying `samples` samples.
+    pub fn uplink(&self, gateway: &str, encoding: &'static str, bytes: usize, samples: usize) {
+        let mut g = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
+        let e = &mut g.entry(gateway.to_owned()).or_default().pending;
+        e.uplink_bytes += bytes as u64;
+        e.uplink_samples += samples as u64;
+        e.encoding = Some(encoding);
     }
 
     /// What this process counted for a gateway and has not yet flushed.
@@ -212,6 +230,25 @@ mod tests {
         assert_eq!(again[0].1.accepted, 15);
         assert_eq!(again[0].1.rejected[&Reason::Malformed], 1);
         assert_eq!(again[0].1.recent.last().map(|r| r.1.as_str()), Some("not JSON"));
+    }
+
+    #[test]
+    fn uplink_bytes_add_up_and_the_newest_encoding_wins() {
+        let s = Stats::default();
+        s.uplink("g", "json", 900, 3);
+        let taken = s.take_pending();
+        assert_eq!((taken[0].1.uplink_bytes, taken[0].1.uplink_samples), (900, 3));
+        s.uplink("g", "binary", 100, 2);
+        s.restore("g", taken[0].1.clone());
+        let again = s.take_pending();
+        assert_eq!(
+            (
+                again[0].1.uplink_bytes,
+                again[0].1.uplink_samples,
+                again[0].1.encoding
+            ),
+            (1000, 5, Some("binary"))
+        );
     }
 
     #[test]

@@ -249,6 +249,30 @@ pub async fn gateway_counters(db: &Db, gateway_id: &str) -> Result<Option<(i64, 
 }
 
 /// Marks devices (not) communicating in `pv_telemetry_latest`.
+/// Adds uplink bytes and samples to a gateway's stored totals and records the encoding it used
+/// last (the row exists: `add_gateway_counters` ran first).
+pub async fn add_gateway_uplink(
+    db: &Db,
+    gateway_id: &str,
+    encoding: &str,
+    bytes: u64,
+    samples: u64,
+) -> Result<(), ApiError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "UPDATE pv_gateway_state SET uplink_encoding = ?, uplink_bytes = uplink_bytes + ?, \
+         uplink_samples = uplink_samples + ? WHERE gateway_id = ?",
+        [
+            Value::from(encoding),
+            Value::Int(i64::try_from(bytes).unwrap_or(i64::MAX)),
+            Value::Int(i64::try_from(samples).unwrap_or(i64::MAX)),
+            Value::from(gateway_id),
+        ],
+    );
+    sql.execute(db.pool()).await?;
+    Ok(())
+}
+
 pub async fn set_devices_online(db: &Db, devices: &[i64], online: bool, now: i64) -> Result<(), ApiError> {
     for chunk in devices.chunks(500) {
         let mut sql = Sql::default();

@@ -193,6 +193,8 @@ impl TestApp {
         if let Some(server) = self.server.take() {
             server.await.expect("server task");
         }
+        // As the hub's own stop does: its node id claim is freed for a successor.
+        self.state.shutdown.begin();
         (self.data_dir.clone(), self.database_url.clone(), self._tmp.take())
     }
 }

@@ -17,6 +17,10 @@ export interface GatewayInfo {
   issuedAt?: string | null
   /** Where the gateway reads its password. */
   passwordFile: string
+  /** Encoding of its newest telemetry, once any arrived. */
+  uplinkEncoding?: 'json' | 'binary' | null
+  /** Telemetry payload bytes received per sample. */
+  uplinkBytesPerSample?: number | null
 }
 
 /** The only answer that ever carries the password. */

@@ -91,6 +91,26 @@ export default function GatewayPanel({ stationId }: { stationId: string }) {
         <Descriptions.Item label={t('stationUi.gateway.issuedAt')}>
           {info?.issuedAt ?? '—'}
         </Descriptions.Item>
+        <Descriptions.Item label={t('stationUi.gateway.uplink')} span={2}>
+          <span data-testid="gateway-uplink" data-encoding={info?.uplinkEncoding ?? ''}>
+            {info?.uplinkEncoding ? (
+              <Space size={8} wrap>
+                <Tag color={info.uplinkEncoding === 'binary' ? 'blue' : 'default'}>
+                  {info.uplinkEncoding === 'binary'
+                    ? t('stationUi.gateway.uplinkBinary')
+                    : t('stationUi.gateway.uplinkJson')}
+                </Tag>
+                {info.uplinkBytesPerSample != null && (
+                  <span>
+                    {t('stationUi.gateway.bytesPerSample', { bytes: info.uplinkBytesPerSample })}
+                  </span>
+                )}
+              </Space>
+            ) : (
+              t('stationUi.gateway.uplinkNone')
+            )}
+          </span>
+        </Descriptions.Item>
         <Descriptions.Item label={t('stationUi.gateway.passwordFile')} span={2}>
           <Typography.Text code>{info?.passwordFile ?? ''}</Typography.Text>
         </Descriptions.Item>
