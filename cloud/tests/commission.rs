@@ -19,6 +19,88 @@ fn maps_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-configs")
 }
 
+/// Writes the configuration of gateway `id` as installed: its password file, the hub's broker
+/// and one Modbus TCP bus with no device yet.
+fn install_gateway(
+    dir: &Path,
+    id: &str,
+    password: &str,
+    broker_port: u16,
+    sim_port: u16,
+) -> std::path::PathBuf {
+    std::fs::write(dir.join("mqtt-password"), password).expect("password file");
+    let config = dir.join("pv-edge.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "gateway_id = \"{id}\"\ndata_dir = \"state\"\nmaps_dir = {:?}\n\n[mqtt]\nhost = \"127.0.0.1\"\nport = {broker_port}\nusername = \"{id}\"\npassword_file = \"mqtt-password\"\nbatch_linger_ms = 100\n\n[[bus]]\nname = \"field\"\ntransport = \"tcp\"\naddress = \"127.0.0.1:{sim_port}\"\ntimeout_ms = 300\nretries = 0\n",
+            maps_dir().display().to_string(),
+        ),
+    )
+    .expect("config");
+    config
+}
+
+/// `pv-edge run` with `config`, its log in `dir/edge.log`.
+fn start_agent(config: &Path, dir: &Path) -> Proc {
+    Proc(
+        Command::new(support::pv_edge_binary())
+            .args(["run", "--config"])
+            .arg(config)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(dir.join("edge.log")).expect("log"))
+            .spawn()
+            .expect("agent"),
+    )
+}
+
+/// A command the console sends while the gateway is still starting (not yet connected, or not
+/// yet subscribed) is answered once the gateway is up, not left to time out: the broker drops
+/// a downlink message nobody is subscribed to, so the hub sends its waiting commands again
+/// when the gateway announces itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_sent_before_the_gateway_is_up_is_answered_once_it_is() {
+    let hub = IngestApp::start(|_| {}).await;
+    let app = &hub.app;
+    let token = app.gateway_manager("100001", "installer").await;
+    let installer = app.as_user(&token);
+    let station = installer
+        .station_with(json!({"name": "Early plant", "gatewayId": "GW-EARLY-1"}))
+        .await;
+    let password = installer.gateway_credentials(&station).await.ok().data()["password"]
+        .as_str()
+        .expect("password")
+        .to_owned();
+    let dir = tempfile::tempdir().expect("tmp");
+    // Nothing listens on the bus: the inventory does not need it.
+    let config = install_gateway(
+        dir.path(),
+        "GW-EARLY-1",
+        &password,
+        hub.gateway_addr.port(),
+        free_port(),
+    );
+
+    let asked = std::time::Instant::now();
+    let path = format!("/api/station/gateway/commission/buses?stationId={station}");
+    let (reply, _agent) = tokio::join!(installer.get(&path), async {
+        // The command is on its way before the gateway process exists.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        start_agent(&config, dir.path())
+    });
+    let took = asked.elapsed();
+    assert_eq!(
+        reply.status,
+        200,
+        "{} after {took:?}; agent log: {}",
+        reply.body,
+        std::fs::read_to_string(dir.path().join("edge.log")).unwrap_or_default()
+    );
+    assert_eq!(reply.body["data"]["gatewayId"], "GW-EARLY-1");
+    // Answered when the gateway came up (about a second), far within the 30 s the hub waits.
+    assert!(took < Duration::from_secs(10), "answered after {took:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_device_is_scanned_probed_and_added_through_the_gateway() {
     let hub = IngestApp::start(|_| {}).await;
@@ -55,26 +137,14 @@ async fn a_device_is_scanned_probed_and_added_through_the_gateway() {
     );
     // The gateway as installed: its port (the bus) declared, no device yet.
     let dir = tempfile::tempdir().expect("tmp");
-    std::fs::write(dir.path().join("mqtt-password"), &password).expect("password file");
-    let config = dir.path().join("pv-edge.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "gateway_id = \"GW-COM-1\"\ndata_dir = \"state\"\nmaps_dir = {:?}\n\n[mqtt]\nhost = \"127.0.0.1\"\nport = {}\nusername = \"GW-COM-1\"\npassword_file = \"mqtt-password\"\nbatch_linger_ms = 100\n\n[[bus]]\nname = \"field\"\ntransport = \"tcp\"\naddress = \"127.0.0.1:{sim_port}\"\ntimeout_ms = 300\nretries = 0\n",
-            maps_dir().display().to_string(),
-            hub.gateway_addr.port()
-        ),
-    )
-    .expect("config");
-    let _agent = Proc(
-        Command::new(&edge)
-            .args(["run", "--config"])
-            .arg(&config)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(dir.path().join("edge.log")).expect("log"))
-            .spawn()
-            .expect("agent"),
+    let config = install_gateway(
+        dir.path(),
+        "GW-COM-1",
+        &password,
+        hub.gateway_addr.port(),
+        sim_port,
     );
+    let _agent = start_agent(&config, dir.path());
 
     // The gateway's buses, once it is connected.
     let mut buses = Json::Null;

@@ -8,4 +8,5 @@ pub mod decode;
 pub mod metrics;
 pub mod regmap;
 pub mod topics;
+pub mod varint;
 pub mod wire;

@@ -5,10 +5,12 @@
  * the agent cannot confirm the unit, so it withholds its values) and inverter 2 serves a power
  * factor of 2070 (PF_SF 0: impossible as ratio and as percent, so the agent marks it suspect).
  * The console must show inverter 1 as "数据暂停" with the gateway's reason on the gateway tab,
- * on its device page and in the inverter list, and inverter 2's power factor only in the
+ * on its device page, in the inverter list, the station overview and the inverter registry (its
+ * last values struck through, never as current), and inverter 2's power factor only in the
  * warning style with its tooltip, never among its good values.
  *
  *   PV_EDGE        the pv-edge binary (default target/debug/pv-edge of the repository)
+ *   E2E_SIM_PORT   the simulator's TCP port (default: a free one)
  */
 import { spawn } from 'node:child_process'
 import { appendFileSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
@@ -40,6 +42,14 @@ export async function qualityChecks(t) {
   const dir = mkdtempSync(join(tmpdir(), 'pv-e2e-quality-'))
   const control = join(dir, 'sim-control')
   const children = []
+  // A withheld value is shown struck through and greyed, never as a current reading.
+  const assertStruck = async (value, what) => {
+    assert((await value.getAttribute('data-withheld')) === 'true', `${what}: not marked`)
+    assert((await value.locator('del').count()) > 0, `${what}: not struck through`)
+    const style = await value.evaluate((e) => getComputedStyle(e).color)
+    const cls = (await value.getAttribute('class')) ?? ''
+    assert(cls.includes('ant-typography-secondary'), `${what}: not greyed (${cls}, ${style})`)
+  }
   const site = { station: '', ids: {} }
   const withheld = { unit: 1, sn: `QUA-WH-${stamp}`, name: 'INV-WH' }
   const suspect = { unit: 2, sn: `QUA-SUS-${stamp}`, name: 'INV-SUS' }
@@ -78,7 +88,7 @@ export async function qualityChecks(t) {
           await page.waitForTimeout(1000)
           if (!(await storedToken())) await signIn('admin', 'admin')
         })
-      const simPort = await freePort()
+      const simPort = Number(process.env.E2E_SIM_PORT || (await freePort()))
       const created = await api('POST', '/api/station', {
         name: `质量电站${stamp}`,
         gatewayId: `gw-qua-${stamp}`,
@@ -243,6 +253,27 @@ export async function qualityChecks(t) {
         await tag.hover()
         const tip = page.getByRole('tooltip').filter({ hasText: 'identity unreadable' })
         await tip.waitFor({ timeout })
+        // Its last values stay visible, struck through and greyed, the reason on hover; the
+        // flowing inverter's are plain.
+        const stalePower = wRow.getByTestId(`inverter-stale-power-${wId}`)
+        await stalePower.waitFor({ timeout })
+        await assertStruck(stalePower, 'inverter list: power')
+        await assertStruck(wRow.getByTestId(`inverter-stale-total-${wId}`), 'inverter list: total')
+        await stalePower.hover()
+        await page
+          .getByRole('tooltip')
+          .filter({ hasText: '数据暂停前收到的旧值，不代表设备现状' })
+          .filter({ hasText: 'identity unreadable' })
+          .waitFor({ timeout })
+        const plainRow = table.getByTestId(`inverter-real-row-${sId}`)
+        assert(
+          (await plainRow.locator('[data-withheld="true"]').count()) === 0,
+          `the flowing inverter is struck: ${await plainRow.innerText()}`,
+        )
+        await page.screenshot({
+          path: join(screenshotDir, 'quality-withheld-list.png'),
+          fullPage: true,
+        })
         // The device page of the withheld inverter: its quality tab.
         await wRow.locator('.ant-table-row-expand-icon').click()
         const wPanel = wRow.locator('xpath=following-sibling::tr[1]')
@@ -289,6 +320,65 @@ export async function qualityChecks(t) {
       },
     )
 
+    await check(
+      'quality: the station overview and the inverter registry mark the withheld values',
+      async () => {
+        assert(site.station, 'no station')
+        const wId = site.ids[withheld.sn]
+        const sId = site.ids[suspect.sn]
+        await page.goto(`${baseUrl}/station/overview?id=${site.station}`)
+        const overview = page.getByTestId('overview-devices')
+        const wRow = overview.getByTestId(`overview-row-${wId}`)
+        await wRow.waitFor({ timeout })
+        const tag = wRow.getByTestId(`overview-withheld-${wId}`)
+        await tag.waitFor({ timeout })
+        assert((await tag.innerText()).includes('数据暂停'), await wRow.innerText())
+        await assertStruck(wRow.getByTestId(`overview-stale-power-${wId}`), 'overview: power')
+        const running = wRow.locator(
+          '[data-testid="run-status"][data-status="producing"], [data-testid="run-status"][data-status="standby"]',
+        )
+        assert(
+          (await running.count()) === 0,
+          `overview shows it running: ${await wRow.innerText()}`,
+        )
+        const sRow = overview.getByTestId(`overview-row-${sId}`)
+        assert((await sRow.getAttribute('data-withheld')) === null, 'overview: suspect withheld')
+        assert(
+          (await sRow.locator('[data-withheld="true"]').count()) === 0,
+          `overview: the flowing inverter is struck: ${await sRow.innerText()}`,
+        )
+        await page.screenshot({
+          path: join(screenshotDir, 'quality-withheld-overview.png'),
+          fullPage: true,
+        })
+
+        // The station's inverter registry (archive → devices): live status and power columns.
+        await page.goto(`${baseUrl}/archives?id=${site.station}`)
+        await page
+          .getByTestId('archive-tabs')
+          .getByRole('tab', { name: '设备', exact: true })
+          .click()
+        const reg = page.locator(`tr[data-row-key="${wId}"]`)
+        await reg.waitFor({ timeout })
+        const regTag = reg.getByTestId('inverter-live-withheld')
+        await regTag.waitFor({ timeout })
+        assert((await regTag.innerText()).includes('数据暂停'), await reg.innerText())
+        await assertStruck(reg.getByTestId('inverter-live-stale-power'), 'registry: power')
+        const plain = page.locator(`tr[data-row-key="${sId}"]`)
+        await plain.waitFor({ timeout })
+        assert(
+          (await plain.locator('[data-withheld="true"]').count()) === 0,
+          `registry: the flowing inverter is struck: ${await plain.innerText()}`,
+        )
+        // The live columns are the table's last: scrolled to, so the screenshot shows them.
+        await reg.getByTestId('inverter-live-stale-power').scrollIntoViewIfNeeded()
+        await page.screenshot({
+          path: join(screenshotDir, 'quality-withheld-registry.png'),
+          fullPage: true,
+        })
+      },
+    )
+
     await check('quality: withheld and suspect states fit a 390×844 screen', async () => {
       assert(site.station, 'no station')
       const wId = site.ids[withheld.sn]
@@ -304,6 +394,25 @@ export async function qualityChecks(t) {
       )
       await page.screenshot({ path: join(screenshotDir, 'quality-mobile.png'), fullPage: true })
       assert(overflow <= 1, `the page scrolls sideways by ${overflow}px`)
+      // The withheld inverter on a phone: the list and the overview still mark its values.
+      await page.goto(`${baseUrl}/station/inverterReal?stationId=${site.station}`)
+      const stale = page.getByTestId(`inverter-stale-power-${wId}`)
+      await stale.waitFor({ timeout })
+      await stale.scrollIntoViewIfNeeded()
+      await assertStruck(stale, 'phone: inverter list')
+      await page.screenshot({
+        path: join(screenshotDir, 'quality-mobile-list.png'),
+        fullPage: true,
+      })
+      await page.goto(`${baseUrl}/station/overview?id=${site.station}`)
+      const overviewStale = page.getByTestId(`overview-stale-power-${wId}`)
+      await overviewStale.waitFor({ timeout })
+      await overviewStale.scrollIntoViewIfNeeded()
+      await assertStruck(overviewStale, 'phone: overview')
+      await page.screenshot({
+        path: join(screenshotDir, 'quality-mobile-overview.png'),
+        fullPage: true,
+      })
     })
   } finally {
     await page.setViewportSize({ width: 1280, height: 800 }).catch(() => {})

@@ -15,6 +15,7 @@
 
 use std::collections::BTreeMap;
 
+use pv_shared::varint::{self, put_i64, put_u64};
 use pv_shared::wire;
 
 /// Codec byte of a zstd-compressed payload.
@@ -326,18 +327,6 @@ fn decimal_form(nums: &[f64]) -> Option<(u8, Vec<i64>)> {
     None
 }
 
-fn put_u64(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn put_i64(out: &mut Vec<u8>, v: i64) {
-    put_u64(out, ((v << 1) ^ (v >> 63)) as u64);
-}
-
 fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
     put_u64(out, b.len() as u64);
     out.extend_from_slice(b);
@@ -374,15 +363,10 @@ impl<'a> Reader<'a> {
     }
 
     fn u64(&mut self) -> Result<u64, BlockError> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err(BlockError::Corrupt)
+        let rest = self.buf.get(self.at..).ok_or(BlockError::Corrupt)?;
+        let (v, n) = varint::read_u64(rest).map_err(|_| BlockError::Corrupt)?;
+        self.at += n;
+        Ok(v)
     }
 
     /// A count, bounded by what the payload could hold (a corrupt count must not allocate).
@@ -395,8 +379,7 @@ impl<'a> Reader<'a> {
     }
 
     fn i64(&mut self) -> Result<i64, BlockError> {
-        let u = self.u64()?;
-        Ok(((u >> 1) as i64) ^ -((u & 1) as i64))
+        self.u64().map(varint::unzigzag)
     }
 
     fn bytes(&mut self) -> Result<&'a [u8], BlockError> {

@@ -2,6 +2,14 @@
 //! gateway's `down/command` topic with an id chosen here, and the caller waits for the
 //! `CommandAck` with that id, which ingest hands over when it arrives on `up/command-ack`.
 //!
+//! A broker delivers a message only to the subscriptions it has when the message arrives: a
+//! command published while the gateway is still starting, reconnecting, or connected but not yet
+//! subscribed (its clean session starts without subscriptions) is dropped without a word, and
+//! the caller waited its whole limit for nothing. So a waiting command goes out again whenever
+//! its gateway announces itself (the birth status, which a gateway publishes once its downlink
+//! subscription is acknowledged); the gateway answers a repeated id with its first answer, so a
+//! command is carried out once however often it arrives.
+//!
 //! The waiting is in this process's memory. With several replicas behind an external broker the
 //! gateways' uplink is a shared subscription, so an answer can reach a replica that did not send
 //! the command: that command then times out here (the gateway still carried it out once). The
@@ -28,11 +36,19 @@ pub enum CommandError {
     Timeout(Duration),
 }
 
+/// A command waiting for its answer.
+struct Pending {
+    gateway: String,
+    topic: String,
+    payload: Vec<u8>,
+    answer: oneshot::Sender<CommandAck>,
+}
+
 /// Commands waiting for their answers.
 #[derive(Default)]
 pub struct Commands {
     downlink: OnceLock<Downlink>,
-    pending: Mutex<HashMap<String, (String, oneshot::Sender<CommandAck>)>>,
+    pending: Mutex<HashMap<String, Pending>>,
 }
 
 impl Commands {
@@ -41,7 +57,7 @@ impl Commands {
         let _ = self.downlink.set(downlink);
     }
 
-    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<String, (String, oneshot::Sender<CommandAck>)>> {
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<String, Pending>> {
         self.pending.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -62,7 +78,13 @@ impl Commands {
         };
         let payload = wire::to_bytes(&command).map_err(|e| CommandError::Send(e.to_string()))?;
         let (tx, rx) = oneshot::channel();
-        self.pending().insert(id.clone(), (gateway.to_owned(), tx));
+        let pending = Pending {
+            gateway: gateway.to_owned(),
+            topic: topic.clone(),
+            payload: payload.clone(),
+            answer: tx,
+        };
+        self.pending().insert(id.clone(), pending);
         if let Err(e) = downlink.publish(topic, payload).await {
             self.pending().remove(&id);
             return Err(CommandError::Send(e.to_string()));
@@ -80,10 +102,30 @@ impl Commands {
     /// sent to another gateway is ignored.
     pub fn answered(&self, gateway: &str, ack: CommandAck) {
         let mut pending = self.pending();
-        if pending.get(&ack.id).is_some_and(|(g, _)| g == gateway)
-            && let Some((_, tx)) = pending.remove(&ack.id)
+        if pending.get(&ack.id).is_some_and(|p| p.gateway == gateway)
+            && let Some(p) = pending.remove(&ack.id)
         {
-            let _ = tx.send(ack);
+            let _ = p.answer.send(ack);
+        }
+    }
+
+    /// `gateway` (re)connected and subscribed: its waiting commands go out again, since any
+    /// sent before then reached nobody.
+    pub async fn gateway_ready(&self, gateway: &str) {
+        let Some(downlink) = self.downlink.get() else {
+            return;
+        };
+        let again: Vec<(String, String, Vec<u8>)> = self
+            .pending()
+            .iter()
+            .filter(|(_, p)| p.gateway == gateway)
+            .map(|(id, p)| (id.clone(), p.topic.clone(), p.payload.clone()))
+            .collect();
+        for (id, topic, payload) in again {
+            tracing::info!(%gateway, command = %id, "gateway up: command sent again");
+            if let Err(e) = downlink.publish(topic, payload).await {
+                tracing::warn!(%gateway, command = %id, %e, "command not sent again");
+            }
         }
     }
 }
@@ -118,7 +160,13 @@ mod tests {
     async fn an_answer_reaches_only_the_command_of_its_gateway() {
         let c = Commands::default();
         let (tx, mut rx) = oneshot::channel();
-        c.pending().insert("cm-1".into(), ("gw-a".into(), tx));
+        let p = Pending {
+            gateway: "gw-a".into(),
+            topic: "pv/1/gw-a/down/command".into(),
+            payload: Vec::new(),
+            answer: tx,
+        };
+        c.pending().insert("cm-1".into(), p);
         c.answered("gw-b", ack("gw-b", "cm-1"));
         assert!(rx.try_recv().is_err(), "another gateway cannot answer it");
         c.answered("gw-a", ack("gw-a", "cm-1"));

@@ -223,7 +223,11 @@ impl Ingest {
             );
             return;
         }
+        let born = status.kind == wire::StatusKind::Birth;
         self.presence.status(&entry, status).await;
+        if born {
+            self.state.commands.gateway_ready(&entry.gateway_id).await;
+        }
     }
 
     async fn telemetry(&self, mut entry: Arc<GatewayEntry>, payload: &[u8]) {

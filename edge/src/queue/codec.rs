@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 
+use pv_shared::varint;
 use pv_shared::wire::{Sample, Value};
 
 const COMPACT: u8 = 0x01;
@@ -94,13 +95,7 @@ impl Dictionary {
     }
 }
 
-pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
+pub(super) use pv_shared::varint::put_u64 as put_varint;
 
 pub(super) struct Reader<'a>(pub(super) &'a [u8]);
 
@@ -119,15 +114,10 @@ impl<'a> Reader<'a> {
     }
 
     pub(super) fn varint(&mut self) -> Result<u64, CodecError> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err(CodecError::Truncated)
+        // An overlong varint is as unreadable as a cut one: the record is damaged either way.
+        let (v, n) = varint::read_u64(self.0).map_err(|_| CodecError::Truncated)?;
+        self.0 = &self.0[n..];
+        Ok(v)
     }
 }
 
@@ -154,7 +144,7 @@ pub fn encode(mut sample: Sample, dict: &Dictionary) -> Result<Vec<u8>, CodecErr
             Value::Number(v) => {
                 if let Some(i) = as_int(*v) {
                     out.push(TAG_INT);
-                    put_varint(&mut out, ((i << 1) ^ (i >> 63)) as u64);
+                    put_varint(&mut out, varint::zigzag(i));
                 } else if f64::from(*v as f32).to_bits() == v.to_bits() {
                     out.push(TAG_F32);
                     out.extend_from_slice(&(*v as f32).to_le_bytes());
@@ -213,7 +203,7 @@ pub fn to_wire_json(bytes: &[u8], dict: &Dictionary, out: &mut Vec<u8>) -> Resul
                 match r.byte()? {
                     TAG_INT => {
                         let z = r.varint()?;
-                        write_int_as_f64(((z >> 1) as i64) ^ -((z & 1) as i64), out)?;
+                        write_int_as_f64(varint::unzigzag(z), out)?;
                     }
                     TAG_F32 => {
                         let b: [u8; 4] = r.take(4)?.try_into().map_err(|_| CodecError::Truncated)?;
@@ -289,7 +279,7 @@ pub fn decode(bytes: &[u8], dict: &Dictionary) -> Result<Sample, CodecError> {
                 let value = match r.byte()? {
                     TAG_INT => {
                         let z = r.varint()?;
-                        Value::Number((((z >> 1) as i64) ^ -((z & 1) as i64)) as f64)
+                        Value::Number(varint::unzigzag(z) as f64)
                     }
                     TAG_F32 => {
                         let b: [u8; 4] = r.take(4)?.try_into().map_err(|_| CodecError::Truncated)?;

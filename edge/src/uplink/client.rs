@@ -17,6 +17,9 @@ use crate::uplink::UplinkConfig;
 pub enum Net {
     /// Connected (again); subscriptions must be made again (clean session).
     Connected,
+    /// The broker acknowledged the downlink subscription: from now on commands reach the
+    /// gateway. `refused` when the broker declined it (its ACL).
+    Subscribed { refused: bool },
     /// The connection is gone (or could not be made); the task retries by itself.
     Down { reason: String },
     /// A message on a subscribed topic.
@@ -164,6 +167,12 @@ async fn drive(
                 tracing::info!(%gateway, %broker, "mqtt connected");
                 Net::Connected
             }
+            Ok(Event::Incoming(Packet::SubAck(a))) => Net::Subscribed {
+                refused: a
+                    .return_codes
+                    .iter()
+                    .any(|c| matches!(c, rumqttc::SubscribeReasonCode::Failure)),
+            },
             Ok(Event::Incoming(Packet::Publish(p))) => Net::Message {
                 topic: p.topic,
                 payload: p.payload.to_vec(),

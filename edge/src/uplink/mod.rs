@@ -193,18 +193,35 @@ impl Uplink {
     fn on_net(&mut self, event: Net) {
         match event {
             Net::Connected => {
-                if let Ok(filter) = topics::downlink_filter(&self.gateway)
-                    && let Err(e) = self.client.try_subscribe(filter, QoS::AtLeastOnce)
-                {
-                    tracing::warn!(%e, "subscribe to the downlink failed");
-                }
+                let subscribing = match topics::downlink_filter(&self.gateway) {
+                    Ok(filter) => match self.client.try_subscribe(filter, QoS::AtLeastOnce) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            tracing::warn!(%e, "subscribe to the downlink failed");
+                            false
+                        }
+                    },
+                    Err(_) => false,
+                };
                 match Session::start(&self.queue, &self.pacing, Instant::now()) {
                     Ok(s) => self.session = Some(s),
                     Err(e) => tracing::error!(%e, "queue unreadable; not forwarding"),
                 }
-                self.publish_status(StatusKind::Birth);
+                if !subscribing {
+                    // No SUBACK will come to trigger it.
+                    self.publish_status(StatusKind::Birth);
+                }
                 self.flush_answers();
                 self.pump();
+            }
+            // The birth waits for the SUBACK: the cloud takes a birth as "commands reach this
+            // gateway now" (it sends its waiting commands again then), and a broker delivers a
+            // command only to subscriptions it has acknowledged.
+            Net::Subscribed { refused } => {
+                if refused {
+                    tracing::error!(gateway = %self.gateway, "the broker refused the downlink subscription: no commands will arrive");
+                }
+                self.publish_status(StatusKind::Birth);
             }
             Net::Down { .. } => {
                 // Everything unacknowledged is still in the queue: the next session resends it.

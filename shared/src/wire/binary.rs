@@ -34,6 +34,7 @@
 use std::collections::BTreeMap;
 
 use super::{Sample, TelemetryBatch, Value};
+use crate::varint::{self, VarintError};
 
 /// First bytes of a binary payload.
 pub const MAGIC: [u8; 2] = [0xF5, b'P'];
@@ -189,10 +190,10 @@ fn body(batch: &TelemetryBatch) -> Result<Vec<u8>, BinaryError> {
     }
     let mut out = Vec::with_capacity(64 + values * 3);
     put_str(&mut out, &batch.gateway, 64)?;
-    put_varint(&mut out, batch.first_seq);
+    varint::put_u64(&mut out, batch.first_seq);
     let base_ts = batch.samples.first().map_or(0, |s| s.ts);
-    put_signed(&mut out, base_ts);
-    put_varint(&mut out, groups.len() as u64);
+    varint::put_i64(&mut out, base_ts);
+    varint::put_u64(&mut out, groups.len() as u64);
     for g in &groups {
         put_str(&mut out, g.device, MAX_NAME)?;
         let columns: Vec<&str> = g
@@ -203,22 +204,22 @@ fn body(batch: &TelemetryBatch) -> Result<Vec<u8>, BinaryError> {
             .collect::<std::collections::BTreeSet<&str>>()
             .into_iter()
             .collect();
-        put_varint(&mut out, columns.len() as u64);
+        varint::put_u64(&mut out, columns.len() as u64);
         for c in &columns {
             match crate::metrics::stable_key(c) {
                 Some((id, index)) => {
-                    put_varint(&mut out, u64::from(id));
+                    varint::put_u64(&mut out, u64::from(id));
                     if has_index(id) {
-                        put_varint(&mut out, u64::from(index));
+                        varint::put_u64(&mut out, u64::from(index));
                     }
                 }
                 None => {
-                    put_varint(&mut out, 0);
+                    varint::put_u64(&mut out, 0);
                     put_str(&mut out, c, MAX_NAME)?;
                 }
             }
         }
-        put_varint(&mut out, g.samples.len() as u64);
+        varint::put_u64(&mut out, g.samples.len() as u64);
         let mut cols: Vec<Column> = vec![Column::default(); columns.len()];
         let (mut prev_seq, mut prev_ts) = (batch.first_seq, base_ts);
         for s in &g.samples {
@@ -226,8 +227,8 @@ fn body(batch: &TelemetryBatch) -> Result<Vec<u8>, BinaryError> {
                 .seq
                 .checked_sub(prev_seq)
                 .ok_or(BinaryError::Invalid("samples out of sequence order"))?;
-            put_varint(&mut out, delta);
-            put_signed(&mut out, s.ts.wrapping_sub(prev_ts));
+            varint::put_u64(&mut out, delta);
+            varint::put_i64(&mut out, s.ts.wrapping_sub(prev_ts));
             (prev_seq, prev_ts) = (s.seq, s.ts);
             for (name, col) in columns.iter().zip(cols.iter_mut()) {
                 let cell = match (s.values.get(*name), s.suspect.get(*name)) {
@@ -269,7 +270,7 @@ impl Column {
         let x = match v {
             Value::Text(t) => {
                 out.push(KIND_TEXT | mark);
-                put_varint(out, t.len() as u64);
+                varint::put_u64(out, t.len() as u64);
                 out.extend_from_slice(t.as_bytes());
                 return;
             }
@@ -282,7 +283,7 @@ impl Column {
         self.number = Some(x.to_bits());
         if let Some((code, m)) = scaled(x) {
             out.push((KIND_SCALED + code) | mark);
-            put_signed(out, m.wrapping_sub(self.mantissa));
+            varint::put_i64(out, m.wrapping_sub(self.mantissa));
             self.mantissa = m;
         } else if f64::from(x as f32).to_bits() == x.to_bits() {
             out.push(KIND_F32 | mark);
@@ -326,23 +327,11 @@ fn scaled(x: f64) -> Option<(u8, i64)> {
     None
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn put_signed(out: &mut Vec<u8>, v: i64) {
-    put_varint(out, ((v << 1) ^ (v >> 63)) as u64);
-}
-
 fn put_str(out: &mut Vec<u8>, s: &str, limit: usize) -> Result<(), BinaryError> {
     if s.len() > limit {
         return Err(BinaryError::Limit("name length"));
     }
-    put_varint(out, s.len() as u64);
+    varint::put_u64(out, s.len() as u64);
     out.extend_from_slice(s.as_bytes());
     Ok(())
 }
@@ -364,20 +353,16 @@ impl<'a> Reader<'a> {
     }
 
     fn varint(&mut self) -> Result<u64, BinaryError> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err(BinaryError::Invalid("varint longer than 64 bits"))
+        let (v, n) = varint::read_u64(self.0).map_err(|e| match e {
+            VarintError::Truncated => BinaryError::Truncated,
+            VarintError::TooLong => BinaryError::Invalid("varint longer than 64 bits"),
+        })?;
+        self.0 = &self.0[n..];
+        Ok(v)
     }
 
     fn signed(&mut self) -> Result<i64, BinaryError> {
-        let v = self.varint()?;
-        Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
+        self.varint().map(varint::unzigzag)
     }
 
     /// A count that cannot exceed `limit`.

@@ -1,6 +1,7 @@
 //! Round trips, exactness, and hostile input of the binary batch encoding.
 
 use super::*;
+use crate::varint::{put_i64 as put_signed, put_u64 as put_varint};
 use crate::wire::{self, Encoding, WireError};
 
 fn sample(seq: u64, device: &str, ts: i64, values: &[(&str, Value)]) -> Sample {

@@ -122,6 +122,29 @@ describe('inverter payloads', () => {
     expect(await inverterApi.detail('7')).toEqual({ id: '7', sn: 'SN7', modulesPerString: '10,10' })
     expect(calls[0].path).toBe('/inverter/7')
   })
+
+  it("lists inverters with their live status, power and, while withheld, the gateway's reason", async () => {
+    const reason = 'identity unreadable: model_name not read'
+    calls = mockHttp((path) =>
+      path === '/inverter/page'
+        ? page([
+            { id: '7', sn: 'SN7' },
+            { id: '8', sn: 'SN8' },
+          ])
+        : ok({
+            records: [
+              { id: '7', status: 'fault', acPowerKw: 0.2, withheld: reason },
+              { id: '8', status: 'online', acPowerKw: 3.5 },
+            ],
+          }),
+    )
+    const rows = (await inverterApi.list({ current: 1, size: 10 })).records
+    expect(calls[1].path).toBe('/inverterReal/list')
+    expect(rows.map((r) => [r.id, r.liveStatus, r.acPowerKw, r.withheld])).toEqual([
+      ['7', 'fault', 0.2, reason],
+      ['8', 'online', 3.5, null],
+    ])
+  })
 })
 
 describe('options', () => {

@@ -34,6 +34,8 @@ export interface Inverter extends DeviceRow {
   liveStatus?: InverterLiveStatus
   /** Live, not stored: current AC power, kW (0 when offline). */
   acPowerKw?: number | null
+  /** Live, not stored: why the gateway holds the inverter's values back; absent while they flow. */
+  withheld?: string | null
 }
 
 export type InverterLiveStatus = 'online' | 'offline' | 'fault'
@@ -84,11 +86,16 @@ const registry = entityApi<Inverter>({
   toWire: inverterToWire,
 })
 
+/** An inverter's live status, AC power and, when its gateway holds its values back, why. */
+export interface InverterLive {
+  status: InverterLiveStatus
+  acPowerKw: number | null
+  withheld: string | null
+}
+
 /** The live status and AC power of chosen inverters, by id (`/api/inverterReal/list?inverterIds=`). */
-export async function inverterLive(
-  ids: readonly string[],
-): Promise<Map<string, { status: InverterLiveStatus; acPowerKw: number | null }>> {
-  const out = new Map<string, { status: InverterLiveStatus; acPowerKw: number | null }>()
+export async function inverterLive(ids: readonly string[]): Promise<Map<string, InverterLive>> {
+  const out = new Map<string, InverterLive>()
   if (ids.length === 0) return out
   const res = await request.post<Envelope<{ records?: Record<string, unknown>[] } | null>>(
     '/inverterReal/list',
@@ -101,6 +108,7 @@ export async function inverterLive(
     out.set(String(r.id), {
       status,
       acPowerKw: typeof r.acPowerKw === 'number' ? r.acPowerKw : null,
+      withheld: typeof r.withheld === 'string' && r.withheld !== '' ? r.withheld : null,
     })
   }
   return out
@@ -121,7 +129,7 @@ export const inverterApi: CrudApi<Inverter> = {
       ...page,
       records: page.records.map((r) => {
         const l = live.get(String(r.id ?? ''))
-        return l ? { ...r, liveStatus: l.status, acPowerKw: l.acPowerKw } : r
+        return l ? { ...r, liveStatus: l.status, acPowerKw: l.acPowerKw, withheld: l.withheld } : r
       }),
     }
   },

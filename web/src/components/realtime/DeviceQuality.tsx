@@ -2,6 +2,7 @@ import { PauseCircleOutlined, WarningOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
 import { Alert, Card, Col, Descriptions, Empty, Row, Space, Tag, Tooltip, Typography } from 'antd'
 import dayjs from 'dayjs'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { DeviceQuality, QualityState } from '../../api/realtime/deviceQuality'
 import { formatValue } from '../../utils/units'
@@ -52,6 +53,31 @@ export function QualityTag({
     </Tooltip>
   ) : (
     tag
+  )
+}
+
+/**
+ * A value of a device whose values are withheld (`reason` set): the last one received before the
+ * gateway held them back, struck through and greyed so it is never read as current; the tooltip
+ * says why. Without a reason the value shows as it is.
+ */
+export function StaleValue({
+  reason,
+  testId,
+  children,
+}: {
+  reason: string | null | undefined
+  testId?: string
+  children: ReactNode
+}) {
+  const { t } = useTranslation()
+  if (!reason) return <>{children}</>
+  return (
+    <Tooltip title={t('realtimeUi.quality.staleValue', { reason })}>
+      <Typography.Text delete type="secondary" data-testid={testId} data-withheld="true">
+        {children}
+      </Typography.Text>
+    </Tooltip>
   )
 }
 

@@ -5,7 +5,7 @@ import { toDeviceQuality } from '../../api/realtime/deviceQuality'
 import i18n from '../../locales/i18n'
 import { mockHttp, ok, unmockHttp, type Call } from '../../test/http'
 import { renderInApp } from '../../test/render'
-import DeviceQualityPanel from './DeviceQuality'
+import DeviceQualityPanel, { StaleValue } from './DeviceQuality'
 import DeviceLiveCard from './DeviceLiveCard'
 
 vi.mock('./Chart', () => ({
@@ -134,6 +134,39 @@ describe('device data quality', () => {
     const note = await screen.findByTestId('device-curve-suspect-12')
     expect(note.textContent).toContain('可疑值不计入曲线（自网关程序启动以来 7 个）')
     await waitFor(() => expect(screen.getByTestId('quality-state-12').textContent).toBe('在线'))
+  })
+
+  it('shows a withheld value struck through with the reason, a flowing one as it is', async () => {
+    renderInApp(
+      <>
+        <StaleValue reason={LAYOUT} testId="stale">
+          12.5 kW
+        </StaleValue>
+        <StaleValue reason={null} testId="good">
+          3.0 kW
+        </StaleValue>
+      </>,
+    )
+    const stale = screen.getByTestId('stale')
+    expect(stale.getAttribute('data-withheld')).toBe('true')
+    expect(stale.closest('del') ?? stale.querySelector('del')).not.toBeNull()
+    expect(stale.className).toContain('ant-typography-secondary')
+    fireEvent.mouseEnter(stale)
+    await screen.findByText(`数据暂停前收到的旧值，不代表设备现状。原因：${LAYOUT}`)
+    // A value that flows is plain text: no mark, no test id of the stale form.
+    expect(screen.queryByTestId('good')).toBeNull()
+    expect(screen.getByText('3.0 kW').closest('[data-withheld]')).toBeNull()
+    await i18n.changeLanguage('en')
+    cleanup()
+    renderInApp(
+      <StaleValue reason={LAYOUT} testId="stale">
+        1 kW
+      </StaleValue>,
+    )
+    fireEvent.mouseEnter(screen.getByTestId('stale'))
+    await screen.findByText(
+      `The last value received before the gateway held values back, not the current state. Reason: ${LAYOUT}`,
+    )
   })
 
   it('reads an older or odd answer safely', () => {

@@ -196,6 +196,7 @@ export const zh = {
       state: { online: '在线', withheld: '数据暂停', offline: '离线' },
       withheldNote: '设备在应答，但其寄存器布局或身份已变化且尚未确认，网关暂不上报其数据',
       withheldReason: '网关暂不上报其数据，原因：{{reason}}',
+      staleValue: '数据暂停前收到的旧值，不代表设备现状。原因：{{reason}}',
       reason: '原因',
       since: '开始时间',
       changes: '布局/身份变化',
@@ -482,6 +483,8 @@ export const en: typeof zh = {
       withheldNote:
         'The device answers, but its layout or identity changed and is not confirmed yet: the gateway holds its values back',
       withheldReason: 'The gateway holds its values back: {{reason}}',
+      staleValue:
+        'The last value received before the gateway held values back, not the current state. Reason: {{reason}}',
       reason: 'Reason',
       since: 'Since',
       changes: 'Layout or identity changes',

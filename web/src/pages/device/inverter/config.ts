@@ -9,6 +9,7 @@ import {
 import { formatValue } from '../../../utils/units'
 import { createElement } from 'react'
 import { LiveStatusTag } from './liveStatus'
+import { StaleValue } from '../../../components/realtime/DeviceQuality'
 import type { CrudConfig, CrudField, Translate } from '../../../components/crud/types'
 import type { Rule } from 'antd/es/form'
 import {
@@ -55,9 +56,9 @@ const liveFields: CrudField<Inverter>[] = [
     label: 'deviceUi.inverter.liveStatus',
     hideInForm: true,
     width: 100,
-    render: (value) =>
+    render: (value, row) =>
       value === 'online' || value === 'offline' || value === 'fault'
-        ? createElement(LiveStatusTag, { status: value })
+        ? createElement(LiveStatusTag, { status: value, withheld: row.withheld })
         : '--',
     sorter: (a, b) =>
       (a.liveStatus ? LIVE_STATUS_ORDER[a.liveStatus] : 9) -
@@ -68,7 +69,12 @@ const liveFields: CrudField<Inverter>[] = [
     label: 'deviceUi.inverter.acPower',
     hideInForm: true,
     width: 110,
-    render: (value) => (typeof value === 'number' ? formatValue(value, 'kW', 2) : '--'),
+    render: (value, row) =>
+      createElement(StaleValue, {
+        reason: row.withheld,
+        testId: 'inverter-live-stale-power',
+        children: typeof value === 'number' ? formatValue(value, 'kW', 2) : '--',
+      }),
     sorter: (a, b) => (a.acPowerKw ?? -1) - (b.acPowerKw ?? -1),
   },
 ]

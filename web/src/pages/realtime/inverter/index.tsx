@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router-dom'
 import { inverterLiveQuery } from '../../../api/realtime/queries'
 import type { DeviceLive } from '../../../api/realtime/types'
-import { QualityTag } from '../../../components/realtime/DeviceQuality'
+import { QualityTag, StaleValue } from '../../../components/realtime/DeviceQuality'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import StationSelect from '../../../components/realtime/StationSelect'
 import { StatusTag } from '../../../components/realtime/StatusTag'
@@ -171,56 +171,60 @@ export default function InverterRealPage() {
               dataIndex: 'powerW',
               align: 'right',
               width: 110,
-              render: (w: number | null) => formatPower(w, 'kW'),
+              render: (w: number | null, r) => stale(r, 'power', formatPower(w, 'kW')),
             },
             {
               title: t('realtimeUi.device.today'),
               dataIndex: 'todayWh',
               align: 'right',
               width: 120,
-              render: (wh: number | null) => formatEnergy(wh),
+              render: (wh: number | null, r) => stale(r, 'today', formatEnergy(wh)),
             },
             {
               title: t('realtimeUi.device.total'),
               dataIndex: 'totalWh',
               align: 'right',
               width: 120,
-              render: (wh: number | null) => formatEnergy(wh),
+              render: (wh: number | null, r) => stale(r, 'total', formatEnergy(wh)),
             },
             {
               title: t('realtimeUi.inverter.dcPower'),
               key: 'dc',
               align: 'right',
               width: 110,
-              render: (_: unknown, r) => formatPower(num(r.values.dc_power), 'kW'),
+              render: (_: unknown, r) => stale(r, 'dc', formatPower(num(r.values.dc_power), 'kW')),
             },
             {
               title: t('realtimeUi.inverter.efficiency'),
               key: 'eff',
               align: 'right',
               width: 90,
-              render: (_: unknown, r) => formatValue(num(r.values.efficiency), '%', 1),
+              render: (_: unknown, r) =>
+                stale(r, 'eff', formatValue(num(r.values.efficiency), '%', 1)),
             },
             {
               title: t('realtimeUi.inverter.temperature'),
               key: 'temp',
               align: 'right',
               width: 90,
-              render: (_: unknown, r) => formatValue(num(r.values.temperature), '°C', 1),
+              render: (_: unknown, r) =>
+                stale(r, 'temp', formatValue(num(r.values.temperature), '°C', 1)),
             },
             {
               title: t('realtimeUi.inverter.gridVoltage'),
               key: 'v',
               align: 'right',
               width: 100,
-              render: (_: unknown, r) => formatValue(num(r.values.grid_voltage), 'V', 1),
+              render: (_: unknown, r) =>
+                stale(r, 'v', formatValue(num(r.values.grid_voltage), 'V', 1)),
             },
             {
               title: t('realtimeUi.inverter.frequency'),
               key: 'f',
               align: 'right',
               width: 90,
-              render: (_: unknown, r) => formatValue(num(r.values.grid_frequency), 'Hz', 2),
+              render: (_: unknown, r) =>
+                stale(r, 'f', formatValue(num(r.values.grid_frequency), 'Hz', 2)),
             },
             {
               title: t('realtimeUi.inverter.strings'),
@@ -231,6 +235,8 @@ export default function InverterRealPage() {
                 const weak = view.strings.filter((s) => s.weak).length
                 return view.strings.length === 0 ? (
                   '--'
+                ) : r.withheld ? (
+                  stale(r, 'strings', view.strings.length)
                 ) : (
                   <Typography.Text type={weak > 0 ? 'danger' : undefined}>
                     {view.strings.length}
@@ -261,3 +267,15 @@ export default function InverterRealPage() {
 }
 
 const num = (v: number | string | undefined): number | null => (typeof v === 'number' ? v : null)
+
+/**
+ * A withheld device's value: the last one received, shown struck through with the reason, never
+ * as a current reading (weak strings are not flagged from it either).
+ */
+function stale(row: DeviceLive, key: string, value: React.ReactNode) {
+  return (
+    <StaleValue reason={row.withheld} testId={`inverter-stale-${key}-${row.id}`}>
+      {value}
+    </StaleValue>
+  )
+}

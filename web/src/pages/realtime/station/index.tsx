@@ -29,6 +29,7 @@ import { powerCurveOption } from '../../../components/realtime/curves'
 import { KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import { StationDevicesLive } from '../../../components/realtime/StationDevicesLive'
+import { QualityTag, StaleValue } from '../../../components/realtime/DeviceQuality'
 import { StatusTag } from '../../../components/realtime/StatusTag'
 import type { RunStatus } from '../../../components/realtime/status'
 import { useLive } from '../../../hooks/useLive'
@@ -226,6 +227,12 @@ export default function StationOverviewPage() {
           rowKey="id"
           loading={live.loading}
           dataSource={inverters}
+          onRow={(row) =>
+            ({
+              'data-testid': `overview-row-${row.id}`,
+              'data-withheld': row.withheld ? 'true' : undefined,
+            }) as React.HTMLAttributes<HTMLElement>
+          }
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
           locale={{ emptyText: <Empty description={t('realtimeUi.overview.noDevices')} /> }}
           scroll={{ x: 900 }}
@@ -242,25 +249,46 @@ export default function StationOverviewPage() {
               title: t('realtimeUi.device.status'),
               dataIndex: 'status',
               width: 100,
-              render: (s: RunStatus) => <StatusTag status={s} />,
+              // Withheld values are not "online" (an open fault alarm still shows beside it).
+              render: (s: RunStatus, row) =>
+                row.withheld ? (
+                  <Space size={4} wrap>
+                    <QualityTag
+                      state="withheld"
+                      reason={row.withheld}
+                      testId={`overview-withheld-${row.id}`}
+                    />
+                    {s === 'fault' && <StatusTag status={s} />}
+                  </Space>
+                ) : (
+                  <StatusTag status={s} />
+                ),
             },
             {
               title: t('realtimeUi.device.power'),
               dataIndex: 'powerW',
               align: 'right',
-              render: (w: number | null) => formatPower(w, 'kW'),
+              render: (w: number | null, row) => (
+                <StaleValue reason={row.withheld} testId={`overview-stale-power-${row.id}`}>
+                  {formatPower(w, 'kW')}
+                </StaleValue>
+              ),
             },
             {
               title: t('realtimeUi.device.today'),
               dataIndex: 'todayWh',
               align: 'right',
-              render: (wh: number | null) => formatEnergy(wh),
+              render: (wh: number | null, row) => (
+                <StaleValue reason={row.withheld}>{formatEnergy(wh)}</StaleValue>
+              ),
             },
             {
               title: t('realtimeUi.device.total'),
               dataIndex: 'totalWh',
               align: 'right',
-              render: (wh: number | null) => formatEnergy(wh),
+              render: (wh: number | null, row) => (
+                <StaleValue reason={row.withheld}>{formatEnergy(wh)}</StaleValue>
+              ),
             },
             { title: t('realtimeUi.device.time'), dataIndex: 'ts', width: 170, render: timeText },
           ]}
