@@ -26,6 +26,7 @@ mod durability;
 mod hardening;
 mod ingest;
 mod ingest_replicas;
+mod ingest_store;
 mod inspection;
 mod labels;
 mod menu_access;

@@ -172,6 +172,10 @@ async fn insert_rows(db: &Db, rows: &[(i64, i64, i64, String)]) -> anyhow::Resul
             first = false;
         }
         sql.push(" ON CONFLICT (device_id, ts) DO NOTHING");
+        // As ingest does since 2026-11-26: numbered marks bind in quadratic time on SQLite.
+        if db.backend() == pv_cloud::kernel::db::Backend::Sqlite {
+            sql.anonymous_marks();
+        }
         let mut tx = db.begin_write().await?;
         sql.execute(&mut *tx).await.map_err(|e| anyhow::anyhow!("{e}"))?;
         tx.commit().await?;

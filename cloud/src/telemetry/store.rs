@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::kernel::ApiError;
-use crate::kernel::db::Db;
+use crate::kernel::db::{Backend, Db};
 use crate::kernel::sql::{Sql, Value};
 
 /// One sample to store.
@@ -69,6 +69,13 @@ pub async fn write_group(
     let asked = std::time::Instant::now();
     let mut tx = db.begin_durable_write().await?;
     acquire_wait.observe(asked.elapsed().as_secs_f64());
+    // Thousands of values per statement: on SQLite only anonymous marks bind in linear time.
+    let anonymous = db.backend() == Backend::Sqlite;
+    let mark_style = |sql: &mut Sql| {
+        if anonymous {
+            sql.anonymous_marks();
+        }
+    };
     let mut inserted = 0;
     for chunk in raws.chunks(chunk_rows.max(1)) {
         let mut sql = Sql::new(
@@ -89,6 +96,7 @@ pub async fn write_group(
             }),
         );
         sql.push(" ON CONFLICT (device_id, ts) DO NOTHING");
+        mark_style(&mut sql);
         inserted += sql.execute(&mut *tx).await?;
     }
     for chunk in latest.chunks(chunk_rows.max(1)) {
@@ -119,6 +127,7 @@ pub async fn write_group(
              gateway_id = excluded.gateway_id, ts = excluded.ts, metrics = excluded.metrics, \
              suspect = excluded.suspect, online = 1, changed_at = excluded.changed_at WHERE excluded.ts > pv_telemetry_latest.ts",
         );
+        mark_style(&mut sql);
         sql.execute(&mut *tx).await?;
     }
     for chunk in dirty.chunks(chunk_rows.max(1)) {
@@ -130,6 +139,7 @@ pub async fn write_group(
                 .flat_map(|(d, b)| [Value::Int(*d), Value::Int(*b), Value::Int(mark)]),
         );
         sql.push(" ON CONFLICT (device_id, bucket) DO UPDATE SET mark = excluded.mark");
+        mark_style(&mut sql);
         sql.execute(&mut *tx).await?;
     }
     tx.commit().await?;
