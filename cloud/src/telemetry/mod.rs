@@ -115,6 +115,9 @@ pub async fn start(state: &TelemetryCtx) -> Result<Telemetry, BrokerError> {
             let replica = ownership::replica_id(state.config.node_id);
             ownership::Leases::new(state.db.clone(), replica, timing, ownership::Owned::new())
         });
+    if let Some(l) = &leases {
+        presence.follow_leases(l.owned());
+    }
     let uplink = match &leases {
         Some(l) => broker::Uplink::Owned(l.owned()),
         None => broker::Uplink::All,

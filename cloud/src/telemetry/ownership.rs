@@ -69,6 +69,10 @@ impl Owned {
         self.set.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
+    pub fn contains(&self, gateway: &str) -> bool {
+        self.set.lock().unwrap_or_else(|p| p.into_inner()).contains(gateway)
+    }
+
     fn client(&self) -> Option<rumqttc::AsyncClient> {
         self.client.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }

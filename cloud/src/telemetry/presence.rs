@@ -6,14 +6,17 @@
 //! `pv_telemetry_latest.online`.
 //!
 //! Silence is judged on the server clock at receipt (a gateway's clock may be wrong). With
-//! several replicas behind a shared subscription each sees part of a gateway's messages; the
-//! status interval is far below the silence limit, so each still sees it regularly.
+//! several replicas on one PostgreSQL each judges only the gateways it leases
+//! (`telemetry::ownership`): a gateway handed to another replica (one joined and the leases were
+//! rebalanced) is forgotten here without an alarm, and a message of it still in flight after the
+//! handover does not bring it back; its new owner keeps its presence.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use pv_shared::wire::{GatewayStatus, StatusKind};
 
+use super::ownership::Owned;
 use super::realtime::GatewayLive;
 use super::registry::GatewayEntry;
 use super::store::{self, GatewayKey};
@@ -40,6 +43,10 @@ pub struct Presence {
     gateways: Mutex<HashMap<String, Gw>>,
     /// Last sample receipt per device (server ms), with its gateway.
     devices: Mutex<HashMap<i64, i64>>,
+    /// The gateways this replica leases, when several replicas share the database.
+    owned: OnceLock<Arc<Owned>>,
+    /// Devices of gateways handed to another replica: their silence here is no outage.
+    moved: Mutex<HashSet<i64>>,
 }
 
 impl Presence {
@@ -48,6 +55,43 @@ impl Presence {
             state,
             gateways: Mutex::new(HashMap::new()),
             devices: Mutex::new(HashMap::new()),
+            owned: OnceLock::new(),
+            moved: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// From now on, judge only the gateways in `owned` (this replica's leases).
+    pub fn follow_leases(&self, owned: Arc<Owned>) {
+        let _ = self.owned.set(owned);
+    }
+
+    /// Whether this replica judges `gateway`'s presence (every gateway when it is the only one).
+    fn judges(&self, gateway: &str) -> bool {
+        self.owned.get().is_none_or(|o| o.contains(gateway))
+    }
+
+    /// Forgets the gateways handed to another replica, and notes their devices.
+    fn forget_moved(&self) {
+        if self.owned.get().is_none() {
+            return;
+        }
+        let mut devices = Vec::new();
+        self.gateways
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|id, g| {
+                let keep = self.judges(id);
+                if !keep {
+                    tracing::info!(gateway = %id, "gateway handed to another replica: no longer judged here");
+                    devices.extend(g.devices.iter().copied());
+                }
+                keep
+            });
+        if !devices.is_empty() {
+            self.moved
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .extend(devices);
         }
     }
 
@@ -101,6 +145,10 @@ impl Presence {
 
     /// Any message from a gateway: it is connected.
     pub async fn seen(&self, entry: &GatewayEntry) {
+        if !self.judges(&entry.gateway_id) {
+            return;
+        }
+        self.back_here(entry);
         let now = time::now_ms();
         let changed = {
             let mut map = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
@@ -136,6 +184,16 @@ impl Presence {
         }
     }
 
+    /// A gateway leased here (again): its devices' silence counts here.
+    fn back_here(&self, entry: &GatewayEntry) {
+        let mut moved = self.moved.lock().unwrap_or_else(|p| p.into_inner());
+        if !moved.is_empty() {
+            for d in entry.devices.values() {
+                moved.remove(&d.device_id);
+            }
+        }
+    }
+
     /// Devices whose samples were just stored.
     pub fn samples(&self, device_ids: impl IntoIterator<Item = i64>) {
         let now = time::now_ms();
@@ -147,6 +205,10 @@ impl Presence {
 
     /// A status message (birth, periodic, last will, shutdown).
     pub async fn status(&self, entry: &GatewayEntry, status: GatewayStatus) {
+        if !self.judges(&entry.gateway_id) {
+            return;
+        }
+        self.back_here(entry);
         let online = matches!(status.kind, StatusKind::Birth | StatusKind::Periodic) && status.online;
         let now = time::now_ms();
         let (g, heard) = {
@@ -247,6 +309,7 @@ impl Presence {
 
     /// Marks silent gateways and devices offline.
     pub async fn sweep(&self, gateway_silence_ms: i64, device_silence_ms: i64) {
+        self.forget_moved();
         let now = time::now_ms();
         let silent: Vec<(String, Gw)> = {
             let mut map = self.gateways.lock().unwrap_or_else(|p| p.into_inner());
@@ -276,6 +339,10 @@ impl Presence {
                 d.remove(id);
             }
             quiet
+        };
+        let quiet: Vec<i64> = {
+            let moved = self.moved.lock().unwrap_or_else(|p| p.into_inner());
+            quiet.into_iter().filter(|id| !moved.contains(id)).collect()
         };
         self.devices_online(&quiet, false).await;
     }
