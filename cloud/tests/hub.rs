@@ -32,6 +32,7 @@ mod menu_access;
 mod mosquitto;
 mod openapi_conformance;
 mod operations;
+mod partitions;
 mod realtime_api;
 mod reference;
 mod repair;
