@@ -82,6 +82,10 @@ BEGIN
     EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (%I >= %s AND %I < %s)',
                    child, child || '_range', col, lo, col, hi);
     IF to_regclass(parent || '_default') IS NOT NULL THEN
+        -- Until the commit no row can reach DEFAULT: one written there after the move would
+        -- make the attach fail (DEFAULT must hold nothing of the new range). Writers for other
+        -- partitions do not wait.
+        EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', parent || '_default');
         EXECUTE format('WITH m AS (DELETE FROM %I WHERE %I >= $1 AND %I < $2 RETURNING *) '
                        'INSERT INTO %I SELECT * FROM m',
                        parent || '_default', col, col, child) USING lo, hi;
@@ -181,6 +185,10 @@ CREATE INDEX IF NOT EXISTS ix_pv_telemetry_rollup_station ON pv_telemetry_rollup
 CREATE OR REPLACE FUNCTION pv_session_prepare()
 RETURNS VOID LANGUAGE plpgsql AS $fn$
 BEGIN
+    -- A group of 64 batches of 200 samples is ≈ 9 MB of rows: with the default 8 MB of
+    -- session-local buffers the staging table spilled to disk at every group. Settable only
+    -- before the session first uses a temporary table, hence here.
+    PERFORM set_config('temp_buffers', '64MB', false);
     CREATE TEMP TABLE IF NOT EXISTS pv_raw_stage (
         device_id    BIGINT   NOT NULL,
         ts           BIGINT   NOT NULL,

@@ -111,6 +111,7 @@ pub async fn maintain(db: &Db, now: i64, keep_from: i64) -> Result<Maintained, A
     if db.backend() != Backend::Postgres {
         return Ok(done);
     }
+    let mut failed = None;
     for table in TABLES {
         let mut sql = Sql::default();
         sql.push_bind(
@@ -152,14 +153,25 @@ pub async fn maintain(db: &Db, now: i64, keep_from: i64) -> Result<Maintained, A
             if existing.contains(&start) {
                 continue;
             }
-            let moved = create(db, table, start).await?;
-            if moved >= 0 {
-                done.created += 1;
-                done.moved += moved.unsigned_abs();
+            // One partition failing (a lock not had in time) does not hold up the others; the
+            // next run tries it again, and meanwhile its rows wait in DEFAULT.
+            match create(db, table, start).await {
+                Ok(moved) if moved >= 0 => {
+                    done.created += 1;
+                    done.moved += moved.unsigned_abs();
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(table = table.name, start, error = %e, "telemetry partition not made");
+                    failed = Some(e);
+                }
             }
         }
     }
-    Ok(done)
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(done),
+    }
 }
 
 async fn next_start(db: &Db, table: Table, start: i64) -> Result<i64, ApiError> {

@@ -122,6 +122,11 @@ fn copy_line(buf: &mut Vec<u8>, r: &RawRow) {
 /// COPY text escapes: backslash, and the delimiters tab, newline and carriage return (JSON
 /// text has its own backslashes, which must reach the table as they are).
 fn escape(buf: &mut Vec<u8>, s: &str) {
+    // Most values need none: copied whole.
+    if !s.bytes().any(|b| matches!(b, b'\\' | b'\t' | b'\n' | b'\r')) {
+        buf.extend_from_slice(s.as_bytes());
+        return;
+    }
     for &b in s.as_bytes() {
         match b {
             b'\\' => buf.extend_from_slice(b"\\\\"),
