@@ -64,6 +64,11 @@ pub fn render(state: &AppState) -> String {
     meter.uptime.set(state.started.elapsed().as_secs_f64());
     meter.build(env!("CARGO_PKG_VERSION"), state.db.backend().name());
     for (name, pool) in [("main", state.db.pool()), ("durable", state.db.durable())] {
+        // On PostgreSQL the acknowledged commits go through the native pool of COPY.
+        if let (Some(pg), "durable") = (state.db.pg_durable(), name) {
+            meter.pool(name, pg.size(), pg.num_idle(), pg.options().get_max_connections());
+            continue;
+        }
         meter.pool(
             name,
             pool.size(),

@@ -33,6 +33,7 @@ mod menu_access;
 mod mosquitto;
 mod openapi_conformance;
 mod operations;
+mod partitions;
 mod realtime_api;
 mod reference;
 mod repair;

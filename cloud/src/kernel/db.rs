@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{Any, AnyPool, Executor, Transaction};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +61,9 @@ pub struct Db {
     pool: AnyPool,
     /// The connections whose commits are acknowledged to gateways (see [`Db::durable`]).
     durable: AnyPool,
+    /// PostgreSQL only: native connections for what the `Any` driver cannot do (COPY), with the
+    /// durable pool's commit guarantee (see [`Db::pg_durable`]).
+    pg_durable: Option<PgPool>,
     backend: Backend,
 }
 
@@ -81,11 +85,40 @@ impl Db {
         let durable = Self::options(backend, max_connections.max(1), true)
             .connect_lazy(url)
             .map_err(connect_error)?;
+        let pg_durable = match backend {
+            Backend::Postgres => Some(
+                Self::pg_options(max_connections.max(1))
+                    .connect_lazy(url)
+                    .map_err(connect_error)?,
+            ),
+            Backend::Sqlite => None,
+        };
         Ok(Db {
             pool,
             durable,
+            pg_durable,
             backend,
         })
+    }
+
+    /// The native pool: `synchronous_commit` raised as on the durable pool, and each session
+    /// prepared by `pv_session_prepare()` (`migrations/postgres`: per-session staging tables).
+    fn pg_options(max_connections: u32) -> PgPoolOptions {
+        PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    let mode: String = sqlx::query_scalar("SHOW synchronous_commit")
+                        .fetch_one(&mut *conn)
+                        .await?;
+                    if mode == "off" {
+                        conn.execute("SET synchronous_commit = on").await?;
+                    }
+                    conn.execute("SELECT pv_session_prepare()").await?;
+                    Ok(())
+                })
+            })
     }
 
     fn options(backend: Backend, max_connections: u32, durable: bool) -> AnyPoolOptions {
@@ -142,6 +175,12 @@ impl Db {
         &self.durable
     }
 
+    /// PostgreSQL's native pool with [`Db::durable`]'s guarantee, for bulk writes through COPY;
+    /// `None` on SQLite. Its sessions have the staging tables of `pv_session_prepare()`.
+    pub fn pg_durable(&self) -> Option<&PgPool> {
+        self.pg_durable.as_ref()
+    }
+
     /// A transaction that writes, on [`Db::pool`]. Every write transaction starts here, never with
     /// `pool().begin()`: on SQLite a deferred transaction that reads before it writes fails at once
     /// with SQLITE_BUSY when another connection commits in between (its WAL snapshot is stale and
@@ -185,6 +224,9 @@ impl Db {
     pub async fn close(&self) {
         self.pool.close().await;
         self.durable.close().await;
+        if let Some(pg) = &self.pg_durable {
+            pg.close().await;
+        }
     }
 }
 

@@ -28,6 +28,7 @@ use super::realtime::DeviceLive;
 use super::registry::{GatewayEntry, Registry};
 use super::stats::{Reason, Stats};
 use super::store::{self, LatestRow, RawRow};
+use super::store_pg;
 use crate::config::TelemetryConfig;
 use crate::kernel::db::Backend;
 use crate::kernel::time;
@@ -465,18 +466,35 @@ impl Writer {
             loop {
                 attempt += 1;
                 let mark = self.state.ids.next().0;
-                match store::write_group(
-                    &self.state.db,
-                    self.cfg.insert_chunk_rows,
-                    &raws,
-                    &latest_rows,
-                    &dirty,
-                    mark,
-                    now,
-                    &self.state.meter.db_acquire_wait,
-                )
-                .await
-                {
+                let stored = match self.state.db.pg_durable() {
+                    // PostgreSQL: COPY through the native pool.
+                    Some(pg) => {
+                        store_pg::write_group(
+                            pg,
+                            &raws,
+                            &latest_rows,
+                            &dirty,
+                            mark,
+                            now,
+                            &self.state.meter.db_acquire_wait,
+                        )
+                        .await
+                    }
+                    None => {
+                        store::write_group(
+                            &self.state.db,
+                            self.cfg.insert_chunk_rows,
+                            &raws,
+                            &latest_rows,
+                            &dirty,
+                            mark,
+                            now,
+                            &self.state.meter.db_acquire_wait,
+                        )
+                        .await
+                    }
+                };
+                match stored {
                     Ok(_) => break,
                     Err(e) if attempt < STORE_ATTEMPTS => {
                         tracing::warn!(attempt, error = %e, "storing telemetry failed; retrying");

@@ -23,6 +23,7 @@ pub mod follow;
 pub mod gatekeeper;
 pub mod ingest;
 pub mod ownership;
+pub mod partition;
 pub mod presence;
 pub mod raw;
 pub mod realtime;
@@ -33,6 +34,7 @@ pub mod station_day;
 pub mod station_hour;
 pub mod stats;
 pub mod store;
+pub mod store_pg;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;

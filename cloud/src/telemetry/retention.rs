@@ -1,6 +1,8 @@
 //! Raw retention: samples older than `raw_retention_days` are deleted (rollups are kept), one
 //! device at a time so each DELETE uses the (device_id, ts) primary key instead of scanning.
-//! The rollup worker runs it hourly, once cluster-wide (`kernel::leader`).
+//! On PostgreSQL the days (months of packed hours) entirely past the cutoff go first as whole
+//! partitions (`partition`), so the deletes only see the partition straddling the cutoff and
+//! the DEFAULT one. The rollup worker runs it hourly, once cluster-wide (`kernel::leader`).
 
 use std::time::Duration;
 
@@ -32,7 +34,11 @@ pub async fn delete_raw_before(db: &Db, cutoff: i64) -> Result<u64, ApiError> {
     let devices: Vec<i64> = Sql::new("SELECT device_id FROM pv_telemetry_latest")
         .scalars::<i64, _>(db.pool())
         .await?;
-    let mut deleted = 0;
+    let mut deleted = super::partition::drop_before(db, super::partition::RAW, cutoff).await?;
+    deleted += super::partition::prune_default(db, super::partition::RAW, cutoff).await?;
+    let hour = super::raw::hour_of(cutoff);
+    super::partition::drop_before(db, super::partition::BLOCK, hour).await?;
+    super::partition::prune_default(db, super::partition::BLOCK, hour).await?;
     for d in devices {
         let mut sql = Sql::default();
         sql.push_bind(

@@ -494,6 +494,14 @@ pub fn spawn_worker(state: TelemetryCtx) -> Arc<tokio::sync::Notify> {
                 continue;
             }
             next_retention_check = std::time::Instant::now() + Duration::from_secs(60);
+            match super::partition::run_due(&state).await {
+                Ok(Some(Ok(n))) if n.created > 0 => {
+                    tracing::info!(created = n.created, moved = n.moved, "telemetry partitions made")
+                }
+                Ok(Some(Ok(_))) | Ok(None) => {}
+                Ok(Some(Err(e))) => tracing::warn!(error = %e, "telemetry partition upkeep failed"),
+                Err(e) => tracing::warn!(error = %e, "partition upkeep lock; retrying later"),
+            }
             match super::compact::run_due(&state).await {
                 Ok(Some(Ok(n))) if n.samples > 0 => {
                     tracing::info!(
