@@ -9,12 +9,12 @@
 
 use crate::support;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pv_shared::topics;
 use pv_shared::wire::TelemetryBatch;
 use support::mosquitto::{BrokerFiles, Mosquitto};
-use support::{Device, GatewayClient, TestApp, eventually, now_ms, sample};
+use support::{Device, GatewayClient, TestApp, eventually, is_postgres, now_ms, sample};
 
 const T: Duration = Duration::from_secs(15);
 const HUB_USER: &str = "pv-hub";
@@ -360,5 +360,109 @@ async fn without_the_acl_file_the_same_attack_gets_through() {
 
     app.state.shutdown.begin();
     telemetry.stop().await;
+    drop(broker);
+}
+
+/// (gateways leased, replicas holding them), as the database has it.
+async fn leases(app: &TestApp) -> (i64, i64) {
+    let count = |sql: &'static str| app.scalar_int(sql, vec![]);
+    (
+        count("SELECT COUNT(*) FROM pv_gateway_lease").await.unwrap_or(0),
+        count("SELECT COUNT(DISTINCT replica) FROM pv_gateway_lease")
+            .await
+            .unwrap_or(0),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_handed_to_a_joining_replica_is_no_outage_on_the_replica_it_left() {
+    // Leases exist only where several hubs share a database: PostgreSQL.
+    if !is_postgres() {
+        return;
+    }
+    let port = support::process::free_port();
+    let files = BrokerFiles::new();
+    let mut pw = [0u8; 12];
+    getrandom::fill(&mut pw).expect("random");
+    let hub_password = hex::encode(pw);
+    let tweak = |c: &mut pv_cloud::config::Config| {
+        files.configure(c, port, HUB_USER, &hub_password);
+        c.broker.mosquitto_sync_seconds = 3600;
+        c.broker.lease_seconds = 3;
+        c.broker.lease_heartbeat_seconds = 1;
+        c.telemetry.gateway_silence_seconds = 2;
+        c.telemetry.device_silence_seconds = 2;
+    };
+    let a = TestApp::start_configured(tweak).await;
+    let t = a.gateway_manager("100001", "mgr").await;
+    let (_, pw_a) = provision(&a, &t, "GW-A", "INV-A").await;
+    let (_, pw_b) = provision(&a, &t, "GW-B", "INV-B").await;
+    let _a_data = pv_cloud::server::start_data_path(&a.state)
+        .await
+        .expect("A's data path");
+    assert!(
+        eventually(T, || async { files.acl_file.exists() }).await,
+        "accounts written"
+    );
+    let broker = files.start(port, true);
+    let mut gws = Vec::new();
+    for (id, pw, sn) in [("GW-A", &pw_a, "INV-A"), ("GW-B", &pw_b, "INV-B")] {
+        let mut gw = GatewayClient::connect(broker.addr(), id, Some((id, pw)), None)
+            .await
+            .expect("signs in to Mosquitto");
+        let batch = TelemetryBatch::new(id, false, vec![sample(1, sn, now_ms(), &[("ac_power", 1.0)])]);
+        assert!(send_until_acked(&mut gw, &batch).await, "{id} acknowledged by A");
+        gws.push((id, sn, gw));
+    }
+    assert_eq!(leases(&a).await, (2, 1), "A holds both gateways");
+
+    // B joins: its share is one of the two gateways, which A hands over.
+    let b = a
+        .replica(|c| {
+            tweak(c);
+            c.broker.listen = "127.0.0.1:0".parse().expect("addr");
+        })
+        .await;
+    let _b_data = pv_cloud::server::start_data_path(&b.state)
+        .await
+        .expect("B's data path");
+    let mut seq = 1;
+    let mut publish_all = async |gws: &mut Vec<(&str, &str, GatewayClient)>| {
+        seq += 1;
+        for (id, sn, gw) in gws.iter_mut() {
+            let batch =
+                TelemetryBatch::new(*id, false, vec![sample(seq, sn, now_ms(), &[("ac_power", 2.0)])]);
+            gw.send(&batch).await;
+        }
+    };
+    let deadline = Instant::now() + T;
+    loop {
+        publish_all(&mut gws).await;
+        let held = leases(&a).await;
+        if held == (2, 2) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "B never took a gateway: {held:?}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    // Both gateways keep publishing, each to its owner, for well over the silence limit.
+    let until = Instant::now() + Duration::from_secs(6);
+    while Instant::now() < until {
+        publish_all(&mut gws).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let offline = a
+        .scalar_int("SELECT COUNT(*) FROM pv_gateway_state WHERE online = 0", vec![])
+        .await
+        .unwrap_or(-1);
+    assert_eq!(offline, 0, "a gateway still publishing was marked offline");
+    let alarms = a
+        .scalar_int(
+            "SELECT COUNT(*) FROM pv_alarm WHERE kind = 'comm:gateway'",
+            vec![],
+        )
+        .await
+        .unwrap_or(-1);
+    assert_eq!(alarms, 0, "no gateway outage was raised");
     drop(broker);
 }

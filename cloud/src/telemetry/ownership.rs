@@ -70,7 +70,10 @@ impl Owned {
     }
 
     pub fn contains(&self, gateway: &str) -> bool {
-        self.set.lock().unwrap_or_else(|p| p.into_inner()).contains(gateway)
+        self.set
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(gateway)
     }
 
     fn client(&self) -> Option<rumqttc::AsyncClient> {
