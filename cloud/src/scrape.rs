@@ -64,8 +64,9 @@ pub fn render(state: &AppState) -> String {
     meter.uptime.set(state.started.elapsed().as_secs_f64());
     meter.build(env!("CARGO_PKG_VERSION"), state.db.backend().name());
     for (name, pool) in [("main", state.db.pool()), ("durable", state.db.durable())] {
-        // On PostgreSQL the acknowledged commits go through the native pool of COPY.
-        if let (Some(pg), "durable") = (state.db.pg_durable(), name) {
+        // With `telemetry.postgres_copy` the acknowledged commits go through the native pool.
+        let copy = state.config.telemetry.postgres_copy;
+        if let (Some(pg), "durable", true) = (state.db.pg_durable(), name, copy) {
             meter.pool(name, pg.size(), pg.num_idle(), pg.options().get_max_connections());
             continue;
         }

@@ -14,7 +14,19 @@ use support::{GatewayClient, IngestApp, is_postgres, sample};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batches_are_acknowledged_after_a_durable_commit() {
-    let app = IngestApp::start(|_| {}).await;
+    durable_commit(false).await;
+}
+
+/// The same through PostgreSQL's COPY path (`telemetry.postgres_copy`, off by default).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batches_stored_through_copy_are_acknowledged_after_a_durable_commit() {
+    if is_postgres() {
+        durable_commit(true).await;
+    }
+}
+
+async fn durable_commit(copy: bool) {
+    let app = IngestApp::start(|c| c.telemetry.postgres_copy = copy).await;
     let db = &app.app.state.db;
     // The ack path goes through it: its first connection opens with the first stored batch.
     let menus: Vec<&str> = support::STATION_MENUS
@@ -30,10 +42,11 @@ async fn batches_are_acknowledged_after_a_durable_commit() {
     let mut gw = GatewayClient::connect(app.gateway_addr, "GW-D-1", Some(("GW-D-1", &password)), None)
         .await
         .expect("gateway signs in");
-    // On PostgreSQL the writers commit through the native pool of COPY, with the same rule.
-    let opened = || {
-        db.pg_durable()
-            .map_or_else(|| db.durable().size(), |pg| pg.size())
+    // With `telemetry.postgres_copy` the writers commit through the native pool of COPY, with
+    // the same rule; otherwise through the durable pool.
+    let opened = || match db.pg_durable().filter(|_| copy) {
+        Some(pg) => pg.size(),
+        None => db.durable().size(),
     };
     let opened_before = opened();
     gw.send(&TelemetryBatch::new(
@@ -61,11 +74,11 @@ async fn batches_are_acknowledged_after_a_durable_commit() {
             .await
             .expect("setting");
         assert_eq!(durable, "on", "the durable pool's sessions");
-        let copy: String = sqlx::query_scalar("SHOW synchronous_commit")
+        let native: String = sqlx::query_scalar("SHOW synchronous_commit")
             .fetch_one(db.pg_durable().expect("native pool"))
             .await
             .expect("setting");
-        assert_eq!(copy, "on", "the ingest writers' sessions");
+        assert_eq!(native, "on", "the COPY writers' sessions");
         let warnings = db.durability_warnings().await.expect("settings");
         assert!(
             warnings.iter().any(|w| w.contains("fsync = off"))

@@ -629,8 +629,21 @@ async fn ingest_writes_through_copy_counts_new_rows_and_ignores_a_replay() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sample_from_a_year_ago_is_stored_acknowledged_and_read_by_the_day_curve() {
+    year_old_sample(false).await;
+}
+
+/// The same through PostgreSQL's COPY path (`telemetry.postgres_copy`, off by default).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn through_copy_a_sample_from_a_year_ago_is_stored_acknowledged_and_read_by_the_day_curve() {
+    if is_postgres() {
+        year_old_sample(true).await;
+    }
+}
+
+async fn year_old_sample(copy: bool) {
     // A year of backlog accepted, and no worker pass (nor compaction) during the test.
     let app = IngestApp::start(|c| {
+        c.telemetry.postgres_copy = copy;
         c.telemetry.past_horizon_days = 400;
         c.telemetry.raw_retention_days = 500;
         c.telemetry.rollup_interval_ms = 3_600_000;
@@ -662,16 +675,15 @@ async fn a_sample_from_a_year_ago_is_stored_acknowledged_and_read_by_the_day_cur
     gw.ack_within(T).await.expect("a replay is acknowledged too");
     assert_eq!(app.raw_count().await, 2, "stored once");
     if is_postgres() {
-        // Ingest's writer went through COPY: its session has the staging table.
-        assert!(
-            app.app
-                .scalar_i64(
-                    "SELECT COUNT(*) FROM pg_class WHERE relname = 'pv_raw_stage' AND relpersistence = 't'",
-                    vec![]
-                )
-                .await
-                >= 1
-        );
+        // Through COPY, ingest's writer session has the staging table; otherwise nobody made it.
+        let stages = app
+            .app
+            .scalar_i64(
+                "SELECT COUNT(*) FROM pg_class WHERE relname = 'pv_raw_stage' AND relpersistence = 't'",
+                vec![],
+            )
+            .await;
+        assert_eq!(stages >= 1, copy, "{stages} staging tables");
         assert_eq!(
             raw_home(&app.app, inverter, year_ago).await,
             format!("{}_default", RAW.name)

@@ -466,7 +466,8 @@ impl Writer {
             loop {
                 attempt += 1;
                 let mark = self.state.ids.next().0;
-                let stored = match self.state.db.pg_durable() {
+                let copy = self.state.db.pg_durable().filter(|_| self.cfg.postgres_copy);
+                let stored = match copy {
                     // PostgreSQL: COPY through the native pool.
                     Some(pg) => {
                         store_pg::write_group(
