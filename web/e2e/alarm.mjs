@@ -17,29 +17,23 @@
  * The simulator's expected-values mode starts with fault codes in every fault register, so they are
  * zeroed (and the points the threshold rules watch set to sane values) before the agent starts.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import {
+  FAULT_BIT,
+  FAULT_NAME_ZH,
+  REG,
+  registerWriter,
+  startHuaweiSimulator,
+  writeHealthyInverter,
+} from './huawei-sim.mjs'
 
 const repo = resolve(import.meta.dirname, '..', '..')
 const edgeBinary = join(repo, 'target', 'debug', 'pv-edge')
 const maps = join(repo, 'firmware-configs')
-
-/** huawei-sun2000-ktl registers used here. */
-const REG = {
-  faultWord1: 32008, // fault_word1..3 at 32008..32010, bitfields
-  gridVoltageAb: 32066, // ab, bc, ca, a, b, c: u16, 0.1 V
-  acPower: 32080, // i32, 0.001 kW
-  gridFrequency: 32085, // u16, 0.01 Hz
-  temperature: 32087, // i16, 0.1 °C
-  statusCode: 32089, // 0x0200 on-grid
-  faultCode: 32090,
-}
-/** fault_word1 bit 7: code 2032, "Grid loss" / 电网掉电, severity major. */
-const FAULT_BIT = 7
-const FAULT_NAME_ZH = '电网掉电'
 
 /** The bell must show a new alarm within this long of the API listing it. */
 const BELL_WITHIN_MS = 2000
@@ -125,40 +119,10 @@ export async function alarmChecks(t) {
   }
 
   /** Writes holding registers of the simulated inverter (retrying until it listens). */
-  const writeRegisters = async (start, values) => {
-    const deadline = Date.now() + timeout
-    for (;;) {
-      const w = spawnSync(edgeBinary, [
-        'write',
-        '--tcp',
-        `127.0.0.1:${live.simPort}`,
-        '--unit',
-        '1',
-        '--start',
-        String(start),
-        '--values',
-        values.join(','),
-      ])
-      if (w.status === 0) return
-      assert(Date.now() < deadline, `pv-edge write ${start}: ${String(w.stderr)}`)
-      await sleep(300)
-    }
-  }
+  const writeRegisters = registerWriter(edgeBinary, () => live.simPort, timeout)
 
   const startSimulator = () => {
-    children.sim = spawn(
-      edgeBinary,
-      [
-        'simulate',
-        '--maps-dir',
-        maps,
-        '--device',
-        '1=huawei-sun2000-ktl',
-        '--tcp',
-        `127.0.0.1:${live.simPort}`,
-      ],
-      { stdio: 'ignore' },
-    )
+    children.sim = startHuaweiSimulator(edgeBinary, maps, live.simPort)
   }
 
   /** Alarms (type 1) of the test station, by query. */
@@ -289,13 +253,7 @@ export async function alarmChecks(t) {
       writeFileSync(join(dir, 'mqtt-password'), issued.data.password)
       startSimulator()
       // Before the agent reads anything: no faults, sane grid, temperature and status.
-      await writeRegisters(REG.faultWord1, [0, 0, 0])
-      await writeRegisters(REG.faultCode, [0])
-      await writeRegisters(REG.gridVoltageAb, [4000, 4000, 4000, 2300, 2300, 2300])
-      await writeRegisters(REG.acPower, [0, 42500])
-      await writeRegisters(REG.gridFrequency, [5000])
-      await writeRegisters(REG.temperature, [450])
-      await writeRegisters(REG.statusCode, [0x0200])
+      await writeHealthyInverter(writeRegisters)
       children.agent = spawn(edgeBinary, ['run', '--config', join(dir, 'pv-edge.toml')], {
         stdio: 'ignore',
       })

@@ -13,32 +13,27 @@
  * station assigned, and their roles are granted the repair menu's buttons they need (added to
  * whatever those roles already hold).
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import { chromium } from 'playwright-core'
+import {
+  FAULT_BIT,
+  FAULT_NAME_ZH,
+  REG,
+  registerWriter,
+  startHuaweiSimulator,
+  writeHealthyInverter,
+} from './huawei-sim.mjs'
 
 const repo = resolve(import.meta.dirname, '..', '..')
 const edgeBinary = join(repo, 'target', 'debug', 'pv-edge')
 const maps = join(repo, 'firmware-configs')
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium'
 
-/** huawei-sun2000-ktl registers (see alarm.mjs). */
-const REG = {
-  faultWord1: 32008,
-  gridVoltageAb: 32066,
-  acPower: 32080,
-  gridFrequency: 32085,
-  temperature: 32087,
-  statusCode: 32089,
-  faultCode: 32090,
-}
-/** fault_word1 bit 7: code 2032 "Grid loss" / 电网掉电. */
-const FAULT_BIT = 7
-const FAULT_NAME_ZH = '电网掉电'
 const PHONE = { width: 390, height: 844 }
 const PASSWORD = 'Om2026pass'
 
@@ -137,25 +132,7 @@ export async function omChecks(t) {
     return json
   }
 
-  const writeRegisters = async (start, values) => {
-    const deadline = Date.now() + timeout
-    for (;;) {
-      const w = spawnSync(edgeBinary, [
-        'write',
-        '--tcp',
-        `127.0.0.1:${live.simPort}`,
-        '--unit',
-        '1',
-        '--start',
-        String(start),
-        '--values',
-        values.join(','),
-      ])
-      if (w.status === 0) return
-      assert(Date.now() < deadline, `pv-edge write ${start}: ${String(w.stderr)}`)
-      await sleep(300)
-    }
-  }
+  const writeRegisters = registerWriter(edgeBinary, () => live.simPort, timeout)
 
   /** Waits until `probe` answers something truthy (checked every `everyMs`). */
   const until = async (probe, limitMs, message, everyMs = 500) => {
@@ -339,26 +316,8 @@ export async function omChecks(t) {
           .join('\n')
         writeFileSync(join(dir, 'pv-edge.toml'), config)
         writeFileSync(join(dir, 'mqtt-password'), issued.data.password)
-        children.sim = spawn(
-          edgeBinary,
-          [
-            'simulate',
-            '--maps-dir',
-            maps,
-            '--device',
-            '1=huawei-sun2000-ktl',
-            '--tcp',
-            `127.0.0.1:${live.simPort}`,
-          ],
-          { stdio: 'ignore' },
-        )
-        await writeRegisters(REG.faultWord1, [0, 0, 0])
-        await writeRegisters(REG.faultCode, [0])
-        await writeRegisters(REG.gridVoltageAb, [4000, 4000, 4000, 2300, 2300, 2300])
-        await writeRegisters(REG.acPower, [0, 42500])
-        await writeRegisters(REG.gridFrequency, [5000])
-        await writeRegisters(REG.temperature, [450])
-        await writeRegisters(REG.statusCode, [0x0200])
+        children.sim = startHuaweiSimulator(edgeBinary, maps, live.simPort)
+        await writeHealthyInverter(writeRegisters)
         children.agent = spawn(edgeBinary, ['run', '--config', join(dir, 'pv-edge.toml')], {
           stdio: 'ignore',
         })

@@ -17,6 +17,14 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { chromium } from 'playwright-core'
+import {
+  FAULT_BIT,
+  FAULT_NAME_ZH,
+  REG,
+  registerWriter,
+  startHuaweiSimulator,
+  writeHealthyInverter,
+} from './huawei-sim.mjs'
 
 const repo = resolve(import.meta.dirname, '..', '..')
 const target = process.env.CARGO_TARGET_DIR || join(repo, 'target')
@@ -29,20 +37,6 @@ const screenshotDir = resolve(
 const executablePath = process.env.CHROMIUM || '/usr/bin/chromium'
 const timeout = 15_000
 const started = Date.now()
-
-/** huawei-sun2000-ktl registers (see alarm.mjs). */
-const REG = {
-  faultWord1: 32008,
-  gridVoltageAb: 32066,
-  acPower: 32080,
-  gridFrequency: 32085,
-  temperature: 32087,
-  statusCode: 32089,
-  faultCode: 32090,
-}
-/** fault_word1 bit 7: code 2032, 电网掉电. */
-const FAULT_BIT = 7
-const FAULT_NAME_ZH = '电网掉电'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const freePort = () =>
@@ -175,25 +169,7 @@ async function api(hubBase, token, method, path, body) {
   return path.includes('/gateway/config') ? text : JSON.parse(text)
 }
 
-async function writeRegisters(start, values) {
-  const deadline = Date.now() + timeout
-  for (;;) {
-    const w = spawnSync(edgeBinary, [
-      'write',
-      '--tcp',
-      `127.0.0.1:${ports.sim}`,
-      '--unit',
-      '1',
-      '--start',
-      String(start),
-      '--values',
-      values.join(','),
-    ])
-    if (w.status === 0) return
-    assert(Date.now() < deadline, `pv-edge write ${start}: ${String(w.stderr)}`)
-    await sleep(300)
-  }
-}
+const writeRegisters = registerWriter(edgeBinary, () => ports.sim, timeout)
 
 try {
   mkdirSync(screenshotDir, { recursive: true })
@@ -360,28 +336,8 @@ try {
   )
 
   await check('the simulated inverter feeds hub A through Mosquitto and the agent', async () => {
-    children.push(
-      spawn(
-        edgeBinary,
-        [
-          'simulate',
-          '--maps-dir',
-          maps,
-          '--device',
-          '1=huawei-sun2000-ktl',
-          '--tcp',
-          `127.0.0.1:${ports.sim}`,
-        ],
-        { stdio: 'ignore' },
-      ),
-    )
-    await writeRegisters(REG.faultWord1, [0, 0, 0])
-    await writeRegisters(REG.faultCode, [0])
-    await writeRegisters(REG.gridVoltageAb, [4000, 4000, 4000, 2300, 2300, 2300])
-    await writeRegisters(REG.acPower, [0, 42500])
-    await writeRegisters(REG.gridFrequency, [5000])
-    await writeRegisters(REG.temperature, [450])
-    await writeRegisters(REG.statusCode, [0x0200])
+    children.push(startHuaweiSimulator(edgeBinary, maps, ports.sim))
+    await writeHealthyInverter(writeRegisters)
     children.push(
       spawn(edgeBinary, ['run', '--config', join(dir, 'pv-edge.toml')], { stdio: 'ignore' }),
     )
