@@ -18,10 +18,11 @@
  * zeroed (and the points the threshold rules watch set to sane values) before the agent starts.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { writeAgentFiles } from './agent-config.mjs'
 import {
   FAULT_BIT,
   FAULT_NAME_ZH,
@@ -235,22 +236,12 @@ export async function alarmChecks(t) {
         `/api/station/gateway/credentials?stationId=${live.station}`,
         {},
       )
-      const config = (await api('GET', `/api/station/gateway/config?stationId=${live.station}`))
-        .split('\n')
-        .map((l) =>
-          l.startsWith('data_dir = ')
-            ? `data_dir = ${JSON.stringify(join(dir, 'state'))}`
-            : l.startsWith('maps_dir = ')
-              ? `maps_dir = ${JSON.stringify(maps)}`
-              : l.startsWith('password_file = ')
-                ? `password_file = ${JSON.stringify(join(dir, 'mqtt-password'))}`
-                : l.startsWith('interval_ms = ')
-                  ? 'interval_ms = 1000'
-                  : l,
-        )
-        .join('\n')
-      writeFileSync(join(dir, 'pv-edge.toml'), config)
-      writeFileSync(join(dir, 'mqtt-password'), issued.data.password)
+      writeAgentFiles(
+        dir,
+        await api('GET', `/api/station/gateway/config?stationId=${live.station}`),
+        issued.data.password,
+        maps,
+      )
       startSimulator()
       // Before the agent reads anything: no faults, sane grid, temperature and status.
       await writeHealthyInverter(writeRegisters)

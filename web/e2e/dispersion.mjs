@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { writeAgentFiles } from './agent-config.mjs'
 
 const repo = resolve(import.meta.dirname, '..', '..')
 const edgeBinary = join(repo, 'target', 'debug', 'pv-edge')
@@ -131,22 +132,12 @@ export async function startDispersionSite(t) {
         `/api/station/gateway/credentials?stationId=${ids.station}`,
         {},
       )
-      const config = (await api('GET', `/api/station/gateway/config?stationId=${ids.station}`))
-        .split('\n')
-        .map((l) =>
-          l.startsWith('data_dir = ')
-            ? `data_dir = ${JSON.stringify(join(dir, 'state'))}`
-            : l.startsWith('maps_dir = ')
-              ? `maps_dir = ${JSON.stringify(maps)}`
-              : l.startsWith('password_file = ')
-                ? `password_file = ${JSON.stringify(join(dir, 'mqtt-password'))}`
-                : l.startsWith('interval_ms = ')
-                  ? 'interval_ms = 1000'
-                  : l,
-        )
-        .join('\n')
-      writeFileSync(join(dir, 'pv-edge.toml'), config)
-      writeFileSync(join(dir, 'mqtt-password'), issued.data.password)
+      writeAgentFiles(
+        dir,
+        await api('GET', `/api/station/gateway/config?stationId=${ids.station}`),
+        issued.data.password,
+        maps,
+      )
       children.push(
         spawn(edgeBinary, ['simulate', '--spec', join(dir, 'simulator.toml')], {
           stdio: 'ignore',

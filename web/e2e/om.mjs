@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import { chromium } from 'playwright-core'
+import { writeAgentFiles } from './agent-config.mjs'
 import {
   FAULT_BIT,
   FAULT_NAME_ZH,
@@ -300,22 +301,12 @@ export async function omChecks(t) {
           `/api/station/gateway/credentials?stationId=${live.station}`,
           {},
         )
-        const config = (await api('GET', `/api/station/gateway/config?stationId=${live.station}`))
-          .split('\n')
-          .map((l) =>
-            l.startsWith('data_dir = ')
-              ? `data_dir = ${JSON.stringify(join(dir, 'state'))}`
-              : l.startsWith('maps_dir = ')
-                ? `maps_dir = ${JSON.stringify(maps)}`
-                : l.startsWith('password_file = ')
-                  ? `password_file = ${JSON.stringify(join(dir, 'mqtt-password'))}`
-                  : l.startsWith('interval_ms = ')
-                    ? 'interval_ms = 1000'
-                    : l,
-          )
-          .join('\n')
-        writeFileSync(join(dir, 'pv-edge.toml'), config)
-        writeFileSync(join(dir, 'mqtt-password'), issued.data.password)
+        writeAgentFiles(
+          dir,
+          await api('GET', `/api/station/gateway/config?stationId=${live.station}`),
+          issued.data.password,
+          maps,
+        )
         children.sim = startHuaweiSimulator(edgeBinary, maps, live.simPort)
         await writeHealthyInverter(writeRegisters)
         children.agent = spawn(edgeBinary, ['run', '--config', join(dir, 'pv-edge.toml')], {

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { chromium } from 'playwright-core'
+import { writeAgentFiles } from './agent-config.mjs'
 import {
   FAULT_BIT,
   FAULT_NAME_ZH,
@@ -298,24 +299,13 @@ try {
         `/api/station/gateway/credentials?stationId=${station}`,
         {},
       )
-      const config = (
-        await api(hubA.base, token, 'GET', `/api/station/gateway/config?stationId=${station}`)
+      writeAgentFiles(
+        dir,
+        await api(hubA.base, token, 'GET', `/api/station/gateway/config?stationId=${station}`),
+        issued.data.password,
+        maps,
+        'edge',
       )
-        .split('\n')
-        .map((l) =>
-          l.startsWith('data_dir = ')
-            ? `data_dir = ${JSON.stringify(join(dir, 'edge'))}`
-            : l.startsWith('maps_dir = ')
-              ? `maps_dir = ${JSON.stringify(maps)}`
-              : l.startsWith('password_file = ')
-                ? `password_file = ${JSON.stringify(join(dir, 'mqtt-password'))}`
-                : l.startsWith('interval_ms = ')
-                  ? 'interval_ms = 1000'
-                  : l,
-        )
-        .join('\n')
-      writeFileSync(join(dir, 'pv-edge.toml'), config)
-      writeFileSync(join(dir, 'mqtt-password'), issued.data.password)
       const owner = await poll(
         () =>
           psql(databaseUrl, `SELECT replica FROM pv_gateway_lease WHERE gateway_id = '${gateway}'`),
