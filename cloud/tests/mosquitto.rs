@@ -430,8 +430,7 @@ async fn a_gateway_handed_to_a_joining_replica_is_no_outage_on_the_replica_it_le
     let mut publish_all = async |gws: &mut Vec<(&str, &str, GatewayClient)>| {
         seq += 1;
         for (id, sn, gw) in gws.iter_mut() {
-            let batch =
-                TelemetryBatch::new(id, false, vec![sample(seq, sn, now_ms(), &[("ac_power", 2.0)])]);
+            let batch = TelemetryBatch::new(id, false, vec![sample(seq, sn, now_ms(), &[("ac_power", 2.0)])]);
             gw.send(&batch).await;
         }
     };
