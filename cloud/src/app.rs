@@ -20,8 +20,8 @@ use crate::state::AppState;
 /// Every API route of the product: each domain owns its routes; this only merges them.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     use crate::{
-        alarm, analytics, auth, commission, home, inspection, log, ops, repair, report, resource, station,
-        system, telemetry, user,
+        alarm, analytics, auth, commission, energy, home, inspection, log, ops, repair, report, resource,
+        station, system, telemetry, user,
     };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(ops::routes())
@@ -37,6 +37,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(alarm::routes())
         .merge(analytics::routes())
         .merge(report::routes())
+        .merge(energy::routes())
         .merge(repair::routes())
         .merge(inspection::routes())
 }

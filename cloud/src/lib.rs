@@ -8,6 +8,7 @@ pub mod commission;
 pub mod config;
 pub mod console;
 pub mod demo;
+pub mod energy;
 pub mod headers;
 pub mod home;
 pub mod inspection;

@@ -23,6 +23,7 @@ mod demo;
 mod device_quality;
 mod device_real;
 mod durability;
+mod energy;
 mod hardening;
 mod ingest;
 mod ingest_replicas;

@@ -79,6 +79,7 @@ const PAGE_CALLS: &[(&str, &str)] = &[
     ("/report/meterReport", "/api/report/setting"),
     ("/report/electricityBill", "/api/report/setting"),
     ("/report/energyConservation", "/api/report/setting"),
+    ("/report/energyCorrection", "/api/energyCorrection/events"),
     ("/tool/report", "/api/blade-report/report/rest/list"),
 ];
 

@@ -68,6 +68,7 @@ fn button_label(kind: &str) -> Option<(&'static str, &'static str)> {
         "verify" => ("确认修复", "Verify"),
         "evaluate" => ("评价", "Evaluate"),
         "cancel" => ("取消", "Cancel"),
+        "correct" => ("修正", "Correct"),
         "role" => ("角色配置", "Roles"),
         "reset" => ("密码重置", "Reset password"),
         "unlock" => ("账号解锁", "Unlock"),

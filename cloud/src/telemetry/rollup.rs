@@ -11,9 +11,11 @@
 //! it with a fresh value), so no late sample is ever missed.
 //!
 //! Energy comes from cumulative counters (inverter `energy_total`, meter `energy_import` /
-//! `energy_export`, Wh): the sum of positive deltas between consecutive samples, a bucket's first
-//! delta measured from the last sample before it; a counter that goes down was reset, and its
-//! new reading counts. Power is never integrated. Irradiation integrates irradiance
+//! `energy_export`, Wh), walked by `energy::counter` with a state carried from each 5-minute row to
+//! the next (`counters` column): forward steps within what the device can produce count, glitches
+//! count nothing, resets count from zero, rebases and rejected steps count 0 at the step, and the
+//! administrators' corrections apply. A bucket whose end state changed makes the next bucket with
+//! samples be recomputed too. Power is never integrated. Irradiation integrates irradiance
 //! (`irradiance_poa`, else `irradiance_ghi`) by trapezoids, not across gaps longer than
 //! `irradiation_max_gap_seconds`; a segment belongs to the bucket of its later sample.
 
@@ -25,6 +27,8 @@ use pv_shared::wire;
 use sqlx::Row;
 
 use super::ingest::BUCKET_MS;
+use crate::energy::counter::{self, Event, Limits, Walk};
+use crate::energy::store::{self as energy_store, DeviceCorrections, Owner};
 use crate::kernel::db::Db;
 use crate::kernel::leader;
 use crate::kernel::sql::{Sql, Value};
@@ -90,25 +94,47 @@ fn irradiance(p: &Point) -> Option<f64> {
         .copied()
 }
 
-/// Energy of a counter over `points`, the first delta from `prev`: positive deltas, a decrease
-/// is a reset (the new reading counts). None when no point has the counter.
-fn counter_energy(prev: Option<&Point>, points: &[Point], metric: &str) -> Option<f64> {
-    let mut last = prev.and_then(|p| p.values.get(metric).copied());
-    let mut total = None;
-    for p in points {
-        let Some(v) = p.values.get(metric).copied() else {
-            continue;
-        };
-        let add = match last {
-            Some(l) if v >= l => v - l,
-            Some(_) => v,
-            // The very first reading is the baseline.
-            None => 0.0,
-        };
-        total = Some(total.unwrap_or(0.0) + add);
-        last = Some(v);
+/// The counters energy is counted from.
+pub const COUNTERS: [&str; 3] = ["energy_total", "energy_import", "energy_export"];
+
+/// How a device's counters are being counted: their states (carried from bucket to bucket), the
+/// device's bound, the corrections in force, and the steps found so far.
+pub struct Counting<'a> {
+    pub states: BTreeMap<String, counter::State>,
+    pub limits: Limits,
+    pub corrections: &'a DeviceCorrections,
+    pub events: Vec<(&'static str, Event)>,
+}
+
+impl<'a> Counting<'a> {
+    /// Counting from nothing kept: each counter's baseline is the last reading before.
+    pub fn fresh(limits: Limits, corrections: &'a DeviceCorrections) -> Self {
+        Counting {
+            states: BTreeMap::new(),
+            limits,
+            corrections,
+            events: Vec::new(),
+        }
     }
-    total
+
+    /// Counted energy of `metric` over `points`; None when no point has the counter.
+    fn count(&mut self, prev: Option<&Point>, points: &[Point], metric: &'static str) -> Option<f64> {
+        let mut readings = points
+            .iter()
+            .filter_map(|p| p.values.get(metric).map(|v| (p.ts, *v)))
+            .peekable();
+        readings.peek()?;
+        let state = self.states.entry(metric.to_string()).or_insert_with(|| {
+            counter::State::seeded(prev.and_then(|p| p.values.get(metric).map(|v| (p.ts, *v))))
+        });
+        let view = self.corrections.of(metric);
+        let mut walk = Walk::default();
+        for (ts, v) in readings {
+            state.step(ts, v, &self.limits, &view, &mut walk);
+        }
+        self.events.extend(walk.events.into_iter().map(|e| (metric, e)));
+        walk.energy_wh
+    }
 }
 
 fn avg_max(points: &[Point], get: impl Fn(&Point) -> Option<f64>) -> (Option<f64>, Option<f64>) {
@@ -121,8 +147,13 @@ fn avg_max(points: &[Point], get: impl Fn(&Point) -> Option<f64>) -> (Option<f64
 }
 
 /// The 5-minute figures of `points` (ascending, all in the bucket), `prev` the last sample
-/// before the bucket.
-pub fn five_minutes(prev: Option<&Point>, points: &[Point], max_gap_ms: i64) -> Figures {
+/// before the bucket, counting energy with `counting`.
+pub fn five_minutes(
+    prev: Option<&Point>,
+    points: &[Point],
+    max_gap_ms: i64,
+    counting: &mut Counting,
+) -> Figures {
     let (power_avg_w, power_max_w) = avg_max(points, |p| p.values.get("ac_power").copied());
     let (irradiance_avg, _) = avg_max(points, irradiance);
     let mut irradiation = None;
@@ -155,9 +186,9 @@ pub fn five_minutes(prev: Option<&Point>, points: &[Point], max_gap_ms: i64) -> 
     }
     Figures {
         samples: points.len() as i64,
-        energy_wh: counter_energy(prev, points, "energy_total"),
-        energy_import_wh: counter_energy(prev, points, "energy_import"),
-        energy_export_wh: counter_energy(prev, points, "energy_export"),
+        energy_wh: counting.count(prev, points, "energy_total"),
+        energy_import_wh: counting.count(prev, points, "energy_import"),
+        energy_export_wh: counting.count(prev, points, "energy_export"),
         power_avg_w,
         power_max_w,
         irradiance_avg,
@@ -246,13 +277,14 @@ async fn upsert(
     bucket: i64,
     meta: &Meta,
     f: &Figures,
+    counters: Option<String>,
 ) -> Result<(), ApiError> {
     let metrics = serde_json::to_string(&f.metrics).unwrap_or_else(|_| "{}".into());
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO pv_telemetry_rollup (device_id, period, bucket, tenant_id, station_id, device_kind, \
          samples, energy_wh, energy_import_wh, energy_export_wh, power_avg_w, power_max_w, irradiance_avg, \
-         irradiation_wh_m2, metrics, updated_at) VALUES (?,?,?,?,?,?,?",
+         irradiation_wh_m2, metrics, counters, updated_at) VALUES (?,?,?,?,?,?,?",
         [
             Value::Int(device),
             Value::from(period),
@@ -274,15 +306,20 @@ async fn upsert(
     ] {
         opt(&mut sql, v);
     }
+    sql.push_bind(",?", [Value::Text(metrics)]);
+    match counters {
+        Some(c) => sql.push_bind(",?", [Value::Text(c)]),
+        None => sql.push(",NULL"),
+    };
     sql.push_bind(
-        ",?,?) ON CONFLICT (device_id, period, bucket) DO UPDATE SET tenant_id = excluded.tenant_id, \
+        ",?) ON CONFLICT (device_id, period, bucket) DO UPDATE SET tenant_id = excluded.tenant_id, \
          station_id = excluded.station_id, device_kind = excluded.device_kind, samples = excluded.samples, \
          energy_wh = excluded.energy_wh, energy_import_wh = excluded.energy_import_wh, \
          energy_export_wh = excluded.energy_export_wh, power_avg_w = excluded.power_avg_w, \
          power_max_w = excluded.power_max_w, irradiance_avg = excluded.irradiance_avg, \
          irradiation_wh_m2 = excluded.irradiation_wh_m2, metrics = excluded.metrics, \
-         updated_at = excluded.updated_at",
-        [Value::Text(metrics), Value::Int(time::now_ms())],
+         counters = excluded.counters, updated_at = excluded.updated_at",
+        [Value::Int(time::now_ms())],
     );
     sql.execute(db.pool()).await?;
     Ok(())
@@ -341,8 +378,42 @@ async fn meta(db: &Db, device: i64) -> Result<Option<Meta>, ApiError> {
         .transpose()
 }
 
+/// The counters' state at the end of the rolled-up 5-minute row before `bucket` (when that row
+/// is the bucket of `prev`, the last sample before: otherwise its state is not the one to go on
+/// from), and the state stored with `bucket`'s own row.
+async fn states_around(
+    db: &Db,
+    device: i64,
+    bucket: i64,
+    prev: Option<&Point>,
+) -> Result<(BTreeMap<String, counter::State>, Option<String>), ApiError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT bucket, counters FROM pv_telemetry_rollup WHERE device_id = ? AND period = '5m' \
+         AND bucket <= ? ORDER BY bucket DESC LIMIT 2",
+        [Value::Int(device), Value::Int(bucket)],
+    );
+    let rows = sql.rows(db.pool()).await?;
+    let mut stored = None;
+    let mut start = BTreeMap::new();
+    for r in rows {
+        let b: i64 = r.try_get("bucket")?;
+        let counters: Option<String> = r.try_get("counters")?;
+        if b == bucket {
+            stored = counters;
+        } else if let (Some(text), Some(p)) = (counters, prev)
+            && p.ts.div_euclid(BUCKET_MS) * BUCKET_MS == b
+        {
+            // A state that does not parse is a row of another version: count from `prev`.
+            start = serde_json::from_str(&text).unwrap_or_default();
+        }
+    }
+    Ok((start, stored))
+}
+
 /// Recomputes the 5-minute buckets `buckets` of a device (and each one's successor with
-/// samples), then their hours and days.
+/// samples, and further successors while the counters' state at a bucket's end changes), then
+/// their hours and days.
 pub async fn recompute(
     db: &Db,
     device: i64,
@@ -353,24 +424,39 @@ pub async fn recompute(
     let Some(meta) = meta(db, device).await? else {
         return Ok(());
     };
-    let mut all = buckets.clone();
-    for b in buckets {
-        if let Some(ts) = next_sample_at(db, device, b + BUCKET_MS).await? {
-            all.insert(ts.div_euclid(BUCKET_MS) * BUCKET_MS);
-        }
-    }
+    let limits = crate::energy::limits::of_device(db, device).await?;
+    let corrections = energy_store::corrections_of(db, device, meta.station_id).await?;
+    let owner = Owner {
+        tenant_id: &meta.tenant_id,
+        station_id: meta.station_id,
+        kind: &meta.kind,
+    };
+    let mut queue = buckets.clone();
     let mut hours = BTreeSet::new();
     let mut days = BTreeSet::new();
-    for b in &all {
-        let pts = points(db, device, *b, b + BUCKET_MS).await?;
+    while let Some(b) = queue.pop_first() {
+        let pts = points(db, device, b, b + BUCKET_MS).await?;
         if pts.is_empty() {
             continue;
         }
-        let prev = prev_point(db, device, *b).await?;
-        let f = five_minutes(prev.as_ref(), &pts, max_gap_ms);
-        upsert(db, device, "5m", *b, &meta, &f).await?;
-        hours.insert(local_floor(*b, HOUR_MS, offset_ms));
-        days.insert(local_floor(*b, DAY_MS, offset_ms));
+        let prev = prev_point(db, device, b).await?;
+        let (start, stored) = states_around(db, device, b, prev.as_ref()).await?;
+        let mut counting = Counting::fresh(limits, &corrections);
+        counting.states = start;
+        let f = five_minutes(prev.as_ref(), &pts, max_gap_ms, &mut counting);
+        let end = serde_json::to_string(&counting.states).ok();
+        upsert(db, device, "5m", b, &meta, &f, end.clone()).await?;
+        energy_store::write_events(db, device, b, &owner, &counting.events).await?;
+        // The successor's first counter step and irradiance segment start from this bucket's
+        // last sample; past it, only a changed counter state travels on.
+        let changed = stored.is_some() && stored != end;
+        if (buckets.contains(&b) || changed)
+            && let Some(ts) = next_sample_at(db, device, b + BUCKET_MS).await?
+        {
+            queue.insert(ts.div_euclid(BUCKET_MS) * BUCKET_MS);
+        }
+        hours.insert(local_floor(b, HOUR_MS, offset_ms));
+        days.insert(local_floor(b, DAY_MS, offset_ms));
     }
     let (touched_days, touched_hours) = (days.clone(), hours.clone());
     for (period, len, starts) in [("1h", HOUR_MS, hours), ("1d", DAY_MS, days)] {
@@ -389,7 +475,7 @@ pub async fn recompute(
                 .map(figures_of)
                 .collect::<Result<_, _>>()?;
             if !five.is_empty() {
-                upsert(db, device, period, start, &meta, &combine(&five)).await?;
+                upsert(db, device, period, start, &meta, &combine(&five), None).await?;
             }
         }
     }
@@ -529,6 +615,13 @@ pub fn spawn_worker(state: TelemetryCtx) -> Arc<tokio::sync::Notify> {
 mod tests {
     use super::*;
 
+    /// The 5-minute figures of a 100 kW device without corrections.
+    fn five(prev: Option<&Point>, points: &[Point], max_gap_ms: i64) -> Figures {
+        let none = DeviceCorrections::default();
+        let mut counting = Counting::fresh(Limits { rated_w: 100_000.0 }, &none);
+        five_minutes(prev, points, max_gap_ms, &mut counting)
+    }
+
     fn p(ts_min: i64, metrics: &[(&str, f64)]) -> Point {
         Point {
             ts: ts_min * 60_000,
@@ -537,26 +630,32 @@ mod tests {
     }
 
     #[test]
-    fn energy_from_counter_deltas_with_a_reset() {
+    fn energy_from_counter_deltas_past_a_glitch() {
         // Bucket 00:05-00:10; the last sample before it read 1000 Wh.
         let prev = p(4, &[("energy_total", 1000.0)]);
         let pts = [
             p(5, &[("energy_total", 1010.0), ("ac_power", 100.0)]),
             p(6, &[("energy_total", 1030.0), ("ac_power", 300.0)]),
-            // Reset (inverter replaced / counter cleared): the new reading 5 counts.
-            p(7, &[("energy_total", 5.0), ("ac_power", 200.0)]),
-            p(9, &[("energy_total", 12.0), ("ac_power", 400.0)]),
+            // A momentary 0 (a glitch): not used, the baseline stays at 1030.
+            p(7, &[("energy_total", 0.0), ("ac_power", 200.0)]),
+            p(9, &[("energy_total", 1042.0), ("ac_power", 400.0)]),
         ];
-        let f = five_minutes(Some(&prev), &pts, 900_000);
-        // 10 + 20 + 5 + 7
+        let none = DeviceCorrections::default();
+        let mut counting = Counting::fresh(Limits { rated_w: 100_000.0 }, &none);
+        let f = five_minutes(Some(&prev), &pts, 900_000, &mut counting);
+        // 10 + 20 + 0 + 12
         assert_eq!(f.energy_wh, Some(42.0));
+        assert_eq!(counting.events.len(), 1);
+        assert_eq!(counting.events[0].0, "energy_total");
+        assert_eq!(counting.events[0].1.kind, counter::Kind::Glitch);
+        assert_eq!(counting.states["energy_total"].base.map(|b| b.v), Some(1042.0));
         assert_eq!(f.power_avg_w, Some(250.0));
         assert_eq!(f.power_max_w, Some(400.0));
         assert_eq!(f.samples, 4);
         assert_eq!(f.metrics["ac_power"], [250.0, 100.0, 400.0, 400.0]);
         assert_eq!(f.energy_import_wh, None);
         // With no sample before, the first reading is the baseline.
-        let f = five_minutes(None, &pts, 900_000);
+        let f = five(None, &pts, 900_000);
         assert_eq!(f.energy_wh, Some(32.0));
     }
 
@@ -569,7 +668,7 @@ mod tests {
             p(36, &[("irradiance_poa", 1000.0)]),
             p(42, &[("irradiance_poa", 1000.0)]),
         ];
-        let f = five_minutes(Some(&prev), &pts, 15 * 60_000);
+        let f = five(Some(&prev), &pts, 15 * 60_000);
         // (600+800)/2 * 0.1 h + (1000+1000)/2 * 0.1 h = 70 + 100
         let h = f.irradiation_wh_m2.unwrap();
         assert!((h - 170.0).abs() < 1e-9, "{h}");
@@ -578,12 +677,12 @@ mod tests {
 
     #[test]
     fn hours_and_days_add_five_minute_rows_exactly() {
-        let a = five_minutes(
+        let a = five(
             Some(&p(0, &[("energy_total", 0.0)])),
             &[p(1, &[("energy_total", 10.0), ("ac_power", 100.0)])],
             900_000,
         );
-        let b = five_minutes(
+        let b = five(
             Some(&p(1, &[("energy_total", 10.0)])),
             &[
                 p(6, &[("energy_total", 40.0), ("ac_power", 400.0)]),
