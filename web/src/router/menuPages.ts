@@ -54,6 +54,7 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/report/meterReport': page(() => import('../pages/report/meterReport')),
   '/report/electricityBill': page(() => import('../pages/report/electricityBill')),
   '/report/energyConservation': page(() => import('../pages/report/energyConservation')),
+  '/report/energyCorrection': page(() => import('../pages/report/energyCorrection')),
   '/tool/report': page(() => import('../pages/report/reportFile')),
   '/flex/alarmSetting': page(() => import('../pages/alarm/trackerRules')),
   '/flex/alarmData': page(() => import('../pages/alarm/trackerAlarms')),
