@@ -208,6 +208,26 @@ async fn glitches_a_swap_and_a_jump_change_no_figure_but_their_own_minute() {
     assert_eq!(s[3]["deviceSn"], "INV-ODD");
     // Confirmed after three readings and five minutes.
     assert_eq!(s[3]["decidedTime"], t(12, 5));
+
+    // Counted in the device's status.
+    let q = p
+        .app
+        .as_user(&p.admin)
+        .get_data(&format!("/api/deviceQuality/list?stationId={}", p.station))
+        .await;
+    let of = |id: i64| {
+        q.as_array()
+            .expect("devices")
+            .iter()
+            .find(|d| d["id"] == id.to_string())
+            .map(|d| d["counterSteps"].clone())
+            .expect("device")
+    };
+    assert_eq!(
+        of(p.odd),
+        json!([{"kind": "glitch", "count": 3}, {"kind": "rebase", "count": 1}, {"kind": "rejected", "count": 1}])
+    );
+    assert_eq!(of(p.good), json!([]));
 }
 
 #[tokio::test]

@@ -47,6 +47,15 @@ pub struct SuspectCount {
     pub count: u64,
 }
 
+/// How many steps of one kind the hub found in the device's energy counters (`glitch`, `reset`,
+/// `rebase`, `rejected`; `docs/reports.md`, "Counters"), over the data it keeps.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CounterStepCount {
+    pub kind: String,
+    pub count: i64,
+}
+
 /// A value of the newest sample that arrived marked suspect, in its display unit.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -80,6 +89,8 @@ pub struct DeviceQuality {
     pub suspect: Vec<SuspectCount>,
     /// The newest sample's values that arrived marked, in metric order.
     pub suspect_values: Vec<SuspectValue>,
+    /// Steps of its energy counters not counted as read, per kind (listed on 电量修正).
+    pub counter_steps: Vec<CounterStepCount>,
     /// Time of the newest sample, `yyyy-MM-dd HH:mm:ss`; absent when it never reported.
     pub update_time: Option<String>,
 }
@@ -133,6 +144,27 @@ async fn registered(core: &Core, tenant: &str, station: Id) -> Result<Vec<Regist
     sql.fetch_all(core.db.pool()).await
 }
 
+/// The counter steps of the station's devices: device → (kind, count), kinds in name order.
+async fn counter_steps(
+    core: &Core,
+    station: Id,
+) -> Result<std::collections::HashMap<i64, Vec<CounterStepCount>>, ApiError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT device_id, kind, COUNT(*) FROM pv_counter_event WHERE station_id = ? \
+         GROUP BY device_id, kind ORDER BY device_id, kind",
+        [Value::Int(station.0)],
+    );
+    let rows: Vec<(i64, String, i64)> = sql.fetch_all(core.db.pool()).await?;
+    let mut out: std::collections::HashMap<i64, Vec<CounterStepCount>> = std::collections::HashMap::new();
+    for (device, kind, count) in rows {
+        out.entry(device)
+            .or_default()
+            .push(CounterStepCount { kind, count });
+    }
+    Ok(out)
+}
+
 /// The device's line in its gateway's status, when the gateway is online and names it.
 fn status_of<'a>(gateway: Option<&'a GatewayLive>, sn: &str) -> Option<&'a DeviceStatus> {
     gateway
@@ -166,6 +198,7 @@ pub async fn list(
         .as_deref()
         .and_then(|g| state.realtime.gateway(g))
         .filter(|g| g.tenant_id == st.tenant && g.station_id == station_id.0);
+    let mut steps = counter_steps(&state, station_id).await?;
     let mut out = Vec::with_capacity(devices.len());
     for d in devices {
         let live = state
@@ -228,6 +261,7 @@ pub async fn list(
             last_change: status.and_then(|s| s.last_change.clone()),
             suspect,
             suspect_values,
+            counter_steps: steps.remove(&d.id).unwrap_or_default(),
             update_time: live.as_ref().map(|l| time::format_ms(l.ts)),
         });
     }

@@ -37,6 +37,8 @@ export interface DeviceQuality {
   lastChange: string | null
   suspect: SuspectCount[]
   suspectValues: SuspectValue[]
+  /** Steps of its energy counters the hub did not count as read, per kind (电量修正). */
+  counterSteps: SuspectCount[]
   updatedAt: number | null
 }
 
@@ -65,6 +67,9 @@ export function toDeviceQuality(raw: Raw): DeviceQuality {
       unit: str(s.unit),
       value: num(s.value),
     })),
+    counterSteps: asList(raw.counterSteps)
+      .map((s) => ({ name: str(s.kind), count: num(s.count) ?? 0 }))
+      .filter((s) => s.name !== '' && s.count > 0),
     updatedAt: time(raw.updateTime),
   }
 }

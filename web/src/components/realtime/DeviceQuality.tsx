@@ -155,6 +155,34 @@ export function DeviceQualityDetail({ q }: { q: DeviceQuality }) {
           </Space>
         ),
     },
+    {
+      key: 'counterSteps',
+      label: (
+        <Tooltip title={t('realtimeUi.quality.counterStepsNote')}>
+          {t('realtimeUi.quality.counterSteps')}
+        </Tooltip>
+      ),
+      children:
+        q.counterSteps.length === 0 ? (
+          none
+        ) : (
+          <Space size={[4, 4]} wrap>
+            {q.counterSteps.map((s) => (
+              <Tag
+                key={s.name}
+                color={s.name === 'glitch' ? 'default' : 'orange'}
+                data-testid={`quality-counter-${q.id}-${s.name}`}
+                data-count={s.count}
+              >
+                {t('realtimeUi.quality.suspectCount', {
+                  label: t(`report.correction.kinds.${s.name}`, s.name),
+                  count: s.count,
+                })}
+              </Tag>
+            ))}
+          </Space>
+        ),
+    },
     ...(q.suspectValues.length > 0
       ? [
           {

@@ -46,6 +46,10 @@ const marked = {
     { name: 'power_factor', count: 2 },
   ],
   suspectValues: [{ name: 'power_factor', unit: '1', value: -20.7 }],
+  counterSteps: [
+    { kind: 'glitch', count: 3 },
+    { kind: 'rebase', count: 1 },
+  ],
   updateTime: '2026-03-01 12:00:00',
 }
 
@@ -107,6 +111,16 @@ describe('device data quality', () => {
     ).toBeTruthy()
     expect(calls.find((c) => c.path === '/deviceQuality/list')?.params.get('deviceId')).toBe('12')
     await i18n.changeLanguage('zh')
+  })
+
+  it("counts the steps of a device's energy counters by kind", async () => {
+    answer = (path) => (path === '/deviceQuality/list' ? ok([marked, withheld]) : ok(null))
+    renderInApp(<DeviceQualityPanel stationId="7" />)
+    const glitch = await screen.findByTestId('quality-counter-12-glitch')
+    expect(glitch.getAttribute('data-count')).toBe('3')
+    expect(glitch.textContent).toBe('瞬时异常：3 次')
+    expect(screen.getByTestId('quality-counter-12-rebase').textContent).toBe('计数基准变化：1 次')
+    expect(screen.queryByTestId('quality-counter-11-glitch')).toBeNull()
   })
 
   it("says on a device's curve that its suspect values are left out", async () => {

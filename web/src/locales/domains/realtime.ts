@@ -205,6 +205,8 @@ export const zh = {
       suspect: '可疑值计数',
       suspectCount: '{{label}}：{{count}} 次',
       suspectValues: '最新数据中的可疑值',
+      counterSteps: '电量计数跳变',
+      counterStepsNote: '电量计数器的异常读数（未按读数计入电量），详见 报表 › 电量修正',
       suspectTip: '超出合理范围，未计入统计',
       countersNote: '计数自网关程序启动起',
       none: '无',
@@ -493,6 +495,9 @@ export const en: typeof zh = {
       suspect: 'Suspect values',
       suspectCount: '{{label}}: {{count}}',
       suspectValues: 'Suspect values in the newest sample',
+      counterSteps: 'Counter steps',
+      counterStepsNote:
+        'Readings of the energy counters not counted as read; see Reports › Energy corrections',
       suspectTip: 'Outside the plausible range, left out of statistics',
       countersNote: 'Counted since the gateway agent started',
       none: 'None',
