@@ -21,6 +21,37 @@ pub fn clock_offset_h(longitude: f64, now_ms: i64) -> f64 {
     offset
 }
 
+/// Site solar hours in which a kept clock still shows good daylight production.
+const KEEP_SOLAR_HOURS: std::ops::Range<f64> = 7.5..14.5;
+
+/// The site's solar hour at `now_ms` with its clock `offset_h` hours off the real one.
+fn solar_hour(longitude: f64, offset_h: f64, now_ms: i64) -> f64 {
+    let utc_h = now_ms.rem_euclid(86_400_000) as f64 / 3_600_000.0;
+    (utc_h + offset_h + longitude / 15.0).rem_euclid(24.0)
+}
+
+/// The offset a start uses: the one the site already runs on while it still shows daylight
+/// production there (a restart is the same plant switched off and on, its day and its figures go
+/// on), else a new one that puts it in mid-morning.
+pub fn keep_or_choose(kept_h: Option<f64>, longitude: f64, now_ms: i64) -> f64 {
+    match kept_h {
+        Some(h) if KEEP_SOLAR_HOURS.contains(&solar_hour(longitude, h, now_ms)) => h,
+        _ => clock_offset_h(longitude, now_ms),
+    }
+}
+
+/// The offset (h) a site runs on, from its station's UTC offset (the inverse of
+/// [`site_offset_minutes`]), in (-12, 12].
+pub fn offset_of_site_minutes(minutes: i64) -> f64 {
+    let mut h = (minutes - sites::SITE_UTC_OFFSET_MINUTES) as f64 / 60.0;
+    if h <= -12.0 {
+        h += 24.0;
+    } else if h > 12.0 {
+        h -= 24.0;
+    }
+    h
+}
+
 /// `+5 h`, `-3 h`, `+0 h`.
 pub fn offset_text(h: f64) -> String {
     if h < 0.0 {
@@ -35,9 +66,9 @@ pub fn offset_text(h: f64) -> String {
 pub fn clock_remark(h: f64) -> String {
     let t = offset_text(h);
     format!(
-        "时钟偏移 {t}：模拟现场时间 = 实际时间 {t}（每次启动重新选择，使现场处于上午，任何时刻都能看到白天发电）。\
-         Clock offset {t}: simulated site time = real time {t} (chosen at each start so the site is in \
-         mid-morning and produces at any hour)."
+        "时钟偏移 {t}：模拟现场时间 = 实际时间 {t}（启动时选择，使现场处于上午，任何时刻都能看到白天发电；重启时只要现场仍是白天就保持不变）。\
+         Clock offset {t}: simulated site time = real time {t} (chosen so the site is in mid-morning and \
+         produces at any hour; kept across restarts while the site is still in daylight)."
     )
 }
 
@@ -65,6 +96,25 @@ mod tests {
                 let solar = (utc_h + h + lon / 15.0).rem_euclid(24.0);
                 assert!((10.0..=11.0).contains(&solar), "lon {lon}, q {q}: solar {solar}");
             }
+        }
+    }
+
+    #[test]
+    fn a_restart_keeps_the_clock_while_the_site_is_in_daylight() {
+        let lon = 120.653;
+        let start = 1_718_928_000_000;
+        let h = clock_offset_h(lon, start);
+        // Minutes, an hour and three hours later the site runs on; seven hours later it is
+        // evening there and a new mid-morning clock is chosen.
+        for later in [0, 10 * 60_000, 3_600_000, 3 * 3_600_000] {
+            assert_eq!(keep_or_choose(Some(h), lon, start + later), h, "{later}");
+        }
+        let evening = start + 7 * 3_600_000;
+        assert_eq!(keep_or_choose(Some(h), lon, evening), clock_offset_h(lon, evening));
+        assert_ne!(clock_offset_h(lon, evening), h);
+        assert_eq!(keep_or_choose(None, lon, start), h);
+        for h in [-11.0, -3.0, 0.0, 5.0, 6.0, 12.0] {
+            assert_eq!(offset_of_site_minutes(site_offset_minutes(h)), h, "{h}");
         }
     }
 

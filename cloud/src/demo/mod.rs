@@ -12,8 +12,10 @@
 //! stays, except the few fields the simulation depends on (device addresses, the clock remark).
 //!
 //! The simulated sites run on shifted clocks so a newcomer sees daylight production at any hour:
-//! unless `demo.clock_offset_h` fixes it, each start picks for each site the whole number of
-//! hours that puts it in mid-morning, and the station's second remark says so.
+//! unless `demo.clock_offset_h` fixes it, the first start picks for each site the whole number of
+//! hours that puts it in mid-morning, later starts keep it while the site is still in daylight
+//! (a restart is a plant switched off and on, not a new day), and the station's second remark
+//! says so.
 
 pub mod clock;
 pub mod error;
@@ -35,7 +37,7 @@ use crate::kernel::{Id, time};
 use crate::station::context::StationCtx;
 use crate::station::device::{self, DeviceDef, IdPath};
 use crate::station::{electric_price, flex, price_history};
-use clock::{clock_offset_h, clock_remark, offset_text, site_offset_minutes};
+use clock::{clock_remark, keep_or_choose, offset_of_site_minutes, offset_text, site_offset_minutes};
 pub use error::DemoError;
 pub use files::gateway_paths;
 use sites::{Kind, Site, Tariff};
@@ -116,7 +118,7 @@ pub async fn provision(state: &StationCtx, now_ms: i64) -> Result<Provisioned, D
         next_port += site.buses.len() as u16;
         let offset = match state.config.demo.clock_offset_h {
             Some(h) => h,
-            None => clock_offset_h(site.longitude, now_ms),
+            None => keep_or_choose(kept_offset(state, site).await?, site.longitude, now_ms),
         };
         let (station, n) = ensure_station(state, &who, site, offset).await?;
         changes += n;
@@ -299,6 +301,25 @@ async fn ensure_station(
 
 /// The station's site clock (`utc_offset_minutes`): +08:00 plus the simulated clock's shift,
 /// so "10:00 local" at the station is 10:00 of the simulated sun. Answers the changes (0 or 1).
+/// The offset the site's station runs on, if the demo made it before (its remark says so).
+async fn kept_offset(state: &Core, site: &Site) -> Result<Option<f64>, DemoError> {
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT utc_offset_minutes, remark2 FROM pv_station WHERE tenant_id = ? AND gateway_id = ? \
+         AND is_deleted = 0 ORDER BY create_time, id",
+        [Value::from(TENANT), site.gateway_id.into()],
+    );
+    let Some(row) = sql.row(state.db.pool()).await? else {
+        return Ok(None);
+    };
+    let remark: Option<String> = row.try_get("remark2")?;
+    let minutes: Option<i64> = row.try_get("utc_offset_minutes")?;
+    Ok(match (remark, minutes) {
+        (Some(r), Some(m)) if r.starts_with("时钟偏移") => Some(offset_of_site_minutes(m)),
+        _ => None,
+    })
+}
+
 async fn ensure_clock(state: &Core, station: Id, offset_h: f64) -> Result<usize, DemoError> {
     let minutes = site_offset_minutes(offset_h);
     let mut sql = Sql::new("UPDATE pv_station SET ");
