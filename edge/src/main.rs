@@ -170,7 +170,9 @@ struct SimArgs {
     weak_strings: Vec<String>,
     /// `UNIT:KIND[:VALUE]`, repeatable: `dead`, `fault` (a code of the map's fault table),
     /// `timeouts:SHARE`, `exceptions:SHARE`, `wind:M/S` (what the device measures),
-    /// `recurring:EVERY_MIN:FOR_MIN` (a fault for the first FOR_MIN of every EVERY_MIN).
+    /// `recurring:EVERY_MIN:FOR_MIN` (a fault for the first FOR_MIN of every EVERY_MIN),
+    /// `torn[:STEP]` (multi-register counters updated one register at a time, advancing STEP raw
+    /// units per request).
     #[arg(long = "fault")]
     faults: Vec<String>,
 }

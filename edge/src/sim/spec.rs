@@ -111,7 +111,8 @@ pub struct DeviceSpec {
     /// A weak or shaded string.
     pub weak_string: Option<WeakString>,
     /// Troubles, as the command line's `--fault` without the unit: `dead`, `fault`,
-    /// `timeouts:SHARE`, `exceptions:SHARE`, `wind:M/S`, `recurring:EVERY_MIN:FOR_MIN`.
+    /// `timeouts:SHARE`, `exceptions:SHARE`, `wind:M/S`, `recurring:EVERY_MIN:FOR_MIN`,
+    /// `torn[:STEP]`.
     #[serde(default)]
     pub faults: Vec<String>,
 }
@@ -134,6 +135,9 @@ pub enum Trouble {
     Exceptions(f64),
     Wind(f64),
     Recurring(FaultCycle),
+    /// Multi-register counters updated one register at a time (reads can catch them torn),
+    /// advancing by this many raw units at each request on top of the model.
+    Torn(u64),
 }
 
 impl Trouble {
@@ -142,7 +146,7 @@ impl Trouble {
         let usage = || {
             format!(
                 "fault {s:?}: kinds are dead, fault, timeouts:SHARE, exceptions:SHARE, wind:M/S, \
-                 recurring:EVERY_MIN:FOR_MIN"
+                 recurring:EVERY_MIN:FOR_MIN, torn[:STEP]"
             )
         };
         let number = |v: &str| {
@@ -170,6 +174,11 @@ impl Trouble {
                     on_ms: (on * 60_000.0) as i64,
                 })
             }
+            ["torn"] => Trouble::Torn(0),
+            ["torn", v] => Trouble::Torn(
+                v.parse::<u64>()
+                    .map_err(|_| format!("fault {s:?}: STEP is a whole number of raw units"))?,
+            ),
             _ => return Err(usage()),
         })
     }
@@ -277,6 +286,7 @@ impl SimSpec {
                         Trouble::Fault => dev.set_fault(true),
                         Trouble::Timeouts(v) => dev.set_timeouts(*v),
                         Trouble::Exceptions(v) => dev.set_exceptions(*v),
+                        Trouble::Torn(step) => dev.set_torn(Some(*step)),
                         Trouble::Wind(_) | Trouble::Recurring(_) => {}
                     }
                 }
@@ -311,6 +321,9 @@ mod tests {
             Trouble::parse("recurring:5:30").is_err(),
             "longer than its period"
         );
+        assert_eq!(Trouble::parse("torn"), Ok(Trouble::Torn(0)));
+        assert_eq!(Trouble::parse("torn:15000"), Ok(Trouble::Torn(15_000)));
+        assert!(Trouble::parse("torn:-1").is_err());
         assert!(Trouble::parse("wind").is_err());
         assert!(Trouble::parse("melt").is_err());
     }
