@@ -34,6 +34,7 @@ mod ident;
 pub mod plant;
 pub mod sky;
 pub mod spec;
+pub mod state;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -481,6 +482,23 @@ impl SimDevice {
             for (k, w) in words.iter().enumerate() {
                 regs.insert((p.function, at.start.wrapping_add(k as u16)), *w);
             }
+        }
+    }
+
+    /// Realistic mode: the cumulative state of the device's physics (counters), to be saved.
+    pub fn plant_state(&self) -> Option<plant::PlantState> {
+        let ph = self.physics.as_ref()?.lock().ok()?;
+        Some(ph.plant.state())
+    }
+
+    /// Realistic mode: continues from a saved state (false in the expected-value mode).
+    pub fn restore_plant(&self, state: &plant::PlantState) -> bool {
+        match self.physics.as_ref().map(|p| p.lock()) {
+            Some(Ok(mut ph)) => {
+                ph.plant.restore(state);
+                true
+            }
+            _ => false,
         }
     }
 
