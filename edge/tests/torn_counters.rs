@@ -109,3 +109,36 @@ async fn the_poller_publishes_no_torn_counter_while_it_crosses_word_boundaries()
     assert!(served >= 10, "the device tore {served} answers");
     assert!(rereads > 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_device_that_does_not_tear_costs_one_extra_read_per_counter_at_start_only() {
+    let map = maps().into_iter().find(|m| m.id == MAP).unwrap();
+    let counters = pv_edge::device::Layout::new(&map, &Default::default())
+        .counters(&map)
+        .len();
+    assert!(counters >= 2, "energy_total and energy_today at least");
+    let addr = serve_tcp(simulator(std::slice::from_ref(&map), 4)).await;
+    let mut bus = start_bus(
+        Transport::Tcp { address: addr },
+        devices(std::slice::from_ref(&map), Duration::from_millis(20)),
+        BusPolicy::default(),
+    );
+    let mut readings = 0;
+    while readings < 50 {
+        match tokio::time::timeout(Duration::from_secs(5), bus.events.recv()).await {
+            Ok(Some(Event::Reading(_))) => readings += 1,
+            Ok(Some(_)) => {}
+            _ => break,
+        }
+    }
+    let _ = bus.stop.send(true);
+    assert_eq!(readings, 50);
+    let stats = bus.stats.device(&format!("{MAP}#1")).unwrap();
+    let rereads = stats.counter_rereads.load(std::sync::atomic::Ordering::Relaxed);
+    let requests = bus.stats.requests.load(std::sync::atomic::Ordering::Relaxed);
+    eprintln!("{readings} readings: {rereads} re-reads in {requests} requests ({counters} counters)");
+    assert_eq!(
+        rereads as usize, counters,
+        "one per counter, at the first reading only"
+    );
+}

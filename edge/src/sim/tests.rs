@@ -214,6 +214,11 @@ fn station(individual: bool) -> Vec<(String, Arc<SimDevice>)> {
     spec.keyed(&buses)
 }
 
+fn value_after(dev: &SimDevice, t: i64, metric: &str) -> f64 {
+    dev.refresh_at(t);
+    value(dev, metric)
+}
+
 #[test]
 fn inverters_of_one_station_differ_a_little_as_real_ones_do() {
     let powers_at = |individual: bool, t: i64| -> Vec<f64> {
@@ -260,6 +265,25 @@ fn inverters_of_one_station_differ_a_little_as_real_ones_do() {
         morning.iter().all(|p| (p / mean - 1.0).abs() < 0.15),
         "{morning:?}"
     );
+    // A clear day's yield: each its own, all within ±8 % of the station's mean, inside the
+    // default −10 % full-load-hours deviation flag (only the deliberate troubles stand out).
+    let yields: Vec<f64> = station(true)
+        .iter()
+        .map(|(_, dev)| {
+            let start = value_after(dev, NOON - 8 * 3_600_000, "energy_total");
+            let mut t = NOON - 8 * 3_600_000;
+            while t < NOON + 8 * 3_600_000 {
+                t += 300_000;
+                dev.refresh_at(t);
+            }
+            value(dev, "energy_total") - start
+        })
+        .collect();
+    let yields = healthy(&yields);
+    let mean = yields.iter().sum::<f64>() / yields.len() as f64;
+    assert!(yields.iter().all(|y| (y / mean - 1.0).abs() < 0.08), "{yields:?}");
+    let distinct: std::collections::BTreeSet<i64> = yields.iter().map(|y| (*y / 100.0) as i64).collect();
+    assert_eq!(distinct.len(), yields.len(), "{yields:?}");
     // Deterministic: the same serials give the same plant at every start.
     assert_eq!(healthy(&powers(true)), differ);
     assert_eq!(
