@@ -41,6 +41,8 @@ fn device(id: &str, withheld: Option<&str>, changes: u64, suspect: &[(&str, u64)
         changes,
         last_change: (changes > 0).then(|| LAYOUT.to_owned()),
         suspect: suspect.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
+        counter_rereads: 0,
+        counters_unconfirmed: 0,
     }
 }
 

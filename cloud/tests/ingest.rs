@@ -49,6 +49,8 @@ fn status(gateway: &str, kind: StatusKind, devices: &[(&str, bool)]) -> Vec<u8> 
                 changes: 0,
                 last_change: None,
                 suspect: Default::default(),
+                counter_rereads: 0,
+                counters_unconfirmed: 0,
             })
             .collect(),
         buses: vec![],

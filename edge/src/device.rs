@@ -46,6 +46,17 @@ struct Entry {
     headers: [Option<usize>; 2],
 }
 
+/// Where a multi-register counter is on one device.
+#[derive(Debug, Clone, Copy)]
+pub struct CounterAt {
+    /// Index into the map's points.
+    pub point: usize,
+    pub function: Function,
+    pub address: u16,
+    pub words: u16,
+    pub sf_address: Option<u16>,
+}
+
 /// A SunSpec model's header (ID and length registers) where the layout expects it. A device
 /// restarted with another model order or base answers something else there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,6 +244,45 @@ impl Layout {
             ));
         }
         Ok(())
+    }
+
+    /// The multi-register counters of this layout (see `counters`): where each is, and its
+    /// scale factor's register.
+    pub fn counters(&self, map: &RegisterMap) -> Vec<CounterAt> {
+        self.entries
+            .iter()
+            .filter(|e| crate::counters::is_multiword_counter(&map.points[e.point]))
+            .map(|e| CounterAt {
+                point: e.point,
+                function: e.function,
+                address: e.address,
+                words: map.points[e.point].words,
+                sf_address: e.sf_address,
+            })
+            .collect()
+    }
+
+    /// The words this poll's reads returned for registers `address ..` of `function`, if every
+    /// one was read.
+    pub fn words(
+        &self,
+        reads: &[Option<Vec<u16>>],
+        function: Function,
+        address: u16,
+        n: u16,
+    ) -> Option<Vec<u16>> {
+        (0..n)
+            .map(|k| {
+                let a = address.wrapping_add(k);
+                self.blocks.iter().zip(reads).find_map(|(b, data)| {
+                    let i = a.checked_sub(b.start)?;
+                    if b.function != function || i >= b.count {
+                        return None;
+                    }
+                    data.as_ref()?.get(usize::from(i)).copied()
+                })
+            })
+            .collect()
     }
 
     /// Number of points this device will report.

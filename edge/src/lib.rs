@@ -7,6 +7,7 @@ pub mod clock;
 pub mod command;
 pub mod commission;
 pub mod config;
+pub mod counters;
 pub mod device;
 pub mod guard;
 pub mod plan;

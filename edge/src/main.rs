@@ -133,6 +133,10 @@ enum Command {
         /// UNIT MODELS BASE`, `register UNIT FUNCTION ADDRESS VALUE` (see docs/simulator.md).
         #[arg(long)]
         control: Option<PathBuf>,
+        /// Keep the realistic devices' counters in this file across restarts (read at start,
+        /// written every 5 s and at shutdown); overrides a spec's `state`.
+        #[arg(long)]
+        state: Option<PathBuf>,
     },
 }
 
@@ -170,7 +174,9 @@ struct SimArgs {
     weak_strings: Vec<String>,
     /// `UNIT:KIND[:VALUE]`, repeatable: `dead`, `fault` (a code of the map's fault table),
     /// `timeouts:SHARE`, `exceptions:SHARE`, `wind:M/S` (what the device measures),
-    /// `recurring:EVERY_MIN:FOR_MIN` (a fault for the first FOR_MIN of every EVERY_MIN).
+    /// `recurring:EVERY_MIN:FOR_MIN` (a fault for the first FOR_MIN of every EVERY_MIN),
+    /// `torn[:STEP]` (multi-register counters updated one register at a time, advancing STEP raw
+    /// units per request).
     #[arg(long = "fault")]
     faults: Vec<String>,
 }
@@ -379,18 +385,22 @@ fn main() -> anyhow::Result<()> {
             absent_units,
             identify,
             control,
+            state,
         } => rt.block_on(async {
+            let stop = shutdown_signal()?;
             let mut gateway = sim_gateway(absent_units.as_deref(), &identify)?;
             gateway.control = control;
             match spec {
                 Some(file) => {
-                    let spec = SimSpec::load(&file)?;
+                    let mut spec = SimSpec::load(&file)?;
+                    spec.state = state.or(spec.state);
                     let maps_dir = spec.maps_dir.clone().unwrap_or(maps_dir);
-                    simulate(spec, &maps_dir, None, &gateway).await
+                    simulate(spec, &maps_dir, None, &gateway, stop).await
                 }
                 None => {
-                    let spec = cli_spec(devices, tcp, seed, physics)?;
-                    simulate(spec, &maps_dir, rtu, &gateway).await
+                    let mut spec = cli_spec(devices, tcp, seed, physics)?;
+                    spec.state = state;
+                    simulate(spec, &maps_dir, rtu, &gateway, stop).await
                 }
             }
         }),
@@ -442,6 +452,7 @@ fn cli_spec(
         specs.push(sim::spec::DeviceSpec {
             unit,
             map: id.to_owned(),
+            serial: None,
             weak_string: None,
             faults: Vec::new(),
         });
@@ -481,6 +492,8 @@ fn cli_spec(
         maps_dir: None,
         realistic: physics.realistic,
         seed,
+        state: None,
+        individual: false,
         site: sim::spec::SiteSpec {
             latitude: physics.latitude,
             longitude: physics.longitude,
@@ -556,15 +569,24 @@ fn sim_gateway(absent: Option<&str>, identify: &[String]) -> anyhow::Result<SimG
     })
 }
 
-/// Serves every bus of `spec`: each on its TCP address, or the single one on `rtu`.
+/// Serves every bus of `spec`: each on its TCP address, or the single one on `rtu`, until `stop`
+/// (SIGTERM, Ctrl-C); with a state file, the counters are saved then.
 async fn simulate(
     spec: SimSpec,
     maps_dir: &std::path::Path,
     rtu: Option<PathBuf>,
     gateway: &SimGateway,
+    stop: impl std::future::Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let maps: Vec<RegisterMap> = RegisterMap::load_dir(maps_dir)?;
     let buses = spec.build(&maps)?;
+    let keyed = spec.keyed(&buses);
+    if let Some(path) = &spec.state {
+        let saved = sim::state::StateFile::load(path)
+            .with_context(|| "delete the state file to start from the seeded counters")?;
+        let n = sim::state::restore(&keyed, &saved);
+        eprintln!("counters of {n} devices continue from {}", path.display());
+    }
     let mode = if spec.realistic {
         "realistic"
     } else {
@@ -614,9 +636,34 @@ async fn simulate(
             Ok(())
         });
     }
+    let save = |path: &std::path::Path| {
+        if let Err(e) = sim::state::snapshot(&keyed).save(path) {
+            eprintln!("state not saved: {e}");
+        }
+    };
+    let mut every = tokio::time::interval(sim::state::SAVE_EVERY);
+    every.tick().await;
+    tokio::pin!(stop);
     // A bus that stops (its listener failed) ends the simulation: half a station is misleading.
-    while let Some(done) = servers.join_next().await {
-        done??;
+    let result = loop {
+        tokio::select! {
+            done = servers.join_next() => match done {
+                Some(Ok(Ok(()))) => {}
+                Some(Ok(Err(e))) => break Err(e),
+                Some(Err(e)) => break Err(e.into()),
+                None => break Ok(()),
+            },
+            _ = every.tick(), if spec.state.is_some() => {
+                if let Some(path) = &spec.state {
+                    save(path);
+                }
+            }
+            _ = &mut stop => break Ok(()),
+        }
+    };
+    if let Some(path) = &spec.state {
+        save(path);
+        eprintln!("counters saved to {}", path.display());
     }
-    Ok(())
+    result
 }

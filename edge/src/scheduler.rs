@@ -22,6 +22,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use crate::clock::now_ms;
+use crate::counters::Published;
 use crate::guard::Guard;
 use bus::{Bus, DeviceState, serve_command};
 use stats::bump;
@@ -77,6 +78,7 @@ pub async fn run_with_commands(
             failures: 0,
             online: false,
             guard: Guard::default(),
+            counters: Published::default(),
         })
         .collect();
     let mut bus = Bus {
@@ -152,6 +154,8 @@ pub async fn run_with_commands(
             Err(reason) => {
                 bump(&dstats.polls_failed);
                 dev.failures += 1;
+                // After a silence a counter may have moved by a whole word: re-read it first.
+                dev.counters = Published::default();
                 let mut out = Vec::new();
                 if dev.failures < bus.policy.offline_after {
                     dev.next_due = now + dev.spec.interval;

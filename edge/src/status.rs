@@ -79,6 +79,8 @@ impl StatusBoard {
                         changes: n(&d.changes),
                         last_change: d.last_change.lock().ok().and_then(|l| l.clone()),
                         suspect: self.quality.of(id),
+                        counter_rereads: n(&d.counter_rereads),
+                        counters_unconfirmed: n(&d.counters_unconfirmed),
                     });
                 }
             }

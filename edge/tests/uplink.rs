@@ -152,6 +152,108 @@ async fn samples_leave_the_queue_only_once_the_cloud_acks_them_and_are_stored_on
     );
 }
 
+/// A TCP relay in front of the broker that holds every SUBACK for `delay`, as a loaded broker
+/// or machine may: the window between the CONNACK and the SUBACK, which the birth waits for.
+async fn slow_suback_relay(broker: std::net::SocketAddr, delay: Duration) -> std::net::SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let Ok(upstream) = tokio::net::TcpStream::connect(broker).await else {
+                continue;
+            };
+            let (mut client_rx, mut client_tx) = client.into_split();
+            let (mut up_rx, mut up_tx) = upstream.into_split();
+            tokio::spawn(async move { tokio::io::copy(&mut client_rx, &mut up_tx).await });
+            tokio::spawn(async move {
+                // MQTT framing: a type byte, the remaining length (a varint), the rest.
+                loop {
+                    let mut packet = vec![0u8; 1];
+                    if up_rx.read_exact(&mut packet).await.is_err() {
+                        return;
+                    }
+                    let (mut len, mut shift) = (0usize, 0);
+                    loop {
+                        let mut b = [0u8; 1];
+                        if up_rx.read_exact(&mut b).await.is_err() {
+                            return;
+                        }
+                        packet.push(b[0]);
+                        len |= usize::from(b[0] & 0x7F) << shift;
+                        shift += 7;
+                        if b[0] & 0x80 == 0 {
+                            break;
+                        }
+                    }
+                    let mut body = vec![0u8; len];
+                    if up_rx.read_exact(&mut body).await.is_err() {
+                        return;
+                    }
+                    packet.extend(body);
+                    if packet[0] >> 4 == 9 {
+                        tokio::time::sleep(delay).await;
+                    }
+                    if client_tx.write_all(&packet).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    addr
+}
+
+/// The cloud takes the first status of a connection as its birth. With a status interval of
+/// 1 s and a SUBACK that takes 2.5 s, periodic ticks fall between the CONNACK and the SUBACK:
+/// none of them may go out before the birth (the race a loaded machine showed in the test
+/// above).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_periodic_status_goes_before_the_birth_when_the_suback_is_slow() {
+    let broker = start_broker(None).unwrap();
+    let cloud = Consumer::connect(broker, "cloud-slow-suback").await;
+    let relay = slow_suback_relay(broker, Duration::from_millis(2_500)).await;
+    let all = maps();
+    let meter = all.iter().find(|m| m.id == "eastron-sdm630").cloned().unwrap();
+    let sim = serve_tcp(simulator(&[meter], 3)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = gateway_config(
+        dir.path(),
+        "gw-slow",
+        sim,
+        &[("meter-1", "eastron-sdm630", 1)],
+        200,
+        &mqtt_section(relay, ""),
+    );
+    let agent = Agent::spawn(&config);
+    assert!(
+        cloud
+            .wait_for(Duration::from_secs(15), |s| s
+                .statuses
+                .iter()
+                .filter(|(_, st)| st.gateway == "gw-slow")
+                .count()
+                >= 2)
+            .await,
+        "a birth and a periodic status"
+    );
+    let kinds: Vec<StatusKind> = cloud
+        .store()
+        .statuses
+        .iter()
+        .filter(|(_, st)| st.gateway == "gw-slow")
+        .map(|(_, st)| st.kind)
+        .collect();
+    assert_eq!(kinds[0], StatusKind::Birth, "statuses in order: {kinds:?}");
+    assert_eq!(
+        kinds.iter().filter(|k| **k == StatusKind::Birth).count(),
+        1,
+        "one birth per connection: {kinds:?}"
+    );
+    let (status, _) = agent.terminate();
+    assert!(status.success());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_reports_overflow_drops_offline_devices_and_the_last_will() {
     let broker = start_broker(None).unwrap();

@@ -245,6 +245,8 @@ mod tests {
                     changes: 0,
                     last_change: None,
                     suspect: BTreeMap::new(),
+                    counter_rereads: 0,
+                    counters_unconfirmed: 0,
                 },
                 DeviceStatus {
                     id: "inv-2".into(),
@@ -255,6 +257,8 @@ mod tests {
                     changes: 1,
                     last_change: Some("layout changed: model 103 expected at 40070, found 160".into()),
                     suspect: BTreeMap::from([("power_factor".to_string(), 4)]),
+                    counter_rereads: 3,
+                    counters_unconfirmed: 1,
                 },
             ],
             buses: vec![BusStatus {

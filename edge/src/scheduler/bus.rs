@@ -16,6 +16,7 @@ use super::messages::{BusCommand, Event, Reading};
 use super::policy::BusPolicy;
 use super::stats::{BusStats, bump};
 use crate::clock::now_ms;
+use crate::counters::{self, Confirmation, Published};
 use crate::device::{DeviceSpec, Layout, SUNS, SUNS_BASES, SunSpecChain};
 use crate::guard::Guard;
 use crate::plan::Block;
@@ -38,6 +39,8 @@ pub(super) struct DeviceState {
     pub(super) failures: u32,
     pub(super) online: bool,
     pub(super) guard: Guard,
+    /// The last value published of each multi-register counter (torn-read rule).
+    pub(super) counters: Published,
 }
 
 pub(super) struct Bus {
@@ -250,7 +253,7 @@ impl Bus {
             return self.rewalk(dev).await;
         }
         let points = layout.points();
-        let (values, errors) = layout.decode(&dev.spec.map, &reads);
+        let (mut values, errors) = layout.decode(&dev.spec.map, &reads);
         for _ in 0..errors {
             bump(&self.stats.decode_errors);
         }
@@ -265,7 +268,79 @@ impl Bus {
             return Ok(BTreeMap::new());
         }
         dev.guard.confirmed(&dev.spec.id);
+        self.confirm_counters(dev, &reads, &mut values).await;
         Ok(values)
+    }
+
+    /// Applies the torn-read rule of `counters` to each multi-register counter of a reading:
+    /// re-reads a counter's registers when a tear could hide in them, replaces its value by the
+    /// confirmed one, or leaves it out.
+    async fn confirm_counters(
+        &mut self,
+        dev: &mut DeviceState,
+        reads: &[Option<Vec<u16>>],
+        values: &mut BTreeMap<String, Value>,
+    ) {
+        let Some(layout) = dev.layout.as_ref() else { return };
+        let map = dev.spec.map.clone();
+        let mut due = Vec::new();
+        for c in layout.counters(&map) {
+            let point = &map.points[c.point];
+            let Some(Value::Number(v)) = values.get(&point.metric) else {
+                continue;
+            };
+            let Some(words) = layout.words(reads, c.function, c.address, c.words) else {
+                continue;
+            };
+            let sf = c
+                .sf_address
+                .and_then(|a| layout.words(reads, c.function, a, 1))
+                .map(|w| w[0]);
+            let upper = counters::upper(&words, &map.limits);
+            if dev.counters.needs_reread(&point.metric, &upper, *v) {
+                due.push((c, sf, (upper, *v)));
+            } else {
+                dev.counters.publish(&point.metric, upper, *v);
+            }
+        }
+        for (c, sf, first) in due {
+            let point = &map.points[c.point];
+            let mut seen = vec![first];
+            for _ in 0..counters::MAX_REREADS {
+                if let Some((_, s)) = self.stats.devices.get(dev.index) {
+                    bump(&s.counter_rereads);
+                }
+                let block = Block {
+                    function: c.function,
+                    start: c.address,
+                    count: c.words,
+                };
+                let Ok(words) = self.read(dev.spec.unit, block).await else {
+                    break;
+                };
+                let Ok(Some(Value::Number(x))) = pv_shared::decode::decode(point, &map.limits, &words, sf)
+                else {
+                    break;
+                };
+                seen.push((counters::upper(&words, &map.limits), x));
+                if matches!(counters::confirm(&seen), Confirmation::Confirmed(..)) {
+                    break;
+                }
+            }
+            match counters::confirm(&seen) {
+                Confirmation::Confirmed(upper, x) => {
+                    values.insert(point.metric.clone(), Value::Number(x));
+                    dev.counters.publish(&point.metric, upper, x);
+                }
+                Confirmation::Unconfirmed => {
+                    tracing::debug!(device = %dev.spec.id, metric = %point.metric, "counter read torn twice; left out");
+                    values.remove(&point.metric);
+                    if let Some((_, s)) = self.stats.devices.get(dev.index) {
+                        bump(&s.counters_unconfirmed);
+                    }
+                }
+            }
+        }
     }
 
     /// Drops a SunSpec device's layout and walks its chain again at once; the next poll walks
@@ -288,6 +363,7 @@ impl Bus {
             failures: 0,
             online: false,
             guard: Guard::default(),
+            counters: Published::default(),
         };
         let values = self.poll(&mut dev).await?;
         match dev.guard.withheld() {

@@ -17,6 +17,10 @@ pub struct DeviceStats {
     /// Layout or identity changes seen, and the last one's reason.
     pub changes: AtomicU64,
     pub last_change: Mutex<Option<String>>,
+    /// Extra short reads of a multi-register counter to confirm it was not read torn
+    /// (`counters`), and readings that left a counter out because no two reads agreed.
+    pub counter_rereads: AtomicU64,
+    pub counters_unconfirmed: AtomicU64,
 }
 
 /// Counters of a bus; never reset, read at any time.

@@ -22,8 +22,10 @@
 //! endpoint stays up: the same values, found at other addresses.
 //!
 //! Injectable faults, in both modes: a dead device (never answers), a share of requests left
-//! unanswered (timeouts) or refused with an exception, and (realistic mode) a fault code from
-//! the map's fault table with the device stopping production.
+//! unanswered (timeouts) or refused with an exception, torn counters (`set_torn`: multi-register
+//! counters updated one register at a time, so an answer can hold a new low word beside an old
+//! high word), and (realistic mode) a fault code from the map's fault table with the device
+//! stopping production.
 
 pub mod bank;
 mod bus;
@@ -32,6 +34,7 @@ mod ident;
 pub mod plant;
 pub mod sky;
 pub mod spec;
+pub mod state;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -81,6 +84,21 @@ pub struct SimDevice {
     identification: Mutex<Vec<(u8, String)>>,
     /// After a `restart`: where the chain now is on the wire.
     moved: Mutex<Option<Moved>>,
+    torn: Mutex<Option<Torn>>,
+}
+
+/// Multi-register counters written one register at a time, as many devices' firmware does
+/// (`SimDevice::set_torn`).
+#[derive(Debug, Default)]
+struct Torn {
+    /// Raw units every counter advances at each request, on top of the model (0: only as the
+    /// model drives it). Makes a counter cross 65 536 boundaries within a test.
+    step: u64,
+    advanced: u64,
+    /// Each counter's registers as the device last held them, by point index.
+    last: HashMap<usize, Vec<u16>>,
+    /// Answers that held a torn counter.
+    served: u64,
 }
 
 /// A SunSpec chain laid out anew by a restart. The registers stay where `new` put them (the
@@ -291,6 +309,7 @@ impl SimDevice {
             seed,
             identification: Mutex::new(Vec::new()),
             moved: Mutex::new(None),
+            torn: Mutex::new(None),
         })
     }
 
@@ -466,6 +485,23 @@ impl SimDevice {
         }
     }
 
+    /// Realistic mode: the cumulative state of the device's physics (counters), to be saved.
+    pub fn plant_state(&self) -> Option<plant::PlantState> {
+        let ph = self.physics.as_ref()?.lock().ok()?;
+        Some(ph.plant.state())
+    }
+
+    /// Realistic mode: continues from a saved state (false in the expected-value mode).
+    pub fn restore_plant(&self, state: &plant::PlantState) -> bool {
+        match self.physics.as_ref().map(|p| p.lock()) {
+            Some(Ok(mut ph)) => {
+                ph.plant.restore(state);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Leaves this share (0-1) of requests unanswered, as a device that times out now and then.
     pub fn set_timeouts(&self, share: f64) {
         self.timeouts
@@ -476,6 +512,103 @@ impl SimDevice {
     pub fn set_exceptions(&self, share: f64) {
         self.exceptions
             .store((share.clamp(0.0, 1.0) * 1e6) as u64, Ordering::Relaxed);
+    }
+
+    /// Tears multi-register counters (energy, irradiation, running time of two or four
+    /// registers): the device updates a counter one register at a time and a read that comes in
+    /// between sees the upper registers of one value beside the lowest of the other (old upper
+    /// and new low, then the other way round, alternately) whenever the upper registers changed.
+    /// `step` raw units are added to every counter at each request, so it crosses 65 536
+    /// boundaries quickly; `None` turns tearing off.
+    pub fn set_torn(&self, step: Option<u64>) {
+        if let Ok(mut t) = self.torn.lock() {
+            *t = step.map(|step| Torn {
+                step,
+                ..Torn::default()
+            });
+        }
+    }
+
+    /// Answers that held a torn counter so far.
+    pub fn torn_served(&self) -> u64 {
+        self.torn
+            .lock()
+            .ok()
+            .and_then(|t| t.as_ref().map(|t| t.served))
+            .unwrap_or(0)
+    }
+
+    /// The true value of counter point `i` in `regs`, advanced by `by` raw units.
+    fn counter_words(&self, regs: &HashMap<(Function, u16), u16>, i: usize, by: u64) -> Option<Vec<u16>> {
+        let p = &self.map.points[i];
+        let at = self.placed[i];
+        let words: Vec<u16> = (0..p.words)
+            .map(|k| regs.get(&(p.function, at.start.wrapping_add(k))).copied())
+            .collect::<Option<_>>()?;
+        if by == 0 {
+            return Some(words);
+        }
+        match decode::raw(p, &self.map.limits, &words) {
+            Ok(Some(Raw::Int(x))) => {
+                let (_, hi) = raw_range(p.data_type);
+                let v = (x + i128::from(by)).min(hi as i128);
+                decode::encode(p, &self.map.limits, &Raw::Int(v)).ok()
+            }
+            _ => Some(words),
+        }
+    }
+
+    /// Puts torn counters into an answer of `function` registers at canonical addresses
+    /// `addrs`.
+    fn tear(&self, regs: &HashMap<(Function, u16), u16>, function: Function, addrs: &[u16], out: &mut [u16]) {
+        let Ok(mut guard) = self.torn.lock() else { return };
+        let Some(torn) = guard.as_mut() else { return };
+        torn.advanced = torn.advanced.saturating_add(torn.step);
+        let mut tore = false;
+        for (i, p) in self.map.points.iter().enumerate() {
+            if !crate::counters::is_multiword_counter(p) {
+                continue;
+            }
+            let Some(now) = self.counter_words(regs, i, torn.advanced) else {
+                continue;
+            };
+            let before = torn.last.insert(i, now.clone());
+            let start = self.placed[i].start;
+            let served = match before {
+                Some(old)
+                    if p.function == function
+                        && crate::counters::upper(&old, &self.map.limits)
+                            != crate::counters::upper(&now, &self.map.limits) =>
+                {
+                    // Which register is least significant depends on the word order.
+                    let low = match self.map.limits.word_order {
+                        pv_shared::regmap::Order::Big => now.len() - 1,
+                        pv_shared::regmap::Order::Little => 0,
+                    };
+                    let old_upper = torn.served % 2 == 0;
+                    (0..now.len())
+                        .map(|k| if (k == low) == old_upper { now[k] } else { old[k] })
+                        .collect()
+                }
+                _ => now.clone(),
+            };
+            if p.function != function {
+                continue;
+            }
+            let mut shown = false;
+            for (k, a) in addrs.iter().enumerate() {
+                if let Some(j) = a.checked_sub(start)
+                    && usize::from(j) < served.len()
+                {
+                    out[k] = served[usize::from(j)];
+                    shown = true;
+                }
+            }
+            tore |= shown && served != now;
+        }
+        if tore {
+            torn.served += 1;
+        }
     }
 
     /// Realistic mode: the device reports the first fault of its map's table and stops producing.
@@ -554,7 +687,7 @@ impl SimDevice {
         let moved = self.moved();
         // A read touching any register the device does not have is refused, like real devices
         // with sparse maps do; the planner must not bridge gaps such maps do not allow.
-        (0..count)
+        let addrs: Vec<u16> = (0..count)
             .map(|k| {
                 let a = start.checked_add(k).ok_or(ExceptionCode::IllegalDataAddress)?;
                 let a = match &moved {
@@ -563,11 +696,19 @@ impl SimDevice {
                         .ok_or(ExceptionCode::IllegalDataAddress)?,
                     None => a,
                 };
-                regs.get(&(function, a))
-                    .copied()
-                    .ok_or(ExceptionCode::IllegalDataAddress)
+                if regs.contains_key(&(function, a)) {
+                    Ok(a)
+                } else {
+                    Err(ExceptionCode::IllegalDataAddress)
+                }
             })
-            .collect()
+            .collect::<Result<_, _>>()?;
+        let mut out: Vec<u16> = addrs
+            .iter()
+            .map(|a| regs.get(&(function, *a)).copied().unwrap_or(0))
+            .collect();
+        self.tear(&regs, function, &addrs, &mut out);
+        Ok(out)
     }
 
     fn write(&self, start: u16, values: &[u16]) -> Result<(), ExceptionCode> {

@@ -8,10 +8,10 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use pv_shared::regmap::RegisterMap;
+use pv_shared::regmap::{DeviceKind, RegisterMap};
 use serde::Deserialize;
 
-use super::plant::{FaultCycle, PlantOptions};
+use super::plant::{FaultCycle, Individual, PlantOptions};
 use super::sky::Site;
 use super::{SimDevice, SimError};
 
@@ -46,6 +46,13 @@ pub struct SimSpec {
     pub seed: u64,
     #[serde(default)]
     pub site: SiteSpec,
+    /// Where the devices' counters are kept across restarts (`sim::state`); relative to the
+    /// spec file's folder. None: every start begins from the seeded counters.
+    pub state: Option<PathBuf>,
+    /// Inverters differ as real ones do (`plant::Individual`, from each device's key: its
+    /// serial, or its bus and unit); otherwise every inverter of a bus is the same.
+    #[serde(default)]
+    pub individual: bool,
     pub bus: Vec<BusSpec>,
 }
 
@@ -108,10 +115,13 @@ pub struct DeviceSpec {
     pub unit: u8,
     /// Map id (file stem in the maps folder).
     pub map: String,
+    /// The device's serial: its key in the state file and the seed of its differences.
+    pub serial: Option<String>,
     /// A weak or shaded string.
     pub weak_string: Option<WeakString>,
     /// Troubles, as the command line's `--fault` without the unit: `dead`, `fault`,
-    /// `timeouts:SHARE`, `exceptions:SHARE`, `wind:M/S`, `recurring:EVERY_MIN:FOR_MIN`.
+    /// `timeouts:SHARE`, `exceptions:SHARE`, `wind:M/S`, `recurring:EVERY_MIN:FOR_MIN`,
+    /// `torn[:STEP]`.
     #[serde(default)]
     pub faults: Vec<String>,
 }
@@ -134,6 +144,9 @@ pub enum Trouble {
     Exceptions(f64),
     Wind(f64),
     Recurring(FaultCycle),
+    /// Multi-register counters updated one register at a time (reads can catch them torn),
+    /// advancing by this many raw units at each request on top of the model.
+    Torn(u64),
 }
 
 impl Trouble {
@@ -142,7 +155,7 @@ impl Trouble {
         let usage = || {
             format!(
                 "fault {s:?}: kinds are dead, fault, timeouts:SHARE, exceptions:SHARE, wind:M/S, \
-                 recurring:EVERY_MIN:FOR_MIN"
+                 recurring:EVERY_MIN:FOR_MIN, torn[:STEP]"
             )
         };
         let number = |v: &str| {
@@ -170,6 +183,11 @@ impl Trouble {
                     on_ms: (on * 60_000.0) as i64,
                 })
             }
+            ["torn"] => Trouble::Torn(0),
+            ["torn", v] => Trouble::Torn(
+                v.parse::<u64>()
+                    .map_err(|_| format!("fault {s:?}: STEP is a whole number of raw units"))?,
+            ),
             _ => return Err(usage()),
         })
     }
@@ -189,13 +207,34 @@ impl SimSpec {
         };
         let text = std::fs::read_to_string(file).map_err(|e| err(e.to_string()))?;
         let mut spec: SimSpec = toml::from_str(&text).map_err(|e| err(e.to_string()))?;
-        if let Some(dir) = &spec.maps_dir
-            && dir.is_relative()
-        {
-            let base = file.parent().unwrap_or(Path::new("."));
-            spec.maps_dir = Some(base.join(dir));
+        let base = file.parent().unwrap_or(Path::new("."));
+        for path in [&mut spec.maps_dir, &mut spec.state].into_iter().flatten() {
+            if path.is_relative() {
+                *path = base.join(&*path);
+            }
         }
         Ok(spec)
+    }
+
+    /// The key of device `d` of bus `bus` (0-based): its serial, else its bus and unit.
+    pub fn device_key(bus: usize, d: &DeviceSpec) -> String {
+        match &d.serial {
+            Some(s) => s.clone(),
+            None => format!("bus{}/unit{}", bus + 1, d.unit),
+        }
+    }
+
+    /// Every built device with its key, for the state file.
+    pub fn keyed(&self, buses: &[BuiltBus]) -> super::state::Keyed {
+        let mut out = Vec::new();
+        for (b, (spec, built)) in self.bus.iter().zip(buses).enumerate() {
+            for d in &spec.device {
+                if let Some((_, dev)) = built.iter().find(|(u, _)| *u == d.unit) {
+                    out.push((Self::device_key(b, d), dev.clone()));
+                }
+            }
+        }
+        out
     }
 
     /// The site every device of the simulation shares.
@@ -255,6 +294,8 @@ impl SimSpec {
                 let mut options = PlantOptions {
                     capacity_w: bus.capacity_kw * 1000.0,
                     weak_string: d.weak_string.map(|w| (w.string, w.share)),
+                    individual: (self.individual && map.kind == DeviceKind::Inverter)
+                        .then(|| Individual::of(&Self::device_key(b, d))),
                     ..PlantOptions::default()
                 };
                 for t in &troubles {
@@ -277,6 +318,7 @@ impl SimSpec {
                         Trouble::Fault => dev.set_fault(true),
                         Trouble::Timeouts(v) => dev.set_timeouts(*v),
                         Trouble::Exceptions(v) => dev.set_exceptions(*v),
+                        Trouble::Torn(step) => dev.set_torn(Some(*step)),
                         Trouble::Wind(_) | Trouble::Recurring(_) => {}
                     }
                 }
@@ -311,6 +353,9 @@ mod tests {
             Trouble::parse("recurring:5:30").is_err(),
             "longer than its period"
         );
+        assert_eq!(Trouble::parse("torn"), Ok(Trouble::Torn(0)));
+        assert_eq!(Trouble::parse("torn:15000"), Ok(Trouble::Torn(15_000)));
+        assert!(Trouble::parse("torn:-1").is_err());
         assert!(Trouble::parse("wind").is_err());
         assert!(Trouble::parse("melt").is_err());
     }

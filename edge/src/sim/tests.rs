@@ -184,3 +184,143 @@ fn every_map_can_be_simulated_and_expected_values_are_plausible() {
         }
     }
 }
+
+/// Ten inverters of one station (as the Jiangsu demo: Sungrow and Huawei, 110 kW, one with a
+/// weak string), told apart by their serials.
+fn station(individual: bool) -> Vec<(String, Arc<SimDevice>)> {
+    let maps_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../firmware-configs");
+    let mut devices = String::new();
+    for unit in 1..=10u8 {
+        let map = if unit <= 5 {
+            "sungrow-sg-cx"
+        } else {
+            "huawei-sun2000-ktl"
+        };
+        let weak = if unit == 2 {
+            ", weak_string = { string = 7, share = 0.25 }"
+        } else {
+            ""
+        };
+        devices +=
+            &format!("{{ unit = {unit}, map = \"{map}\", serial = \"DEMO-JS-INV-{unit:02}\"{weak} }},\n");
+    }
+    let text = format!(
+        "maps_dir = {maps_dir:?}\nindividual = {individual}\n[site]\ncloudiness = 0.0\n\
+         [[bus]]\ncapacity_kw = 110\ndevice = [\n{devices}]\n"
+    );
+    let spec: spec::SimSpec = toml::from_str(&text).unwrap();
+    let maps = RegisterMap::load_dir(&maps_dir).unwrap();
+    let buses = spec.build(&maps).unwrap();
+    spec.keyed(&buses)
+}
+
+fn value_after(dev: &SimDevice, t: i64, metric: &str) -> f64 {
+    dev.refresh_at(t);
+    value(dev, metric)
+}
+
+#[test]
+fn inverters_of_one_station_differ_a_little_as_real_ones_do() {
+    let powers_at = |individual: bool, t: i64| -> Vec<f64> {
+        station(individual)
+            .iter()
+            .map(|(_, dev)| {
+                dev.refresh_at(t);
+                value(dev, "ac_power")
+            })
+            .collect()
+    };
+    let powers = |individual: bool| powers_at(individual, NOON);
+    let same = powers(false);
+    let healthy = |p: &[f64]| -> Vec<f64> {
+        // Unit 2 has its weak string; compare the others.
+        p.iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 1)
+            .map(|(_, x)| *x)
+            .collect()
+    };
+    let nominal = healthy(&same);
+    assert!(
+        nominal.windows(2).all(|w| (w[0] - w[1]).abs() < 1.0),
+        "without individuality they are copies: {nominal:?}"
+    );
+    let differ = healthy(&powers(true));
+    let mean = differ.iter().sum::<f64>() / differ.len() as f64;
+    for (i, p) in differ.iter().enumerate() {
+        assert!(
+            (p / mean - 1.0).abs() < 0.15 && *p > 80_000.0 && *p <= 110_000.0,
+            "inverter {i}: {p} W against a mean of {mean} W: {differ:?}"
+        );
+    }
+    // Near noon the largest arrays clip at the AC limit, a few of them, not all.
+    let clipped = differ.iter().filter(|p| **p >= 109_990.0).count();
+    assert!((1..=4).contains(&clipped), "{clipped} clipped: {differ:?}");
+    // Two hours earlier nobody clips and every curve is its own.
+    let morning = healthy(&powers_at(true, NOON - 2 * 3_600_000));
+    let distinct: std::collections::BTreeSet<i64> = morning.iter().map(|p| (*p / 100.0) as i64).collect();
+    assert_eq!(distinct.len(), morning.len(), "copies of each other: {morning:?}");
+    let mean = morning.iter().sum::<f64>() / morning.len() as f64;
+    assert!(
+        morning.iter().all(|p| (p / mean - 1.0).abs() < 0.15),
+        "{morning:?}"
+    );
+    // A clear day's yield: each its own, all within ±8 % of the station's mean, inside the
+    // default −10 % full-load-hours deviation flag (only the deliberate troubles stand out).
+    let yields: Vec<f64> = station(true)
+        .iter()
+        .map(|(_, dev)| {
+            let start = value_after(dev, NOON - 8 * 3_600_000, "energy_total");
+            let mut t = NOON - 8 * 3_600_000;
+            while t < NOON + 8 * 3_600_000 {
+                t += 300_000;
+                dev.refresh_at(t);
+            }
+            value(dev, "energy_total") - start
+        })
+        .collect();
+    let yields = healthy(&yields);
+    let mean = yields.iter().sum::<f64>() / yields.len() as f64;
+    assert!(yields.iter().all(|y| (y / mean - 1.0).abs() < 0.08), "{yields:?}");
+    let distinct: std::collections::BTreeSet<i64> = yields.iter().map(|y| (*y / 100.0) as i64).collect();
+    assert_eq!(distinct.len(), yields.len(), "{yields:?}");
+    // Deterministic: the same serials give the same plant at every start.
+    assert_eq!(healthy(&powers(true)), differ);
+    assert_eq!(
+        plant::Individual::of("DEMO-JS-INV-03"),
+        plant::Individual::of("DEMO-JS-INV-03")
+    );
+    assert_ne!(
+        plant::Individual::of("DEMO-JS-INV-03"),
+        plant::Individual::of("DEMO-JS-INV-04")
+    );
+}
+
+#[test]
+fn individuality_keeps_the_weak_string_and_clips_a_large_array_a_little() {
+    let st = station(true);
+    let (_, weak) = &st[1];
+    weak.refresh_at(NOON);
+    let (i1, i7) = (value(weak, "pv1_current"), value(weak, "pv7_current"));
+    assert!((i7 / i1 - 0.25).abs() < 0.01, "string 7 still at 25 %: {i1} {i7}");
+    // The inverters at their AC limit at noon are those with the larger arrays, and they
+    // draw less from their strings instead of converting more than they may.
+    let size = |key: &str| {
+        let d = plant::Individual::of(key);
+        d.dc_ac * d.batch * (1.0 - d.soiling)
+    };
+    let mut sizes: Vec<f64> = st.iter().map(|(k, _)| size(k)).collect();
+    sizes.sort_by(f64::total_cmp);
+    let median = sizes[sizes.len() / 2];
+    let mut clipped = 0;
+    for (key, dev) in &st {
+        dev.refresh_at(NOON);
+        let ac = value(dev, "ac_power");
+        if ac >= 109_990.0 {
+            clipped += 1;
+            assert!(size(key) > median, "{key} clips with a small array");
+            assert!(value(dev, "dc_power") * 0.975 <= 110_050.0, "{key}");
+        }
+    }
+    assert!(clipped >= 1);
+}

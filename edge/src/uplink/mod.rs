@@ -100,6 +100,12 @@ struct Uplink {
     board: Arc<StatusBoard>,
     client: AsyncClient,
     session: Option<Session>,
+    /// Whether this connection's birth is out. The cloud takes the first status after a
+    /// connection as its birth, so nothing periodic goes before it (the status tick can fire
+    /// between the CONNACK and the SUBACK the birth waits for).
+    born: bool,
+    /// The subscription is answered (or none was made): the birth may go.
+    birth_due: bool,
     answers: Vec<CommandAck>,
     commands: mpsc::Sender<Command>,
     telemetry_topic: String,
@@ -141,6 +147,8 @@ pub async fn run(
         board,
         client,
         session: None,
+        born: false,
+        birth_due: false,
         answers: Vec::new(),
         commands,
     };
@@ -161,7 +169,12 @@ pub async fn run(
                 up.pump();
             }
             _ = tick.tick() => up.pump(),
-            _ = status_tick.tick() => up.publish_status(StatusKind::Periodic),
+            _ = status_tick.tick() => if up.born {
+                up.publish_status(StatusKind::Periodic);
+            } else {
+                // A birth the client was too busy to take goes again; nothing else before it.
+                up.publish_birth();
+            },
             Some(answer) = answers.recv() => {
                 up.answers.push(answer);
                 up.flush_answers();
@@ -203,13 +216,16 @@ impl Uplink {
                     },
                     Err(_) => false,
                 };
+                self.born = false;
+                self.birth_due = false;
                 match Session::start(&self.queue, &self.pacing, Instant::now()) {
                     Ok(s) => self.session = Some(s),
                     Err(e) => tracing::error!(%e, "queue unreadable; not forwarding"),
                 }
                 if !subscribing {
                     // No SUBACK will come to trigger it.
-                    self.publish_status(StatusKind::Birth);
+                    self.birth_due = true;
+                    self.publish_birth();
                 }
                 self.flush_answers();
                 self.pump();
@@ -221,11 +237,14 @@ impl Uplink {
                 if refused {
                     tracing::error!(gateway = %self.gateway, "the broker refused the downlink subscription: no commands will arrive");
                 }
-                self.publish_status(StatusKind::Birth);
+                self.birth_due = true;
+                self.publish_birth();
             }
             Net::Down { .. } => {
                 // Everything unacknowledged is still in the queue: the next session resends it.
                 self.session = None;
+                self.born = false;
+                self.birth_due = false;
             }
             Net::Disconnected => {}
             Net::Message { topic, payload } => match topics::parse(&topic) {
@@ -301,21 +320,36 @@ impl Uplink {
         }
     }
 
-    fn publish_status(&mut self, kind: StatusKind) {
+    /// Once per connection, after the SUBACK.
+    fn publish_birth(&mut self) {
+        if self.birth_due && !self.born {
+            self.born = self.publish_status(StatusKind::Birth);
+        }
+    }
+
+    /// Whether the client took the status.
+    fn publish_status(&mut self, kind: StatusKind) -> bool {
         if self.session.is_none() {
-            return;
+            return false;
         }
         let status: GatewayStatus = self.board.status(kind);
         match wire::to_bytes(&status) {
             Ok(bytes) => {
-                if let Err(e) = self
+                match self
                     .client
                     .try_publish(&self.status_topic, QoS::AtLeastOnce, true, bytes)
                 {
-                    tracing::debug!(%e, "status not published");
+                    Ok(()) => true,
+                    Err(e) => {
+                        tracing::debug!(%e, "status not published");
+                        false
+                    }
                 }
             }
-            Err(e) => tracing::error!(%e, "status not encodable"),
+            Err(e) => {
+                tracing::error!(%e, "status not encodable");
+                false
+            }
         }
     }
 

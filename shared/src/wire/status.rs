@@ -55,6 +55,14 @@ pub struct DeviceStatus {
     /// Values marked suspect (outside their plausible range) per metric since the agent started.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub suspect: BTreeMap<String, u64>,
+    /// Extra short reads of multi-register counters since the agent started, made to confirm a
+    /// counter was not read torn (its upper registers changed, it decreased, or it was the
+    /// first reading); see docs/data-quality.md.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub counter_rereads: u64,
+    /// Readings that left a counter out because no two successive reads of it agreed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub counters_unconfirmed: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
