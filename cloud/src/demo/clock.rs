@@ -110,7 +110,10 @@ mod tests {
             assert_eq!(keep_or_choose(Some(h), lon, start + later), h, "{later}");
         }
         let evening = start + 7 * 3_600_000;
-        assert_eq!(keep_or_choose(Some(h), lon, evening), clock_offset_h(lon, evening));
+        assert_eq!(
+            keep_or_choose(Some(h), lon, evening),
+            clock_offset_h(lon, evening)
+        );
         assert_ne!(clock_offset_h(lon, evening), h);
         assert_eq!(keep_or_choose(None, lon, start), h);
         for h in [-11.0, -3.0, 0.0, 5.0, 6.0, 12.0] {

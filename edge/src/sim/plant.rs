@@ -102,7 +102,19 @@ pub struct PlantState {
     pub day: i64,
     /// Tracker angle, degrees.
     pub angle: f64,
+    /// The site-clock time (ms) of the last measurement and the AC power then: a start goes on
+    /// from it, adding what the plant produced while its simulator was stopped.
+    #[serde(default)]
+    pub last_ms: Option<i64>,
+    #[serde(default)]
+    pub last_power: f64,
 }
+
+/// A gap between two measurements longer than this is integrated in steps of this length: a
+/// simulator stopped for a while, or polled rarely.
+const CATCH_UP_STEP_MS: i64 = 60_000;
+/// The longest gap integrated: beyond a day, the plant was off.
+const CATCH_UP_MAX_MS: i64 = 86_400_000;
 
 /// A recurring fault's schedule, in milliseconds of the site's clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,11 +253,15 @@ impl Plant {
             running_time: self.running_time,
             day: self.day,
             angle: self.angle,
+            last_ms: self.last_ms,
+            last_power: self.last_power,
         }
     }
 
-    /// Takes up a saved state: the counters continue from it (the time the plant was off adds
-    /// nothing); the daily ones start again if the site's day changed meanwhile.
+    /// Takes up a saved state: the counters continue from it, and the first measurement adds
+    /// what the plant produced since it was saved (it kept running; only its monitoring, the
+    /// simulator, was off), so a restart changes no figure; the daily ones start again if the
+    /// site's day changed meanwhile.
     pub fn restore(&mut self, s: &PlantState) {
         self.energy_total = s.energy_total;
         self.energy_today = s.energy_today;
@@ -257,8 +273,8 @@ impl Plant {
         self.running_time = s.running_time;
         self.day = s.day;
         self.angle = s.angle;
-        self.last_ms = None;
-        self.last_power = 0.0;
+        self.last_ms = s.last_ms;
+        self.last_power = s.last_power;
     }
 
     /// A status code of the map: the first whose English name contains `name`, else the first
@@ -274,6 +290,28 @@ impl Plant {
     /// What the device measures at `t_ms` (site clock). `manual_target` is a tracker target
     /// angle written over Modbus, which the tracker then follows instead of the sun.
     pub fn measure(&mut self, site: &Site, t_ms: i64, manual_target: Option<f64>) -> Vec<(String, f64)> {
+        match self.last_ms {
+            // The site's clock went back (the demo chose a new one): go on from now.
+            Some(last) if last > t_ms + CATCH_UP_STEP_MS => self.last_ms = None,
+            // Beyond a day the plant was off: nothing to add.
+            Some(last) if t_ms - last > CATCH_UP_MAX_MS => {
+                self.last_ms = None;
+                self.last_power = 0.0;
+            }
+            // A long gap: the sun moved meanwhile, so it is integrated minute by minute.
+            Some(last) if t_ms - last > CATCH_UP_STEP_MS => {
+                let mut t = last + CATCH_UP_STEP_MS;
+                while t < t_ms {
+                    self.measure_at(site, t, manual_target);
+                    t += CATCH_UP_STEP_MS;
+                }
+            }
+            _ => {}
+        }
+        self.measure_at(site, t_ms, manual_target)
+    }
+
+    fn measure_at(&mut self, site: &Site, t_ms: i64, manual_target: Option<f64>) -> Vec<(String, f64)> {
         let sky = sky::sky(site, t_ms);
         let dt_h = match self.last_ms {
             Some(last) if t_ms > last => (t_ms - last) as f64 / 3_600_000.0,

@@ -1,7 +1,8 @@
 //! The simulated devices' counters kept across restarts: a small JSON file (`state` in a spec,
 //! or `--state`), read at start and written every few seconds and at shutdown, always whole
 //! (a temporary file renamed over the old one), so stopping and starting a simulation is a
-//! plant switched off and on: counters continue from where they stopped.
+//! plant whose monitoring was switched off and on: counters continue from where they stopped,
+//! plus what the plant produced meanwhile (up to a day).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -69,13 +70,18 @@ pub fn restore(devices: &Keyed, state: &StateFile) -> usize {
         .count()
 }
 
-/// The current state of every realistic device.
+/// The state of every realistic device now: each is brought up to now first (the model moves
+/// when it is read), so a save never holds less than a read before it returned.
 pub fn snapshot(devices: &Keyed) -> StateFile {
+    let now = crate::clock::now_ms();
     StateFile {
-        saved_ms: crate::clock::now_ms(),
+        saved_ms: now,
         devices: devices
             .iter()
-            .filter_map(|(key, dev)| dev.plant_state().map(|s| (key.clone(), s)))
+            .filter_map(|(key, dev)| {
+                dev.refresh_at(now);
+                dev.plant_state().map(|s| (key.clone(), s))
+            })
             .collect(),
     }
 }
@@ -104,6 +110,8 @@ mod tests {
             running_time: 5.0e7,
             day: 20_000,
             angle: 12.5,
+            last_ms: Some(1_718_960_000_000),
+            last_power: 4.2e4,
         };
         let file = StateFile {
             saved_ms: 1,
