@@ -219,7 +219,7 @@ async fn glitches_a_swap_and_a_jump_change_no_figure_but_their_own_minute() {
         q.as_array()
             .expect("devices")
             .iter()
-            .find(|d| d["id"] == id.to_string())
+            .find(|d| d["id"].as_str() == Some(id.to_string().as_str()))
             .map(|d| d["counterSteps"].clone())
             .expect("device")
     };
