@@ -66,8 +66,11 @@ pub struct Sample {
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Performance {
-    /// kWh counted (intervals with energy and irradiation, plausible).
-    pub energy_kwh: f64,
+    /// kWh: the counted energy of every interval of the slot, the same figure as the generation
+    /// report's; null when no interval has energy.
+    pub energy_kwh: Option<f64>,
+    /// kWh of the intervals PR counts (with energy and irradiation, plausible, covered).
+    pub pr_energy_kwh: f64,
     /// kWh/m² of plane-of-array irradiation over the same intervals.
     pub irradiation_kwh_m2: f64,
     /// Y_f, h.
@@ -120,7 +123,13 @@ fn covered(s: &Sample) -> bool {
 
 /// The performance of a unit of `p0_kwp` over `samples`.
 pub fn performance(samples: &[Sample], p0_kwp: Option<f64>, setting: &PerformanceSetting) -> Performance {
-    let mut out = Performance::default();
+    let mut out = Performance {
+        energy_kwh: samples
+            .iter()
+            .filter_map(|s| s.energy_wh)
+            .fold(None, |acc, e| Some(acc.unwrap_or(0.0) + e / 1000.0)),
+        ..Performance::default()
+    };
     let Some(p0) = p0_kwp.filter(|p| *p > 0.0) else {
         out.missing_intervals = samples.len();
         return out;
@@ -162,7 +171,7 @@ pub fn performance(samples: &[Sample], p0_kwp: Option<f64>, setting: &Performanc
             None => all_have_temp = false,
         }
     }
-    out.energy_kwh = energy;
+    out.pr_energy_kwh = energy;
     out.irradiation_kwh_m2 = irradiation;
     if out.counted_intervals > 0 {
         out.final_yield = Some(energy / p0);
@@ -220,7 +229,8 @@ mod tests {
     fn pr_and_temperature_corrected_pr_of_a_hand_made_day() {
         let p = performance(&day(), Some(100.0), &PerformanceSetting::default());
         // E = 113 kWh, H = 1.4 kWh/m², Y_f = 1.13 h, Y_r = 1.4 h, PR = 0.807142857...
-        assert!((p.energy_kwh - 113.0).abs() < 1e-9);
+        assert!((p.pr_energy_kwh - 113.0).abs() < 1e-9);
+        assert!(close(p.energy_kwh, 113.0));
         assert!(close(p.final_yield, 1.13));
         assert!(close(p.reference_yield, 1.4));
         assert!(close(p.pr, 113.0 / 140.0));
@@ -248,6 +258,10 @@ mod tests {
         let p = performance(&d, Some(100.0), &PerformanceSetting::default());
         assert!(close(p.pr, 113.0 / 140.0));
         assert_eq!(p.implausible_intervals, 3);
+        // The slot's energy is every interval's counted energy, as the generation report shows
+        // it; PR leaves the implausible ones out.
+        assert!(close(p.energy_kwh, 113.0 + 10.0 + 10.0 + 200.0));
+        assert!((p.pr_energy_kwh - 113.0).abs() < 1e-9);
         assert_eq!(p.missing_intervals, 1);
         assert_eq!(p.counted_intervals, 4);
     }

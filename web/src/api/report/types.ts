@@ -27,7 +27,10 @@ export interface StationGeneration {
 }
 
 export interface Performance {
-  energyKwh: number
+  /** The slot's counted energy, as the generation report shows it; null without data. */
+  energyKwh: Num
+  /** kWh of the intervals PR counts. */
+  prEnergyKwh: number
   irradiationKwhM2: number
   finalYield: Num
   referenceYield: Num
