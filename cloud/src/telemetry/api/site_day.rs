@@ -223,8 +223,8 @@ mod tests {
 
     #[test]
     fn stations_of_one_clock_share_a_query() {
-        // 2028-02-29 23:30 at +08:00: 29 February here, still 28 February at -12:00.
-        let now = 1_835_451_000_000;
+        // 2028-02-29 08:30 at +08:00 (00:30 UTC): still 28 February at -12:00.
+        let now = 1_835_397_000_000;
         let hub = today_of(SiteClock::hub(), now);
         let far = today_of(SiteClock::of(Some(-720)), now);
         let g = groups(&[(1, hub), (2, far), (3, hub)], |d| d.start);
