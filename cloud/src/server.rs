@@ -38,6 +38,12 @@ pub enum StartError {
 
 /// Prepares everything a server needs: data directory, secret, database and schema.
 pub async fn prepare(config: Config) -> Result<AppState, StartError> {
+    prepare_with_clock(config, time::Clock::system()).await
+}
+
+/// [`prepare`] with the hub's date-dependent work (partitions, retention, a station's "today")
+/// reading `clock` instead of real time: what tests use to run on a chosen day.
+pub async fn prepare_with_clock(config: Config, clock: time::Clock) -> Result<AppState, StartError> {
     std::fs::create_dir_all(&config.data_dir).map_err(|source| StartError::DataDir {
         path: config.data_dir.display().to_string(),
         source,
@@ -97,6 +103,7 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
         shutdown,
         meter: Default::default(),
         cluster,
+        clock,
     };
     let state = AppState::new(core, station.with_credential_key(credential_key));
     crate::state::follow_other_replicas(&state);

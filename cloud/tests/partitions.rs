@@ -10,8 +10,11 @@ use crate::support;
 
 use std::time::Duration;
 
+use chrono::Datelike;
+
 use pv_cloud::kernel::db::Db;
 use pv_cloud::kernel::sql::Value;
+use pv_cloud::kernel::time::Clock;
 use pv_cloud::telemetry::block::{self, RawSample};
 use pv_cloud::telemetry::partition::{self, BLOCK, RAW, ROLLUP, Table};
 use pv_cloud::telemetry::{raw, retention, store, store_pg};
@@ -273,24 +276,72 @@ async fn rows_written_before_the_partitioning_migration_are_read_after_it() {
     assert_eq!(indexed, 1);
 }
 
+/// Epoch ms of a UTC date-time (partitions are cut by UTC day and month).
+fn utc(y: i32, mo: u32, d: u32, h: u32, mi: u32) -> i64 {
+    chrono::NaiveDate::from_ymd_opt(y, mo, d)
+        .and_then(|date| date.and_hms_opt(h, mi, 0))
+        .expect("date")
+        .and_utc()
+        .timestamp_millis()
+}
+
+/// The start of the UTC month `k` calendar months after the one holding `ms`.
+fn month_after(ms: i64, k: u32) -> i64 {
+    let t = chrono::DateTime::from_timestamp_millis(ms).expect("time");
+    chrono::NaiveDate::from_ymd_opt(t.year(), t.month(), 1)
+        .and_then(|first| first.checked_add_months(chrono::Months::new(k)))
+        .and_then(|first| first.and_hms_opt(0, 0, 0))
+        .expect("month")
+        .and_utc()
+        .timestamp_millis()
+}
+
+/// Every partition name of the three tables.
+async fn all_names(app: &TestApp) -> std::collections::BTreeSet<String> {
+    let mut all = std::collections::BTreeSet::new();
+    for table in partition::TABLES {
+        all.extend(names(app, table).await);
+    }
+    all
+}
+
+/// What the job must make at `now`: today and the days ahead, this month and the months ahead
+/// (stepped by calendar month, so 28 November reaches February, not 1 March).
+fn ahead_of(now: i64) -> std::collections::BTreeSet<String> {
+    let days = (0..=partition::DAYS_AHEAD as i64).map(|k| name_of(RAW, day_of(now) + k * DAY));
+    let months = (0..=partition::MONTHS_AHEAD as u32).flat_map(|k| {
+        let month = month_after(now, k);
+        [name_of(BLOCK, month), name_of(ROLLUP, month)]
+    });
+    days.chain(months).collect()
+}
+
 #[tokio::test]
 async fn the_job_makes_partitions_ahead_and_empties_default_once_across_two_hubs() {
     if !is_postgres() {
         return sqlite_has_plain_tables().await;
     }
-    let a = TestApp::start().await;
+    // Both hubs read one clock set to 28 November, where stepping 31 days per month ahead would
+    // land on 1 March, a month the job rightly does not make.
+    let now = utc(2026, 11, 28, 10, 30);
+    let a = TestApp::start_clocked(Clock::fixed(now)).await;
     let b = a.replica(|_| {}).await;
     let db = &a.state.core.db;
-    let now = now_ms();
-    // As after a long stop: the coming days lack their partition, so what is written for them
-    // (and a late sample of a day never prepared) lands in DEFAULT.
-    for k in 1..=partition::DAYS_AHEAD as i64 {
-        a.exec(&format!("DROP TABLE {}", name_of(RAW, now + k * DAY)), vec![])
-            .await;
-    }
     let late = day_of(now) - 20 * DAY + 11 * HOUR;
     let tomorrow = day_of(now) + DAY + HOUR;
     let expired = now - 200 * DAY;
+    let last_year = now - 380 * DAY;
+    // As after a long stop: the coming days lack their partition, so what is written for them
+    // (and a late sample of a day never prepared) lands in DEFAULT. The migration prepared the
+    // days around the real date, which may or may not be these.
+    for k in 1..=partition::DAYS_AHEAD as i64 {
+        let day = name_of(RAW, now + k * DAY);
+        a.exec(&format!("DROP TABLE IF EXISTS {day}"), vec![]).await;
+    }
+    for (table, ts) in [(RAW, late), (RAW, expired), (ROLLUP, last_year)] {
+        let name = name_of(table, ts);
+        a.exec(&format!("DROP TABLE IF EXISTS {name}"), vec![]).await;
+    }
     a.put_raw(
         TENANT,
         STATION,
@@ -306,8 +357,7 @@ async fn the_job_makes_partitions_ahead_and_empties_default_once_across_two_hubs
     for ts in [late, tomorrow, expired] {
         assert_eq!(raw_home(&a, DEVICE, ts).await, default);
     }
-    // A rollup of a month long gone, and a packed hour of last year, in DEFAULT too.
-    let last_year = now - 380 * DAY;
+    // A rollup of a month long gone in DEFAULT too.
     a.put_rollup(
         TENANT,
         STATION,
@@ -319,6 +369,7 @@ async fn the_job_makes_partitions_ahead_and_empties_default_once_across_two_hubs
         json!({}),
     )
     .await;
+    let before = all_names(&a).await;
 
     // Both hubs' workers find the job due at once: one runs it.
     let (ra, rb) = tokio::join!(
@@ -328,18 +379,29 @@ async fn the_job_makes_partitions_ahead_and_empties_default_once_across_two_hubs
     let ran: Vec<_> = [ra.expect("a"), rb.expect("b")].into_iter().flatten().collect();
     assert_eq!(ran.len(), 1, "ran once across the two hubs");
     let done = ran.into_iter().next().expect("one").expect("maintenance");
-    // 7 days ahead plus the late sample's day; the old rollup's month.
-    assert_eq!(done.created, partition::DAYS_AHEAD as u64 + 1 + 1, "{done:?}");
+    // The days and months ahead of the clock's day, the late sample's day and the old rollup's
+    // month: those that did not exist, and nothing else.
+    let mut expected = ahead_of(now);
+    expected.insert(name_of(RAW, late));
+    expected.insert(name_of(ROLLUP, last_year));
+    let after = all_names(&a).await;
+    assert!(expected.is_subset(&after), "{expected:?} in {after:?}");
+    let made: std::collections::BTreeSet<_> = after.difference(&before).cloned().collect();
+    let missing: std::collections::BTreeSet<_> = expected.difference(&before).cloned().collect();
+    assert_eq!(made, missing);
+    assert_eq!(done.created, made.len() as u64, "{done:?}");
+    // February is the third month ahead of November; March is not made (the migration may have
+    // made February already, for the real date).
+    assert!(
+        after.contains(&name_of(BLOCK, utc(2027, 2, 1, 0, 0))),
+        "{after:?}"
+    );
+    assert!(
+        !after.contains(&name_of(BLOCK, utc(2027, 3, 1, 0, 0))),
+        "{after:?}"
+    );
     assert_eq!(done.moved, 3, "{done:?}");
     let raw_parts = names(&a, RAW).await;
-    for k in 0..=partition::DAYS_AHEAD as i64 {
-        assert!(raw_parts.contains(&name_of(RAW, now + k * DAY)));
-    }
-    for k in 0..=partition::MONTHS_AHEAD as i64 {
-        let month = now + k * 31 * DAY;
-        assert!(names(&a, BLOCK).await.contains(&name_of(BLOCK, month)));
-        assert!(names(&a, ROLLUP).await.contains(&name_of(ROLLUP, month)));
-    }
     assert_eq!(raw_home(&a, DEVICE, late).await, name_of(RAW, late));
     assert_eq!(raw_home(&a, DEVICE, tomorrow).await, name_of(RAW, tomorrow));
     // Past retention: left in DEFAULT for retention to delete, no partition made for it.
@@ -367,6 +429,69 @@ async fn the_job_makes_partitions_ahead_and_empties_default_once_across_two_hubs
     // Run again anyway: nothing left to do.
     let again = partition::maintain(db, now, now - 90 * DAY).await.expect("again");
     assert_eq!(again, partition::Maintained::default());
+}
+
+#[tokio::test]
+async fn months_ahead_are_calendar_months_at_month_ends_year_ends_and_on_29_february() {
+    if !is_postgres() {
+        return sqlite_has_plain_tables().await;
+    }
+    let app = TestApp::start().await;
+    let db = &app.state.core.db;
+    // (now, the last month ahead, the first month the job must not make yet)
+    let cases = [
+        (
+            utc(2026, 11, 28, 23, 59),
+            utc(2027, 2, 1, 0, 0),
+            utc(2027, 3, 1, 0, 0),
+        ),
+        (
+            utc(2026, 12, 31, 23, 50),
+            utc(2027, 3, 1, 0, 0),
+            utc(2027, 4, 1, 0, 0),
+        ),
+        (
+            utc(2027, 1, 31, 12, 0),
+            utc(2027, 4, 1, 0, 0),
+            utc(2027, 5, 1, 0, 0),
+        ),
+        (
+            utc(2028, 2, 29, 23, 59),
+            utc(2028, 5, 1, 0, 0),
+            utc(2028, 6, 1, 0, 0),
+        ),
+        (
+            utc(2030, 10, 31, 0, 0),
+            utc(2031, 1, 1, 0, 0),
+            utc(2031, 2, 1, 0, 0),
+        ),
+    ];
+    for (now, last, beyond) in cases {
+        let before = all_names(&app).await;
+        let done = partition::maintain(db, now, now - 90 * DAY)
+            .await
+            .expect("maintain");
+        let after = all_names(&app).await;
+        let expected = ahead_of(now);
+        assert!(expected.is_subset(&after), "{expected:?} in {after:?}");
+        let made: std::collections::BTreeSet<_> = after.difference(&before).cloned().collect();
+        assert_eq!(made, expected.difference(&before).cloned().collect(), "at {now}");
+        assert_eq!(done.created, made.len() as u64);
+        for table in [BLOCK, ROLLUP] {
+            assert!(
+                after.contains(&name_of(table, last)),
+                "{} at {now}",
+                name_of(table, last)
+            );
+            assert!(
+                !made.contains(&name_of(table, beyond)),
+                "{} at {now}",
+                name_of(table, beyond)
+            );
+        }
+        // A day at the end of the horizon: 31 December + 7 is 7 January.
+        assert!(after.contains(&name_of(RAW, day_of(now) + partition::DAYS_AHEAD as i64 * DAY)));
+    }
 }
 
 #[tokio::test]

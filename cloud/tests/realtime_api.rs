@@ -8,15 +8,33 @@ use crate::support;
 
 use chrono::{Datelike, Duration, NaiveDate};
 use pv_cloud::kernel::sql::Value;
+use pv_cloud::kernel::time::Clock;
 use pv_cloud::telemetry::realtime::GatewayLive;
 use serde_json::{Value as Json, json};
-use support::{
-    Device, Reply, TestApp, approx, int, json_id, live_sample, local_midnight, local_text, local_today,
-};
+use support::{Device, Reply, TestApp, approx, int, json_id, live_sample, local_midnight, local_text};
 
 const T1: &str = "100001";
 const T2: &str = "100002";
 const DAY: i64 = 86_400_000;
+const HOUR: i64 = 3_600_000;
+
+/// The hub's clock in these tests: 1 January 2027, 00:20 at +08:00 (2026-12-31 16:20 UTC), where
+/// today, this month and this year have just begun and yesterday is last year's last day.
+const NEW_YEAR: i64 = 1_798_734_000_000;
+
+/// The date at +08:00 of epoch ms.
+fn local_date(ms: i64) -> NaiveDate {
+    chrono::DateTime::from_timestamp_millis(ms + 8 * HOUR)
+        .expect("time")
+        .date_naive()
+}
+
+/// Epoch ms of `y-m-d h:mi` at +08:00.
+fn local_at(y: i32, m: u32, d: u32, h: u32, mi: u32) -> i64 {
+    local_midnight(NaiveDate::from_ymd_opt(y, m, d).expect("date"))
+        + i64::from(h) * HOUR
+        + i64::from(mi) * 60_000
+}
 
 /// What the suite builds: tenant 100001 with four stations, three inverters, a meter and a
 /// bracket; tenant 100002 with one producing station.
@@ -35,10 +53,12 @@ struct Fleet {
     flex: i64,
     now: i64,
     today: i64,
+    date: NaiveDate,
 }
 
-async fn fleet() -> Fleet {
-    let app = TestApp::start().await;
+/// The fleet on a hub whose clock stands at `at` (epoch ms): its today, month and year are `at`'s.
+async fn fleet(at: i64) -> Fleet {
+    let app = TestApp::start_clocked(Clock::fixed(at)).await;
     let manager = app.gateway_manager(T1, "mgr").await;
     // S1 Alpha: Beijing, 100 kWp / 80 kW, running, producing.
     let s1 = int(&app.as_user(&manager).station_with(json!({"name": "Alpha", "componentCapacity": 100, "capacity": 80, "latitude": 39.9, "longitude": 116.4,
@@ -70,8 +90,9 @@ async fn fleet() -> Fleet {
                    {"name": "Motor", "kind": "motor", "unitId": 7},
                    {"name": "Spare", "kind": "other", "point": "AI3"}]})).await);
 
-    let now = chrono::Utc::now().timestamp_millis();
-    let today = local_midnight(local_today());
+    let now = at;
+    let date = local_date(at);
+    let today = local_midnight(date);
     // Today's day rollups: counter deltas so far and the counter's last reading.
     for (dev, st, wh, last) in [
         (i1, s1, 120_000.0, 5_120_000.0),
@@ -93,14 +114,15 @@ async fn fleet() -> Fleet {
     // A meter's day rollup is no generation.
     app.put_rollup(T1, s1, meter, "meter", "1d", today, Some(999_000.0), json!({}))
         .await;
-    // Past days: yesterday, 40 days ago, the last day of last year.
-    let last_year_end =
-        local_midnight(NaiveDate::from_ymd_opt(local_today().year(), 1, 1).expect("jan 1")) - DAY;
+    // Past days: yesterday, 40 days ago, the last day of last year. On 1 January yesterday is
+    // last year's last day: that one is I2's, so no two rows of one device share a day whatever
+    // the date.
+    let last_year_end = local_midnight(NaiveDate::from_ymd_opt(date.year(), 1, 1).expect("jan 1")) - DAY;
     for (dev, st, bucket, wh) in [
         (i1, s1, today - DAY, 100_000.0),
         (i1, s1, today - 40 * DAY, 70_000.0),
         (i3, s2, today - DAY, 20_000.0),
-        (i1, s1, last_year_end, 55_000.0),
+        (i2, s1, last_year_end, 55_000.0),
     ] {
         app.put_rollup(T1, st, dev, "inverter", "1d", bucket, Some(wh), json!({}))
             .await;
@@ -271,13 +293,14 @@ async fn fleet() -> Fleet {
         flex,
         now,
         today,
+        date,
     }
 }
 
 /// The month's and year's sums of the past-day rollups written by [`fleet`] (by hand: which of
 /// yesterday, 40 days ago and last year's last day fall in this month / year).
 fn past(f: &Fleet, stations: &[i64]) -> (f64, f64) {
-    let today = local_today();
+    let today = f.date;
     let month_start = local_midnight(today.with_day(1).expect("day 1"));
     let year_start = local_midnight(NaiveDate::from_ymd_opt(today.year(), 1, 1).expect("jan 1"));
     let rows = [
@@ -297,7 +320,21 @@ fn past(f: &Fleet, stations: &[i64]) -> (f64, f64) {
 
 #[tokio::test]
 async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
-    let f = fleet().await;
+    // Today, this month and this year at a year's first minutes, its last, a month's last, a 29
+    // February and the day after it.
+    for at in [
+        NEW_YEAR,
+        local_at(2026, 12, 31, 23, 50),
+        local_at(2026, 11, 30, 23, 59),
+        local_at(2028, 2, 29, 12, 0),
+        local_at(2028, 3, 1, 0, 5),
+    ] {
+        home_page_totals_at(at).await;
+    }
+}
+
+async fn home_page_totals_at(at: i64) {
+    let f = fleet(at).await;
     let app = &f.app;
     let d = app.as_user(&f.manager).get_data("/api/homePage/data").await;
     assert_eq!(d["stationCount"], 4, "{d}");
@@ -384,7 +421,7 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
 
 #[tokio::test]
 async fn map_area_and_province_figures_add_up() {
-    let f = fleet().await;
+    let f = fleet(NEW_YEAR).await;
     let app = &f.app;
     let map = app.as_user(&f.manager).get_data("/api/homePage/map").await;
     let by_name = |name: &str| {
@@ -508,7 +545,7 @@ async fn map_area_and_province_figures_add_up() {
 
 #[tokio::test]
 async fn the_inverter_table_shows_live_values_filters_and_pages() {
-    let f = fleet().await;
+    let f = fleet(NEW_YEAR).await;
     let app = &f.app;
     let Reply { status, body, .. } = app.as_user(&f.manager).post("/api/inverterReal/list").await;
     assert_eq!(status, 200, "{body}");
@@ -666,7 +703,7 @@ async fn the_inverter_table_shows_live_values_filters_and_pages() {
 
 #[tokio::test]
 async fn chosen_inverters_answer_their_status_and_power() {
-    let f = fleet().await;
+    let f = fleet(NEW_YEAR).await;
     let app = &f.app;
     // The registry list asks for its page's inverters by id: I1 online at 40 kW, I2 offline,
     // I3 producing but with an open fault alarm.
@@ -791,9 +828,9 @@ async fn chosen_inverters_answer_their_status_and_power() {
 
 #[tokio::test]
 async fn wave_curves_are_five_minute_means_of_one_local_day() {
-    let f = fleet().await;
+    let f = fleet(NEW_YEAR).await;
     let app = &f.app;
-    let day = local_today() - Duration::days(1);
+    let day = f.date - Duration::days(1);
     let start = local_midnight(day);
     let at = |h: i64, m: i64, s: i64| start + ((h * 60 + m) * 60 + s) * 1000;
     // I1: 5m rollups up to 08:05; raw samples after them (and one inside a rolled-up bucket,
@@ -933,7 +970,7 @@ async fn wave_curves_are_five_minute_means_of_one_local_day() {
 
 #[tokio::test]
 async fn flex_realtime_and_sensor_curves() {
-    let f = fleet().await;
+    let f = fleet(NEW_YEAR).await;
     let app = &f.app;
     let list = app
         .as_user(&f.manager)
@@ -1004,7 +1041,7 @@ async fn flex_realtime_and_sensor_curves() {
     // A sensor's day: the angle sensor charts the angle and its target.
     let angle = b["sensors"][0]["id"].as_str().expect("sensor id").to_owned();
     let wind = b["sensors"][1]["id"].as_str().expect("sensor id").to_owned();
-    let day = local_today() - Duration::days(1);
+    let day = f.date - Duration::days(1);
     let start = local_midnight(day);
     app.put_rollup(
         T1,

@@ -107,7 +107,7 @@ async fn generate_plan(core: &Core, plan: &PlanRow) -> Result<u64, ApiError> {
     let snapshot = super::common::json_of(&snapshot)?;
     let mut generated = 0;
     for s in &stations {
-        let today = s.local_date(time::now_ms());
+        let today = s.local_date(core.clock.now_ms());
         let last = today + Days::days(plan.alarm_day.max(0));
         for due in schedule.due_between(today, last) {
             let mut sql = Sql::new(
@@ -219,7 +219,7 @@ async fn remind(core: &Core, tenants: &mut Vec<String>) -> Result<u64, ApiError>
 }
 
 async fn mark_overdue(core: &Core, tenants: &mut Vec<String>) -> Result<u64, ApiError> {
-    let now = time::now_ms();
+    let now = core.clock.now_ms();
     // No station's today is later than UTC+14's: tasks due from then on cannot be overdue.
     let latest = data::local_date(now, 14 * data::HOUR_MS).to_string();
     let mut sql = Sql::new(PENDING);

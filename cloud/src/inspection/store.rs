@@ -169,7 +169,8 @@ pub async fn assemble(core: &Core, rows: Vec<PlanRow>) -> Result<Vec<InspectPlan
     let stations = links(core, STATIONS, &ids).await?;
     let users = links(core, USERS, &ids).await?;
     let items = links(core, ITEMS, &ids).await?;
-    let today = crate::analytics::data::local_date(time::now_ms(), crate::analytics::data::hub_offset_ms());
+    let today =
+        crate::analytics::data::local_date(core.clock.now_ms(), crate::analytics::data::hub_offset_ms());
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let item_ids: Vec<Id> = items.get(&r.id).into_iter().flatten().map(|(i, _)| *i).collect();

@@ -67,6 +67,12 @@ impl SiteClock {
         self.date_of(time::now_ms())
     }
 
+    /// The local date at `now` (epoch ms) of the hub's clock (`Core::clock`): today, where a test
+    /// may have set the day.
+    pub fn today_at(&self, now: i64) -> NaiveDate {
+        self.date_of(now)
+    }
+
     /// `yyyy-MM-dd HH:mm:ss` in this clock (the wire format).
     pub fn format_ms(&self, ms: i64) -> String {
         DateTime::from_timestamp_millis(ms)

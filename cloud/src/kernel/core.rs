@@ -27,4 +27,6 @@ pub struct Core {
     pub meter: Arc<Meter>,
     /// Change signals to and from the other replicas on the same PostgreSQL (see `cluster`).
     pub cluster: Arc<crate::kernel::cluster::Cluster>,
+    /// "Now" for date-dependent work: real time, or the clock a test started the hub with.
+    pub clock: crate::kernel::time::Clock,
 }

@@ -1,7 +1,7 @@
 //! Date-times on the wire: `yyyy-MM-dd HH:mm:ss` in the configured UTC offset (the API
 //! conventions). Stored as epoch milliseconds (BIGINT) so both database back-ends agree exactly.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, Offset, TimeZone, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -44,6 +44,58 @@ pub fn offset() -> FixedOffset {
 
 pub fn now_ms() -> i64 {
     Utc::now().timestamp_millis()
+}
+
+/// The hub's "now" where an outcome depends on the date or the time of day (partitions and
+/// retention cut-offs, a station's "today"): real time, unless a test hands the hub a clock set to
+/// the instant it needs (a month end, 31 December 23:50, a 29 February), so such tests pass on
+/// any day. Cheap to clone; every clone reads the same time.
+#[derive(Debug, Clone, Default)]
+pub struct Clock(Option<Arc<Set>>);
+
+#[derive(Debug)]
+struct Set {
+    at: i64,
+    /// Whether it moves on from `at` with real time (a process started at that instant) or stays.
+    running: bool,
+    since: std::time::Instant,
+}
+
+impl Clock {
+    /// Real time.
+    pub fn system() -> Clock {
+        Clock(None)
+    }
+
+    /// Always `at` (epoch ms).
+    pub fn fixed(at: i64) -> Clock {
+        Clock(Some(Arc::new(Set {
+            at,
+            running: false,
+            since: std::time::Instant::now(),
+        })))
+    }
+
+    /// `at` (epoch ms) now, moving on at the pace of real time.
+    pub fn starting_at(at: i64) -> Clock {
+        Clock(Some(Arc::new(Set {
+            at,
+            running: true,
+            since: std::time::Instant::now(),
+        })))
+    }
+
+    /// Now, in epoch ms.
+    pub fn now_ms(&self) -> i64 {
+        match &self.0 {
+            None => now_ms(),
+            Some(set) if set.running => {
+                let elapsed = i64::try_from(set.since.elapsed().as_millis()).unwrap_or(i64::MAX);
+                set.at.saturating_add(elapsed)
+            }
+            Some(set) => set.at,
+        }
+    }
 }
 
 /// Formats epoch milliseconds for the wire.
@@ -107,6 +159,23 @@ crate::bigint_newtype!(Timestamp);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_reads_real_time_or_the_instant_it_was_set_to() {
+        let before = now_ms();
+        let real = Clock::system().now_ms();
+        assert!(real >= before && real <= now_ms());
+        // 2028-02-29 23:59:59 UTC.
+        let leap = 1_835_481_599_000;
+        let fixed = Clock::fixed(leap);
+        assert_eq!(fixed.now_ms(), leap);
+        assert_eq!(fixed.clone().now_ms(), leap);
+        let running = Clock::starting_at(leap);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        let later = running.now_ms();
+        assert!(later >= leap + 5 && later < leap + 60_000, "{later}");
+        assert_eq!(format_ms(leap), "2028-03-01 07:59:59");
+    }
 
     #[test]
     fn offsets() {

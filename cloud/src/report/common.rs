@@ -51,7 +51,12 @@ pub fn id_list(raw: Option<&str>) -> Result<Vec<Id>, ApiError> {
 }
 
 pub fn today(station: &StationRow) -> NaiveDate {
-    local_date(time::now_ms(), station.offset_ms())
+    today_at(station, time::now_ms())
+}
+
+/// The station's date at `now` (epoch ms, the hub's `Core::clock`).
+pub fn today_at(station: &StationRow, now: i64) -> NaiveDate {
+    local_date(now, station.offset_ms())
 }
 
 pub fn axis_of(q: &TimeQuery, station: &StationRow) -> Result<Axis, ApiError> {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use chrono::Datelike;
 
 use super::bill_api::priced;
-use super::common::today;
+use super::common::today_at;
 use super::period::{TimeQuery, TimeType};
 use super::settings::{REPORT_KEY, ReportSetting};
 use super::settlement;
@@ -40,7 +40,7 @@ fn round2(x: f64) -> f64 {
 }
 
 async fn compute(core: &Core, station: &StationRow) -> Result<Revenue, ApiError> {
-    let day = today(station);
+    let day = today_at(station, core.clock.now_ms());
     let month = TimeQuery {
         time_type: Some(TimeType::Range),
         date: None,
@@ -66,7 +66,7 @@ async fn compute(core: &Core, station: &StationRow) -> Result<Revenue, ApiError>
 pub async fn of_stations(core: &Core, stations: &[&StationRow]) -> Result<HashMap<i64, Revenue>, ApiError> {
     let mut out = HashMap::new();
     for s in stations {
-        let key = (s.id, today(s));
+        let key = (s.id, today_at(s, core.clock.now_ms()));
         let hit = cache()
             .lock()
             .ok()

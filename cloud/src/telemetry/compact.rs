@@ -18,7 +18,6 @@ use super::raw::{HOUR_MS, hour_of, sample_of_row};
 use crate::kernel::db::Db;
 use crate::kernel::leader::{self, LeaderError};
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::time;
 use crate::kernel::{ApiError, Core};
 
 /// Lock name of the job (`kernel::leader`).
@@ -43,7 +42,7 @@ pub struct Packed {
 /// One run as the worker makes it: if no replica ran it within `EVERY` and none is running it,
 /// packs every hour that ended `GRACE_MS` ago. `Ok(None)` when skipped.
 pub async fn run_due(state: &Core) -> Result<Option<Result<Packed, ApiError>>, LeaderError> {
-    let cutoff = time::now_ms() - GRACE_MS;
+    let cutoff = state.clock.now_ms() - GRACE_MS;
     leader::run_exclusive_due(&state.db, JOB, EVERY, compact_before(&state.db, cutoff)).await
 }
 

@@ -12,7 +12,6 @@ use std::time::Duration;
 use crate::kernel::db::{Backend, Db};
 use crate::kernel::leader::{self, LeaderError};
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::time;
 use crate::kernel::{ApiError, Core};
 
 /// Lock name of the job (`kernel::leader`).
@@ -91,14 +90,9 @@ pub async fn run_due(state: &Core) -> Result<Option<Result<Maintained, ApiError>
     if state.db.backend() != Backend::Postgres {
         return Ok(None);
     }
-    let keep_from = time::now_ms() - state.config.telemetry.raw_retention_days * 86_400_000;
-    leader::run_exclusive_due(
-        &state.db,
-        JOB,
-        EVERY,
-        maintain(&state.db, time::now_ms(), keep_from),
-    )
-    .await
+    let now = state.clock.now_ms();
+    let keep_from = now - state.config.telemetry.raw_retention_days * 86_400_000;
+    leader::run_exclusive_due(&state.db, JOB, EVERY, maintain(&state.db, now, keep_from)).await
 }
 
 /// Creates every table's partitions from the day (month) of `now` to `ahead` later, and one for

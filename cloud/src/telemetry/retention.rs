@@ -9,7 +9,6 @@ use std::time::Duration;
 use crate::kernel::db::Db;
 use crate::kernel::leader::{self, LeaderError};
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::time;
 use crate::kernel::{ApiError, Core};
 
 /// Lock name of the job (`kernel::leader`).
@@ -24,7 +23,7 @@ const DAY_MS: i64 = 86_400_000;
 /// deletes raw samples older than `raw_retention_days`. `Ok(None)` when skipped; otherwise how
 /// many rows were deleted (or why not).
 pub async fn run_due(state: &Core) -> Result<Option<Result<u64, ApiError>>, LeaderError> {
-    let cutoff = time::now_ms() - state.config.telemetry.raw_retention_days * DAY_MS;
+    let cutoff = state.clock.now_ms() - state.config.telemetry.raw_retention_days * DAY_MS;
     leader::run_exclusive_due(&state.db, JOB, EVERY, delete_raw_before(&state.db, cutoff)).await
 }
 

@@ -1,8 +1,9 @@
 //! The inspection tests' shared site: tenants, stations, maintenance staff, plans and helpers.
 
-use chrono::{Duration, NaiveDate, Utc};
+use chrono::{Duration, NaiveDate};
 use pv_cloud::config::Config;
 use pv_cloud::kernel::sql::Value;
+use pv_cloud::kernel::time::Clock;
 use serde_json::{Value as Json, json};
 
 use crate::support::{self, Client, Reply, TestApp, int};
@@ -34,6 +35,10 @@ pub const INSPECT_MENUS: &[&str] = &[
     "inspectionRecord_export",
 ];
 
+/// The hub's clock in these tests: 2026-12-31 23:30 at +08:00, 05:30 the same day at UTC-10 (and
+/// still 30 December at UTC-12): a plan announced days ahead runs into the next year.
+pub const NOW: i64 = 1_798_731_000_000;
+
 pub struct Site {
     pub app: TestApp,
     /// Station manager and inspection planner of T1 (sees every station, not an administrator).
@@ -59,8 +64,13 @@ impl Site {
     }
 }
 
+/// The date at [`NOW`], the hub's clock, in a clock `offset_hours` ahead of UTC.
+pub fn today_at(offset_hours: i64) -> NaiveDate {
+    (chrono::DateTime::from_timestamp_millis(NOW).expect("time") + Duration::hours(offset_hours)).date_naive()
+}
+
 pub async fn site() -> Site {
-    let app = TestApp::start().await;
+    let app = TestApp::start_clocked(Clock::fixed(NOW)).await;
     let menus: Vec<&str> = support::STATION_MENUS
         .iter()
         .chain(INSPECT_MENUS)
@@ -104,10 +114,6 @@ pub async fn site() -> Site {
         m: staff,
         other,
     }
-}
-
-pub fn today_at(offset_hours: i64) -> NaiveDate {
-    (Utc::now() + Duration::hours(offset_hours)).date_naive()
 }
 
 pub async fn item(c: &Client<'_>, title: &str, checks: &[&str]) -> String {
@@ -252,5 +258,7 @@ pub async fn replica_of(app: &TestApp) -> pv_cloud::state::AppState {
         node_id: 7,
         ..Config::default()
     };
-    pv_cloud::server::prepare(config).await.expect("second hub")
+    pv_cloud::server::prepare_with_clock(config, app.state.clock.clone())
+        .await
+        .expect("second hub")
 }

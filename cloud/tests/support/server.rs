@@ -93,6 +93,17 @@ impl TestApp {
         app
     }
 
+    /// Like [`TestApp::start`] on a hub whose date-dependent work reads `clock` (a fixed day),
+    /// not real time: a test of "today", a month end or a year end passes on any day.
+    pub async fn start_clocked(clock: pv_cloud::kernel::time::Clock) -> TestApp {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let data_dir = tmp.path().to_path_buf();
+        let url = tracked_database_url(&data_dir).await;
+        let mut app = Self::serve_clocked(Self::config(data_dir, url), OpenApiRouter::new(), clock).await;
+        app._tmp = Some(tmp);
+        app
+    }
+
     /// Like [`TestApp::start`] with the configuration changed by `tweak` first.
     pub async fn start_configured(tweak: impl FnOnce(&mut Config)) -> TestApp {
         let tmp = tempfile::tempdir().expect("temp dir");
@@ -115,7 +126,8 @@ impl TestApp {
     }
 
     /// Another hub (a replica) on this one's database: its own data directory and node id, the
-    /// secrets every replica of one installation must share (from configuration), and `tweak`.
+    /// secrets every replica of one installation must share (from configuration), this one's
+    /// clock, and `tweak`.
     pub async fn replica(&self, tweak: impl FnOnce(&mut Config)) -> TestApp {
         let tmp = tempfile::tempdir().expect("temp dir");
         let mut config = Self::config(tmp.path().to_path_buf(), self.database_url.clone());
@@ -127,7 +139,7 @@ impl TestApp {
         config.limits = self.state.config.limits.clone();
         config.auth = self.state.config.auth.clone();
         tweak(&mut config);
-        let mut app = Self::serve(config, OpenApiRouter::new()).await;
+        let mut app = Self::serve_clocked(config, OpenApiRouter::new(), self.state.clock.clone()).await;
         app._tmp = Some(tmp);
         app
     }
@@ -143,9 +155,19 @@ impl TestApp {
     }
 
     async fn serve(config: Config, extra: OpenApiRouter<AppState>) -> TestApp {
+        Self::serve_clocked(config, extra, pv_cloud::kernel::time::Clock::system()).await
+    }
+
+    async fn serve_clocked(
+        config: Config,
+        extra: OpenApiRouter<AppState>,
+        clock: pv_cloud::kernel::time::Clock,
+    ) -> TestApp {
         let data_dir = config.data_dir.clone();
         let database_url = config.database_url.clone();
-        let state = pv_cloud::server::prepare(config).await.expect("prepare");
+        let state = pv_cloud::server::prepare_with_clock(config, clock)
+            .await
+            .expect("prepare");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = oneshot::channel::<()>();

@@ -139,7 +139,8 @@ pub fn live_devices(
 impl Fleet {
     pub async fn load(state: &TelemetryCtx, scope: StationScope) -> Result<Fleet, ApiError> {
         let stations = stations(state, &scope).await?;
-        let days: Vec<(i64, Day)> = stations.iter().map(|s| (s.id, today_of(s.clock))).collect();
+        let now = state.clock.now_ms();
+        let days: Vec<(i64, Day)> = stations.iter().map(|s| (s.id, today_of(s.clock, now))).collect();
         let mut fleet = Fleet {
             days,
             scope,
@@ -157,7 +158,7 @@ impl Fleet {
             rollups_by_station.entry(station).or_default().push((device, r));
         }
         for s in &fleet.stations {
-            let day = today_of(s.clock);
+            let day = today_of(s.clock, now);
             let devices = live_devices(state, &fleet.scope.tenant_id, s.id, &registered);
             let gateway_online = s
                 .gateway_id

@@ -308,12 +308,13 @@ pub async fn list(
     let page: Vec<(Registered, Option<DeviceLive>)> =
         with_live.into_iter().skip(offset).take(size as usize).collect();
     // Each inverter's today is its station's (the one clock rule).
+    let now = state.clock.now_ms();
     let mut days: Vec<(i64, Day)> = page
         .iter()
         .map(|(r, _)| {
             (
                 r.station_id,
-                site_day::today_of(SiteClock::of(r.utc_offset_minutes)),
+                site_day::today_of(SiteClock::of(r.utc_offset_minutes), now),
             )
         })
         .collect();
@@ -330,7 +331,7 @@ pub async fn list(
     let records = page
         .iter()
         .map(|(r, live)| {
-            let day = site_day::today_of(SiteClock::of(r.utc_offset_minutes));
+            let day = site_day::today_of(SiteClock::of(r.utc_offset_minutes), now);
             let today = fleet::today_energy_wh(rollups.get(&r.id).map(|(_, d)| d), live.as_ref(), &day);
             let withheld = r
                 .gateway_id

@@ -68,9 +68,9 @@ fn ids(raw: &[i64]) -> Vec<Id> {
     raw.iter().map(|i| Id(*i)).collect()
 }
 
-/// Today in a station's clock.
-pub fn today_of(clock: SiteClock) -> Day {
-    Day::of_in(clock.today(), clock)
+/// Today in a station's clock, at `now` (epoch ms, the hub's `Core::clock`).
+pub fn today_of(clock: SiteClock, now: i64) -> Day {
+    Day::of_in(clock.today_at(now), clock)
 }
 
 /// Stations grouped by the rows that tile their `[from(day), day.start)` window: one query per
@@ -223,11 +223,15 @@ mod tests {
 
     #[test]
     fn stations_of_one_clock_share_a_query() {
-        let hub = today_of(SiteClock::hub());
-        let far = today_of(SiteClock::of(Some(-720)));
+        // 2028-02-29 08:30 at +08:00 (00:30 UTC): still 28 February at -12:00.
+        let now = 1_835_397_000_000;
+        let hub = today_of(SiteClock::hub(), now);
+        let far = today_of(SiteClock::of(Some(-720)), now);
         let g = groups(&[(1, hub), (2, far), (3, hub)], |d| d.start);
         assert_eq!(g.len(), 2);
         assert_eq!(g[&("1d", hub.start, hub.end)], vec![1, 3]);
         assert_eq!(g[&("1h", far.start, far.end)], vec![2]);
+        assert_eq!(hub.date.to_string(), "2028-02-29");
+        assert_eq!(far.date.to_string(), "2028-02-28");
     }
 }

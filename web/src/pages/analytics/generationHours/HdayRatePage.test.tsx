@@ -1,5 +1,4 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import dayjs from 'dayjs'
 import { MemoryRouter } from 'react-router-dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import i18n from '../../../locales/i18n'
@@ -51,6 +50,7 @@ beforeEach(async () => {
 afterEach(() => {
   cleanup()
   unmockHttp()
+  vi.useRealTimers()
 })
 
 const open = (search = '') =>
@@ -61,18 +61,29 @@ const open = (search = '') =>
   )
 
 describe('full-load hours page', () => {
-  it('ranks stations over the last 7 days and marks the flagged ones', async () => {
-    open()
-    const flagged = await screen.findByTestId('hday-row-5')
-    expect(flagged.getAttribute('data-flagged')).toBe('true')
-    expect(screen.getByTestId('hday-row-6').getAttribute('data-flagged')).toBe('false')
-    expect(flagged.textContent).toContain('-11.1%')
-    expect(screen.getByTestId('hday-chart-station')).toBeTruthy()
-    const call = calls.find((c) => c.path === '/hdayRate/pageStation')
-    expect(call?.params.get('endDate')).toBe(dayjs().format('YYYY-MM-DD'))
-    expect(call?.params.get('startDate')).toBe(dayjs().subtract(6, 'day').format('YYYY-MM-DD'))
-    expect(call?.params.has('stationId')).toBe(false)
-  })
+  // The page's "last 7 days" ends on the browser's today: its clock is set, at a year's end, a
+  // new year, a 29 February and the month after it, so the test passes on any day.
+  it.each([
+    ['2026-12-31T23:59:30', '2026-12-25', '2026-12-31'],
+    ['2027-01-03T00:00:10', '2026-12-28', '2027-01-03'],
+    ['2028-02-29T12:00:00', '2028-02-23', '2028-02-29'],
+    ['2028-03-02T08:00:00', '2028-02-25', '2028-03-02'],
+  ])(
+    'ranks stations over the last 7 days and marks the flagged ones (at %s)',
+    async (at, from, to) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(at) })
+      open()
+      const flagged = await screen.findByTestId('hday-row-5')
+      expect(flagged.getAttribute('data-flagged')).toBe('true')
+      expect(screen.getByTestId('hday-row-6').getAttribute('data-flagged')).toBe('false')
+      expect(flagged.textContent).toContain('-11.1%')
+      expect(screen.getByTestId('hday-chart-station')).toBeTruthy()
+      const call = calls.find((c) => c.path === '/hdayRate/pageStation')
+      expect(call?.params.get('endDate')).toBe(to)
+      expect(call?.params.get('startDate')).toBe(from)
+      expect(call?.params.has('stationId')).toBe(false)
+    },
+  )
 
   it('asks for a station on the inverter tab, then pages its inverters', async () => {
     open()
