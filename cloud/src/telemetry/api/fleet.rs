@@ -6,9 +6,11 @@
 //! Definitions (documented for the console in `contracts/telemetry-api.md`):
 //! - current power: sum of `ac_power` of the station's *online* inverters (an offline device's
 //!   last value is history, not power now);
-//! - today's energy: [`today_energy_wh`] per inverter, summed;
-//! - total energy: sum of the inverters' lifetime `energy_total` counters as last read (online or
-//!   not: a counter stays true while a device is silent);
+//! - today's energy: [`today_energy_wh`] per inverter, summed: the counted energy of the day
+//!   rollups, the figure every report shows for the same day (`docs/reports.md`, "Counters");
+//! - total energy: all the counted energy of the station's live inverters since they were first
+//!   monitored (the station-day summary summed), the figure the reports' years add up to; never
+//!   a counter's last reading, which one glitch or a swapped device would move;
 //! - communicating (online): its gateway is online, or at least one of its devices is (a gateway
 //!   keeps a station online at night when inverters sleep);
 //! - fault: the station has an open (active or acknowledged) station-fault alarm (type 1) —
@@ -78,30 +80,13 @@ pub struct Fleet {
     live: HashMap<i64, StationLive>,
 }
 
-/// Today's generation of one inverter, consistent with the rollups: the energy the day rollup
-/// counted (counter deltas, a reset counting the new reading, as ingest rolls up), plus how far
-/// the live counter has moved since the rollup's last reading (the rollup may lag the live view
-/// by its refresh interval). Without a day rollup yet, the device's own `energy_today` counter
-/// when it reports one today, else nothing.
-pub fn today_energy_wh(rollup: Option<&DayRollup>, live: Option<&DeviceLive>, day: &Day) -> f64 {
-    let live = live.filter(|d| d.ts >= day.start && d.ts < day.end);
-    let live_total = live.and_then(|d| d.number("energy_total"));
-    match rollup {
-        Some(r) => {
-            let counted = r.energy_wh.unwrap_or(0.0).max(0.0);
-            let since = match (r.last_total, live_total) {
-                (Some(last), Some(now)) if now >= last => now - last,
-                // The counter was reset after the rollup's last reading: the new reading counts.
-                (Some(_), Some(now)) => now.max(0.0),
-                _ => 0.0,
-            };
-            counted + since
-        }
-        None => live
-            .and_then(|d| d.number("energy_today"))
-            .unwrap_or(0.0)
-            .max(0.0),
-    }
+/// Today's generation of one inverter: the energy its day rollup counted, the same figure the
+/// generation report, the bill and revenue show for the day (it follows the live view within a
+/// rollup pass, `rollup_delay_seconds` after each 5-minute bucket). Neither the live counter nor
+/// the device's own `energy_today` register is a figure: one glitchy read or a swapped device
+/// would move it (`docs/reports.md`, "Counters").
+pub fn today_energy_wh(rollup: Option<&DayRollup>) -> f64 {
+    rollup.and_then(|r| r.energy_wh).unwrap_or(0.0).max(0.0)
 }
 
 /// The colour key of a station on the map and in area lists, first match wins:
@@ -153,12 +138,12 @@ impl Fleet {
         let registered = registered_devices(state, &fleet.scope).await?;
         let faulty = stations_with_open_faults(state, &fleet.scope).await?;
         let rollups = site_day::day_rollups(state, &fleet.scope, &fleet.days, None).await?;
+        let lifetime = lifetime_wh(state, &fleet.stations).await?;
         let mut rollups_by_station: HashMap<i64, Vec<(i64, DayRollup)>> = HashMap::new();
         for (device, (station, r)) in rollups {
             rollups_by_station.entry(station).or_default().push((device, r));
         }
         for s in &fleet.stations {
-            let day = today_of(s.clock, now);
             let devices = live_devices(state, &fleet.scope.tenant_id, s.id, &registered);
             let gateway_online = s
                 .gateway_id
@@ -182,19 +167,12 @@ impl Fleet {
                     live.inverters_online += 1;
                     live.power_w += d.number("ac_power").unwrap_or(0.0);
                 }
-                live.total_wh += d.number("energy_total").unwrap_or(0.0);
             }
             let station_rollups = rollups_by_station.remove(&s.id).unwrap_or_default();
-            let mut counted = HashSet::new();
-            for (device, r) in &station_rollups {
-                counted.insert(*device);
-                live.today_wh += today_energy_wh(Some(r), inverters.get(device).copied(), &day);
+            for (_, r) in &station_rollups {
+                live.today_wh += today_energy_wh(Some(r));
             }
-            for (device, d) in &inverters {
-                if !counted.contains(device) {
-                    live.today_wh += today_energy_wh(None, Some(d), &day);
-                }
-            }
+            live.total_wh = lifetime.get(&s.id).copied().unwrap_or(0.0);
             fleet.live.insert(s.id, live);
         }
         Ok(fleet)
@@ -204,6 +182,26 @@ impl Fleet {
     pub fn live(&self, station: i64) -> StationLive {
         self.live.get(&station).cloned().unwrap_or_default()
     }
+}
+
+/// Each station's counted inverter energy over all its days (the station-day summary, kept
+/// current with its live devices).
+async fn lifetime_wh(state: &Core, stations: &[StationInfo]) -> Result<HashMap<i64, f64>, ApiError> {
+    let ids: Vec<i64> = stations.iter().map(|s| s.id).collect();
+    crate::telemetry::station_day::ensure_current(&state.db, &ids).await?;
+    let mut out = HashMap::new();
+    for chunk in ids.chunks(500) {
+        let mut sql = Sql::new(
+            "SELECT station_id, SUM(energy_wh) AS wh FROM pv_telemetry_station_day WHERE station_id IN (",
+        );
+        sql.push_ids(&chunk.iter().map(|i| crate::kernel::Id(*i)).collect::<Vec<_>>());
+        sql.push(") GROUP BY station_id");
+        for r in sql.rows(state.db.pool()).await? {
+            let wh: Option<f64> = r.try_get("wh")?;
+            out.insert(r.try_get::<i64, _>("station_id")?, wh.unwrap_or(0.0));
+        }
+    }
+    Ok(out)
 }
 
 /// The caller's stations with an open station-fault alarm (type 1, active or acknowledged).
@@ -296,49 +294,16 @@ pub async fn region_names(state: &Core, codes: &[String]) -> Result<HashMap<Stri
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
-    use pv_shared::wire::Value as W;
-
     use super::*;
 
-    fn live(ts: i64, values: &[(&str, f64)], online: bool) -> DeviceLive {
-        DeviceLive {
-            device_id: 1,
-            tenant_id: "t".into(),
-            station_id: 2,
-            kind: KIND_INVERTER.into(),
-            gateway_id: "g".into(),
-            ts,
-            values: values
-                .iter()
-                .map(|(k, v)| (k.to_string(), W::Number(*v)))
-                .collect::<BTreeMap<_, _>>(),
-            suspect: BTreeMap::new(),
-            online,
-        }
-    }
-
     #[test]
-    fn today_follows_the_rollup_and_tops_up_from_the_live_counter() {
-        let day = Day::parse(Some("2026-03-01")).unwrap();
-        let noon = day.start + 12 * 3_600_000;
+    fn today_is_the_day_rollups_counted_energy_and_nothing_live() {
         let r = DayRollup::parse(Some(5_000.0), r#"{"energy_total": [0, 0, 0, 105000]}"#);
-        assert_eq!(r.last_total, Some(105_000.0));
-        // The live counter moved 700 Wh past the rollup's last reading.
-        let d = live(noon, &[("energy_total", 105_700.0), ("energy_today", 1.0)], true);
-        assert_eq!(today_energy_wh(Some(&r), Some(&d), &day), 5_700.0);
-        // Counter reset after the rollup: the new reading counts.
-        let reset = live(noon, &[("energy_total", 300.0)], true);
-        assert_eq!(today_energy_wh(Some(&r), Some(&reset), &day), 5_300.0);
-        // A live sample of yesterday adds nothing; no live sample at all neither.
-        let old = live(day.start - 1, &[("energy_total", 200_000.0)], true);
-        assert_eq!(today_energy_wh(Some(&r), Some(&old), &day), 5_000.0);
-        assert_eq!(today_energy_wh(Some(&r), None, &day), 5_000.0);
-        // Without a rollup: the device's day counter, else nothing.
-        assert_eq!(today_energy_wh(None, Some(&d), &day), 1.0);
-        let bare = live(noon, &[("energy_total", 9.0)], true);
-        assert_eq!(today_energy_wh(None, Some(&bare), &day), 0.0);
+        assert_eq!(today_energy_wh(Some(&r)), 5_000.0);
+        // No day rollup yet: nothing, whatever the device's own registers say.
+        assert_eq!(today_energy_wh(None), 0.0);
+        let none = DayRollup::parse(None, "{}");
+        assert_eq!(today_energy_wh(Some(&none)), 0.0);
     }
 
     #[test]

@@ -331,8 +331,7 @@ pub async fn list(
     let records = page
         .iter()
         .map(|(r, live)| {
-            let day = site_day::today_of(SiteClock::of(r.utc_offset_minutes), now);
-            let today = fleet::today_energy_wh(rollups.get(&r.id).map(|(_, d)| d), live.as_ref(), &day);
+            let today = fleet::today_energy_wh(rollups.get(&r.id).map(|(_, d)| d));
             let withheld = r
                 .gateway_id
                 .as_deref()
