@@ -159,3 +159,30 @@ pub async fn mark_for_recompute(db: &Db, devices: &[i64], from: i64, to: i64) ->
     }
     Ok(n)
 }
+
+/// How many corrections in force touch each of `stations` within [from, to): exclusions that
+/// overlap it, accepted or confirmed steps inside it. Reports and exports say so.
+pub async fn corrections_touching(
+    db: &Db,
+    stations: &[i64],
+    from: i64,
+    to: i64,
+) -> Result<std::collections::HashMap<i64, i64>, ApiError> {
+    let mut out = std::collections::HashMap::new();
+    if stations.is_empty() {
+        return Ok(out);
+    }
+    let mut sql = Sql::new(
+        "SELECT station_id, COUNT(*) AS n FROM pv_energy_correction WHERE withdrawn = 0 AND station_id IN (",
+    );
+    sql.push_ids(&stations.iter().map(|s| crate::kernel::Id(*s)).collect::<Vec<_>>());
+    sql.push_bind(
+        ") AND ((kind = 'exclude' AND from_ts < ? AND to_ts > ?) OR (kind <> 'exclude' AND event_ts >= ? AND event_ts < ?)) \
+         GROUP BY station_id",
+        [Value::Int(to), Value::Int(from), Value::Int(from), Value::Int(to)],
+    );
+    for r in sql.rows(db.pool()).await? {
+        out.insert(r.try_get::<i64, _>("station_id")?, r.try_get::<i64, _>("n")?);
+    }
+    Ok(out)
+}

@@ -140,10 +140,13 @@ pub(super) fn generation_table(reports: &[StationGeneration]) -> Table {
             tr("下网电量 (kWh)", "Imported (kWh)"),
             tr("装机容量 (kWp)", "Capacity (kWp)"),
             clock_header(),
+            tr("电量修正 (条)", "Energy corrections"),
         ],
     );
     for r in reports {
         for p in r.points.iter().chain(std::iter::once(&r.total)) {
+            // On the total row: how many administrators' corrections the figures include.
+            let corrections = (p.label == "total").then_some(r.corrections as f64);
             t.push(vec![
                 r.station_name.as_str().into(),
                 label(&p.label).into(),
@@ -154,6 +157,7 @@ pub(super) fn generation_table(reports: &[StationGeneration]) -> Table {
                 p.import_kwh.into(),
                 r.capacity_kwp.into(),
                 clock(&r.utc_offset),
+                corrections.into(),
             ]);
         }
     }

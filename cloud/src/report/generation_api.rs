@@ -51,6 +51,9 @@ pub struct StationGeneration {
     pub utc_offset: String,
     pub points: Vec<GenerationPoint>,
     pub total: GenerationPoint,
+    /// Administrators' corrections in force that touch the period (an excluded interval, an
+    /// accepted or confirmed counter step: 报表 › 电量修正); 0 when the figures are as counted.
+    pub corrections: i64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, ToSchema)]
@@ -167,6 +170,7 @@ fn station_report(station: &StationRow, axis: &Axis, sums: &HashMap<SumKey, Sums
             export_kwh: raw_total.2.map(kwh),
             import_kwh: raw_total.3.map(kwh),
         },
+        corrections: 0,
     }
 }
 
@@ -180,10 +184,18 @@ pub(super) async fn stations_generation(
     let station_ids: Vec<i64> = stations.iter().map(|s| s.id).collect();
     let devices = store::devices(core, &station_ids).await?;
     let (axes, sums) = sums_by_clock(core, &stations, &devices, q, false).await?;
-    Ok(stations
-        .iter()
-        .filter_map(|s| axes.get(&s.id).map(|a| station_report(s, a, &sums)))
-        .collect())
+    let mut out = Vec::with_capacity(stations.len());
+    for s in &stations {
+        let Some(a) = axes.get(&s.id) else { continue };
+        let mut r = station_report(s, a, &sums);
+        r.corrections = crate::energy::store::corrections_touching(&core.db, &[s.id], a.start(), a.end())
+            .await?
+            .get(&s.id)
+            .copied()
+            .unwrap_or(0);
+        out.push(r);
+    }
+    Ok(out)
 }
 
 /// Generation of one station by hour (day), day (month, range), month (year) or year (years).
