@@ -66,8 +66,12 @@ pub struct Sample {
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Performance {
-    /// kWh counted (intervals with energy and irradiation, plausible).
-    pub energy_kwh: f64,
+    /// The counted energy of every interval (kWh), as the generation report, the bill and every
+    /// page show it, the intervals PR leaves out included; null when no interval carried energy.
+    pub energy_kwh: Option<f64>,
+    /// kWh of the intervals PR counts (energy and irradiation measured, plausible): the
+    /// numerator of PR and the final yield.
+    pub pr_energy_kwh: f64,
     /// kWh/m² of plane-of-array irradiation over the same intervals.
     pub irradiation_kwh_m2: f64,
     /// Y_f, h.
@@ -120,7 +124,14 @@ fn covered(s: &Sample) -> bool {
 
 /// The performance of a unit of `p0_kwp` over `samples`.
 pub fn performance(samples: &[Sample], p0_kwp: Option<f64>, setting: &PerformanceSetting) -> Performance {
-    let mut out = Performance::default();
+    let mut out = Performance {
+        energy_kwh: samples
+            .iter()
+            .filter_map(|s| s.energy_wh)
+            .reduce(|a, b| a + b)
+            .map(|wh| wh / 1000.0),
+        ..Performance::default()
+    };
     let Some(p0) = p0_kwp.filter(|p| *p > 0.0) else {
         out.missing_intervals = samples.len();
         return out;
@@ -162,7 +173,7 @@ pub fn performance(samples: &[Sample], p0_kwp: Option<f64>, setting: &Performanc
             None => all_have_temp = false,
         }
     }
-    out.energy_kwh = energy;
+    out.pr_energy_kwh = energy;
     out.irradiation_kwh_m2 = irradiation;
     if out.counted_intervals > 0 {
         out.final_yield = Some(energy / p0);
@@ -220,7 +231,8 @@ mod tests {
     fn pr_and_temperature_corrected_pr_of_a_hand_made_day() {
         let p = performance(&day(), Some(100.0), &PerformanceSetting::default());
         // E = 113 kWh, H = 1.4 kWh/m², Y_f = 1.13 h, Y_r = 1.4 h, PR = 0.807142857...
-        assert!((p.energy_kwh - 113.0).abs() < 1e-9);
+        assert!((p.pr_energy_kwh - 113.0).abs() < 1e-9);
+        assert!(close(p.energy_kwh, 113.0));
         assert!(close(p.final_yield, 1.13));
         assert!(close(p.reference_yield, 1.4));
         assert!(close(p.pr, 113.0 / 140.0));
@@ -247,6 +259,9 @@ mod tests {
         d.push(hour(200_000.0, 900.0, 30.0));
         let p = performance(&d, Some(100.0), &PerformanceSetting::default());
         assert!(close(p.pr, 113.0 / 140.0));
+        // PR counts 113 kWh; the energy column counts every interval's energy, as every page.
+        assert!((p.pr_energy_kwh - 113.0).abs() < 1e-9);
+        assert!(close(p.energy_kwh, 113.0 + 10.0 + 10.0 + 200.0));
         assert_eq!(p.implausible_intervals, 3);
         assert_eq!(p.missing_intervals, 1);
         assert_eq!(p.counted_intervals, 4);
@@ -294,5 +309,10 @@ mod tests {
         assert_eq!(p.pr_temperature_corrected, None);
         assert!(close(p.expected_energy_kwh, 140.0 * 0.8));
         assert_eq!(performance(&day(), None, &PerformanceSetting::default()).pr, None);
+        // No interval with energy: no energy (null), never 0.
+        assert_eq!(
+            performance(&[], Some(100.0), &PerformanceSetting::default()).energy_kwh,
+            None
+        );
     }
 }

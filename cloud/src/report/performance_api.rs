@@ -61,7 +61,8 @@ pub struct StationPerformance {
 fn rounded(p: Performance) -> Performance {
     let r4 = |v: Option<f64>| v.map(|x| round(x, 4));
     Performance {
-        energy_kwh: round(p.energy_kwh, 3),
+        energy_kwh: p.energy_kwh.map(|v| round(v, 3)),
+        pr_energy_kwh: round(p.pr_energy_kwh, 3),
         irradiation_kwh_m2: round(p.irradiation_kwh_m2, 3),
         final_yield: r4(p.final_yield),
         reference_yield: r4(p.reference_yield),

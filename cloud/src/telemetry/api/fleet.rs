@@ -6,9 +6,12 @@
 //! Definitions (documented for the console in `contracts/telemetry-api.md`):
 //! - current power: sum of `ac_power` of the station's *online* inverters (an offline device's
 //!   last value is history, not power now);
-//! - today's energy: [`today_energy_wh`] per inverter, summed;
-//! - total energy: sum of the inverters' lifetime `energy_total` counters as last read (online or
-//!   not: a counter stays true while a device is silent);
+//! - today's energy: the counted energy of the station's live inverters in its today, from their
+//!   rollups ([`today_energy_wh`]), as the generation report and the bill count it (so it trails
+//!   the live counters by the rollup delay); null without any rollup today;
+//! - total energy: the lifetime counted energy, the sum of every day of the station-day summary
+//!   (`site_day::lifetime_wh`), as the reports count it — never a device's own `energy_total`
+//!   or `energy_today` register (a register read once wrong, reset or swapped is not energy);
 //! - communicating (online): its gateway is online, or at least one of its devices is (a gateway
 //!   keeps a station online at night when inverters sleep);
 //! - fault: the station has an open (active or acknowledged) station-fault alarm (type 1) —
@@ -59,8 +62,10 @@ pub struct StationInfo {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StationLive {
     pub power_w: f64,
-    pub today_wh: f64,
-    pub total_wh: f64,
+    /// Counted energy today; `None` when no inverter of the station has a rollup today.
+    pub today_wh: Option<f64>,
+    /// Lifetime counted energy; `None` when the station has no counted day.
+    pub total_wh: Option<f64>,
     pub online: bool,
     pub fault: bool,
     pub inverters_online: usize,
@@ -78,30 +83,13 @@ pub struct Fleet {
     live: HashMap<i64, StationLive>,
 }
 
-/// Today's generation of one inverter, consistent with the rollups: the energy the day rollup
-/// counted (counter deltas, a reset counting the new reading, as ingest rolls up), plus how far
-/// the live counter has moved since the rollup's last reading (the rollup may lag the live view
-/// by its refresh interval). Without a day rollup yet, the device's own `energy_today` counter
-/// when it reports one today, else nothing.
-pub fn today_energy_wh(rollup: Option<&DayRollup>, live: Option<&DeviceLive>, day: &Day) -> f64 {
-    let live = live.filter(|d| d.ts >= day.start && d.ts < day.end);
-    let live_total = live.and_then(|d| d.number("energy_total"));
-    match rollup {
-        Some(r) => {
-            let counted = r.energy_wh.unwrap_or(0.0).max(0.0);
-            let since = match (r.last_total, live_total) {
-                (Some(last), Some(now)) if now >= last => now - last,
-                // The counter was reset after the rollup's last reading: the new reading counts.
-                (Some(_), Some(now)) => now.max(0.0),
-                _ => 0.0,
-            };
-            counted + since
-        }
-        None => live
-            .and_then(|d| d.number("energy_today"))
-            .unwrap_or(0.0)
-            .max(0.0),
-    }
+/// Today's generation of one inverter: the energy its rollups of the day counted (counter
+/// deltas as the rollup worker counts them), the figure every report and the bill read. Neither
+/// the live counter nor the device's own `energy_today` register is added: they bypass the
+/// counting rules (a glitch, a reset or a swapped device would count), so a page would disagree
+/// with the reports about the same hour. `None` without a rollup today.
+pub fn today_energy_wh(rollup: Option<&DayRollup>) -> Option<f64> {
+    rollup.and_then(|r| r.energy_wh)
 }
 
 /// The colour key of a station on the map and in area lists, first match wins:
@@ -152,12 +140,13 @@ impl Fleet {
         let registered = registered_devices(state, &fleet.scope).await?;
         let faulty = stations_with_open_faults(state, &fleet.scope).await?;
         let rollups = site_day::day_rollups(state, &fleet.scope, &fleet.days, None).await?;
+        let ids: Vec<i64> = fleet.stations.iter().map(|s| s.id).collect();
+        let lifetime = site_day::lifetime_wh(state, &fleet.scope, &ids).await?;
         let mut rollups_by_station: HashMap<i64, Vec<(i64, DayRollup)>> = HashMap::new();
         for (device, (station, r)) in rollups {
             rollups_by_station.entry(station).or_default().push((device, r));
         }
         for s in &fleet.stations {
-            let day = today_of(s.clock);
             let devices = live_devices(state, &fleet.scope.tenant_id, s.id, &registered);
             let gateway_online = s
                 .gateway_id
@@ -169,6 +158,7 @@ impl Fleet {
                 online: gateway_online || devices.iter().any(|d| d.online),
                 fault: faulty.contains(&s.id),
                 last_update: devices.iter().map(|d| d.ts).max(),
+                total_wh: lifetime.get(&s.id).copied(),
                 ..StationLive::default()
             };
             let inverters: HashMap<i64, &DeviceLive> = devices
@@ -181,17 +171,14 @@ impl Fleet {
                     live.inverters_online += 1;
                     live.power_w += d.number("ac_power").unwrap_or(0.0);
                 }
-                live.total_wh += d.number("energy_total").unwrap_or(0.0);
             }
-            let station_rollups = rollups_by_station.remove(&s.id).unwrap_or_default();
-            let mut counted = HashSet::new();
-            for (device, r) in &station_rollups {
-                counted.insert(*device);
-                live.today_wh += today_energy_wh(Some(r), inverters.get(device).copied(), &day);
-            }
-            for (device, d) in &inverters {
-                if !counted.contains(device) {
-                    live.today_wh += today_energy_wh(None, Some(d), &day);
+            // The live inverters only, as the reports count them (a deleted inverter's rollups
+            // stay in the table).
+            for (device, r) in rollups_by_station.remove(&s.id).unwrap_or_default() {
+                if registered.contains(&device)
+                    && let Some(wh) = today_energy_wh(Some(&r))
+                {
+                    live.today_wh = Some(live.today_wh.unwrap_or(0.0) + wh);
                 }
             }
             fleet.live.insert(s.id, live);
@@ -225,7 +212,7 @@ async fn stations_with_open_faults(state: &Core, scope: &StationScope) -> Result
         .collect())
 }
 
-async fn stations(state: &Core, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
+pub async fn stations(state: &Core, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
     let mut sql = Sql::new(
         "SELECT s.id, s.name, s.installation_status, s.capacity, s.component_capacity, s.latitude, \
          s.longitude, s.province_code, s.city_code, s.gateway_id, s.utc_offset_minutes FROM pv_station s WHERE ",
@@ -295,49 +282,16 @@ pub async fn region_names(state: &Core, codes: &[String]) -> Result<HashMap<Stri
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
-    use pv_shared::wire::Value as W;
-
     use super::*;
 
-    fn live(ts: i64, values: &[(&str, f64)], online: bool) -> DeviceLive {
-        DeviceLive {
-            device_id: 1,
-            tenant_id: "t".into(),
-            station_id: 2,
-            kind: KIND_INVERTER.into(),
-            gateway_id: "g".into(),
-            ts,
-            values: values
-                .iter()
-                .map(|(k, v)| (k.to_string(), W::Number(*v)))
-                .collect::<BTreeMap<_, _>>(),
-            suspect: BTreeMap::new(),
-            online,
-        }
-    }
-
     #[test]
-    fn today_follows_the_rollup_and_tops_up_from_the_live_counter() {
-        let day = Day::parse(Some("2026-03-01")).unwrap();
-        let noon = day.start + 12 * 3_600_000;
+    fn today_is_the_counted_energy_of_the_rollups_only() {
         let r = DayRollup::parse(Some(5_000.0), r#"{"energy_total": [0, 0, 0, 105000]}"#);
         assert_eq!(r.last_total, Some(105_000.0));
-        // The live counter moved 700 Wh past the rollup's last reading.
-        let d = live(noon, &[("energy_total", 105_700.0), ("energy_today", 1.0)], true);
-        assert_eq!(today_energy_wh(Some(&r), Some(&d), &day), 5_700.0);
-        // Counter reset after the rollup: the new reading counts.
-        let reset = live(noon, &[("energy_total", 300.0)], true);
-        assert_eq!(today_energy_wh(Some(&r), Some(&reset), &day), 5_300.0);
-        // A live sample of yesterday adds nothing; no live sample at all neither.
-        let old = live(day.start - 1, &[("energy_total", 200_000.0)], true);
-        assert_eq!(today_energy_wh(Some(&r), Some(&old), &day), 5_000.0);
-        assert_eq!(today_energy_wh(Some(&r), None, &day), 5_000.0);
-        // Without a rollup: the device's day counter, else nothing.
-        assert_eq!(today_energy_wh(None, Some(&d), &day), 1.0);
-        let bare = live(noon, &[("energy_total", 9.0)], true);
-        assert_eq!(today_energy_wh(None, Some(&bare), &day), 0.0);
+        assert_eq!(today_energy_wh(Some(&r)), Some(5_000.0));
+        // Without a rollup: no figure (not the device's own register, not 0).
+        assert_eq!(today_energy_wh(None), None);
+        assert_eq!(today_energy_wh(Some(&DayRollup::default())), None);
     }
 
     #[test]
