@@ -317,20 +317,20 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
     approx(&d["capacityKwp"], 170.0, "kWp: 100 + 50 + 20");
     approx(&d["capacityKw"], 135.0, "kW: 80 + 40 + 15");
     approx(&d["currentPowerKw"], 55.0, "40 + 15, the offline I2 not counted");
-    // Today: I1 120 + 5 (counter past the rollup), I2 80, I3 30.
-    approx(&d["todayEnergyKwh"], 235.0, "today");
+    // Today: the rollups only (I1 120, not the live counter 5 kWh past it), I2 80, I3 30.
+    approx(&d["todayEnergyKwh"], 230.0, "today");
     let (month, year) = past(&f, &[f.s1, f.s2]);
-    approx(&d["monthEnergyKwh"], month + 235.0, "month");
-    approx(&d["yearEnergyKwh"], year + 235.0, "year");
-    // Lifetime counters: 5125 + 3080 + 1030 kWh.
-    approx(&d["totalEnergyKwh"], 9_235.0, "total");
-    approx(&d["totalEnergyMwh"], 9.235, "total MWh");
-    // h = 235 kWh / (100 + 50 + 20) kWp.
-    approx(&d["equivalentHoursToday"], 1.38, "hours");
-    // 9235 kWh × 0.997 kg = 9207.295 kg; × 0.4 kg = 3694 kg; 9207.295 / 18.3 = 503.1 trees.
-    approx(&d["co2AvoidedT"], 9.207, "CO2");
-    approx(&d["coalSavedT"], 3.694, "coal");
-    assert_eq!(d["treesEquivalent"], 503);
+    approx(&d["monthEnergyKwh"], month + 230.0, "month");
+    approx(&d["yearEnergyKwh"], year + 230.0, "year");
+    // Lifetime: every counted day (I1 120 + 100 + 70 + 55, I2 80, I3 30 + 20), not the counters.
+    approx(&d["totalEnergyKwh"], 475.0, "total");
+    approx(&d["totalEnergyMwh"], 0.475, "total MWh");
+    // h = 230 kWh / (100 + 50 + 20) kWp.
+    approx(&d["equivalentHoursToday"], 1.35, "hours");
+    // 475 kWh × 0.997 kg = 473.575 kg; × 0.4 kg = 190 kg; 473.575 / 18.3 = 25.9 trees.
+    approx(&d["co2AvoidedT"], 0.474, "CO2");
+    approx(&d["coalSavedT"], 0.19, "coal");
+    assert_eq!(d["treesEquivalent"], 26);
     assert_eq!(
         d["factors"],
         json!({"coalKgPerKwh": 0.4, "co2KgPerKwh": 0.997, "so2KgPerKwh": 0.03, "noxKgPerKwh": 0.015,
@@ -350,9 +350,9 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
     )
     .await;
     let d = app.as_user(&f.manager).get_data("/api/homePage/data").await;
-    // 9235 × 0.8 = 7388 kg; 7388 / 18.3 = 403.7.
-    approx(&d["co2AvoidedT"], 7.388, "CO2 with the parameter");
-    assert_eq!(d["treesEquivalent"], 404);
+    // 475 × 0.8 = 380 kg; 380 / 18.3 = 20.8.
+    approx(&d["co2AvoidedT"], 0.38, "CO2 with the parameter");
+    assert_eq!(d["treesEquivalent"], 21);
 
     // The owner of S1 sees S1's figures only.
     let d = app.as_user(&f.owner).get_data("/api/homePage/data").await;
@@ -363,19 +363,19 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
     );
     approx(&d["capacityKwp"], 100.0, "owner kWp");
     approx(&d["currentPowerKw"], 40.0, "owner power");
-    approx(&d["todayEnergyKwh"], 205.0, "owner today: 125 + 80");
+    approx(&d["todayEnergyKwh"], 200.0, "owner today: 120 + 80");
     let (month, year) = past(&f, &[f.s1]);
-    approx(&d["monthEnergyKwh"], month + 205.0, "owner month");
-    approx(&d["yearEnergyKwh"], year + 205.0, "owner year");
-    approx(&d["totalEnergyKwh"], 8_205.0, "owner total");
-    approx(&d["equivalentHoursToday"], 2.05, "205 / 100");
+    approx(&d["monthEnergyKwh"], month + 200.0, "owner month");
+    approx(&d["yearEnergyKwh"], year + 200.0, "owner year");
+    approx(&d["totalEnergyKwh"], 425.0, "owner total");
+    approx(&d["equivalentHoursToday"], 2.0, "200 / 100");
 
     // The other tenant sees its own station only.
     let d = app.as_user(&f.other).get_data("/api/homePage/data").await;
     assert_eq!(d["stationCount"], 1, "{d}");
     approx(&d["currentPowerKw"], 7.0, "other power");
     approx(&d["todayEnergyKwh"], 2.0, "other today");
-    approx(&d["totalEnergyKwh"], 9.0, "other total");
+    approx(&d["totalEnergyKwh"], 2.0, "other total: its counted day, not its counter");
 
     // Not signed in.
     let Reply { status, body, .. } = app.get("/api/homePage/data").await;
@@ -408,7 +408,7 @@ async fn map_area_and_province_figures_add_up() {
     );
     approx(&a["latitude"], 39.9, "lat");
     approx(&a["currentPowerKw"], 40.0, "S1 power");
-    approx(&a["todayEnergyKwh"], 205.0, "S1 today");
+    approx(&a["todayEnergyKwh"], 200.0, "S1 today");
     assert_eq!(a["updateTime"], local_text(f.now / 1000 * 1000));
     assert_eq!(by_name("Beta")["status"], "fault");
     assert_eq!(by_name("Gamma")["status"], "offline");
@@ -437,7 +437,7 @@ async fn map_area_and_province_figures_add_up() {
     );
     approx(&bj["capacityKwp"], 120.0, "BJ kWp");
     approx(&bj["currentPowerKw"], 40.0, "BJ power");
-    approx(&bj["todayEnergyKwh"], 205.0, "BJ today");
+    approx(&bj["todayEnergyKwh"], 200.0, "BJ today");
     assert_eq!(bj["cities"][0]["cityCode"], "110100");
     let names: Vec<&str> = bj["cities"][0]["stations"]
         .as_array()
@@ -469,9 +469,9 @@ async fn map_area_and_province_figures_add_up() {
     );
     assert_eq!(stats[0]["stationCount"], 2);
     approx(&stats[0]["capacityKwp"], 120.0, "BJ kWp");
-    approx(&stats[0]["todayEnergyKwh"], 205.0, "BJ today");
-    approx(&stats[0]["totalEnergyKwh"], 8_205.0, "BJ total: 5125 + 3080");
-    approx(&stats[1]["totalEnergyKwh"], 1_030.0, "GD total");
+    approx(&stats[0]["todayEnergyKwh"], 200.0, "BJ today");
+    approx(&stats[0]["totalEnergyKwh"], 425.0, "BJ total: 345 + 80");
+    approx(&stats[1]["totalEnergyKwh"], 50.0, "GD total");
 
     // The owner: S1 only, everywhere.
     let map = app.as_user(&f.owner).get_data("/api/homePage/map").await;
@@ -486,7 +486,7 @@ async fn map_area_and_province_figures_add_up() {
         .get_data("/api/station/getStatisticsByProvince")
         .await;
     assert_eq!(stats.as_array().map(Vec::len), Some(1));
-    approx(&stats[0]["totalEnergyKwh"], 8_205.0, "owner total");
+    approx(&stats[0]["totalEnergyKwh"], 425.0, "owner total");
     let list = app.as_user(&f.owner).get_data("/api/station/list").await;
     assert_eq!(
         list.as_array().map(Vec::len),
@@ -503,7 +503,7 @@ async fn map_area_and_province_figures_add_up() {
         .get_data("/api/station/getStatisticsByProvince")
         .await;
     assert_eq!(stats[0]["stationCount"], 1);
-    approx(&stats[0]["totalEnergyKwh"], 9.0, "other total");
+    approx(&stats[0]["totalEnergyKwh"], 2.0, "other total");
 }
 
 #[tokio::test]
@@ -532,8 +532,8 @@ async fn the_inverter_table_shows_live_values_filters_and_pages() {
         (Some("Alpha"), Some("A1"), Some(true))
     );
     approx(&r["acPowerKw"], 40.0, "ac");
-    approx(&r["todayEnergyKwh"], 125.0, "today: 120 + 5");
-    approx(&r["totalEnergyKwh"], 5_125.0, "total");
+    approx(&r["todayEnergyKwh"], 120.0, "today: the rollup (not the live counter past it)");
+    approx(&r["totalEnergyKwh"], 345.0, "total: every counted day, not the register");
     approx(&r["dcPowerKw"], 41.0, "dc");
     approx(&r["efficiency"], 97.56, "40 / 41");
     approx(&r["temperature"], 45.0, "temperature");
