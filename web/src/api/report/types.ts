@@ -27,7 +27,10 @@ export interface StationGeneration {
 }
 
 export interface Performance {
-  energyKwh: number
+  /** The counted energy of every interval, as the generation report shows it (null: no data). */
+  energyKwh: Num
+  /** The energy of the intervals PR counts. */
+  prEnergyKwh: number
   irradiationKwhM2: number
   finalYield: Num
   referenceYield: Num
