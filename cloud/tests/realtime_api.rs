@@ -375,7 +375,11 @@ async fn home_page_totals_follow_telemetry_and_the_callers_stations() {
     assert_eq!(d["stationCount"], 1, "{d}");
     approx(&d["currentPowerKw"], 7.0, "other power");
     approx(&d["todayEnergyKwh"], 2.0, "other today");
-    approx(&d["totalEnergyKwh"], 2.0, "other total: its counted day, not its counter");
+    approx(
+        &d["totalEnergyKwh"],
+        2.0,
+        "other total: its counted day, not its counter",
+    );
 
     // Not signed in.
     let Reply { status, body, .. } = app.get("/api/homePage/data").await;
@@ -532,8 +536,16 @@ async fn the_inverter_table_shows_live_values_filters_and_pages() {
         (Some("Alpha"), Some("A1"), Some(true))
     );
     approx(&r["acPowerKw"], 40.0, "ac");
-    approx(&r["todayEnergyKwh"], 120.0, "today: the rollup (not the live counter past it)");
-    approx(&r["totalEnergyKwh"], 345.0, "total: every counted day, not the register");
+    approx(
+        &r["todayEnergyKwh"],
+        120.0,
+        "today: the rollup (not the live counter past it)",
+    );
+    approx(
+        &r["totalEnergyKwh"],
+        345.0,
+        "total: every counted day, not the register",
+    );
     approx(&r["dcPowerKw"], 41.0, "dc");
     approx(&r["efficiency"], 97.56, "40 / 41");
     approx(&r["temperature"], 45.0, "temperature");
