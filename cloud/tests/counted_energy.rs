@@ -16,6 +16,8 @@ use pv_cloud::kernel::sql::Value;
 use serde_json::{Value as Json, json};
 use support::{TestApp, live_sample};
 
+type Samples = Vec<(i64, Json)>;
+
 const HOUR: i64 = 3_600_000;
 const MIN: i64 = 60_000;
 
@@ -179,8 +181,7 @@ async fn feed(app: &TestApp, s: &Station, power: &mut BTreeMap<i64, f64>) {
             }
         }
     }
-    let mut all: Vec<(i64, &str, &Vec<(i64, Json)>)> =
-        vec![(s.meter, "meter", &met), (s.weather, "weather", &wx)];
+    let mut all: Vec<(i64, &str, &Samples)> = vec![(s.meter, "meter", &met), (s.weather, "weather", &wx)];
     for (i, (id, _)) in s.inverters.iter().enumerate() {
         all.push((*id, "inverter", &inv[i]));
     }
