@@ -17,6 +17,7 @@ mod api;
 mod auth;
 mod commission;
 mod compact;
+mod counted_energy;
 mod data_path;
 mod data_quality;
 mod demo;

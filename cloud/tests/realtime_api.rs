@@ -572,8 +572,8 @@ async fn the_inverter_table_shows_live_values_filters_and_pages() {
     );
     approx(&r["acPowerKw"], 40.0, "ac");
     approx(&r["todayEnergyKwh"], 120.0, "today: its day rollup");
-    // The inverter's own counter as last read: a reading of the device, not a counted figure.
-    approx(&r["totalEnergyKwh"], 5_125.0, "total");
+    // Lifetime: its counted days (120 + 100 + 70), never its own counter's reading (5 125 kWh).
+    approx(&r["totalEnergyKwh"], 290.0, "total");
     approx(&r["dcPowerKw"], 41.0, "dc");
     approx(&r["efficiency"], 97.56, "40 / 41");
     approx(&r["temperature"], 45.0, "temperature");

@@ -9,6 +9,8 @@
 //! `energy.coalKgPerKwh`, `energy.co2KgPerKwh`, `energy.co2KgPerTree`) with these defaults, and
 //! every answer says which were used.
 
+pub mod curve;
+
 use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -51,7 +53,8 @@ pub struct HomeData {
     pub today_energy_kwh: f64,
     pub month_energy_kwh: f64,
     pub year_energy_kwh: f64,
-    /// Lifetime generation (the inverters' `energy_total` counters), kWh and MWh.
+    /// Lifetime generation: the counted energy of every day of the stations (the sum the
+    /// reports' years add up, never the inverters' own `energy_total` registers), kWh and MWh.
     pub total_energy_kwh: f64,
     pub total_energy_mwh: f64,
     /// Equivalent full-load hours today, h = today's kWh / kWp, over the stations that declare
@@ -154,13 +157,13 @@ pub async fn data(State(state): State<TelemetryCtx>, scope: Scoped) -> ApiResult
             d.offline_count += 1;
         }
         power_w += live.power_w;
-        today_wh += live.today_wh;
-        total_wh += live.total_wh;
+        today_wh += live.today_wh.unwrap_or(0.0);
+        total_wh += live.total_wh.unwrap_or(0.0);
         kw += s.capacity_kw.unwrap_or(0.0);
         if let Some(p0) = s.capacity_kwp.filter(|p| *p > 0.0) {
             kwp += p0;
             rated_kwp += p0;
-            rated_today_wh += live.today_wh;
+            rated_today_wh += live.today_wh.unwrap_or(0.0);
         }
     }
     month_wh += today_wh;
@@ -208,8 +211,10 @@ pub struct MapStation {
     /// kWp (DC) and kW (AC) as declared.
     pub capacity_kwp: Option<f64>,
     pub capacity_kw: Option<f64>,
-    /// kWh today.
-    pub today_energy_kwh: f64,
+    /// kWh today (counted, as the reports); null without any rollup today.
+    pub today_energy_kwh: Option<f64>,
+    /// Lifetime kWh (every counted day); null before the first.
+    pub total_energy_kwh: Option<f64>,
     /// Revenue today and this month so far, in the tenant's currency (see `HomeData`).
     pub today_revenue: f64,
     pub month_revenue: f64,
@@ -256,7 +261,8 @@ pub async fn map(
                     current_power_kw: kilo(live.power_w),
                     capacity_kwp: s.capacity_kwp,
                     capacity_kw: s.capacity_kw,
-                    today_energy_kwh: kilo(live.today_wh),
+                    today_energy_kwh: live.today_wh.map(kilo),
+                    total_energy_kwh: live.total_wh.map(kilo),
                     today_revenue: by_station.get(&s.id).map_or(0.0, |r| r.today),
                     month_revenue: by_station.get(&s.id).map_or(0.0, |r| r.month),
                     update_time: live.last_update.map(time::format_ms),
@@ -273,5 +279,8 @@ where
     Core: axum::extract::FromRef<S>,
     crate::telemetry::context::TelemetryCtx: axum::extract::FromRef<S>,
 {
-    OpenApiRouter::new().routes(routes!(data)).routes(routes!(map))
+    OpenApiRouter::new()
+        .routes(routes!(data))
+        .routes(routes!(map))
+        .routes(routes!(curve::power_curve))
 }

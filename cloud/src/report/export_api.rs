@@ -188,6 +188,7 @@ pub(super) fn performance_table(r: &StationPerformance) -> Table {
         vec![
             tr("时间", "Time"),
             tr("发电量 (kWh)", "Generation (kWh)"),
+            tr("PR计入电量 (kWh)", "Energy counted for PR (kWh)"),
             tr("斜面辐照量 (kWh/m²)", "Plane-of-array irradiation (kWh/m²)"),
             tr("最终产能 Yf (h)", "Final yield Yf (h)"),
             tr("参考产能 Yr (h)", "Reference yield Yr (h)"),
@@ -210,6 +211,7 @@ pub(super) fn performance_table(r: &StationPerformance) -> Table {
         t.push(vec![
             label(name).into(),
             f.energy_kwh.into(),
+            f.pr_energy_kwh.into(),
             f.irradiation_kwh_m2.into(),
             f.final_yield.into(),
             f.reference_yield.into(),

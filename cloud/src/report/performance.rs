@@ -66,10 +66,11 @@ pub struct Sample {
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Performance {
-    /// kWh: the counted energy of every interval of the slot, the same figure as the generation
-    /// report's; null when no interval has energy.
+    /// The counted energy of every interval (kWh), as the generation report, the bill and every
+    /// page show it, the intervals PR leaves out included; null when no interval carried energy.
     pub energy_kwh: Option<f64>,
-    /// kWh of the intervals PR counts (with energy and irradiation, plausible, covered).
+    /// kWh of the intervals PR counts (energy and irradiation measured, plausible): the
+    /// numerator of PR and the final yield.
     pub pr_energy_kwh: f64,
     /// kWh/m² of plane-of-array irradiation over the same intervals.
     pub irradiation_kwh_m2: f64,
@@ -127,7 +128,8 @@ pub fn performance(samples: &[Sample], p0_kwp: Option<f64>, setting: &Performanc
         energy_kwh: samples
             .iter()
             .filter_map(|s| s.energy_wh)
-            .fold(None, |acc, e| Some(acc.unwrap_or(0.0) + e / 1000.0)),
+            .reduce(|a, b| a + b)
+            .map(|wh| wh / 1000.0),
         ..Performance::default()
     };
     let Some(p0) = p0_kwp.filter(|p| *p > 0.0) else {
@@ -257,11 +259,10 @@ mod tests {
         d.push(hour(200_000.0, 900.0, 30.0));
         let p = performance(&d, Some(100.0), &PerformanceSetting::default());
         assert!(close(p.pr, 113.0 / 140.0));
-        assert_eq!(p.implausible_intervals, 3);
-        // The slot's energy is every interval's counted energy, as the generation report shows
-        // it; PR leaves the implausible ones out.
-        assert!(close(p.energy_kwh, 113.0 + 10.0 + 10.0 + 200.0));
+        // PR counts 113 kWh; the energy column counts every interval's energy, as every page.
         assert!((p.pr_energy_kwh - 113.0).abs() < 1e-9);
+        assert!(close(p.energy_kwh, 113.0 + 10.0 + 10.0 + 200.0));
+        assert_eq!(p.implausible_intervals, 3);
         assert_eq!(p.missing_intervals, 1);
         assert_eq!(p.counted_intervals, 4);
     }
@@ -308,5 +309,10 @@ mod tests {
         assert_eq!(p.pr_temperature_corrected, None);
         assert!(close(p.expected_energy_kwh, 140.0 * 0.8));
         assert_eq!(performance(&day(), None, &PerformanceSetting::default()).pr, None);
+        // No interval with energy: no energy (null), never 0.
+        assert_eq!(
+            performance(&[], Some(100.0), &PerformanceSetting::default()).energy_kwh,
+            None
+        );
     }
 }

@@ -39,7 +39,7 @@ impl AreaFigures {
         self.capacity_kwp = round(self.capacity_kwp + s.capacity_kwp.unwrap_or(0.0), 4);
         self.capacity_kw = round(self.capacity_kw + s.capacity_kw.unwrap_or(0.0), 4);
         self.current_power_kw = round(self.current_power_kw + kilo(live.power_w), 3);
-        self.today_energy_kwh = round(self.today_energy_kwh + kilo(live.today_wh), 3);
+        self.today_energy_kwh = round(self.today_energy_kwh + kilo(live.today_wh.unwrap_or(0.0)), 3);
     }
 }
 
@@ -148,7 +148,7 @@ pub async fn list_by_area(
                         online: live.online,
                         capacity_kwp: s.capacity_kwp,
                         current_power_kw: kilo(live.power_w),
-                        today_energy_kwh: kilo(live.today_wh),
+                        today_energy_kwh: kilo(live.today_wh.unwrap_or(0.0)),
                     });
                 }
                 province.cities.push(city);
@@ -202,7 +202,7 @@ pub async fn get_statistics_by_province(
             total_energy_kwh: 0.0,
         });
         entry.figures.add(s, &live);
-        entry.total_energy_kwh = round(entry.total_energy_kwh + kilo(live.total_wh), 3);
+        entry.total_energy_kwh = round(entry.total_energy_kwh + kilo(live.total_wh.unwrap_or(0.0)), 3);
     }
     Ok(Data(groups.into_values().collect()))
 }

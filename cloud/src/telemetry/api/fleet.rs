@@ -6,11 +6,12 @@
 //! Definitions (documented for the console in `contracts/telemetry-api.md`):
 //! - current power: sum of `ac_power` of the station's *online* inverters (an offline device's
 //!   last value is history, not power now);
-//! - today's energy: [`today_energy_wh`] per inverter, summed: the counted energy of the day
-//!   rollups, the figure every report shows for the same day (`docs/reports.md`, "Counters");
-//! - total energy: all the counted energy of the station's live inverters since they were first
-//!   monitored (the station-day summary summed), the figure the reports' years add up to; never
-//!   a counter's last reading, which one glitch or a swapped device would move;
+//! - today's energy: the counted energy of the station's live inverters in its today, from their
+//!   rollups ([`today_energy_wh`]), as the generation report and the bill count it (so it trails
+//!   the live counters by the rollup delay); null without any rollup today;
+//! - total energy: the lifetime counted energy, the sum of every day of the station-day summary
+//!   (`site_day::lifetime_wh`), as the reports count it — never a device's own `energy_total`
+//!   or `energy_today` register (a register read once wrong, reset or swapped is not energy);
 //! - communicating (online): its gateway is online, or at least one of its devices is (a gateway
 //!   keeps a station online at night when inverters sleep);
 //! - fault: the station has an open (active or acknowledged) station-fault alarm (type 1) —
@@ -61,8 +62,10 @@ pub struct StationInfo {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StationLive {
     pub power_w: f64,
-    pub today_wh: f64,
-    pub total_wh: f64,
+    /// Counted energy today; `None` when no inverter of the station has a rollup today.
+    pub today_wh: Option<f64>,
+    /// Lifetime counted energy; `None` when the station has no counted day.
+    pub total_wh: Option<f64>,
     pub online: bool,
     pub fault: bool,
     pub inverters_online: usize,
@@ -80,13 +83,13 @@ pub struct Fleet {
     live: HashMap<i64, StationLive>,
 }
 
-/// Today's generation of one inverter: the energy its day rollup counted, the same figure the
-/// generation report, the bill and revenue show for the day (it follows the live view within a
-/// rollup pass, `rollup_delay_seconds` after each 5-minute bucket). Neither the live counter nor
-/// the device's own `energy_today` register is a figure: one glitchy read or a swapped device
-/// would move it (`docs/reports.md`, "Counters").
-pub fn today_energy_wh(rollup: Option<&DayRollup>) -> f64 {
-    rollup.and_then(|r| r.energy_wh).unwrap_or(0.0).max(0.0)
+/// Today's generation of one inverter: the energy its rollups of the day counted (counter
+/// deltas as the rollup worker counts them), the figure every report and the bill read. Neither
+/// the live counter nor the device's own `energy_today` register is added: they bypass the
+/// counting rules (a glitch, a reset or a swapped device would count), so a page would disagree
+/// with the reports about the same hour. `None` without a rollup today.
+pub fn today_energy_wh(rollup: Option<&DayRollup>) -> Option<f64> {
+    rollup.and_then(|r| r.energy_wh)
 }
 
 /// The colour key of a station on the map and in area lists, first match wins:
@@ -138,7 +141,8 @@ impl Fleet {
         let registered = registered_devices(state, &fleet.scope).await?;
         let faulty = stations_with_open_faults(state, &fleet.scope).await?;
         let rollups = site_day::day_rollups(state, &fleet.scope, &fleet.days, None).await?;
-        let lifetime = lifetime_wh(state, &fleet.stations).await?;
+        let ids: Vec<i64> = fleet.stations.iter().map(|s| s.id).collect();
+        let lifetime = site_day::lifetime_wh(state, &fleet.scope, &ids).await?;
         let mut rollups_by_station: HashMap<i64, Vec<(i64, DayRollup)>> = HashMap::new();
         for (device, (station, r)) in rollups {
             rollups_by_station.entry(station).or_default().push((device, r));
@@ -155,6 +159,7 @@ impl Fleet {
                 online: gateway_online || devices.iter().any(|d| d.online),
                 fault: faulty.contains(&s.id),
                 last_update: devices.iter().map(|d| d.ts).max(),
+                total_wh: lifetime.get(&s.id).copied(),
                 ..StationLive::default()
             };
             let inverters: HashMap<i64, &DeviceLive> = devices
@@ -168,11 +173,15 @@ impl Fleet {
                     live.power_w += d.number("ac_power").unwrap_or(0.0);
                 }
             }
-            let station_rollups = rollups_by_station.remove(&s.id).unwrap_or_default();
-            for (_, r) in &station_rollups {
-                live.today_wh += today_energy_wh(Some(r));
+            // The live inverters only, as the reports count them (a deleted inverter's rollups
+            // stay in the table).
+            for (device, r) in rollups_by_station.remove(&s.id).unwrap_or_default() {
+                if registered.contains(&device)
+                    && let Some(wh) = today_energy_wh(Some(&r))
+                {
+                    live.today_wh = Some(live.today_wh.unwrap_or(0.0) + wh);
+                }
             }
-            live.total_wh = lifetime.get(&s.id).copied().unwrap_or(0.0);
             fleet.live.insert(s.id, live);
         }
         Ok(fleet)
@@ -182,26 +191,6 @@ impl Fleet {
     pub fn live(&self, station: i64) -> StationLive {
         self.live.get(&station).cloned().unwrap_or_default()
     }
-}
-
-/// Each station's counted inverter energy over all its days (the station-day summary, kept
-/// current with its live devices).
-async fn lifetime_wh(state: &Core, stations: &[StationInfo]) -> Result<HashMap<i64, f64>, ApiError> {
-    let ids: Vec<i64> = stations.iter().map(|s| s.id).collect();
-    crate::telemetry::station_day::ensure_current(&state.db, &ids).await?;
-    let mut out = HashMap::new();
-    for chunk in ids.chunks(500) {
-        let mut sql = Sql::new(
-            "SELECT station_id, SUM(energy_wh) AS wh FROM pv_telemetry_station_day WHERE station_id IN (",
-        );
-        sql.push_ids(&chunk.iter().map(|i| crate::kernel::Id(*i)).collect::<Vec<_>>());
-        sql.push(") GROUP BY station_id");
-        for r in sql.rows(state.db.pool()).await? {
-            let wh: Option<f64> = r.try_get("wh")?;
-            out.insert(r.try_get::<i64, _>("station_id")?, wh.unwrap_or(0.0));
-        }
-    }
-    Ok(out)
 }
 
 /// The caller's stations with an open station-fault alarm (type 1, active or acknowledged).
@@ -224,7 +213,7 @@ async fn stations_with_open_faults(state: &Core, scope: &StationScope) -> Result
         .collect())
 }
 
-async fn stations(state: &Core, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
+pub async fn stations(state: &Core, scope: &StationScope) -> Result<Vec<StationInfo>, ApiError> {
     let mut sql = Sql::new(
         "SELECT s.id, s.name, s.installation_status, s.capacity, s.component_capacity, s.latitude, \
          s.longitude, s.province_code, s.city_code, s.gateway_id, s.utc_offset_minutes FROM pv_station s WHERE ",
@@ -297,13 +286,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn today_is_the_day_rollups_counted_energy_and_nothing_live() {
+    fn today_is_the_counted_energy_of_the_rollups_only() {
         let r = DayRollup::parse(Some(5_000.0), r#"{"energy_total": [0, 0, 0, 105000]}"#);
-        assert_eq!(today_energy_wh(Some(&r)), 5_000.0);
-        // No day rollup yet: nothing, whatever the device's own registers say.
-        assert_eq!(today_energy_wh(None), 0.0);
-        let none = DayRollup::parse(None, "{}");
-        assert_eq!(today_energy_wh(Some(&none)), 0.0);
+        assert_eq!(r.last_total, Some(105_000.0));
+        assert_eq!(today_energy_wh(Some(&r)), Some(5_000.0));
+        // Without a rollup: no figure (not the device's own register, not 0).
+        assert_eq!(today_energy_wh(None), None);
+        assert_eq!(today_energy_wh(Some(&DayRollup::default())), None);
     }
 
     #[test]

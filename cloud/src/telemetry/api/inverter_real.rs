@@ -53,10 +53,12 @@ pub struct InverterReal {
     pub withheld: Option<String>,
     /// Active power fed to the grid, kW (`ac_power`); 0 when offline.
     pub ac_power_kw: Option<f64>,
-    /// Generation today, kWh: the day rollup's counter deltas plus the live counter's advance
-    /// since (the same figure the reports show).
-    pub today_energy_kwh: f64,
-    /// Lifetime generation counter, kWh (`energy_total`).
+    /// Generation today, kWh: the counted energy of the inverter's rollups of its station's
+    /// today (the figure the reports show; it trails the live counter by the rollup delay);
+    /// null without a rollup today.
+    pub today_energy_kwh: Option<f64>,
+    /// Lifetime generation, kWh: the counted energy of all its days (not its own
+    /// `energy_total` register); null before its first counted day.
     pub total_energy_kwh: Option<f64>,
     /// DC input power, kW (`dc_power`).
     pub dc_power_kw: Option<f64>,
@@ -116,7 +118,8 @@ fn highest_input(d: &DeviceLive) -> usize {
 fn row_of(
     r: &Registered,
     live: Option<&DeviceLive>,
-    today_wh: f64,
+    // (today, lifetime) counted energy, Wh.
+    energy: (Option<f64>, Option<f64>),
     faulty: bool,
     withheld: Option<String>,
 ) -> InverterReal {
@@ -156,8 +159,8 @@ fn row_of(
         .to_owned(),
         withheld,
         ac_power_kw: if online { ac.map(kilo) } else { live.map(|_| 0.0) },
-        today_energy_kwh: kilo(today_wh),
-        total_energy_kwh: n("energy_total").map(kilo),
+        today_energy_kwh: energy.0.map(kilo),
+        total_energy_kwh: energy.1.map(kilo),
         dc_power_kw: dc.map(kilo),
         efficiency,
         temperature: n("temperature"),
@@ -322,6 +325,7 @@ pub async fn list(
     days.dedup_by_key(|(s, _)| *s);
     let ids: Vec<i64> = page.iter().map(|(r, _)| r.id).collect();
     let rollups = site_day::day_rollups(&state, &scope, &days, Some(&ids)).await?;
+    let lifetime = site_day::inverter_lifetime_wh(&state, &scope.tenant_id, &ids).await?;
     let faulty = with_open_faults(
         &state,
         &scope,
@@ -331,12 +335,15 @@ pub async fn list(
     let records = page
         .iter()
         .map(|(r, live)| {
-            let today = fleet::today_energy_wh(rollups.get(&r.id).map(|(_, d)| d));
+            let energy = (
+                fleet::today_energy_wh(rollups.get(&r.id).map(|(_, d)| d)),
+                lifetime.get(&r.id).copied(),
+            );
             let withheld = r
                 .gateway_id
                 .as_deref()
                 .and_then(|g| state.realtime.withheld(g, &scope.tenant_id, r.station_id, &r.sn));
-            row_of(r, live.as_ref(), today, faulty.contains(&r.id), withheld)
+            row_of(r, live.as_ref(), energy, faulty.contains(&r.id), withheld)
         })
         .collect();
     Ok(Data(Page::new(records, total, size, current)))

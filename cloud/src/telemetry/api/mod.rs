@@ -5,8 +5,8 @@
 //! Where figures come from (the same rule in every call, so screens agree with each other and
 //! with reports):
 //! - live values (power, voltages, online) from the in-memory realtime view, never the database;
-//! - energies from the inverters' cumulative counters as the rollups hold them (see
-//!   [`fleet::today_energy_wh`]), never from integrating power;
+//! - energies are the counted energy the rollups hold (see [`fleet::today_energy_wh`] and
+//!   `site_day::lifetime_wh`), never a device's own energy registers, never integrated power;
 //! - curves from the 5-minute rollups, topped up from raw samples where the rollup has not caught
 //!   up yet ([`curve`]);
 //! - every row first passes the caller's station scope (`station::scope::visible_stations`) and

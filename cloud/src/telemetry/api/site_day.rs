@@ -208,6 +208,70 @@ pub async fn month_and_year_before_today(
     Ok((month, year))
 }
 
+/// Lifetime counted energy per station: the sum of every day of its station-day summary (its
+/// live inverters' day rollups), the same rows every report sums — not the inverters' own
+/// counters. Days are cut at the hub's midnight there, which no lifetime depends on. A station
+/// without any counted day is absent.
+pub async fn lifetime_wh(
+    core: &Core,
+    scope: &StationScope,
+    stations: &[i64],
+) -> Result<HashMap<i64, f64>, ApiError> {
+    let mut out = HashMap::new();
+    if stations.is_empty() {
+        return Ok(out);
+    }
+    station_day::ensure_current(&core.db, stations).await?;
+    let mut sql = Sql::new(
+        "SELECT r.station_id, SUM(r.energy_wh) AS wh, CAST(SUM(r.energy_n) AS BIGINT) AS n \
+         FROM pv_telemetry_station_day r JOIN pv_station s ON s.id = r.station_id WHERE ",
+    );
+    sql.append(&scope.stations("s"));
+    sql.push_bind(
+        " AND s.tenant_id = ? AND r.station_id IN (",
+        [Value::Text(scope.tenant_id.clone())],
+    );
+    sql.push_ids(&ids(stations));
+    sql.push(") GROUP BY r.station_id");
+    for r in sql.rows(core.db.pool()).await? {
+        if r.try_get::<Option<i64>, _>("n")?.unwrap_or(0) > 0
+            && let Some(wh) = r.try_get::<Option<f64>, _>("wh")?
+        {
+            out.insert(r.try_get::<i64, _>("station_id")?, wh);
+        }
+    }
+    Ok(out)
+}
+
+/// Lifetime counted energy per inverter: the sum of its day rollups (what the station's
+/// lifetime adds up). An inverter without any is absent.
+pub async fn inverter_lifetime_wh(
+    core: &Core,
+    tenant: &str,
+    inverters: &[i64],
+) -> Result<HashMap<i64, f64>, ApiError> {
+    let mut out = HashMap::new();
+    if inverters.is_empty() {
+        return Ok(out);
+    }
+    let mut sql = Sql::default();
+    sql.push_bind(
+        "SELECT device_id, SUM(energy_wh) AS wh, COUNT(energy_wh) AS n FROM pv_telemetry_rollup \
+         WHERE tenant_id = ? AND period = '1d' AND device_id IN (",
+        [Value::Text(tenant.to_owned())],
+    );
+    sql.push_ids(&ids(inverters));
+    sql.push(") GROUP BY device_id");
+    for r in sql.rows(core.db.pool()).await? {
+        if r.try_get::<i64, _>("n")? > 0
+            && let Some(wh) = r.try_get::<Option<f64>, _>("wh")?
+        {
+            out.insert(r.try_get::<i64, _>("device_id")?, wh);
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { toFleetSummary, toMapStation, toProvinceStat } from './home'
 import { toInverterLive, toCurves } from './inverterReal'
 import { toFlexLive } from './flex'
-import { sumSeries, withClockShifts } from './station'
+import { sumSeries, toFleetCurve, withClockShifts } from './station'
 import { clockShiftFromRemark, clockShiftOf, time } from './wire'
 import { metricUnit, parseMetric } from './metrics'
 import type { CurveSeries } from './types'
@@ -125,6 +125,28 @@ describe('home answers', () => {
       todayWh: 10_000,
       totalWh: 50_000,
     })
+  })
+})
+
+describe('the fleet power curve', () => {
+  it("keeps the hub's instants and span, whatever the browser's day", () => {
+    const start = Date.UTC(2026, 10, 27, 14)
+    const c = toFleetCurve({
+      start,
+      end: start + 86_400_000,
+      intervalMinutes: 5,
+      points: [
+        [start + 300_000, 5_360_000.5],
+        [start + 600_000, null],
+        ['x', 1],
+      ],
+    })
+    expect(c.range).toEqual([start, start + 86_400_000])
+    expect(c.points).toEqual([[start + 300_000, 5_360_000.5]])
+  })
+
+  it('answers no points for an empty fleet', () => {
+    expect(toFleetCurve({ points: [] }).points).toEqual([])
   })
 })
 

@@ -10,7 +10,9 @@ import { flexRealtime } from './flex'
 import { mapStations, toMapStation } from './home'
 import { MAX_WAVE_DEVICES, inverterRealList, waveDay } from './inverterReal'
 import type { ClockShift, CurveSeries, DeviceLive, FlexLive, StationLive } from './types'
-import { asRaw, clockShiftFromRemark, clockShiftOf, kilo, pick, strOrNull } from './wire'
+import request from '../request'
+import type { Envelope } from '../types'
+import { asRaw, clockShiftFromRemark, clockShiftOf, kilo, num, pick, strOrNull } from './wire'
 
 export interface StationOverview {
   station: StationLive
@@ -97,17 +99,41 @@ export async function stationPowerCurve(
   }
 }
 
-/** Most inverters the fleet power curve adds up (a page of the live list, 20 per curve request). */
-export const FLEET_CURVE_MAX_INVERTERS = 200
+/** The fleet's power of today: W per 5-minute bucket (epoch ms) and the span it covers. */
+export interface FleetCurve {
+  /** `[start, end)`, epoch ms: the stations' todays. */
+  range: [number, number]
+  points: [number, number][]
+}
 
 /**
- * The fleet's power curve of today (W): every visible inverter's `ac_power` curve added bucket by
- * bucket, from the live inverter list and the inverter curves (no fleet-wide curve call exists).
- * Capped at `FLEET_CURVE_MAX_INVERTERS` inverters.
+ * The fleet's power curve of today (`GET /api/homePage/powerCurve`): the hub adds every live
+ * inverter's 5-minute mean power over each station's own today, so a station on a shifted clock
+ * lands at its real instant and the axis is the stations' day, not the browser's.
  */
-export async function fleetPowerCurve(signal?: AbortSignal): Promise<[number, number][]> {
-  const page = await inverterRealList({ current: 1, size: FLEET_CURVE_MAX_INVERTERS }, signal)
-  return (await stationPowerCurve(page.records, undefined, signal)).points
+export async function fleetPowerCurve(signal?: AbortSignal): Promise<FleetCurve> {
+  const res = await request.get<Envelope<unknown>>('/homePage/powerCurve', {
+    signal,
+    silent: true,
+  })
+  return toFleetCurve(res.data.data)
+}
+
+/** A `powerCurve` answer: `[epoch ms, W]` points and the span (the points' own without it). */
+export function toFleetCurve(data: unknown): FleetCurve {
+  const raw = asRaw(data)
+  const points = (Array.isArray(raw.points) ? raw.points : []).flatMap((p): [number, number][] => {
+    if (!Array.isArray(p)) return []
+    const [t, w] = [num(p[0]), num(p[1])]
+    return t === null || w === null ? [] : [[t, w]]
+  })
+  const start = num(raw.start)
+  const end = num(raw.end)
+  const range: [number, number] =
+    start !== null && end !== null
+      ? [start, end]
+      : [points[0]?.[0] ?? 0, points[points.length - 1]?.[0] ?? 0]
+  return { range, points }
 }
 
 /**

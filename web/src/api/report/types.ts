@@ -27,9 +27,9 @@ export interface StationGeneration {
 }
 
 export interface Performance {
-  /** The slot's counted energy, as the generation report shows it; null without data. */
+  /** The counted energy of every interval, as the generation report shows it (null: no data). */
   energyKwh: Num
-  /** kWh of the intervals PR counts. */
+  /** The energy of the intervals PR counts. */
   prEnergyKwh: number
   irradiationKwhM2: number
   finalYield: Num

@@ -104,6 +104,11 @@ export interface FleetFigures {
   totalWh: number | null
   capacityWp: number | null
   co2Kg: number | null
+  /**
+   * Equivalent full-load hours today as the hub computed them (the home totals'
+   * `equivalentHoursToday`); without it, today's energy / capacity.
+   */
+  hoursToday?: number | null
   stations?: number
   /** Revenue (the electricity bill) of today and this month so far; no card without it. */
   revenue?: RevenueFigures
@@ -127,9 +132,11 @@ export function KpiRow({
   const { t, i18n } = useTranslation()
   const load = percentOf(figures.powerW, figures.capacityWp)
   const hours =
-    figures.todayWh !== null && figures.capacityWp !== null && figures.capacityWp > 0
-      ? figures.todayWh / figures.capacityWp
-      : null
+    figures.hoursToday !== undefined
+      ? figures.hoursToday
+      : figures.todayWh !== null && figures.capacityWp !== null && figures.capacityWp > 0
+        ? figures.todayWh / figures.capacityWp
+        : null
   const cards: KpiCardProps[] = [
     {
       testId: 'kpi-current-power',

@@ -12,17 +12,19 @@ export function dayRange(date?: string): [number, number] {
 export interface PowerCurveOptions {
   name: string
   date?: string
+  /** The axis span, epoch ms (instead of `date`'s day in the browser's clock). */
+  range?: [number, number]
   colour?: string
 }
 
 /** One area line of power (W in, shown in W / kW / MW) over a whole day. */
 export function powerCurveOption(
   points: readonly [number, number][],
-  { name, date, colour = '#52c41a' }: PowerCurveOptions,
+  { name, date, range, colour = '#52c41a' }: PowerCurveOptions,
 ): Record<string, unknown> {
   const max = points.reduce((m, [, v]) => Math.max(m, Math.abs(v)), 0)
   const scale = axisScale('W', max)
-  const [min, maxT] = dayRange(date)
+  const [min, maxT] = range ?? dayRange(date)
   const data: Point[] = breakGaps(
     points.map(([t, v]) => [t, v / scale.factor]),
     15 * 60_000,

@@ -13,5 +13,6 @@ export const fleetFigures = (summary: FleetSummary | undefined, stations = 0): F
   totalWh: summary?.totalWh ?? null,
   capacityWp: summary?.capacityWp ?? null,
   co2Kg: summary?.co2Kg ?? null,
+  hoursToday: summary?.hoursToday ?? null,
   revenue: fleetRevenue(summary),
 })

@@ -30,6 +30,7 @@ const point = (label: string, energyKwh: number | null) => ({
 
 const performance = (pr: number | null) => ({
   energyKwh: 0,
+  prEnergyKwh: 0,
   irradiationKwhM2: 0,
   finalYield: null,
   referenceYield: null,

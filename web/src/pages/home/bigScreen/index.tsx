@@ -199,12 +199,13 @@ export default function BigScreen() {
                   grow={2}
                   fill
                 >
-                  {curve.data && curve.data.length > 0 ? (
+                  {curve.data && curve.data.points.length > 0 ? (
                     <Chart
                       theme="dark"
                       data-testid="bigscreen-power-curve"
-                      option={powerCurveOption(curve.data, {
+                      option={powerCurveOption(curve.data.points, {
                         name: t('realtimeUi.bigScreen.fleetPower'),
+                        range: curve.data.range,
                       })}
                       style={{ height: '100%' }}
                       notMerge
