@@ -9,7 +9,7 @@
 
 use crate::support;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDate, Timelike, Utc};
 use pv_cloud::kernel::sql::Value;
@@ -199,14 +199,7 @@ async fn feed(app: &TestApp, s: &Station, power: &mut BTreeMap<i64, f64>) {
             .unwrap_or_default();
         app.put_live(live_sample("demo", s.id, device, kind, *ts, &values, true))
             .await;
-        app.put_raw("demo", s.id, device, samples).await;
-        let buckets: BTreeSet<i64> = samples
-            .iter()
-            .map(|(ts, _)| ts - ts.rem_euclid(5 * MIN))
-            .collect();
-        pv_cloud::telemetry::rollup::recompute(&app.state.db, device, &buckets, 900_000, 8 * HOUR)
-            .await
-            .expect("rollup");
+        app.put_raw_and_roll_up("demo", s.id, device, samples).await;
     }
 }
 

@@ -9,8 +9,6 @@
 
 use crate::support;
 
-use std::collections::BTreeSet;
-
 use chrono::NaiveDate;
 use serde_json::{Value as Json, json};
 use support::{TestApp, approx, int, live_sample, local_midnight};
@@ -90,14 +88,7 @@ async fn plant() -> Plant {
             true,
         ))
         .await;
-        app.put_raw(T1, station, device, samples).await;
-        let buckets: BTreeSet<i64> = samples
-            .iter()
-            .map(|(ts, _)| ts - ts.rem_euclid(5 * MIN))
-            .collect();
-        pv_cloud::telemetry::rollup::recompute(&app.state.db, device, &buckets, 900_000, 8 * HOUR)
-            .await
-            .expect("rollup");
+        app.put_raw_and_roll_up(T1, station, device, samples).await;
     }
     Plant {
         app,

@@ -5,8 +5,6 @@
 
 use crate::support;
 
-use std::collections::BTreeSet;
-
 use chrono::NaiveDate;
 use pv_cloud::kernel::sql::Value;
 use serde_json::{Value as Json, json};
@@ -141,14 +139,7 @@ async fn plant_on(days: [&str; 2]) -> Plant {
             true,
         ))
         .await;
-        app.put_raw(T1, station, device, samples).await;
-        let buckets: BTreeSet<i64> = samples
-            .iter()
-            .map(|(ts, _)| ts - ts.rem_euclid(5 * MIN))
-            .collect();
-        pv_cloud::telemetry::rollup::recompute(&app.state.db, device, &buckets, 900_000, 8 * HOUR)
-            .await
-            .expect("rollup");
+        app.put_raw_and_roll_up(T1, station, device, samples).await;
     }
     Plant {
         app,

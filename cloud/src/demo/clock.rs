@@ -18,7 +18,8 @@ pub fn clock_offset_h(longitude: f64, now_ms: i64) -> f64 {
     } else if offset > 12.0 {
         offset -= 24.0;
     }
-    offset
+    // -0.0 (a rounded small negative) would read "+-0 h" and differ from a kept 0.
+    if offset == 0.0 { 0.0 } else { offset }
 }
 
 /// Site solar hours in which a kept clock still shows good daylight production.
@@ -49,7 +50,7 @@ pub fn offset_of_site_minutes(minutes: i64) -> f64 {
     } else if h > 12.0 {
         h -= 24.0;
     }
-    h
+    if h == 0.0 { 0.0 } else { h }
 }
 
 /// `+5 h`, `-3 h`, `+0 h`.
@@ -116,6 +117,11 @@ mod tests {
         );
         assert_ne!(clock_offset_h(lon, evening), h);
         assert_eq!(keep_or_choose(None, lon, start), h);
+        // Never a negative zero: its text would differ from a kept zero's.
+        for q in 0..96 {
+            let h = clock_offset_h(113.25, start + q * 900_000);
+            assert!(!(h == 0.0 && h.is_sign_negative()), "{q}");
+        }
         for h in [-11.0, -3.0, 0.0, 5.0, 6.0, 12.0] {
             assert_eq!(offset_of_site_minutes(site_offset_minutes(h)), h, "{h}");
         }

@@ -121,6 +121,25 @@ impl TestApp {
         .await;
     }
 
+    /// Stores raw samples of a device and rolls up their 5-minute buckets (and what follows)
+    /// through the real rollup code, in a +08:00 hub clock with a 15-minute irradiation gap.
+    pub async fn put_raw_and_roll_up(
+        &self,
+        tenant: &str,
+        station: i64,
+        device: i64,
+        samples: &[(i64, serde_json::Value)],
+    ) {
+        self.put_raw(tenant, station, device, samples).await;
+        let buckets: std::collections::BTreeSet<i64> = samples
+            .iter()
+            .map(|(ts, _)| ts - ts.rem_euclid(300_000))
+            .collect();
+        pv_cloud::telemetry::rollup::recompute(&self.state.db, device, &buckets, 900_000, 8 * 3_600_000)
+            .await
+            .expect("rollup");
+    }
+
     /// Raw samples `(ts, metrics JSON)` of one device, inserted 200 rows per statement.
     pub async fn put_raw(
         &self,
