@@ -8,9 +8,7 @@ use crate::kernel::ApiError;
 use crate::kernel::db::Db;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time;
-
-/// Five minutes: the rollup bucket (`telemetry::ingest::BUCKET_MS`).
-pub const BUCKET_MS: i64 = 300_000;
+pub use crate::telemetry::ingest::BUCKET_MS;
 
 /// The corrections in force for one device (withdrawn ones left out).
 #[derive(Debug, Clone, Default)]
