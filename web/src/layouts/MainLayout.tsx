@@ -112,6 +112,14 @@ export default function MainLayout() {
 
   useEffect(() => tokenRefresher.start(), [])
 
+  // A page opens at its top: the window keeps its scroll across client-side navigation, and a
+  // click low in a long page (or the sidebar on a short window) left the next page scrolled past
+  // its end, a blank area.
+  const { pathname } = useLocation()
+  useEffect(() => {
+    window.scrollTo(0, 0)
+  }, [pathname])
+
   // Live alarms: connected while the top bar is shown; each message replaces count and list.
   const userId = userInfo?.user_id
   useEffect(() => {
@@ -135,7 +143,11 @@ export default function MainLayout() {
     <Flex align="center" gap={8} style={{ height: 56, paddingInline: 20, overflow: 'hidden' }}>
       <img src={logo} alt="" width={28} height={28} />
       {wide && (
-        <Typography.Text strong ellipsis style={{ color: token.colorText }}>
+        <Typography.Text
+          strong
+          ellipsis={{ tooltip: t('app.title') }}
+          style={{ color: token.colorText }}
+        >
           {t('app.title')}
         </Typography.Text>
       )}
@@ -164,7 +176,17 @@ export default function MainLayout() {
           trigger={null}
           width={220}
           theme={dark ? 'dark' : 'light'}
-          style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}
+          data-testid="side-sider"
+          // The sidebar scrolls on its own and stays in view: an expanded menu taller than the
+          // window no longer makes the page as tall as the menu.
+          style={{
+            borderRight: `1px solid ${token.colorBorderSecondary}`,
+            position: 'sticky',
+            top: 0,
+            height: '100vh',
+            overflowY: 'auto',
+            overflowX: 'hidden',
+          }}
         >
           {brand(!collapsed)}
           <SideMenu collapsed={collapsed} dark={dark} />
@@ -181,6 +203,10 @@ export default function MainLayout() {
             paddingInline: phone ? 4 : 12,
             background: token.colorBgContainer,
             borderBottom: `1px solid ${token.colorBorderSecondary}`,
+            // The header stays put while the page scrolls.
+            position: 'sticky',
+            top: 0,
+            zIndex: 20,
           }}
         >
           {phone ? (

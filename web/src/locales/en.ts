@@ -517,6 +517,7 @@ const en: Messages = {
     no: 'No',
     all: 'All',
     empty: 'No data',
+    filters: 'Filters',
   },
 }
 

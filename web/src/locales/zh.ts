@@ -514,6 +514,7 @@ const zh = {
     no: '否',
     all: '全部',
     empty: '暂无数据',
+    filters: '筛选',
   },
 }
 
