@@ -19,17 +19,21 @@ export function rememberStation(userId: string | undefined, stationId: string | 
   }
 }
 
+function lastUsed(userId: string | undefined): string | null {
+  if (!userId) return null
+  try {
+    return localStorage.getItem(keyOf(userId))
+  } catch {
+    return null
+  }
+}
+
 /** The last used station when it is still one of `ids`, else the first (none: undefined). */
 export function preferredStation(
   userId: string | undefined,
   ids: readonly string[],
 ): string | undefined {
-  let last: string | null = null
-  try {
-    last = userId ? localStorage.getItem(keyOf(userId)) : null
-  } catch {
-    last = null
-  }
+  const last = lastUsed(userId)
   return last !== null && ids.includes(last) ? last : ids[0]
 }
 
