@@ -115,7 +115,8 @@ export function pieOption(title: string, slices: PieSlice[]): Record<string, unk
           color: '#fff',
           fontSize: 11,
           // A slice too thin for its share leaves it to the tooltip.
-          formatter: (p: { percent: number }) => (p.percent >= 4 ? `${Math.round(p.percent)}%` : ''),
+          formatter: (p: { percent: number }) =>
+            p.percent >= 4 ? `${Math.round(p.percent)}%` : '',
         },
       },
     ],
