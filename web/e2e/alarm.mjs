@@ -461,15 +461,21 @@ export async function alarmChecks(t) {
     await check('the big screen lists the open alarm live and opens its detail', async () => {
       assert(live.alarm, 'no alarm')
       // A browser that prefers English showing the Chinese console: the big screen's feed names
-      // the console's language, not the browser's (its titles were English here).
-      await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' })
+      // the console's language, not the browser's (its titles were English here). The browser's
+      // language is what its websocket handshake carries (extra headers do not reach it).
+      const cdp = await page.context().newCDPSession(page)
+      const userAgent = await page.evaluate(() => navigator.userAgent)
+      const language = (acceptLanguage) =>
+        cdp.send('Network.setUserAgentOverride', { userAgent, acceptLanguage })
       const row = page.locator(`[data-testid="bigscreen-alarm"][data-alarm-id="${live.alarm}"]`)
       try {
+        await language('en-US,en;q=0.9')
         await page.goto(`${baseUrl}/bigScreen/index`)
         await row.waitFor({ timeout })
         await row.getByText(FAULT_NAME_ZH).first().waitFor()
       } finally {
-        await page.setExtraHTTPHeaders({})
+        await language('zh-CN,zh;q=0.9').catch(() => {})
+        await cdp.detach().catch(() => {})
       }
       await page.screenshot({ path: join(screenshotDir, 'bigscreen-alarm.png') })
       await row.click()

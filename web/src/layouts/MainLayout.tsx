@@ -98,6 +98,7 @@ export default function MainLayout() {
   const collapsed = useLayoutStore((s) => s.collapsed)
   const toggleCollapsed = useLayoutStore((s) => s.toggleCollapsed)
   const dark = useSettingsStore((s) => s.theme) === 'theme-dark'
+  const english = useSettingsStore((s) => s.language) === 'en'
   const userInfo = useSessionStore((s) => s.userInfo)
   const accessToken = useSessionStore((s) => s.token)
   const [registerDismissed, setRegisterDismissed] = useState(false)
@@ -174,7 +175,8 @@ export default function MainLayout() {
           collapsible
           collapsed={collapsed}
           trigger={null}
-          width={220}
+          // English menu names are longer ("Electricity bill settlement"): a wider sidebar.
+          width={english ? 248 : 220}
           theme={dark ? 'dark' : 'light'}
           data-testid="side-sider"
           // The sidebar scrolls on its own and stays in view: an expanded menu taller than the
