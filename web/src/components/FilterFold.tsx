@@ -6,7 +6,8 @@ import { usePhone } from '../hooks/usePhone'
 
 /**
  * Phones: a list's filters fold away behind one button (as on the inspection pages), so the first
- * screen shows the list, not the filter form. `hidden` goes on the filter form.
+ * screen shows the list, not the filter form. `hidden` goes on the filter form; `close` folds it
+ * again once a search is made, so the results are what the phone shows.
  */
 export function useFilterFold(testId: string) {
   const { t } = useTranslation()
@@ -23,5 +24,5 @@ export function useFilterFold(testId: string) {
       {t('common.filters')}
     </Button>
   ) : null
-  return { phone, toggle, hidden: phone && !open }
+  return { phone, toggle, hidden: phone && !open, close: () => setOpen(false) }
 }

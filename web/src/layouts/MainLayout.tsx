@@ -118,7 +118,7 @@ export default function MainLayout() {
   // its end, a blank area.
   const { pathname } = useLocation()
   useEffect(() => {
-    window.scrollTo(0, 0)
+    if (window.scrollY !== 0) window.scrollTo(0, 0)
   }, [pathname])
 
   // Live alarms: connected while the top bar is shown; each message replaces count and list.

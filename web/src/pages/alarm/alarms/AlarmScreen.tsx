@@ -303,7 +303,10 @@ export default function AlarmScreen({ kind }: { kind: AlarmScreenKind }) {
         hidden={fold.hidden}
         data-testid="alarm-search-form"
         style={{ marginBottom: 16, rowGap: 12 }}
-        onFinish={() => go({ filters: { ...searchForm.getFieldsValue() }, current: 1 })}
+        onFinish={() => {
+          fold.close()
+          go({ filters: { ...searchForm.getFieldsValue() }, current: 1 })
+        }}
       >
         <Form.Item name="stationId" label={t('alarmUi.field.station')}>
           <StationSelect

@@ -182,10 +182,13 @@ export default function RepairListPage() {
     },
   ]
 
-  const search = () => go({ filters: { ...searchForm.getFieldsValue() }, current: 1 })
+  const fold = useFilterFold('repair-filters-toggle')
+  const search = () => {
+    fold.close()
+    go({ filters: { ...searchForm.getFieldsValue() }, current: 1 })
+  }
   const go = (next: Partial<ListState>) => paged.go(next)
   const wide = phone ? { width: '100%' } : { minWidth: 140 }
-  const fold = useFilterFold('repair-filters-toggle')
 
   return (
     <Card data-testid="repair-page" size={phone ? 'small' : 'default'}>

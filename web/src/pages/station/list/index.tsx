@@ -227,7 +227,10 @@ export default function StationListPage() {
         layout={phone ? 'vertical' : 'inline'}
         data-testid="crud-search-form"
         style={{ marginBottom: 16, rowGap: 12 }}
-        onFinish={() => go({ search: { ...searchForm.getFieldsValue() }, current: 1 })}
+        onFinish={() => {
+          fold.close()
+          go({ search: { ...searchForm.getFieldsValue() }, current: 1 })
+        }}
       >
         <Form.Item name="name" label={t('stationUi.field.name')}>
           <Input data-testid="search-name" allowClear />
