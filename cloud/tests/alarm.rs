@@ -258,7 +258,18 @@ async fn a_fault_code_raises_one_named_alarm_on_two_bells_within_2s_and_messages
     assert_eq!(r["stationId"], s.station);
     assert_eq!(r["code"], "2");
     assert_eq!(r["kind"], "fault:fault_code:2");
+    assert_eq!(r["deviceSn"], "S1", "the list shows the device's serial");
     let id = r["id"].as_str().expect("id").to_owned();
+    // Operators read serials off the nameplate: the device filter finds the alarm by its
+    // serial (any case), and another device's serial finds nothing.
+    for (keyword, total) in [("S1", 1), ("s1", 1), ("S2", 0)] {
+        let Reply { status, body, .. } = app
+            .as_user(&s.manager)
+            .get(&format!("/api/alarmData/page?keyword={keyword}"))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["data"]["total"], total, "keyword {keyword}: {body}");
+    }
     let one = app
         .as_user(&s.manager)
         .get_data(&format!("/api/alarmData/{id}"))

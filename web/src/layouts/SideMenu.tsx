@@ -10,16 +10,19 @@ import { useMenuNodes } from './useMenuNodes'
 
 type Item = Required<MenuProps>['items'][number]
 
+/** The name, whole on hover: a long (English) name is cut to the sidebar's width. */
+const labelOf = (node: MenuNode) => <span title={node.name}>{node.name}</span>
+
 const toItems = (nodes: MenuNode[]): Item[] =>
   nodes.map((node) =>
     node.children.length > 0
       ? {
           key: node.key,
           icon: <MenuIcon name={node.icon} />,
-          label: node.name,
+          label: labelOf(node),
           children: toItems(node.children),
         }
-      : { key: node.key, icon: <MenuIcon name={node.icon} />, label: node.name },
+      : { key: node.key, icon: <MenuIcon name={node.icon} />, label: labelOf(node) },
   )
 
 /** Sidebar built from the user's menu tree, collapsible; 暂未分配菜单 when there is none. */
