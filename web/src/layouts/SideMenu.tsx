@@ -10,7 +10,10 @@ import { useMenuNodes } from './useMenuNodes'
 
 type Item = Required<MenuProps>['items'][number]
 
-/** The name, whole on hover: a long (English) name is cut to the sidebar's width. */
+/**
+ * A page's name, whole on hover: a long (English) name is cut to the sidebar's width. Group
+ * titles stay plain text: antd wraps only a text group title in its title element.
+ */
 const labelOf = (node: MenuNode) => <span title={node.name}>{node.name}</span>
 
 const toItems = (nodes: MenuNode[]): Item[] =>
@@ -19,7 +22,7 @@ const toItems = (nodes: MenuNode[]): Item[] =>
       ? {
           key: node.key,
           icon: <MenuIcon name={node.icon} />,
-          label: labelOf(node),
+          label: node.name,
           children: toItems(node.children),
         }
       : { key: node.key, icon: <MenuIcon name={node.icon} />, label: labelOf(node) },
