@@ -124,6 +124,7 @@ async function figures(base) {
       revenue: s.todayRevenue,
       hours,
       date,
+      openHour,
     }
   }
   return out
