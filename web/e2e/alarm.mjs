@@ -404,6 +404,9 @@ export async function alarmChecks(t) {
             else await bell.hover()
             const item = page.locator(`[data-testid="alarm-item"][data-alarm-id="${live.alarm}"]`)
             await item.waitFor({ timeout })
+            // Measured once the list has stopped moving: it zooms in from the bell, and a box read
+            // mid-animation put the click beside the item.
+            await settled(item)
             const area = await list.boundingBox()
             const box = await item.boundingBox()
             const anchor = await bell.boundingBox()
@@ -625,4 +628,18 @@ export async function alarmChecks(t) {
     await page.evaluate(() => window.clearInterval(window.__bellWatch)).catch(() => {})
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Resolves once `locator`'s box is the same on two reads 100 ms apart (an entry animation over). */
+async function settled(locator, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs
+  let last = await locator.boundingBox()
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const now = await locator.boundingBox()
+    if (last && now && ['x', 'y', 'width', 'height'].every((k) => Math.abs(now[k] - last[k]) < 0.5))
+      return now
+    last = now
+  }
+  throw new Error('the bell list kept moving')
 }

@@ -54,15 +54,23 @@ let failed = 0
 // E2E_ONLY=alarm,dispersion runs just those groups (a developer's shortcut; CI runs everything).
 const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean)
 let group = 'core'
+// Seconds per check and per group, printed at the end: what makes this layer slow.
+const timings = []
 async function check(name, fn) {
   if (only.length > 0 && !only.includes(group)) return
+  const started = performance.now()
+  const took = () => {
+    const seconds = (performance.now() - started) / 1000
+    timings.push({ group, name, seconds })
+    return seconds.toFixed(1)
+  }
   try {
     await fn()
     passed++
-    console.log(`ok - ${name}`)
+    console.log(`ok - ${name} # ${took()} s`)
   } catch (error) {
     failed++
-    console.log(`not ok - ${name}`)
+    console.log(`not ok - ${name} # ${took()} s`)
     // What the page showed when the check failed (failed-1.png, ...).
     await page.screenshot({ path: join(screenshotDir, `failed-${failed}.png`) }).catch(() => {})
     const text = error instanceof Error ? error.message : String(error)
@@ -880,6 +888,14 @@ try {
   rmSync(userDataDir, { recursive: true, force: true })
 }
 
+const byGroup = new Map()
+for (const { group: g, seconds } of timings) byGroup.set(g, (byGroup.get(g) ?? 0) + seconds)
+console.log('# seconds in checks by group:')
+for (const [g, seconds] of [...byGroup].sort((a, b) => b[1] - a[1]))
+  console.log(`#   ${g.padEnd(12)} ${seconds.toFixed(1)}`)
+console.log('# slowest checks:')
+for (const { name, seconds } of [...timings].sort((a, b) => b.seconds - a.seconds).slice(0, 10))
+  console.log(`#   ${seconds.toFixed(1).padStart(6)}  ${name.slice(0, 100)}`)
 console.log(`screenshots: ${screenshotDir}`)
 console.log(`${passed} passed, ${failed} failed`)
 process.exit(failed === 0 ? 0 : 1)

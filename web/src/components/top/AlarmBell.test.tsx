@@ -7,7 +7,7 @@ import { mockHttp, ok, unmockHttp } from '../../test/http'
 import i18n from '../../locales/i18n'
 import { useAlarmStore, type Alarm } from '../../stores/alarm'
 import { renderInApp } from '../../test/render'
-import AlarmBell from './AlarmBell'
+import AlarmBell, { REOPEN_GUARD_MS } from './AlarmBell'
 
 const alarm = (id: string, type = 1): Alarm => ({
   id,
@@ -73,7 +73,10 @@ describe('alarm bell', () => {
         '/intelligentOperation/intelligentWarning?id=8',
       ),
     )
-    fireEvent.click(items[0])
+    // The click closed the list; a hand coming back to the bell later opens it again.
+    await new Promise((r) => setTimeout(r, REOPEN_GUARD_MS + 100))
+    fireEvent.mouseEnter(screen.getByTestId('alarm-bell'))
+    fireEvent.click((await screen.findAllByTestId('alarm-item'))[0])
     await waitFor(() =>
       expect(screen.getByTestId('where').textContent).toBe('/intelligentOperation/alarmData?id=7'),
     )
@@ -91,19 +94,19 @@ describe('alarm bell', () => {
     const [item] = await screen.findAllByTestId('alarm-item')
     await waitFor(() => expect(shown()).toBe(true))
     fireEvent.click(item)
-    // The pointer moves on over the fading list (and the bell) right after the click.
-    const popover = document.querySelector('.ant-popover')!
-    fireEvent.mouseEnter(popover)
-    fireEvent.pointerEnter(popover)
-    fireEvent.mouseEnter(bell)
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toContain('id=7'))
-    await waitFor(() => expect(shown()).toBe(false))
-    await new Promise((r) => setTimeout(r, 200))
+    // The list is gone at once: nothing fading under the pointer to re-open it.
     expect(shown()).toBe(false)
-    // Later, hovering the bell opens it again as usual.
-    await new Promise((r) => setTimeout(r, 600))
-    fireEvent.mouseLeave(bell)
-    fireEvent.mouseEnter(bell)
+    // The hand moving on to the bell right after the click does not re-open it.
+    const again = screen.getByTestId('alarm-bell')
+    fireEvent.mouseEnter(again)
+    fireEvent.pointerEnter(again)
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toContain('id=7'))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(shown()).toBe(false)
+    // Later, a hand coming back to the bell opens it again as usual.
+    await new Promise((r) => setTimeout(r, REOPEN_GUARD_MS))
+    fireEvent.mouseLeave(again)
+    fireEvent.mouseEnter(again)
     await waitFor(() => expect(shown()).toBe(true))
   })
 
@@ -133,7 +136,8 @@ describe('alarm bell', () => {
         '/intelligentOperation/inspectionTask-detail?id=55',
       ),
     )
-    fireEvent.mouseEnter(bell)
+    await new Promise((r) => setTimeout(r, REOPEN_GUARD_MS + 100))
+    fireEvent.mouseEnter(screen.getByTestId('alarm-bell'))
     fireEvent.click((await screen.findAllByTestId('work-item'))[0])
     await waitFor(() =>
       expect(screen.getByTestId('where').textContent).toBe(

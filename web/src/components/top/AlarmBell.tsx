@@ -15,8 +15,10 @@ import {
 } from '../../stores/alarm'
 import AlarmOrder from '../repair/AlarmOrder'
 
-/** How long after its fade-out a popover closed by a click still ignores the pointer. */
-const REOPEN_GUARD_MS = 300
+/** How long after a click in the list the pointer arriving on the bell does not re-open it. */
+export const REOPEN_GUARD_MS = 1000
+/** Read only in event handlers (the list's close, the bell's pointer entry). */
+const clock = () => Date.now()
 
 /**
  * Still bell at 0 alarms, ringing otherwise; the badge counts alarms and unread work items
@@ -37,20 +39,21 @@ export default function AlarmBell() {
   const ringing = count > 0
   const total = count + workCount
 
-  // After a click in the list the popover closes, but it fades out under the pointer, and the
-  // pointer moving over it re-opened it above the detail that just opened. So re-opening is
-  // ignored from such a close until a moment after the fade-out has ended.
-  const guarded = useRef(false)
+  // A click in the list closes it for good. The popover is dropped at once rather than faded
+  // (remounted under a new key): a fading list under the pointer re-opened above the detail that
+  // just opened, and on a loaded machine its motion outlived any fixed guard. The hand moving on
+  // to the bell right after the click does not re-open it either: only a pointer entering the
+  // bell after the guard window does.
+  const [generation, setGeneration] = useState(0)
+  const guardUntil = useRef(0)
+  const lastEnter = useRef(0)
   const close = () => {
-    guarded.current = true
+    guardUntil.current = clock() + REOPEN_GUARD_MS
     setOpen(false)
-  }
-  const afterOpenChange = (nowOpen: boolean) => {
-    if (!nowOpen && guarded.current)
-      window.setTimeout(() => (guarded.current = false), REOPEN_GUARD_MS)
+    setGeneration((g) => g + 1)
   }
   const onOpenChange = (next: boolean) => {
-    if (next && guarded.current) return
+    if (next && lastEnter.current < guardUntil.current) return
     setOpen(next)
   }
   const go = (to: string) => {
@@ -174,6 +177,7 @@ export default function AlarmBell() {
       data-count={count}
       data-work-count={workCount}
       onClick={phone ? () => setOpen(true) : undefined}
+      onMouseEnter={() => (lastEnter.current = clock())}
       style={{
         cursor: 'pointer',
         display: 'inline-flex',
@@ -213,12 +217,12 @@ export default function AlarmBell() {
 
   return (
     <Popover
+      key={generation}
       content={content}
       trigger="hover"
       placement="bottomRight"
       open={open}
       onOpenChange={onOpenChange}
-      afterOpenChange={afterOpenChange}
     >
       {bell}
     </Popover>
