@@ -59,14 +59,137 @@ function stationOffset(now) {
   return offset
 }
 
-export async function reportChecks(t) {
-  const { page, baseUrl, screenshotDir, check, assert, timeout, signIn, storedToken } = t
+/**
+ * Starts the report station (inverter, grid meter, weather station behind a real simulator and
+ * edge agent) early in the run: its first closed 5-minute rollup then comes while other groups
+ * run instead of being waited for. [`reportChecks`] checks it and stops it.
+ */
+export async function startReportSite(t) {
+  const { check, assert, signIn, storedToken, baseUrl } = t
   const api = apiOf(baseUrl, storedToken)
   const stamp = Date.now().toString(36)
   const dir = mkdtempSync(join(tmpdir(), 'pv-e2e-report-'))
   const children = []
   const ids = { station: '', inverter: '', started: 0 }
   const longitude = 116.4
+  await check(
+    'a station with inverter, grid meter and weather station starts feeding',
+    async () => {
+      assert(existsSync(edgeBinary), `${edgeBinary} missing (cargo build -p pv-edge, or PV_EDGE)`)
+      if (!(await storedToken().catch(() => null))) await signIn('admin', 'admin')
+      const port = await freePort()
+      const now = Date.now()
+      ids.station = (
+        await api('POST', '/api/station', {
+          name: `报表电站${stamp}`,
+          gatewayId: `gw-report-${stamp}`,
+          latitude: 39.9,
+          longitude,
+          utcOffsetMinutes: stationOffset(now),
+          componentCapacity: 50,
+          componentCount: 100,
+          capacity: 50,
+          connectedType: '2',
+          contributionWay: '1',
+          feedInTariff: 0.39,
+        })
+      ).data
+      const device = (path, body) =>
+        api('POST', path, {
+          stationId: ids.station,
+          gatewayId: `gw-report-${stamp}`,
+          modbusAddress: `tcp://127.0.0.1:${port}`,
+          ...body,
+        })
+      await device('/api/inverter', {
+        name: 'INV-R1',
+        sn: `REPINV${stamp}`.toUpperCase(),
+        mapModel: 'sungrow-sg-cx',
+        unitId: 1,
+        stringsCount: 12,
+        ratedPower: 50,
+        deviceType: '1',
+      })
+      await device('/api/meter', {
+        name: 'GRID-R1',
+        sn: `REPMTR${stamp}`.toUpperCase(),
+        mapModel: 'sunspec-meter',
+        unitId: 2,
+        meterRole: '1',
+        ctRatio: 1,
+        ptRatio: 1,
+      })
+      await device('/api/weather', {
+        name: 'MET-R1',
+        sn: `REPMET${stamp}`.toUpperCase(),
+        mapModel: 'sunspec-met-station',
+        unitId: 3,
+      })
+      const segments = [
+        { startTime: '00:00', endTime: '08:00', type: '4', price: 0.3 },
+        { startTime: '08:00', endTime: '22:00', type: '2', price: 1.0 },
+        { startTime: '22:00', endTime: '24:00', type: '4', price: 0.3 },
+      ]
+      await api('PUT', '/api/electricPrice', {
+        stationId: ids.station,
+        priceType: '2',
+        schedules: [{ effectiveDate: '2020-01-01', segments }],
+      })
+      writeFileSync(
+        join(dir, 'simulator.toml'),
+        [
+          `maps_dir = ${JSON.stringify(maps)}`,
+          '[site]',
+          'latitude = 39.9',
+          `longitude = ${longitude}`,
+          'tilt = 20.0',
+          'azimuth = 180.0',
+          `clock_offset_h = ${simulatorNoonOffset(now, longitude)}.0`,
+          'cloudiness = 0.0',
+          '[[bus]]',
+          `tcp = "127.0.0.1:${port}"`,
+          'capacity_kw = 50.0',
+          '[[bus.device]]',
+          'unit = 1',
+          'map = "sungrow-sg-cx"',
+          '[[bus.device]]',
+          'unit = 2',
+          'map = "sunspec-meter"',
+          '[[bus.device]]',
+          'unit = 3',
+          'map = "sunspec-met-station"',
+          '',
+        ].join('\n'),
+      )
+      const issued = await api(
+        'POST',
+        `/api/station/gateway/credentials?stationId=${ids.station}`,
+        {},
+      )
+      writeAgentFiles(
+        dir,
+        await api('GET', `/api/station/gateway/config?stationId=${ids.station}`),
+        issued.data.password,
+        maps,
+      )
+      children.push(
+        spawn(edgeBinary, ['simulate', '--spec', join(dir, 'simulator.toml')], {
+          stdio: 'ignore',
+        }),
+      )
+      children.push(
+        spawn(edgeBinary, ['run', '--config', join(dir, 'pv-edge.toml')], { stdio: 'ignore' }),
+      )
+      ids.started = Date.now()
+    },
+  )
+  return { stamp, dir, children, ids }
+}
+
+export async function reportChecks(t, site) {
+  const { page, baseUrl, screenshotDir, check, assert, timeout, storedToken } = t
+  const { stamp, dir, children, ids } = site
+  const api = apiOf(baseUrl, storedToken)
   const get = async (path) => (await api('GET', path)).data
 
   /** Opens a report page of the station and waits for its figures. */
@@ -147,118 +270,6 @@ export async function reportChecks(t) {
   }
 
   try {
-    await check(
-      'a station with inverter, grid meter and weather station starts feeding',
-      async () => {
-        assert(existsSync(edgeBinary), `${edgeBinary} missing (cargo build -p pv-edge, or PV_EDGE)`)
-        if (!(await storedToken().catch(() => null))) await signIn('admin', 'admin')
-        const port = await freePort()
-        const now = Date.now()
-        ids.station = (
-          await api('POST', '/api/station', {
-            name: `报表电站${stamp}`,
-            gatewayId: `gw-report-${stamp}`,
-            latitude: 39.9,
-            longitude,
-            utcOffsetMinutes: stationOffset(now),
-            componentCapacity: 50,
-            componentCount: 100,
-            capacity: 50,
-            connectedType: '2',
-            contributionWay: '1',
-            feedInTariff: 0.39,
-          })
-        ).data
-        const device = (path, body) =>
-          api('POST', path, {
-            stationId: ids.station,
-            gatewayId: `gw-report-${stamp}`,
-            modbusAddress: `tcp://127.0.0.1:${port}`,
-            ...body,
-          })
-        await device('/api/inverter', {
-          name: 'INV-R1',
-          sn: `REPINV${stamp}`.toUpperCase(),
-          mapModel: 'sungrow-sg-cx',
-          unitId: 1,
-          stringsCount: 12,
-          ratedPower: 50,
-          deviceType: '1',
-        })
-        await device('/api/meter', {
-          name: 'GRID-R1',
-          sn: `REPMTR${stamp}`.toUpperCase(),
-          mapModel: 'sunspec-meter',
-          unitId: 2,
-          meterRole: '1',
-          ctRatio: 1,
-          ptRatio: 1,
-        })
-        await device('/api/weather', {
-          name: 'MET-R1',
-          sn: `REPMET${stamp}`.toUpperCase(),
-          mapModel: 'sunspec-met-station',
-          unitId: 3,
-        })
-        const segments = [
-          { startTime: '00:00', endTime: '08:00', type: '4', price: 0.3 },
-          { startTime: '08:00', endTime: '22:00', type: '2', price: 1.0 },
-          { startTime: '22:00', endTime: '24:00', type: '4', price: 0.3 },
-        ]
-        await api('PUT', '/api/electricPrice', {
-          stationId: ids.station,
-          priceType: '2',
-          schedules: [{ effectiveDate: '2020-01-01', segments }],
-        })
-        writeFileSync(
-          join(dir, 'simulator.toml'),
-          [
-            `maps_dir = ${JSON.stringify(maps)}`,
-            '[site]',
-            'latitude = 39.9',
-            `longitude = ${longitude}`,
-            'tilt = 20.0',
-            'azimuth = 180.0',
-            `clock_offset_h = ${simulatorNoonOffset(now, longitude)}.0`,
-            'cloudiness = 0.0',
-            '[[bus]]',
-            `tcp = "127.0.0.1:${port}"`,
-            'capacity_kw = 50.0',
-            '[[bus.device]]',
-            'unit = 1',
-            'map = "sungrow-sg-cx"',
-            '[[bus.device]]',
-            'unit = 2',
-            'map = "sunspec-meter"',
-            '[[bus.device]]',
-            'unit = 3',
-            'map = "sunspec-met-station"',
-            '',
-          ].join('\n'),
-        )
-        const issued = await api(
-          'POST',
-          `/api/station/gateway/credentials?stationId=${ids.station}`,
-          {},
-        )
-        writeAgentFiles(
-          dir,
-          await api('GET', `/api/station/gateway/config?stationId=${ids.station}`),
-          issued.data.password,
-          maps,
-        )
-        children.push(
-          spawn(edgeBinary, ['simulate', '--spec', join(dir, 'simulator.toml')], {
-            stdio: 'ignore',
-          }),
-        )
-        children.push(
-          spawn(edgeBinary, ['run', '--config', join(dir, 'pv-edge.toml')], { stdio: 'ignore' }),
-        )
-        ids.started = Date.now()
-      },
-    )
-
     await check(
       'closed 5-minute rollups give the day report generation, meter and irradiance',
       async () => {

@@ -20,7 +20,7 @@ import { omChecks } from './om.mjs'
 import { qualityChecks } from './quality.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
 import { inspectionChecks } from './inspection.mjs'
-import { reportChecks } from './report.mjs'
+import { reportChecks, startReportSite } from './report.mjs'
 import { screenChecks } from './screen.mjs'
 import { stationChecks } from './station.mjs'
 
@@ -776,6 +776,8 @@ try {
   // The dispersion site needs a closed 5-minute rollup: start it now, verify it after the alarms.
   group = 'dispersion'
   const dispersionSite = await startDispersionSite({ baseUrl, check, assert, signIn, storedToken })
+  group = 'report'
+  const reportSite = await startReportSite({ baseUrl, check, assert, signIn, storedToken })
 
   group = 'datapath'
   await dataPathChecks({
@@ -837,7 +839,10 @@ try {
 
   // ---- Reports: a simulated station's figures on every report page, and their exports ----
   group = 'report'
-  await reportChecks({ page, baseUrl, screenshotDir, timeout, check, assert, signIn, storedToken })
+  await reportChecks(
+    { page, baseUrl, screenshotDir, timeout, check, assert, signIn, storedToken },
+    reportSite,
+  )
 
   // ---- Inspections: an item and a plan by the admin, the task filled on a phone, a repair order ----
   group = 'inspection'
