@@ -220,9 +220,13 @@ pub struct IdsParam {
     pub ids: String,
 }
 
-/// Removes models (button `flow_model_delete`); their deployments stay.
+/// Removes models (button `flow_model_delete`); their deployments stay. All or nothing: an id
+/// not among the tenant's models refuses the selection.
 #[utoipa::path(post, path = "/api/blade-flow/model/remove", tag = "flow", params(IdsParam),
-    responses((status = 200, body = Envelope<bool>), (status = 400), (status = 401), (status = 403)))]
+    responses((status = 200, body = Envelope<bool>),
+        (status = 400, description = "The id list is malformed or empty"),
+        (status = 401), (status = 403),
+        (status = 404, description = "An id is not a row the caller may act on: nothing is changed")))]
 pub async fn remove(
     State(core): State<Core>,
     caller: Caller,
@@ -230,10 +234,20 @@ pub async fn remove(
 ) -> ApiResult<Data<bool>> {
     caller.require(&core, "flow_model_delete").await?;
     let ids = ids_param(&p.ids)?;
-    let mut sql = Sql::new("UPDATE flow_model SET is_deleted = 1 WHERE is_deleted = 0 AND ");
-    sql.append(&caller.tenant_filter("tenant_id"));
-    sql.push(" AND id IN (");
-    sql.push_ids(&ids);
+    let mut find = Sql::new("SELECT id FROM flow_model WHERE is_deleted = 0 AND ");
+    find.append(&caller.tenant_filter("tenant_id"));
+    find.push(" AND id IN (");
+    find.push_ids(&ids);
+    find.push(")");
+    let found = find
+        .scalars::<i64, _>(core.db.pool())
+        .await?
+        .into_iter()
+        .map(Id)
+        .collect();
+    let found = crate::kernel::id::all_found(&ids, found)?;
+    let mut sql = Sql::new("UPDATE flow_model SET is_deleted = 1 WHERE is_deleted = 0 AND id IN (");
+    sql.push_ids(&found);
     sql.push(")");
     sql.execute(core.db.pool()).await?;
     Ok(Data(true))

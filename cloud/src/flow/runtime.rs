@@ -218,20 +218,23 @@ pub async fn claim(core: &Core, caller: &Caller, task_id: i64) -> Result<(), Api
     Ok(())
 }
 
-/// Why a conditional UPDATE of an open task changed nothing: taken by someone else, or not the
-/// caller's to take.
+/// Why a conditional UPDATE of an open task changed nothing: done or claimed by someone else
+/// (400), or not the caller's to take (403: assigned to another by the process, or the caller
+/// is no candidate).
 async fn refusal(tx: &mut Tx, caller: &Caller, id: i64) -> Result<ApiError, ApiError> {
-    let mut sql = Sql::new("SELECT status, assignee_id FROM flow_task WHERE id = ?");
+    #[derive(sqlx::FromRow)]
+    struct Now {
+        status: i64,
+        assignee_id: Option<i64>,
+        claim_time: Option<i64>,
+    }
+    let mut sql = Sql::new("SELECT status, assignee_id, claim_time FROM flow_task WHERE id = ?");
     sql.push_bind("", [V::Int(id)]);
-    let row = sql.row(&mut **tx).await?;
-    let (status, assignee): (i64, Option<i64>) = match row {
-        Some(r) => {
-            use sqlx::Row;
-            (r.try_get(0)?, r.try_get(1)?)
-        }
-        None => return Ok(ApiError::not_found()),
+    let Some(t) = sql.fetch_optional::<Now, _>(&mut **tx).await? else {
+        return Ok(ApiError::not_found());
     };
-    if status != TASK_OPEN || assignee.is_some_and(|a| a != caller.user_id.0) {
+    let claimed_by_other = t.claim_time.is_some() && t.assignee_id.is_some_and(|a| a != caller.user_id.0);
+    if t.status != TASK_OPEN || claimed_by_other {
         Ok(ApiError::BadRequest(TASK_TAKEN))
     } else {
         Ok(ApiError::Forbidden(NOT_YOURS))
