@@ -7,4 +7,5 @@
 
 mod business;
 mod engine;
+mod plans;
 mod site;

@@ -1,7 +1,8 @@
 import { Button, Tag, Typography } from 'antd'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import FlowChart from './FlowChart'
+// The diagram (bpmn-js) loads only when asked for: the order page stays light.
+const FlowChart = lazy(() => import('./FlowChart'))
 
 const colors = ['default', 'processing', 'success', 'error']
 
@@ -39,8 +40,10 @@ export default function ApprovalNote({
           {t('flow.view')}
         </Button>
       )}
-      {instance && (
-        <FlowChart open={open} processInstanceId={instance} onClose={() => setOpen(false)} />
+      {instance && open && (
+        <Suspense fallback={null}>
+          <FlowChart open={open} processInstanceId={instance} onClose={() => setOpen(false)} />
+        </Suspense>
       )}
     </>
   )
