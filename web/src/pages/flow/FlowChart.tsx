@@ -4,7 +4,7 @@ import 'bpmn-js/dist/assets/bpmn-font/css/bpmn-embedded.css'
 import './flow.css'
 import { Modal, Spin, Table, Tag } from 'antd'
 import NavigatedViewer from 'bpmn-js/lib/NavigatedViewer'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { fetchHistory, fetchModelView, markings, type HistoryFlow } from '../../api/flow/flow'
 
@@ -26,15 +26,16 @@ export default function FlowChart({
   processDefinitionId?: string
 }) {
   const { t } = useTranslation()
-  const box = useRef<HTMLDivElement>(null)
+  // A callback ref: the dialog mounts its body after opening, so the effect waits for the node.
+  const [box, setBox] = useState<HTMLDivElement | null>(null)
   const [loading, setLoading] = useState(false)
   const [history, setHistory] = useState<HistoryFlow[]>([])
   useEffect(() => {
-    if (!open || !box.current) return
-    const viewer = new NavigatedViewer({ container: box.current })
+    if (!open || !box) return
+    const viewer = new NavigatedViewer({ container: box })
     let gone = false
-    setLoading(true)
     void (async () => {
+      setLoading(true)
       try {
         const view = await fetchModelView({ processInstanceId, processDefinitionId })
         if (gone) return
@@ -56,7 +57,7 @@ export default function FlowChart({
       gone = true
       viewer.destroy()
     }
-  }, [open, processInstanceId, processDefinitionId])
+  }, [open, processInstanceId, processDefinitionId, box])
   return (
     <Modal
       open={open}
@@ -67,7 +68,7 @@ export default function FlowChart({
       destroyOnHidden
     >
       <Spin spinning={loading}>
-        <div ref={box} className="flow-canvas" data-testid="flow-chart" />
+        <div ref={setBox} className="flow-canvas" data-testid="flow-chart" />
       </Spin>
       <div style={{ marginTop: 8 }}>
         <Tag color="success">{t('flow.legend.done')}</Tag>

@@ -4,7 +4,7 @@ import 'bpmn-js/dist/assets/bpmn-font/css/bpmn-embedded.css'
 import './flow.css'
 import { Button, Form, Input, Modal, Space, Typography } from 'antd'
 import BpmnModeler from 'bpmn-js/lib/Modeler'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { editable, flowableModdle, peopleFields, type PeopleField } from './subset'
 
@@ -55,14 +55,15 @@ export default function ModelerDialog({
   onSave: (xml: string, deploy: boolean) => void
 }) {
   const { t } = useTranslation()
-  const box = useRef<HTMLDivElement>(null)
+  // A callback ref: the dialog mounts its body after opening, so the effect waits for the node.
+  const [box, setBox] = useState<HTMLDivElement | null>(null)
   const [modeler, setModeler] = useState<BpmnModeler | null>(null)
   const [selected, setSelected] = useState<Shape | null>(null)
   const [, setTick] = useState(0)
   useEffect(() => {
-    if (!open || !box.current) return
+    if (!open || !box) return
     const m = new BpmnModeler({
-      container: box.current,
+      container: box,
       moddleExtensions: { flowable: flowableModdle },
     })
     const canvas = m.get<Canvas>('canvas')
@@ -80,7 +81,7 @@ export default function ModelerDialog({
       setModeler(null)
       m.destroy()
     }
-  }, [open, xml])
+  }, [open, xml, box])
 
   const service = <T,>(name: string): T | null => (modeler ? modeler.get<T>(name) : null)
   const el = modeler ? selected : null
@@ -126,7 +127,7 @@ export default function ModelerDialog({
       }
     >
       <div className="flow-modeler">
-        <div ref={box} className="flow-canvas" data-testid="flow-modeler" />
+        <div ref={setBox} className="flow-canvas" data-testid="flow-modeler" />
         <div className="flow-props" data-testid="flow-props">
           {el && bo && (
             <Form layout="vertical" size="small" key={`${el.id}-${el.type}`}>
