@@ -6,6 +6,7 @@ import { Button, Form, Input, Modal, Space, Typography } from 'antd'
 import BpmnModeler from 'bpmn-js/lib/Modeler'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { subsetModule } from './restrict'
 import { editable, flowableModdle, peopleFields, type PeopleField } from './subset'
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '')
@@ -37,8 +38,9 @@ interface Canvas {
 }
 
 /**
- * The modeler dialog: bpmn-js with a properties panel limited to the subset (name; a user task's
- * assignee and candidates; a flow's condition; a timer's duration; the process id and name).
+ * The modeler dialog: bpmn-js offering only the subset's elements (`restrict.ts`), with a
+ * properties panel limited to the subset (name; a user task's assignee and candidates; a flow's
+ * condition; a timer's duration; the process id and name).
  * bpmn-js's project watermark stays visible, as its licence asks.
  */
 export default function ModelerDialog({
@@ -64,6 +66,7 @@ export default function ModelerDialog({
     if (!open || !box) return
     const m = new BpmnModeler({
       container: box,
+      additionalModules: [subsetModule],
       moddleExtensions: { flowable: flowableModdle },
     })
     const canvas = m.get<Canvas>('canvas')
