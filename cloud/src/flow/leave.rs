@@ -13,7 +13,7 @@ use super::store::Tx;
 use crate::auth::Caller;
 use crate::kernel::extract::{Json, Query};
 use crate::kernel::lang::Text;
-use crate::kernel::sql::{Sql, Value as V};
+use crate::kernel::sql::{Sql, Value as V, like_contains};
 use crate::kernel::time::Timestamp;
 use crate::kernel::{ApiError, ApiResult, Core, Data, Envelope, Id, time};
 
@@ -214,6 +214,54 @@ async fn find(core: &Core, caller: &Caller, id: Id) -> Result<Leave, ApiError> {
         comment: r.comment,
         apply_time: Timestamp(r.apply_time),
     })
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct ApproverFilter {
+    /// Contained in the account or the name.
+    pub keyword: Option<String>,
+}
+
+/// A user who may approve a leave request.
+#[derive(Debug, Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct Approver {
+    #[schema(value_type = String)]
+    pub id: Id,
+    pub account: String,
+    pub name: String,
+}
+
+/// At most this many approvers per answer: the picker narrows by typing.
+const APPROVERS_MAX: i64 = 20;
+
+/// The users of the caller's tenant a leave request may name as approver (active, not the
+/// caller), for the application form's picker. Any signed-in user: applying is (and naming an
+/// approver by id was), so the picker shows no more than the form accepts.
+#[utoipa::path(get, path = "/api/blade-desk/process/leave/approvers", tag = "flow", params(ApproverFilter),
+    responses((status = 200, body = Envelope<Vec<Approver>>), (status = 401)))]
+pub async fn approvers(
+    State(core): State<Core>,
+    caller: Caller,
+    Query(f): Query<ApproverFilter>,
+) -> ApiResult<Data<Vec<Approver>>> {
+    let mut sql = Sql::new(
+        "SELECT id, account, COALESCE(NULLIF(real_name, ''), account) AS name FROM blade_user \
+         WHERE is_deleted = 0 AND status = 1 AND ",
+    );
+    sql.push_bind("id <> ? AND ", [V::from(caller.user_id)]);
+    sql.append(&caller.tenant_filter("tenant_id"));
+    if let Some(k) = f.keyword.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+        let like = like_contains(k);
+        sql.push_bind(
+            " AND (LOWER(account) LIKE LOWER(?) ESCAPE '\\' OR LOWER(real_name) LIKE LOWER(?) ESCAPE '\\')",
+            [V::from(like.as_str()), V::from(like.as_str())],
+        );
+    }
+    sql.push(&format!(" ORDER BY name, id LIMIT {APPROVERS_MAX}"));
+    Ok(Data(sql.fetch_all::<Approver, _>(core.db.pool()).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -57,4 +57,5 @@ where
         .routes(routes!(work_api::complete_task))
         .routes(routes!(leave::start_process))
         .routes(routes!(leave::detail))
+        .routes(routes!(leave::approvers))
 }

@@ -213,3 +213,36 @@ async fn repair_dispatch_waits_for_approval_above_the_level() {
     assert_eq!(started, 2, "orders needing no approval start no instance");
     let _ = Value::Int(int(&id));
 }
+
+#[tokio::test]
+async fn the_leave_form_offers_the_tenants_other_users_as_approvers() {
+    let s = site().await;
+    let m1 = s.app().as_user(&s.r.m1);
+    let all = m1.get_data("/api/blade-desk/process/leave/approvers").await;
+    let accounts: Vec<&str> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["account"].as_str().unwrap())
+        .collect();
+    assert!(accounts.contains(&"mgr"), "{accounts:?}");
+    assert!(accounts.contains(&"fadmin"), "{accounts:?}");
+    // Not the applicant, nobody of another tenant.
+    assert!(!accounts.contains(&"m1"), "{accounts:?}");
+    assert!(!accounts.contains(&"mgr2"), "{accounts:?}");
+    let found = m1
+        .get_data("/api/blade-desk/process/leave/approvers?keyword=MG")
+        .await;
+    let found = found.as_array().unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["id"], s.r.mgr_id.to_string());
+    assert_eq!(found[0]["name"], "mgr");
+    let none = m1
+        .get_data("/api/blade-desk/process/leave/approvers?keyword=%25")
+        .await;
+    assert_eq!(none.as_array().unwrap().len(), 0, "a % is a character");
+    s.app()
+        .get("/api/blade-desk/process/leave/approvers")
+        .await
+        .fails(401);
+}

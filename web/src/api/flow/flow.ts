@@ -228,6 +228,21 @@ export async function startLeave(form: LeaveForm): Promise<void> {
   await request.post('/blade-desk/process/leave/start-process', form)
 }
 
+/** A user a leave request may name as approver. */
+export interface Approver {
+  id: string
+  account: string
+  name: string
+}
+
+/** The tenant's other users whose account or name contains `keyword` (at most 20). */
+export async function fetchApprovers(keyword: string): Promise<Approver[]> {
+  const res = await request.get<Envelope<Approver[]>>('/blade-desk/process/leave/approvers', {
+    params: keyword ? { keyword } : {},
+  })
+  return res.data.data
+}
+
 /** Nodes to mark on the diagram (spec "flow chart display"): finished → success, open → primary. */
 export function markings(flow: FlowActivity[]): {
   done: string[]

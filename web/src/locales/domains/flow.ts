@@ -28,6 +28,8 @@ export const zh = {
     reject: '驳回',
     comment: '审批意见',
     applyLeave: '请假申请',
+    approverSearch: '输入账号或姓名查找',
+    noApprover: '没有这个用户',
     subsetNote:
       '仅支持开始/结束事件、用户任务、排他网关、并行网关、连线条件与用户任务上的定时边界事件；其他元素在保存时会被拒绝。',
     legend: { done: '已完成', active: '进行中', flow: '已流转' },
@@ -107,6 +109,8 @@ export const en: typeof zh = {
     reject: 'Reject',
     comment: 'Comment',
     applyLeave: 'Apply for leave',
+    approverSearch: 'Type part of an account or name',
+    noApprover: 'No such user',
     subsetNote:
       'Only start/end events, user tasks, exclusive and parallel gateways, flow conditions and timer boundary events on user tasks are supported; anything else is refused on save.',
     legend: { done: 'Finished', active: 'In progress', flow: 'Taken' },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { markings } from '../../api/flow/flow'
+import { contextKept, keepOnly, paletteKept, replaceKept } from './restrict'
 import { editable, validKey } from './subset'
 
 describe('the flow chart marks', () => {
@@ -45,5 +46,36 @@ describe('the modeler subset', () => {
     expect(validKey('repair_approval')).toBe(true)
     expect(validKey('1abc')).toBe(false)
     expect(validKey('a b')).toBe(false)
+  })
+})
+
+describe('the modeler offers only the subset', () => {
+  it('keeps the tools, events and gateways of the palette, not other tasks or containers', () => {
+    const entries = Object.fromEntries(
+      [
+        'hand-tool',
+        'create.start-event',
+        'create.intermediate-event',
+        'create.task',
+        'create.subprocess-expanded',
+        'create.participant-expanded',
+        'create.data-object',
+        'create.exclusive-gateway',
+      ].map((id) => [id, {}]),
+    )
+    expect(Object.keys(keepOnly(entries, paletteKept))).toEqual([
+      'hand-tool',
+      'create.start-event',
+      'create.exclusive-gateway',
+    ])
+  })
+
+  it('replaces only with elements of the subset', () => {
+    for (const action of replaceKept)
+      expect(action).toMatch(
+        /^replace-with-(none-(start|end)|user-task|(exclusive|parallel)-gateway|(non-interrupting-)?timer-boundary|(sequence|default|conditional)-flow)$/,
+      )
+    expect(contextKept.has('append.append-task')).toBe(false)
+    expect(contextKept.has('append.intermediate-event')).toBe(false)
   })
 })

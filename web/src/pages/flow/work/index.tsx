@@ -18,6 +18,7 @@ import { usePaged, useCategoryName } from '../common'
 import FlowChart from '../FlowChart'
 import FlowTable from '../FlowTable'
 import { instanceColumns } from '../columns'
+import ApproverSelect from './ApproverSelect'
 
 const load =
   <T,>(which: WorkList) =>
@@ -254,7 +255,7 @@ export default function WorkPage() {
         onOk={() =>
           void leaveForm.validateFields().then(async (v) => {
             await startLeave({
-              taskUser: v.taskUser.trim(),
+              taskUser: v.taskUser,
               startTime: v.period[0].format('YYYY-MM-DD HH:mm:ss'),
               endTime: v.period[1].format('YYYY-MM-DD HH:mm:ss'),
               reason: v.reason ?? '',
@@ -267,7 +268,7 @@ export default function WorkPage() {
       >
         <Form form={leaveForm} layout="vertical">
           <Form.Item name="taskUser" label={t('flow.field.approver')} rules={[{ required: true }]}>
-            <Input placeholder="ID" />
+            <ApproverSelect />
           </Form.Item>
           <Form.Item
             name="period"
