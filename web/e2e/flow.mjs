@@ -429,6 +429,16 @@ export async function flowChecks(t) {
       },
     )
   } finally {
+    // The tenant's repair orders work as before for the groups after this one (and a rerun).
+    const defs = await api('GET', '/api/blade-flow/manager/list?keyword=repair_approval&size=100')
+      .then((r) => r.data.records.filter((d) => d.key === 'repair_approval'))
+      .catch(() => [])
+    if (defs.length > 0) {
+      const ids = defs.map((d) => d.deploymentId).join(',')
+      await api('POST', `/api/blade-flow/manager/delete-deployment?deploymentIds=${ids}`).catch(
+        () => {},
+      )
+    }
     children.agent?.kill('SIGTERM')
     children.sim?.kill('SIGTERM')
     if (live.rule) await api('PUT', '/api/alarmRule', live.rule).catch(() => {})
