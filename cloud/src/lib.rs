@@ -9,6 +9,7 @@ pub mod config;
 pub mod console;
 pub mod demo;
 pub mod energy;
+pub mod flow;
 pub mod headers;
 pub mod home;
 pub mod inspection;

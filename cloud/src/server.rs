@@ -215,6 +215,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     crate::repair::deadline::spawn(state.alarm_ctx(), std::time::Duration::from_secs(60));
     // Inspection tasks: generated, announced and marked overdue every 5 minutes.
     let _inspections = crate::inspection::job::spawn(state.alarm_ctx(), std::time::Duration::from_secs(300));
+    // Workflow boundary timers (escalations): fired once across replicas, checked every 30 s.
+    crate::flow::job::spawn(state.core.clone(), std::time::Duration::from_secs(30));
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {

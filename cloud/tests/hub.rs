@@ -26,6 +26,7 @@ mod device_quality;
 mod device_real;
 mod durability;
 mod energy;
+mod flow;
 mod hardening;
 mod ingest;
 mod ingest_replicas;

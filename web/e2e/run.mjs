@@ -16,6 +16,7 @@ import { alarmChecks } from './alarm.mjs'
 import { commissionChecks } from './commission.mjs'
 import { cspChecks, watchCsp } from './csp.mjs'
 import { dataPathChecks } from './datapath.mjs'
+import { flowChecks } from './flow.mjs'
 import { omChecks } from './om.mjs'
 import { qualityChecks } from './quality.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
@@ -872,6 +873,12 @@ try {
     signIn,
     storedToken,
   })
+
+  // ---- Workflow: the modeler, a repair order's approval in 我的事务, the diagram in 流程跟踪 ----
+  group = 'flow'
+  if (only.length === 0 || only.includes(group)) {
+    await flowChecks({ page, baseUrl, check, assert, signIn, storedToken, timeout })
+  }
 
   // ---- Big screen layout (1440×900, 1920×1080, 390×844) and the dark theme's charts and map ----
   group = 'screen'

@@ -58,7 +58,8 @@ pub async fn run_once(ctx: &AlarmCtx) -> Result<Pass, ApiError> {
 async fn generate(core: &Core) -> Result<u64, ApiError> {
     // Every tenant's enabled plans: the job acts for all of them, with no caller.
     let mut sql = Sql::new(PLAN_COLUMNS);
-    sql.push(" FROM pv_inspect_plan p WHERE p.is_deleted = 0 AND p.status = 1 ORDER BY p.id");
+    // Plans waiting for (or refused) approval generate nothing (issue 27).
+    sql.push(" FROM pv_inspect_plan p WHERE p.is_deleted = 0 AND p.status = 1 AND p.approval IN (0, 2) ORDER BY p.id");
     let plans: Vec<PlanRow> = sql.fetch_all(core.db.pool()).await?;
     let mut generated = 0;
     for plan in plans {

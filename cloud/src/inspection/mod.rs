@@ -4,6 +4,7 @@
 //! reminders and overdue notices as messages (`job`, `task_*`), the records that fill them
 //! (`record_*`) and their workbooks (`export`). Rules and permissions: `docs/inspection.md`.
 
+pub mod approval;
 pub mod common;
 pub mod cycle;
 pub mod export;

@@ -265,6 +265,7 @@ pub async fn create(
     scoped.caller.require(&core, "inspectionPlan_add").await?;
     let d = draft(&core, &scoped, &form).await?;
     let id = store::insert(&core, &scoped, &d).await?;
+    super::approval::submit(&core, &scoped.caller, id, &d.name, &d.station_ids).await?;
     Ok(Data(
         store::find(&core, &scoped, id)
             .await?
@@ -290,6 +291,7 @@ pub async fn update(
     if !store::update(&core, &scoped, id, &d).await? {
         return Err(ApiError::not_found());
     }
+    super::approval::submit(&core, &scoped.caller, id, &d.name, &d.station_ids).await?;
     Ok(Data(
         store::find(&core, &scoped, id)
             .await?

@@ -40,6 +40,10 @@ pub struct InspectPlan {
     pub end_date: Option<String>,
     /// 1 enabled, 0 disabled.
     pub status: i64,
+    /// Approval by the tenant's `inspection_plan_approval` process: 0 not needed, 1 pending,
+    /// 2 approved, 3 rejected. Only plans not pending and not rejected generate tasks.
+    pub approval: i64,
+    pub approval_comment: String,
     /// The next due date from today (the hub's clock); null when disabled or past its end.
     pub next_due_date: Option<String>,
     pub remark: String,
@@ -73,6 +77,8 @@ pub struct PlanRow {
     pub status: i64,
     pub remark: String,
     pub create_time: i64,
+    pub approval: i64,
+    pub approval_comment: String,
 }
 
 impl PlanRow {
@@ -90,7 +96,7 @@ pub fn parse_date(s: &str) -> Option<NaiveDate> {
 }
 
 pub const PLAN_COLUMNS: &str = "SELECT p.id, p.tenant_id, p.name, p.cycle_period, p.alarm_day, p.start_date, \
-     p.end_date, p.status, p.remark, p.create_time";
+     p.end_date, p.status, p.remark, p.create_time, p.approval, p.approval_comment";
 
 /// `FROM` and the plans the caller may see (see the module note).
 pub fn visible(scoped: &Scoped) -> Sql {
@@ -178,7 +184,7 @@ pub async fn assemble(core: &Core, rows: Vec<PlanRow>) -> Result<Vec<InspectPlan
         let (station_ids, station_names) = split(stations.get(&r.id));
         let (maintenance_ids, maintenance_names) = split(users.get(&r.id));
         let cycle = Cycle::from_key(&r.cycle_period);
-        let next = if r.status == 1 {
+        let next = if r.status == 1 && super::approval::active(r.approval) {
             r.schedule()
                 .and_then(|s| s.next_on_or_after(today))
                 .map(|d| d.to_string())
@@ -200,6 +206,8 @@ pub async fn assemble(core: &Core, rows: Vec<PlanRow>) -> Result<Vec<InspectPlan
             start_date: r.start_date,
             end_date: r.end_date,
             status: r.status,
+            approval: r.approval,
+            approval_comment: r.approval_comment,
             next_due_date: next,
             remark: r.remark,
             create_time: Timestamp(r.create_time),

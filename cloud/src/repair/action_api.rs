@@ -87,7 +87,7 @@ async fn answer(ctx: &AlarmCtx, scope: &Scoped, id: Id) -> ApiResult<Data<Repair
 
 /// Assigns `row` (submitted) to `assignee` inside `tx`; the caller checked the machine.
 pub async fn assign_in(
-    ctx: &AlarmCtx,
+    ctx: &Core,
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     row: &Row,
     user: i64,

@@ -9,6 +9,7 @@
 //! `setting_api`, `stats_api`. The whole is described in `docs/repair.md`.
 
 pub mod action_api;
+pub mod approval;
 pub mod deadline;
 pub mod link;
 pub mod machine;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::action_api::assign_in;
+use super::approval;
 use super::machine::{self, Action};
 use super::notify::{self, About, Event};
 use super::people::Viewer;
@@ -355,13 +356,32 @@ pub async fn create(
     let setting: RepairSetting =
         crate::analytics::settings::load(&ctx, &caller.tenant_id, REPAIR_KEY).await?;
     (o.response_deadline, o.repair_deadline) = setting.deadlines(o.level, now);
+    let offer = approval::Offer {
+        tenant_id: caller.tenant_id.clone(),
+        station_id: o.station_id,
+        level: o.level,
+        source: o.source,
+        creator: caller.user_id.0,
+        assignee: b.assignee_id,
+    };
+    let prepared = approval::prepare(&ctx, &offer).await?;
+    if let Some(assignee) = b.assignee_id
+        && prepared.is_some()
+    {
+        // Checked now, assigned when approved.
+        super::people::check_maintainer(&ctx, &caller.tenant_id, assignee, o.station_id).await?;
+    }
     let mut tx = ctx.db.begin_write().await?;
     let id = store::insert(&ctx, &mut tx, &o, now).await?;
     if let (Some(record), Some(index)) = (o.inspect_record_id, o.inspect_result_index) {
         super::source::link_result(&mut tx, record, index, id).await?;
     }
     let mut assigned = None;
-    if let Some(assignee) = b.assignee_id {
+    let pending = prepared.is_some();
+    if let Some(prepared) = prepared {
+        approval::begin(&mut tx, &ctx, id, &o.title, &offer, prepared, now).await?;
+    }
+    if let Some(assignee) = b.assignee_id.filter(|_| !pending) {
         let row = store::find_in(&mut tx, id)
             .await?
             .ok_or_else(ApiError::not_found)?;

@@ -90,6 +90,7 @@ impl Viewer {
         machine::available(order.status, self.actor(order, owned))
             .into_iter()
             .filter(|a| self.buttons.contains(&a.button()))
+            .filter(|a| *a != Action::Assign || super::approval::assignable(order.approval))
             .map(|a| a.name().to_owned())
             .collect()
     }
@@ -102,6 +103,9 @@ impl Viewer {
         })?;
         if !self.buttons.contains(&action.button()) {
             return Err(ApiError::Forbidden(machine::NOT_YOURS));
+        }
+        if action == Action::Assign && !super::approval::assignable(order.approval) {
+            return Err(ApiError::BadRequest(super::approval::NOT_APPROVED));
         }
         Ok(to)
     }

@@ -65,6 +65,9 @@ pub struct Row {
     pub finish_time: Option<i64>,
     pub complete_time: Option<i64>,
     pub cancel_time: Option<i64>,
+    pub approval: i64,
+    pub approval_instance: Option<i64>,
+    pub approval_comment: String,
 }
 
 impl Row {
@@ -91,7 +94,8 @@ impl Row {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RepairLog {
-    /// `create`, `assign`, `accept`, `transfer`, `start`, `finish`, `verify`, `evaluate`, `cancel`.
+    /// `create`, `assign`, `accept`, `transfer`, `start`, `finish`, `verify`, `evaluate`, `cancel`,
+    /// and the approval's `approve` and `reject`.
     pub action: String,
     /// 0 for the creation row.
     pub from_status: i64,
@@ -147,6 +151,11 @@ pub struct RepairOrder {
     pub accept_time: Option<Timestamp>,
     pub finish_time: Option<Timestamp>,
     pub complete_time: Option<Timestamp>,
+    /// Approval by the tenant's `repair_approval` process: 0 not needed, 1 pending (not
+    /// assignable yet), 2 approved, 3 rejected (returned with `approvalComment`).
+    pub approval: i64,
+    pub approval_instance: Option<Id>,
+    pub approval_comment: String,
     /// What the caller may do now: `assign`, `accept`, `transfer`, `start`, `finish`, `verify`,
     /// `evaluate`, `cancel`.
     pub actions: Vec<String>,
@@ -198,6 +207,9 @@ impl RepairOrder {
             accept_time: r.accept_time.map(Timestamp),
             finish_time: r.finish_time.map(Timestamp),
             complete_time: r.complete_time.map(Timestamp),
+            approval: r.approval,
+            approval_instance: r.approval_instance.map(Id),
+            approval_comment: r.approval_comment,
             actions,
             logs: None,
         }

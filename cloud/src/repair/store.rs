@@ -20,7 +20,8 @@ pub const SELECT: &str = "SELECT o.id, o.tenant_id, o.code, o.title, o.descripti
      COALESCE(NULLIF(au.real_name, ''), au.name, '') AS assignee_name, o.creator_id, \
      COALESCE(NULLIF(cu.real_name, ''), cu.name, '') AS creator_name, o.photos, o.work_done, o.parts, \
      o.finish_photos, o.rating, o.evaluation, o.response_deadline, o.repair_deadline, o.create_time, \
-     o.accept_time, o.finish_time, o.complete_time, o.cancel_time";
+     o.accept_time, o.finish_time, o.complete_time, o.cancel_time, o.approval, o.approval_instance, \
+     o.approval_comment";
 
 pub const FROM: &str = " FROM pv_repair_order o JOIN pv_station s ON s.id = o.station_id \
      LEFT JOIN blade_user au ON au.id = o.assignee_id LEFT JOIN blade_user cu ON cu.id = o.creator_id";

@@ -8,5 +8,5 @@
 mod clock;
 mod items_plans;
 mod records;
-mod site;
+pub mod site;
 mod tasks;

@@ -3,6 +3,6 @@
 //! accepting at once, deadlines and their messages, the bell's work items, scope (other tenants
 //! and other maintenance users see and change nothing) and the figures.
 
-mod site;
+pub mod site;
 mod transitions;
 mod work;

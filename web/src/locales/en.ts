@@ -2,6 +2,7 @@ import type { Messages } from './zh'
 import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
+import * as flowMessages from './domains/flow'
 import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
 import * as repairMessages from './domains/repair'
@@ -17,6 +18,7 @@ const en: Messages = {
   ...reportMessages.en,
   ...inspectionMessages.en,
   ...repairMessages.en,
+  ...flowMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },
@@ -26,6 +28,10 @@ const en: Messages = {
     en: 'English',
   },
   route: {
+    flowModel: 'Process models',
+    flowManager: 'Deployments',
+    flowFollow: 'Follow-up',
+    work: 'My work',
     login: 'Login',
     forget: 'Forgot password',
     lock: 'Locked',

@@ -1,6 +1,7 @@
 import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
+import * as flowMessages from './domains/flow'
 import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
 import * as repairMessages from './domains/repair'
@@ -16,6 +17,7 @@ const zh = {
   ...reportMessages.zh,
   ...inspectionMessages.zh,
   ...repairMessages.zh,
+  ...flowMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },
@@ -25,6 +27,10 @@ const zh = {
     en: 'English',
   },
   route: {
+    flowModel: '流程模型',
+    flowManager: '流程管理',
+    flowFollow: '流程跟踪',
+    work: '我的事务',
     login: '登录',
     forget: '忘记密码',
     lock: '锁屏',

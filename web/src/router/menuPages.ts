@@ -66,6 +66,10 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/intelligentOperation/inspectionTask': page(() => import('../pages/inspection/task')),
   '/intelligentOperation/inspectionRecord': page(() => import('../pages/inspection/record')),
   '/intelligentOperation/repair': page(() => import('../pages/repair/list')),
+  '/flow/model': page(() => import('../pages/flow/model')),
+  '/flow/manager': page(() => import('../pages/flow/manager')),
+  '/flow/follow': page(() => import('../pages/flow/follow')),
+  '/work': page(() => import('../pages/flow/work')),
 }
 
 /** The built page of a menu path, if any. */

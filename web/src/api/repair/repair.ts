@@ -84,6 +84,10 @@ export interface RepairOrder {
   acceptTime: string
   finishTime: string
   completeTime: string
+  /** Dispatch approval (workflow): 0 not needed, 1 pending, 2 approved, 3 rejected. */
+  approval: number
+  approvalInstance: string | null
+  approvalComment: string
   actions: RepairAction[]
   /** Detail only. */
   logs: RepairLog[]
@@ -138,6 +142,9 @@ export function toOrder(raw: Wire): RepairOrder {
     status: Number(raw.status ?? 0),
     statusName: str(raw.statusName),
     assigneeId: idOrNull(raw.assigneeId),
+    approval: Number(raw.approval ?? 0),
+    approvalInstance: idOrNull(raw.approvalInstance),
+    approvalComment: str(raw.approvalComment),
     assigneeName: str(raw.assigneeName),
     creatorId: str(raw.creatorId),
     creatorName: str(raw.creatorName),

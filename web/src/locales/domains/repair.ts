@@ -124,6 +124,8 @@ export const zh = {
       evaluate: '评价',
       cancel: '取消',
       overdue: '超期',
+      approve: '审批通过',
+      reject: '审批驳回',
     },
   },
   work: {
@@ -264,6 +266,8 @@ export const en: typeof zh = {
       evaluate: 'Evaluated',
       cancel: 'Canceled',
       overdue: 'Overdue',
+      approve: 'Approved',
+      reject: 'Rejected',
     },
   },
   work: {

@@ -24,6 +24,7 @@ import type { RepairAction, RepairOrder } from '../../../api/repair/repair'
 import { usePhone } from '../../../hooks/usePhone'
 import { levelLabel } from '../../alarm/alarms/labels'
 import { levelColor } from '../../alarm/alarms/logic'
+import ApprovalNote from '../../flow/ApprovalNote'
 import ActionDialog from '../ActionDialog'
 import {
   logActionLabel,
@@ -114,6 +115,11 @@ function OrderView({ order, phone }: { order: RepairOrder; phone: boolean }) {
           <span data-testid="repair-code">{order.code}</span>
         </Typography.Title>
         <RepairStatusTag status={order.status} name={order.statusName} />
+        <ApprovalNote
+          approval={order.approval}
+          instance={order.approvalInstance}
+          comment={order.approvalComment}
+        />
         {order.responseOverdue && (
           <Tag color="red" data-testid="repair-response-overdue">
             {t('repair.responseOverdue')}
