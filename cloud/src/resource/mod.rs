@@ -7,6 +7,9 @@ pub mod context;
 pub mod image;
 pub mod oss;
 pub mod oss_admin;
+pub mod sms_admin;
+pub mod sms_code;
+pub mod sms_provider;
 pub mod store;
 
 pub use context::{ResourceCtx, ResourceServices};
@@ -21,7 +24,7 @@ where
     crate::kernel::Core: axum::extract::FromRef<S>,
     ResourceCtx: axum::extract::FromRef<S>,
 {
-    let entities = [&oss_admin::OSS, &attach::ATTACH]
+    let entities = [&oss_admin::OSS, &attach::ATTACH, &sms_admin::SMS]
         .into_iter()
         .fold(OpenApiRouter::new(), crate::kernel::entity::blade::mount);
     OpenApiRouter::new()
@@ -37,5 +40,9 @@ where
         .routes(routes!(oss_admin::enable))
         .routes(routes!(oss_admin::sts_token))
         .routes(routes!(attach::download))
+        .routes(routes!(sms_admin::enable))
+        .routes(routes!(sms_code::send_validate))
+        .routes(routes!(sms_code::validate_message))
+        .routes(routes!(sms_code::send_message))
         .merge(entities)
 }

@@ -2,3 +2,4 @@
 //! uploads into an S3-compatible server (moto, started by the test), attachments and quotas.
 
 mod oss;
+mod sms;

@@ -6,6 +6,7 @@ import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
 import * as repairMessages from './domains/repair'
 import * as reportMessages from './domains/report'
+import * as resourceMessages from './domains/resource'
 import * as stationMessages from './domains/station'
 
 const en: Messages = {
@@ -17,6 +18,7 @@ const en: Messages = {
   ...reportMessages.en,
   ...inspectionMessages.en,
   ...repairMessages.en,
+  ...resourceMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },
@@ -64,10 +66,6 @@ const en: Messages = {
     ok: 'Server: OK · database {{database}} · version {{version}}',
     notOk: 'Server: {{status}} · database {{database}} · version {{version}}',
     unreachable: 'Server: unreachable',
-  },
-  forget: {
-    note: 'Password recovery arrives in a later release; ask an administrator to reset your password.',
-    backToLogin: 'Back to login',
   },
   lock: {
     title: 'Screen locked',

@@ -5,6 +5,7 @@ import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
 import * as repairMessages from './domains/repair'
 import * as reportMessages from './domains/report'
+import * as resourceMessages from './domains/resource'
 import * as stationMessages from './domains/station'
 /** Chinese (default). `en.ts` must have exactly the same keys; the compiler and a test check it. */
 const zh = {
@@ -16,6 +17,7 @@ const zh = {
   ...reportMessages.zh,
   ...inspectionMessages.zh,
   ...repairMessages.zh,
+  ...resourceMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },
@@ -63,10 +65,6 @@ const zh = {
     ok: '服务状态：正常 · 数据库 {{database}} · 版本 {{version}}',
     notOk: '服务状态：{{status}} · 数据库 {{database}} · 版本 {{version}}',
     unreachable: '服务状态：无法连接服务器',
-  },
-  forget: {
-    note: '找回密码功能将在后续版本提供，请联系管理员重置密码。',
-    backToLogin: '返回登录',
   },
   lock: {
     title: '屏幕已锁定',
