@@ -153,7 +153,7 @@ export default function Forget() {
                 type="info"
                 showIcon
                 style={{ marginBottom: 16 }}
-                message={t('forgetPage.sent')}
+                title={t('forgetPage.sent')}
               />
             )}
             <Form.Item
