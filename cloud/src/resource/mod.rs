@@ -5,6 +5,7 @@
 pub mod attach;
 pub mod context;
 pub mod image;
+pub mod mail;
 pub mod oss;
 pub mod oss_admin;
 pub mod sms_admin;
@@ -44,5 +45,6 @@ where
         .routes(routes!(sms_code::send_validate))
         .routes(routes!(sms_code::validate_message))
         .routes(routes!(sms_code::send_message))
+        .routes(routes!(mail::endpoint::test))
         .merge(entities)
 }

@@ -89,3 +89,63 @@ impl Moto {
         )
     }
 }
+
+/// An aiosmtpd SMTP server (no TLS, no sign-in) keeping every message in a maildir.
+pub struct Smtpd {
+    _proc: Proc,
+    pub port: u16,
+    maildir: tempfile::TempDir,
+}
+
+impl Smtpd {
+    pub fn start() -> Smtpd {
+        let port = free_port();
+        let maildir = tempfile::tempdir().expect("maildir");
+        let child = std::process::Command::new(venv_bin().join("aiosmtpd"))
+            .args([
+                "-n",
+                "-l",
+                &format!("127.0.0.1:{port}"),
+                "-c",
+                "aiosmtpd.handlers.Mailbox",
+            ])
+            .arg(maildir.path().join("box"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start aiosmtpd");
+        let proc = Proc(child);
+        wait_listening(port, "aiosmtpd");
+        Smtpd {
+            _proc: proc,
+            port,
+            maildir,
+        }
+    }
+
+    /// The raw messages received so far.
+    pub fn messages(&self) -> Vec<String> {
+        let dir = self.maildir.path().join("box").join("new");
+        let mut out: Vec<String> = std::fs::read_dir(dir)
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.sort();
+        out
+    }
+
+    /// Waits (10 s at most) until `n` messages arrived and returns them.
+    pub async fn wait_for(&self, n: usize) -> Vec<String> {
+        for _ in 0..200 {
+            let got = self.messages();
+            if got.len() >= n {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("{n} messages never arrived: {:?}", self.messages());
+    }
+}
