@@ -118,6 +118,10 @@ async fn health_answers_in_the_envelope_and_names_the_backend() {
         body["data"]["database"],
         if is_postgres() { "postgres" } else { "sqlite" }
     );
+    assert!(
+        body["data"].get("demoTenant").is_none(),
+        "no demo, no demo tenant: {body}"
+    );
     let Reply { body: en, .. } = app
         .send(
             app.client

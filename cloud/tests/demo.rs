@@ -91,6 +91,9 @@ async fn the_demo_is_provisioned_once_with_its_tenant_stations_devices_and_price
     assert!(!second.tenant_created);
     assert_eq!(second.changes, 0, "a second start changes nothing: {second:?}");
     assert_eq!(second.stations, first.stations);
+    // The sign-in form offers the demo's tenant while the demo runs.
+    let health = app.get("/api/health").await.body;
+    assert_eq!(health["data"]["demoTenant"], "demo", "{health}");
 
     let count = |sql: &'static str| app.scalar_i64(sql, vec![]);
     assert_eq!(

@@ -11,6 +11,7 @@ mod support;
 mod access;
 mod alarm;
 mod alarm_flex;
+mod alarm_gateway;
 mod alarm_store;
 mod analytics;
 mod api;

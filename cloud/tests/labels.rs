@@ -150,3 +150,85 @@ async fn exports_write_labels_and_region_names_and_import_back() {
         "{page}"
     );
 }
+
+/// The management tables (dictionaries, roles, menus, the user list's roles) name things in the
+/// console's language; the edit forms' `detail` keeps the stored Chinese, so saving a row shown
+/// in English renames nothing.
+#[tokio::test]
+async fn management_lists_name_dictionaries_roles_and_menus_in_the_console_language() {
+    let app = TestApp::start().await;
+    let admin = app.as_admin().await;
+    let (zh, en) = (&admin, &admin.en());
+
+    let sex_zh = zh.get_data("/api/blade-system/dict/list?code=sex").await;
+    assert_eq!(sex_zh["records"][0]["dictValue"], "性别", "{sex_zh}");
+    let sex_en = en.get_data("/api/blade-system/dict/list?code=sex").await;
+    assert_eq!(sex_en["records"][0]["dictValue"], "Sex", "{sex_en}");
+    let sex_id = sex_en["records"][0]["id"].as_str().expect("id").to_owned();
+    let entries = en
+        .get_data(&format!("/api/blade-system/dict/child-list?parentId={sex_id}"))
+        .await;
+    assert_eq!(value_of(&entries["records"], "2"), "Female", "{entries}");
+    let detail = en
+        .get_data(&format!("/api/blade-system/dict/detail?id={sex_id}"))
+        .await;
+    assert_eq!(
+        detail["dictValue"], "性别",
+        "the form edits the stored name: {detail}"
+    );
+    let dictionaries = en.get_data("/api/blade-system/dict/listDict").await;
+    assert!(
+        dictionaries.as_array().is_some_and(|d| d
+            .iter()
+            .any(|d| d["code"] == "yes_no" && d["dictValue"] == "Yes or no")),
+        "{dictionaries}"
+    );
+
+    let admin_role = |roles: &Json| {
+        roles
+            .as_array()
+            .and_then(|r| r.iter().find(|r| r["roleAlias"] == "administrator"))
+            .map(|r| (r["id"].as_str().unwrap_or("").to_owned(), r["roleName"].clone()))
+            .expect("the administrator role")
+    };
+    let (_, name_zh) = admin_role(&zh.get_data("/api/blade-system/role/list").await);
+    assert_eq!(name_zh, "超级管理员");
+    let (role_id, name_en) = admin_role(&en.get_data("/api/blade-system/role/list").await);
+    assert_eq!(name_en, "Super administrator");
+    let options = en.get_data("/api/blade-system/role/rolelist").await;
+    assert_eq!(admin_role(&options).1, "Super administrator", "{options}");
+    let detail = en
+        .get_data(&format!("/api/blade-system/role/detail?id={role_id}"))
+        .await;
+    assert_eq!(detail["roleName"], "超级管理员", "{detail}");
+    let users = en.get_data("/api/blade-user/page?account=admin").await;
+    assert!(
+        users["records"]
+            .as_array()
+            .is_some_and(|u| u.iter().any(|u| u["roleName"] == "Super administrator")),
+        "{users}"
+    );
+
+    let system = |menus: &Json| {
+        menus
+            .as_array()
+            .and_then(|m| m.iter().find(|m| m["code"] == "system"))
+            .map(|m| (m["id"].as_str().unwrap_or("").to_owned(), m["name"].clone()))
+            .expect("the system menu")
+    };
+    let (_, name_zh) = system(&zh.get_data("/api/blade-system/menu/lazy-list?parentId=0").await);
+    assert_eq!(name_zh, "系统管理");
+    let (menu_id, name_en) = system(&en.get_data("/api/blade-system/menu/lazy-list?parentId=0").await);
+    assert_eq!(name_en, "System");
+    assert_eq!(
+        system(&en.get_data("/api/blade-system/menu/list").await).1,
+        "System"
+    );
+    let detail = en
+        .get_data(&format!("/api/blade-system/menu/detail?id={menu_id}"))
+        .await;
+    assert_eq!(
+        (detail["name"].as_str(), detail["nameEn"].as_str()),
+        (Some("系统管理"), Some("System"))
+    );
+}

@@ -460,15 +460,71 @@ export async function alarmChecks(t) {
 
     await check('the big screen lists the open alarm live and opens its detail', async () => {
       assert(live.alarm, 'no alarm')
-      await page.goto(`${baseUrl}/bigScreen/index`)
+      // A browser that prefers English showing the Chinese console: the big screen's feed names
+      // the console's language, not the browser's (its titles were English here). The browser's
+      // language is what its websocket handshake carries (extra headers do not reach it).
+      const cdp = await page.context().newCDPSession(page)
+      const userAgent = await page.evaluate(() => navigator.userAgent)
+      const language = (acceptLanguage) =>
+        cdp.send('Network.setUserAgentOverride', { userAgent, acceptLanguage })
       const row = page.locator(`[data-testid="bigscreen-alarm"][data-alarm-id="${live.alarm}"]`)
-      await row.waitFor({ timeout })
-      await row.getByText(FAULT_NAME_ZH).first().waitFor()
+      try {
+        await language('en-US,en;q=0.9')
+        await page.goto(`${baseUrl}/bigScreen/index`)
+        await row.waitFor({ timeout })
+        await row.getByText(FAULT_NAME_ZH).first().waitFor()
+      } finally {
+        await language('zh-CN,zh;q=0.9').catch(() => {})
+        await cdp.detach().catch(() => {})
+      }
       await page.screenshot({ path: join(screenshotDir, 'bigscreen-alarm.png') })
       await row.click()
       await waitForPath(page, '/intelligentOperation/alarmData')
       await page.getByTestId(`alarm-detail-${live.alarm}`).waitFor({ timeout })
     })
+
+    await check(
+      'on a phone (390×844) the alarm list shows name, level and status without a sideways swipe; the serial finds it',
+      async () => {
+        assert(live.alarm, 'no alarm')
+        const size = page.viewportSize() ?? { width: 1280, height: 800 }
+        await page.setViewportSize({ width: 390, height: 844 })
+        try {
+          await page.goto(`${baseUrl}/intelligentOperation/alarmData`)
+          // The filters fold behind one button; the serial (any case) finds the alarm.
+          await page.getByTestId('alarm-filters-toggle').click()
+          await page.getByTestId('alarm-search-keyword').fill(sn.toLowerCase())
+          await page.getByTestId('alarm-search').click()
+          const row = page.locator(`tr[data-alarm-id="${live.alarm}"]`)
+          await row.waitFor({ timeout })
+          const rows = await page.locator('[data-testid="alarm-table"] tr[data-alarm-id]').count()
+          assert(rows === 1, `${rows} alarms found by the serial ${sn}`)
+          await row.getByText(sn).waitFor()
+          for (const id of ['alarm-row-name', 'alarm-row-level', 'alarm-row-status']) {
+            const box = await row.getByTestId(id).boundingBox()
+            assert(
+              box && box.x >= 0 && box.x + box.width <= 390,
+              `${id} outside the screen: ${JSON.stringify(box)}`,
+            )
+          }
+          const wide = await page.evaluate(() =>
+            Math.max(
+              document.documentElement.scrollWidth,
+              ...[...document.querySelectorAll('.ant-table-content, .ant-table-body')].map(
+                (el) => el.scrollWidth - el.clientWidth + 390,
+              ),
+            ),
+          )
+          assert(wide <= 390, `the page or table scrolls sideways (${wide} px)`)
+          await page.screenshot({ path: join(screenshotDir, 'alarm-list-390.png') })
+        } finally {
+          await page.setViewportSize(size)
+        }
+        // Back where the next check starts: the alarm's detail open.
+        await page.goto(`${baseUrl}/intelligentOperation/alarmData?id=${live.alarm}`)
+        await page.getByTestId(`alarm-detail-${live.alarm}`).waitFor({ timeout })
+      },
+    )
 
     await check(
       'acknowledging it with a note in the console records who, when and why',

@@ -401,6 +401,44 @@ try {
   )
 
   await check(
+    'a page opened low in a long sidebar starts at its top: the sidebar scrolls, the header stays',
+    async () => {
+      await page.setViewportSize({ width: 1280, height: 600 })
+      try {
+        await page.goto(`${baseUrl}/basicFacts/equipmentMap`)
+        await sideMenu().waitFor()
+        // Every group open: the menu is far taller than the window.
+        for (let i = 0; i < 30; i++) {
+          const closed = sideMenu().locator('.ant-menu-submenu:not(.ant-menu-submenu-open)')
+          if ((await closed.count()) === 0) break
+          await closed.first().locator('.ant-menu-submenu-title').first().click()
+          await page.waitForTimeout(150)
+        }
+        const items = sideMenu().locator('li.ant-menu-item')
+        const last = items.nth((await items.count()) - 1)
+        const before = pathOf(page)
+        await last.click()
+        await page.waitForURL((url) => url.pathname !== before, { timeout })
+        await page.waitForTimeout(300)
+        const at = await page.evaluate(() => {
+          const header = document.querySelector('[data-testid="main-layout"] .ant-layout-header')
+          const tabs = document.querySelector('[data-testid="tab-bar"]')
+          return {
+            scrollY: window.scrollY,
+            header: header?.getBoundingClientRect().top ?? null,
+            tabs: tabs?.getBoundingClientRect().bottom ?? null,
+          }
+        })
+        assert(at.scrollY === 0, `the new page opened scrolled ${at.scrollY} px down`)
+        assert(at.header === 0, `the header is at ${at.header}`)
+        assert(at.tabs !== null && at.tabs > 0 && at.tabs < 600, `the tab bar ends at ${at.tabs}`)
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 800 })
+      }
+    },
+  )
+
+  await check(
     'switching to English translates the sidebar; switching back restores Chinese',
     async () => {
       await page.goto(`${baseUrl}/basicFacts/equipmentMap`)

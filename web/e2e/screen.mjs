@@ -100,6 +100,41 @@ export async function screenChecks(t) {
     })
   }
 
+  await check(
+    'station names are whole on the home list and named in full on the big screen',
+    async () => {
+      await page.setViewportSize({ width: 1440, height: 900 })
+      await page.goto(`${baseUrl}/basicFacts/equipmentMap`)
+      await page.getByTestId('home-station-name').first().waitFor({ timeout })
+      const home = await page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="home-station-name"]')].map((el) => {
+          const cell = el.closest('td')
+          return {
+            name: el.getAttribute('title'),
+            text: el.textContent,
+            clipped: cell ? cell.scrollWidth > cell.clientWidth + 1 : true,
+          }
+        }),
+      )
+      for (const s of home) {
+        assert(s.name && s.text === s.name && !s.clipped, `home list: ${JSON.stringify(s)}`)
+      }
+      await page.goto(`${baseUrl}/bigScreen/index`)
+      await page.locator('.bigscreen-list td.name').first().waitFor({ timeout })
+      const wall = await page.evaluate(() =>
+        [...document.querySelectorAll('.bigscreen-list td.name')].map((td) => ({
+          name: td.getAttribute('title'),
+          text: td.textContent,
+        })),
+      )
+      for (const s of wall) {
+        // The part that tells it apart (a shared beginning dropped), the whole name on hover.
+        assert(s.name && s.text && s.name.endsWith(s.text), `big screen: ${JSON.stringify(s)}`)
+      }
+      assert(wall.length > 0 && home.length > 0, 'no stations to check')
+    },
+  )
+
   await check('the big screen stacks into one column at 390×844, nothing wider', async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto(`${baseUrl}/bigScreen/index`)

@@ -204,6 +204,36 @@ export async function stationChecks(t) {
       await page.waitForTimeout(500)
       await shot('archive-basic.png')
       noRefusedCalls()
+      // At 1440 px the details' labels stay on one line (they went one character per line) and
+      // the station's name in the list is whole.
+      const size = page.viewportSize()
+      await page.setViewportSize({ width: 1440, height: 900 })
+      try {
+        await page.waitForTimeout(300)
+        const labels = await page.evaluate(() =>
+          [
+            ...document.querySelectorAll(
+              '[data-testid="archive-basic-info"] .ant-descriptions-item-label',
+            ),
+          ].map((el) => {
+            // One rectangle per line of the label's text.
+            const range = document.createRange()
+            range.selectNodeContents(el)
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)))
+            return { text: el.textContent, lines: tops.size }
+          }),
+        )
+        assert(labels.length > 5, `${labels.length} labels`)
+        const wrapped = labels.filter((l) => l.lines > 1)
+        assert(wrapped.length === 0, `labels on more than one line: ${JSON.stringify(wrapped)}`)
+        const listed = await page
+          .getByTestId('archive-station-list')
+          .locator(`[data-id="${story.id}"] [data-testid="archive-station-name"]`)
+          .textContent()
+        assert(listed === station.name, `the list names it "${listed}"`)
+      } finally {
+        if (size) await page.setViewportSize(size)
+      }
     })
 
     await check('in the archive, an inverter and a meter are added to the station', async () => {

@@ -55,7 +55,7 @@ pub struct AlarmFilter {
     pub start_time: Option<String>,
     /// Alarms first seen at or before.
     pub end_time: Option<String>,
-    /// Contained in the alarm's name (zh or en), device name or code.
+    /// Contained in the alarm's name (zh or en), device name, device serial number or code.
     pub keyword: Option<String>,
     pub id: Option<Id>,
 }
@@ -70,6 +70,9 @@ pub struct AlarmRecord {
     pub device_id: Id,
     pub device_kind: String,
     pub device_name: String,
+    /// The device's serial number (the station's gateway for gateway alarms; empty when the
+    /// device is gone).
+    pub device_sn: String,
     /// The device's name (the console's column name).
     pub inverter: String,
     pub kind: String,
@@ -125,7 +128,16 @@ const SELECT: &str = "SELECT a.id, a.station_id, s.name AS station_name, a.devic
      a.kind, a.category, a.type, a.level, a.code, a.name, a.name_en, a.detail, a.detail_en, a.value, a.threshold, \
      a.status, a.first_time, a.last_time, a.occurrences, a.ack_user, a.ack_time, a.ack_note, a.clear_user, \
      a.clear_time, a.clear_note, au.real_name AS ack_real, au.name AS ack_name, cu.real_name AS clear_real, \
-     cu.name AS clear_name, a.repair_id, ro.status AS repair_status";
+     cu.name AS clear_name, a.repair_id, ro.status AS repair_status, ";
+
+/// The alarmed device's serial number, from the register of its kind. The alarm row keeps the
+/// device's name only; operators read serials off the nameplate and search by them.
+const DEVICE_SN: &str = "COALESCE(CASE a.device_kind \
+     WHEN 'inverter' THEN (SELECT d.sn FROM pv_inverter d WHERE d.id = a.device_id) \
+     WHEN 'meter' THEN (SELECT d.sn FROM pv_meter d WHERE d.id = a.device_id) \
+     WHEN 'weather' THEN (SELECT d.sn FROM pv_weather d WHERE d.id = a.device_id) \
+     WHEN 'flex' THEN (SELECT d.sn FROM pv_flex d WHERE d.id = a.device_id) \
+     WHEN 'gateway' THEN s.gateway_sn END, '')";
 
 const FROM: &str = " FROM pv_alarm a JOIN pv_station s ON s.id = a.station_id \
      LEFT JOIN blade_user au ON au.id = a.ack_user LEFT JOIN blade_user cu ON cu.id = a.clear_user \
@@ -150,6 +162,7 @@ fn record(r: &AnyRow, lang: Lang) -> Result<AlarmRecord, sqlx::Error> {
     };
     let device_name: String = r.try_get("device_name")?;
     Ok(AlarmRecord {
+        device_sn: r.try_get("device_sn")?,
         id: Id(r.try_get("id")?),
         station_id: Id(r.try_get("station_id")?),
         station_name: r.try_get("station_name")?,
@@ -241,7 +254,7 @@ async fn page(state: &Core, scope: &Scoped, f: AlarmFilter, fault: bool) -> ApiR
         filter.push_bind(
             // Case-insensitive and literal on both back-ends, like kernel::list's filters.
             " AND (LOWER(a.name) LIKE LOWER(?) ESCAPE '\\' OR LOWER(a.name_en) LIKE LOWER(?) ESCAPE '\\' \
-             OR LOWER(a.device_name) LIKE LOWER(?) ESCAPE '\\' OR LOWER(a.code) LIKE LOWER(?) ESCAPE '\\')",
+             OR LOWER(a.device_name) LIKE LOWER(?) ESCAPE '\\' OR LOWER(a.code) LIKE LOWER(?) ESCAPE '\\'",
             [
                 Value::from(like.as_str()),
                 Value::from(like.as_str()),
@@ -249,11 +262,16 @@ async fn page(state: &Core, scope: &Scoped, f: AlarmFilter, fault: bool) -> ApiR
                 Value::from(like.as_str()),
             ],
         );
+        filter.push(" OR LOWER(");
+        filter.push(DEVICE_SN);
+        filter.push_bind(") LIKE LOWER(?) ESCAPE '\\')", [Value::from(like.as_str())]);
     }
     let mut count = Sql::new("SELECT COUNT(*) FROM pv_alarm a JOIN pv_station s ON s.id = a.station_id");
     count.append(&filter);
     let total: i64 = count.scalar(state.db.pool()).await?;
     let mut sql = Sql::new(SELECT);
+    sql.push(DEVICE_SN);
+    sql.push(" AS device_sn");
     sql.push(FROM);
     sql.append(&filter);
     sql.push_bind(
@@ -273,6 +291,8 @@ async fn page(state: &Core, scope: &Scoped, f: AlarmFilter, fault: bool) -> ApiR
 /// One alarm the caller may see (any type), or 404.
 pub async fn find(state: &Core, scope: &Scoped, id: Id) -> ApiResult<AlarmRecord> {
     let mut sql = Sql::new(SELECT);
+    sql.push(DEVICE_SN);
+    sql.push(" AS device_sn");
     sql.push(FROM);
     sql.append(&visible(scope));
     sql.push_bind(" AND a.id = ?", [Value::from(id)]);

@@ -2,7 +2,7 @@
 //! job such as the rollup worker, raw retention or alarm analytics must not run in two of them
 //! at once (duplicated work at best, interleaved writes at worst).
 //!
-//! ```ignore
+//! ```text
 //! // Every pass of a worker: runs here unless another replica is running it right now.
 //! match leader::run_exclusive(&state.db, "telemetry.rollup", rollup_pass(&state)).await {
 //!     Ok(Some(result)) => { /* this replica ran it */ }

@@ -18,6 +18,10 @@ pub struct Health {
     /// `sqlite` or `postgres`.
     pub database: &'static str,
     pub uptime_seconds: u64,
+    /// The demo's tenant id while the demo runs: the sign-in form offers it (a newcomer
+    /// otherwise meets the platform tenant's id there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub demo_tenant: Option<&'static str>,
 }
 
 #[utoipa::path(
@@ -33,5 +37,6 @@ pub async fn health(State(state): State<Core>) -> ApiResult<Data<Health>> {
         version: env!("CARGO_PKG_VERSION"),
         database: state.db.backend().name(),
         uptime_seconds: state.started.elapsed().as_secs(),
+        demo_tenant: state.config.demo.enabled.then_some(crate::demo::TENANT),
     }))
 }

@@ -328,7 +328,10 @@ impl Entry {
 pub struct DictRef {
     pub id: Id,
     pub code: String,
+    /// In the request's language.
     pub dict_value: String,
+    #[serde(skip)]
+    pub dict_value_en: Option<String>,
 }
 
 const ENTRY_COLUMNS: &str = "id, parent_id, code, dict_key, dict_value, dict_value_en, sort, remark";
@@ -388,9 +391,22 @@ pub async fn system_entries(state: &Core, code: &str) -> Result<Vec<Entry>, ApiE
 
 /// Every dictionary (row with parent 0) the caller reads.
 async fn dictionaries(state: &Core, caller: &Caller, biz: bool) -> Result<Vec<DictRef>, ApiError> {
-    let mut sql = readable(caller, biz, "id, code, dict_value");
+    let mut sql = readable(caller, biz, "id, code, dict_value, dict_value_en");
     sql.push(" AND parent_id = 0 ORDER BY sort, id");
-    sql.fetch_all::<DictRef, _>(state.db.pool()).await
+    let mut all = sql.fetch_all::<DictRef, _>(state.db.pool()).await?;
+    if Lang::current() == Lang::En {
+        for d in &mut all {
+            if let Some(en) = d
+                .dict_value_en
+                .as_deref()
+                .map(str::trim)
+                .filter(|e| !e.is_empty())
+            {
+                d.dict_value = en.to_owned();
+            }
+        }
+    }
+    Ok(all)
 }
 
 fn def(biz: bool) -> &'static EntityDef {
@@ -406,7 +422,27 @@ async fn list_impl<T: DeserializeOwned>(
     let def = def(biz);
     caller.require(&state, def.menu_code).await?;
     let page = entities::page(def, &state, &caller, &query, Some(Sql::new("parent_id = 0"))).await?;
-    Ok(Data(typed_page(page)?))
+    Ok(Data(typed_page(shown_in_lang(page, Lang::current()))?))
+}
+
+/// A list page as the management tables show it: `dictValue` in English when English is asked
+/// for and the row has one (as [`Entry::in_lang`]). Forms read `detail`, which keeps the stored
+/// Chinese value, so editing a row shown in English does not overwrite its Chinese name.
+fn shown_in_lang(mut page: Page<Json>, lang: Lang) -> Page<Json> {
+    if lang == Lang::En {
+        for row in &mut page.records {
+            let en = row
+                .get("dictValueEn")
+                .and_then(Json::as_str)
+                .map(str::trim)
+                .filter(|e| !e.is_empty())
+                .map(str::to_owned);
+            if let (Some(en), Some(obj)) = (en, row.as_object_mut()) {
+                obj.insert("dictValue".into(), Json::String(en));
+            }
+        }
+    }
+    page
 }
 
 async fn child_list_impl<T: DeserializeOwned>(
@@ -421,9 +457,10 @@ async fn child_list_impl<T: DeserializeOwned>(
         .ok_or_else(|| ApiError::bad_request("请选择上级字典", "parentId is required"))?;
     let mut extra = Sql::default();
     extra.push_bind("parent_id = ?", [Value::Int(parent)]);
-    Ok(Data(typed_page(
+    Ok(Data(typed_page(shown_in_lang(
         entities::page(def, &state, &caller, &query, Some(extra)).await?,
-    )?))
+        Lang::current(),
+    ))?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -448,6 +485,7 @@ async fn tree_impl(
         Some(code) => entries(&state, &caller, biz, code)
             .await?
             .into_iter()
+            .map(|e| e.in_lang(Lang::current()))
             .map(|e| Node::new(e.id.to_string(), e.parent_id.to_string(), e.dict_value))
             .collect(),
     };

@@ -273,7 +273,17 @@ async fn entity_rows(state: &Core) -> Result<Vec<MenuEntityRow>, ApiError> {
 
 impl MenuEntityRow {
     /// The row as a lazy list shows it; a tree list adds `children` ([`MenuEntity::from`]).
+    /// `name` is in the request's language (the table's column); `detail`, which the edit form
+    /// reads, keeps the stored Chinese name, so saving an English-shown row changes no name.
     fn lazy(&self, parent_name: String, has_children: bool) -> MenuLazyEntity {
+        let name = match Lang::current() {
+            Lang::En => self
+                .name_en
+                .clone()
+                .filter(|n| !n.trim().is_empty())
+                .unwrap_or_else(|| self.name.clone()),
+            Lang::Zh => self.name.clone(),
+        };
         MenuLazyEntity {
             action: self.action,
             alias: self.alias.clone(),
@@ -282,7 +292,7 @@ impl MenuEntityRow {
             has_children,
             id: self.id,
             is_open: self.is_open,
-            name: self.name.clone(),
+            name,
             name_en: self.name_en.clone(),
             parent_id: self.parent_id,
             parent_name,

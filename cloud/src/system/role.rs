@@ -18,7 +18,7 @@ use super::tree::{IdList, TreeNode, forest, nodes};
 use crate::auth::Caller;
 use crate::kernel::Core;
 use crate::kernel::extract::{Json as JsonBody, Query};
-use crate::kernel::lang::Text;
+use crate::kernel::lang::{Lang, Text};
 use crate::kernel::sql::{Sql, Value, like_contains};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
 use crate::system::context::SystemCtx;
@@ -200,6 +200,29 @@ async fn tenant_pairs(state: &Core, tenant: &str) -> Result<Vec<(Id, Id)>, ApiEr
         .collect())
 }
 
+/// The names the platform's and a new tenant's roles (and the demo's) are created with, and
+/// their English.
+/// Role names are the administrator's free text with no English column: a role still carrying
+/// its default name is shown in English on an English console; a renamed one as it was named.
+const DEFAULT_ROLE_NAMES: [(&str, &str); 5] = [
+    ("超级管理员", "Super administrator"),
+    ("管理员", "Administrator"),
+    ("普通用户", "User"),
+    ("业主", "Owner"),
+    ("运维人员", "Maintenance staff"),
+];
+
+/// A role's name as lists and pickers show it in the request's language. Edit forms read the
+/// generic `detail`, which keeps the stored name, so saving a row shown in English renames nothing.
+pub fn shown_role_name(name: String) -> String {
+    if Lang::current() == Lang::En
+        && let Some((_, en)) = DEFAULT_ROLE_NAMES.iter().find(|(zh, _)| *zh == name.trim())
+    {
+        return (*en).to_owned();
+    }
+    name
+}
+
 async fn role_names(state: &Core, ids: &[Id]) -> Result<HashMap<Id, String>, ApiError> {
     if ids.is_empty() {
         return Ok(HashMap::new());
@@ -208,7 +231,10 @@ async fn role_names(state: &Core, ids: &[Id]) -> Result<HashMap<Id, String>, Api
     sql.push_ids(ids);
     sql.push(")");
     let rows: Vec<(i64, String)> = sql.fetch_all::<(i64, String), _>(state.db.pool()).await?;
-    Ok(rows.into_iter().map(|(id, n)| (Id(id), n)).collect())
+    Ok(rows
+        .into_iter()
+        .map(|(id, n)| (Id(id), shown_role_name(n)))
+        .collect())
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -314,7 +340,7 @@ pub async fn list(
             parent_id: r.parent_id,
             parent_name: names.get(&r.parent_id).cloned().unwrap_or_default(),
             role_alias: r.role_alias,
-            role_name: r.role_name,
+            role_name: shown_role_name(r.role_name),
             sort: r.sort,
             tenant_id: r.tenant_id,
         },
@@ -340,7 +366,7 @@ pub async fn tree(
     let rows = load(&state, Some(&tenant), &Filters::default()).await?;
     Ok(Data(nodes(
         rows.into_iter()
-            .map(|r| (r.id, r.parent_id, r.role_name))
+            .map(|r| (r.id, r.parent_id, shown_role_name(r.role_name)))
             .collect(),
     )))
 }
@@ -371,7 +397,7 @@ pub async fn tree_by_id(
     let subtree: Vec<(Id, Id, String)> = rows
         .into_iter()
         .filter(|r| access::is_self_or_below(p.role_id, r.id, &pairs))
-        .map(|r| (r.id, r.parent_id, r.role_name))
+        .map(|r| (r.id, r.parent_id, shown_role_name(r.role_name)))
         .collect();
     Ok(Data(nodes(subtree)))
 }
@@ -398,7 +424,7 @@ pub async fn rolelist(
         rows.into_iter()
             .map(|r| RoleOption {
                 id: r.id,
-                role_name: r.role_name,
+                role_name: shown_role_name(r.role_name),
                 role_alias: r.role_alias,
             })
             .collect(),

@@ -149,7 +149,7 @@ pub async fn maintenance_staff(db: &Db, caller: &Caller) -> Result<Vec<StaffMemb
     sql.push(" ORDER BY real_name, id");
     let rows: Vec<StaffRow> = sql.fetch_all(db.pool()).await?;
     let ids: Vec<Id> = rows.iter().map(|r| r.id).collect();
-    let roles = linked(db, &ids, ROLE_NAMES).await?;
+    let roles = shown_roles(linked(db, &ids, ROLE_NAMES).await?);
     Ok(rows
         .into_iter()
         .map(|r| StaffMember {
@@ -191,6 +191,16 @@ async fn linked(db: &Db, users: &[Id], (head, tail): (&str, &str)) -> Result<Lin
 }
 
 /// Comma-joined ids and names of one user's links.
+/// Role names in the request's language (the default roles' English on an English console).
+fn shown_roles(mut links: Links) -> Links {
+    for items in links.values_mut() {
+        for (_, name) in items.iter_mut() {
+            *name = crate::system::role::shown_role_name(std::mem::take(name));
+        }
+    }
+    links
+}
+
 fn names_of(items: Option<&Vec<(Id, String)>>) -> (String, String) {
     let items = items.map(Vec::as_slice).unwrap_or_default();
     let ids = items.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>();
@@ -214,7 +224,7 @@ fn post_names(post_id: Option<&str>, posts: &HashMap<Id, String>) -> String {
 
 async fn with_names(db: &Db, rows: Vec<AccountRow>) -> Result<Vec<UserRecord>, ApiError> {
     let ids: Vec<Id> = rows.iter().map(|r| r.id).collect();
-    let roles = linked(db, &ids, ROLE_NAMES).await?;
+    let roles = shown_roles(linked(db, &ids, ROLE_NAMES).await?);
     let depts = linked(db, &ids, DEPT_NAMES).await?;
     let wanted: Vec<Id> = rows
         .iter()

@@ -98,6 +98,7 @@ export default function MainLayout() {
   const collapsed = useLayoutStore((s) => s.collapsed)
   const toggleCollapsed = useLayoutStore((s) => s.toggleCollapsed)
   const dark = useSettingsStore((s) => s.theme) === 'theme-dark'
+  const english = useSettingsStore((s) => s.language) === 'en'
   const userInfo = useSessionStore((s) => s.userInfo)
   const accessToken = useSessionStore((s) => s.token)
   const [registerDismissed, setRegisterDismissed] = useState(false)
@@ -111,6 +112,14 @@ export default function MainLayout() {
   }, [])
 
   useEffect(() => tokenRefresher.start(), [])
+
+  // A page opens at its top: the window keeps its scroll across client-side navigation, and a
+  // click low in a long page (or the sidebar on a short window) left the next page scrolled past
+  // its end, a blank area.
+  const { pathname } = useLocation()
+  useEffect(() => {
+    if (window.scrollY !== 0) window.scrollTo(0, 0)
+  }, [pathname])
 
   // Live alarms: connected while the top bar is shown; each message replaces count and list.
   const userId = userInfo?.user_id
@@ -135,7 +144,11 @@ export default function MainLayout() {
     <Flex align="center" gap={8} style={{ height: 56, paddingInline: 20, overflow: 'hidden' }}>
       <img src={logo} alt="" width={28} height={28} />
       {wide && (
-        <Typography.Text strong ellipsis style={{ color: token.colorText }}>
+        <Typography.Text
+          strong
+          ellipsis={{ tooltip: t('app.title') }}
+          style={{ color: token.colorText }}
+        >
           {t('app.title')}
         </Typography.Text>
       )}
@@ -162,9 +175,20 @@ export default function MainLayout() {
           collapsible
           collapsed={collapsed}
           trigger={null}
-          width={220}
+          // English menu names are longer ("Electricity bill settlement"): a wider sidebar.
+          width={english ? 248 : 220}
           theme={dark ? 'dark' : 'light'}
-          style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}
+          data-testid="side-sider"
+          // The sidebar scrolls on its own and stays in view: an expanded menu taller than the
+          // window no longer makes the page as tall as the menu.
+          style={{
+            borderRight: `1px solid ${token.colorBorderSecondary}`,
+            position: 'sticky',
+            top: 0,
+            height: '100vh',
+            overflowY: 'auto',
+            overflowX: 'hidden',
+          }}
         >
           {brand(!collapsed)}
           <SideMenu collapsed={collapsed} dark={dark} />
@@ -181,6 +205,10 @@ export default function MainLayout() {
             paddingInline: phone ? 4 : 12,
             background: token.colorBgContainer,
             borderBottom: `1px solid ${token.colorBorderSecondary}`,
+            // The header stays put while the page scrolls.
+            position: 'sticky',
+            top: 0,
+            zIndex: 20,
           }}
         >
           {phone ? (

@@ -10,6 +10,12 @@ import { useMenuNodes } from './useMenuNodes'
 
 type Item = Required<MenuProps>['items'][number]
 
+/**
+ * A page's name, whole on hover: a long (English) name is cut to the sidebar's width. Group
+ * titles stay plain text: antd wraps only a text group title in its title element.
+ */
+const labelOf = (node: MenuNode) => <span title={node.name}>{node.name}</span>
+
 const toItems = (nodes: MenuNode[]): Item[] =>
   nodes.map((node) =>
     node.children.length > 0
@@ -19,7 +25,7 @@ const toItems = (nodes: MenuNode[]): Item[] =>
           label: node.name,
           children: toItems(node.children),
         }
-      : { key: node.key, icon: <MenuIcon name={node.icon} />, label: node.name },
+      : { key: node.key, icon: <MenuIcon name={node.icon} />, label: labelOf(node) },
   )
 
 /** Sidebar built from the user's menu tree, collapsible; 暂未分配菜单 when there is none. */

@@ -301,6 +301,10 @@ const en: Messages = {
     datasourceId: 'Data source',
     datasourceRequired: 'Please select data source',
     datasourceNone: 'No data source available',
+    datasourceUnavailable:
+      'Data sources are not available yet: the developer tools do not offer data source management, so no data source can be set for a tenant for now; the tenant keeps using the platform database.',
+    datasourceEmpty:
+      'There are no data sources yet: add one first under Developer tools › Data sources.',
     package: 'Package',
     packageTitle: 'Tenant package',
     packageId: 'Package',
@@ -515,6 +519,7 @@ const en: Messages = {
     no: 'No',
     all: 'All',
     empty: 'No data',
+    filters: 'Filters',
   },
 }
 

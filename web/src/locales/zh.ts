@@ -298,6 +298,9 @@ const zh = {
     datasourceId: '数据源',
     datasourceRequired: '请选择数据源',
     datasourceNone: '暂无可用数据源',
+    datasourceUnavailable:
+      '数据源功能尚未开放：开发工具中的数据源管理还未提供，暂时无法为租户配置数据源，租户继续使用平台的数据库。',
+    datasourceEmpty: '暂无数据源：请先在“开发工具 › 数据源管理”中添加数据源。',
     package: '产品包配置',
     packageTitle: '租户产品包配置',
     packageId: '产品包',
@@ -512,6 +515,7 @@ const zh = {
     no: '否',
     all: '全部',
     empty: '暂无数据',
+    filters: '筛选',
   },
 }
 

@@ -145,6 +145,8 @@ export function displayUnit(unit: string | null | undefined): string {
       return 'kWh/m²'
     case 'deg':
       return '°'
+    case 'kOhm':
+      return 'kΩ'
     case '1':
     case 'code':
     case 'text':

@@ -26,6 +26,8 @@ export interface AlarmRecord {
   deviceId: string
   deviceKind: string
   deviceName: string
+  /** The device's serial number (the gateway's for a gateway alarm; empty when unknown). */
+  deviceSn?: string
   /** = deviceName (the bell's field name). */
   inverter?: string
   kind: string

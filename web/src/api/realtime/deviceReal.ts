@@ -8,6 +8,7 @@
  * the way to the screen.
  */
 import request from '../request'
+import { displayUnit } from '../../utils/units'
 import type { Envelope } from '../types'
 import { asList, asRaw, bool, num, str, strOrNull, time, type Raw } from './wire'
 
@@ -68,7 +69,8 @@ export function toReading(raw: Raw): LiveReading {
   return {
     name,
     label: str(raw.label) || name,
-    unit: str(raw.unit),
+    // As shown (W/m², °C; none for a ratio such as the power factor, whose symbol is "1").
+    unit: displayUnit(str(raw.unit)),
     value: num(raw.value),
     // Only an explicit "not plausible" marks a value: an older server sends no flag.
     plausible: bool(raw.plausible) !== false,
@@ -100,7 +102,8 @@ export function toCurveSeries(raw: Raw): DeviceCurveSeries {
   return {
     name,
     label: str(raw.label) || name,
-    unit: str(raw.unit),
+    // As shown (W/m², °C; none for a ratio such as the power factor, whose symbol is "1").
+    unit: displayUnit(str(raw.unit)),
     points,
     implausiblePoints: num(raw.implausiblePoints) ?? 0,
   }

@@ -6,6 +6,8 @@ export interface Health {
   version: string
   database: string
   uptimeSeconds: number
+  /** The demo's tenant id while the demo runs (the sign-in form offers it). */
+  demoTenant?: string
 }
 
 /** `GET /api/health`: liveness of the hub and its database. Public (no token needed). */

@@ -5,7 +5,7 @@ import dayjs from 'dayjs'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { DeviceQuality, QualityState } from '../../api/realtime/deviceQuality'
-import { formatValue } from '../../utils/units'
+import { displayUnit, formatValue } from '../../utils/units'
 import { metricLabel } from './metricLabel'
 import { deviceQualityQuery } from './useDeviceQuality'
 
@@ -199,7 +199,7 @@ export function DeviceQualityDetail({ q }: { q: DeviceQuality }) {
                       aria-label={`${metricLabel(t, v.name)} ${v.value ?? ''} (${t('realtimeUi.quality.suspectTip')})`}
                     >
                       <WarningOutlined /> {metricLabel(t, v.name)}{' '}
-                      {v.value === null ? '—' : formatValue(v.value, v.unit === '1' ? '' : v.unit)}
+                      {v.value === null ? '—' : formatValue(v.value, displayUnit(v.unit))}
                     </Typography.Text>
                   </Tooltip>
                 ))}

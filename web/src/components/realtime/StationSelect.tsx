@@ -1,6 +1,7 @@
 import { Select } from 'antd'
 import { useQuery } from '@tanstack/react-query'
 import { stationNamesQuery } from '../../api/station/queries'
+import { usePreferredStation } from './preferredStation'
 
 export interface StationSelectProps {
   value: string | undefined
@@ -9,6 +10,11 @@ export interface StationSelectProps {
   allowClear?: boolean
   testId?: string
   style?: React.CSSProperties
+  /**
+   * Pages that show nothing without a station open on the user's last used (else first) one and
+   * remember each pick ([`usePreferredStation`]).
+   */
+  autoPick?: boolean
 }
 
 /** The caller's stations by name (searchable). */
@@ -19,8 +25,10 @@ export default function StationSelect({
   allowClear = true,
   testId,
   style,
+  autoPick = false,
 }: StationSelectProps) {
   const { data: stations, isPending } = useQuery(stationNamesQuery())
+  usePreferredStation(value, onChange, autoPick)
   return (
     <Select
       data-testid={testId}

@@ -2,6 +2,7 @@ import { SVGRenderer } from 'echarts/renderers'
 import type { ProvinceStat } from '../../api/realtime/home'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CHART_THEMES, registerChartThemes } from './chartTheme'
+import { deviceCurveOption } from './deviceLive'
 import { echarts } from './echarts'
 import { provinceOption, statusPieOption } from './fleetCharts'
 import { STATUSES, type RunStatus } from './status'
@@ -84,7 +85,7 @@ describe('chart theme and legends', () => {
           theme,
         )
         for (const s of STATUSES) {
-          // The legend item and the slice label (name + count) both carry the name.
+          // The legend names every status (the ring carries the counts).
           const fills = textFills(svg, names[lang][s])
           expect(allVisible(fills), `${names[lang][s]}: fills ${fills.join()}`).toBe(true)
         }
@@ -103,6 +104,30 @@ describe('chart theme and legends', () => {
       })
     }
   }
+
+  it("a device's day curve draws its grid in the theme's colour (no light grey on dark)", () => {
+    const start = new Date('2026-05-01T08:00:00').getTime()
+    const option = deviceCurveOption(
+      [
+        {
+          name: 'irradiance_poa',
+          label: 'Irradiance',
+          unit: 'W/m²',
+          points: [0, 1, 2, 3].map((i): [number, number] => [start + i * 3_600_000, 100 * i]),
+          implausiblePoints: 0,
+        },
+      ],
+      { date: '2026-05-01' },
+    )
+    const strokes = (svg: string) =>
+      Array.from(
+        new DOMParser().parseFromString(svg, 'image/svg+xml').getElementsByTagName('path'),
+      ).map((p) => p.getAttribute('stroke') ?? '')
+    const dark = strokes(draw(option, CHART_THEMES.dark))
+    // The theme's rgba(255,255,255,0.12), written as a stroke and its opacity.
+    expect(dark).toContain('rgb(255,255,255)')
+    expect(dark.filter((s) => s.toLowerCase() === '#f0f0f0')).toEqual([])
+  })
 
   it('the dark theme draws text, axis labels and legends light; the light theme dark', () => {
     const option = provinceOption([qinghai], {

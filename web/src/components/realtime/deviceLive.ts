@@ -57,7 +57,8 @@ export function deviceCurveOption(
       offset: i <= 1 ? 0 : 52 * (i - 1),
       // Energy counters and voltages sit far from zero: let their axis follow the data.
       scale: true,
-      splitLine: { show: i === 0, lineStyle: { color: '#f0f0f0' } },
+      // Grid lines in the chart theme's colour (a fixed light grey glared in the dark theme).
+      splitLine: { show: i === 0 },
       axisLine: { show: i > 0 },
     })),
     series: series.map((s) => ({

@@ -7,6 +7,9 @@ import type { MapStation } from '../../api/realtime/types'
 import { axisScale } from '../../pages/realtime/inverter/wave'
 import { formatValue } from '../../utils/units'
 import { STATUSES, STATUS_COLOURS, type RunStatus } from './status'
+import { shortNames } from './stationName'
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Doughnut of stations per status, in the status colours (statuses with 0 left out). */
 export function statusPieOption(
@@ -20,10 +23,12 @@ export function statusPieOption(
     series: [
       {
         type: 'pie',
-        // Small enough that the outside labels (name, count) fit a narrow panel.
-        radius: ['38%', '58%'],
-        center: ['50%', '45%'],
-        label: { formatter: '{b}\n{c}' },
+        // Names in the legend, counts on the ring: outside labels were cut to "…" in a narrow
+        // panel (the big screen's), where the names are what one reads.
+        radius: ['40%', '66%'],
+        center: ['50%', '44%'],
+        label: { position: 'inside', formatter: '{c}', color: '#fff', fontWeight: 'bold' },
+        labelLine: { show: false },
         data: STATUSES.filter((s) => counts[s] > 0).map((s) => ({
           name: label(s),
           value: counts[s],
@@ -47,12 +52,20 @@ export function rankingOption(stations: readonly MapStation[]): Record<string, u
   const top = topStations(stations)
   const scale = axisScale('Wh', top[0]?.todayWh ?? 0)
   const rows = [...top].reverse()
+  // The axis shows what tells the stations apart; the tooltip the whole name.
+  const short = shortNames(stations.map((s) => s.name))
   return {
     backgroundColor: 'transparent',
     tooltip: {
       trigger: 'axis',
       axisPointer: { type: 'shadow' },
-      valueFormatter: (v: number) => formatValue(v, scale.unit),
+      formatter: (params: { dataIndex: number; value: number }[]) => {
+        const p = params[0]
+        const station = p ? rows[p.dataIndex] : undefined
+        return station
+          ? `${escapeHtml(station.name)}<br/>${formatValue(p.value, scale.unit)} ${scale.unit}`
+          : ''
+      },
     },
     grid: { left: 8, right: 48, top: 8, bottom: 8, containLabel: true },
     xAxis: {
@@ -62,8 +75,8 @@ export function rankingOption(stations: readonly MapStation[]): Record<string, u
     },
     yAxis: {
       type: 'category',
-      data: rows.map((s) => s.name),
-      axisLabel: { width: 110, overflow: 'truncate' },
+      data: rows.map((s) => short.get(s.name) ?? s.name),
+      axisLabel: { width: 130, overflow: 'truncate' },
     },
     series: [
       {

@@ -2,7 +2,7 @@ import { ClockCircleOutlined, ToolOutlined, WarningOutlined } from '@ant-design/
 import { Col, Row } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
-import { formatHours, repairListPath } from '../../pages/repair/logic'
+import { formatDuration, repairListPath } from '../../pages/repair/logic'
 import { KpiCard } from '../realtime/Kpis'
 
 export interface RepairFigures {
@@ -42,11 +42,7 @@ export default function RepairKpis({ figures }: { figures: RepairFigures | undef
     {
       testId: 'kpi-repair-mttr',
       label: t('homeRepair.mttr'),
-      value: {
-        value: formatHours(f.mttrHours),
-        unit: f.mttrHours === null ? '' : 'h',
-        number: f.mttrHours ?? NaN,
-      },
+      value: { ...formatDuration(f.mttrHours), number: f.mttrHours ?? NaN },
       icon: <ClockCircleOutlined />,
       colour: '#722ed1',
       to: repairListPath,

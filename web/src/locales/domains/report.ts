@@ -208,7 +208,7 @@ export const zh = {
       chart: '节煤与减排',
       coefficients: '计算系数',
       coefHelp:
-        '系数为系统参数（参数键 energy.coalKgPerKwh 等，见“系统管理 › 参数管理”），首页与报表使用同一组系数。',
+        '以上是本页计算所用的系数，首页与报表使用同一组。它们是整个平台共用的系统参数，只有平台管理员可以修改（“系统管理 › 参数管理”，参数键见各系数名后；未设置的使用行业常用默认值）。租户管理员如需调整，请联系平台管理员。',
       coef: {
         coalKgPerKwh: '标准煤',
         co2KgPerKwh: 'CO₂',
@@ -425,7 +425,7 @@ export const en: typeof zh = {
       chart: 'Coal saved and CO₂ avoided',
       coefficients: 'Coefficients used',
       coefHelp:
-        'The coefficients are system parameters (keys energy.coalKgPerKwh and so on, under System › Parameters); the home page and the reports use the same ones.',
+        'These are the coefficients this page computed with; the home page and the reports use the same ones. They are system parameters shared by the whole platform and only the platform administrator can change them (System › Parameters, keys shown after each name; unset ones use the common industry defaults). Tenant administrators who need other values ask the platform administrator.',
       coef: {
         coalKgPerKwh: 'Standard coal',
         co2KgPerKwh: 'CO₂',

@@ -6,6 +6,7 @@ import {
   actionNeeds,
   buildRepairQuery,
   filtersFromSearch,
+  durationText,
   formatHours,
   isOpen,
   isOverdue,
@@ -90,6 +91,11 @@ describe('repair list', () => {
   it('formats hours with one decimal', () => {
     expect(formatHours(null)).toBe('--')
     expect(formatHours(2.345)).toBe('2.3')
+    // A one-minute repair reads in minutes, not "0.0 h".
+    expect(durationText(1 / 60)).toBe('1 min')
+    expect(durationText(0.5)).toBe('30 min')
+    expect(durationText(2.345)).toBe('2.3 h')
+    expect(durationText(null)).toBe('--')
   })
 })
 

@@ -193,6 +193,23 @@ export function actionBody<A extends RepairAction>(
 export const formatHours = (hours: number | null | undefined): string =>
   hours === null || hours === undefined || Number.isNaN(hours) ? '--' : hours.toFixed(1)
 
+/**
+ * A repair time as people read it: minutes under an hour (a one-minute repair read "0.0 h"),
+ * hours with one decimal above. `value` "--" and no unit when unknown.
+ */
+export function formatDuration(hours: number | null | undefined): { value: string; unit: string } {
+  if (hours === null || hours === undefined || Number.isNaN(hours)) return { value: '--', unit: '' }
+  if (hours < 1)
+    return { value: String(Math.max(hours > 0 ? 1 : 0, Math.round(hours * 60))), unit: 'min' }
+  return { value: hours.toFixed(1), unit: 'h' }
+}
+
+/** `formatDuration` as one text ("12 min", "2.3 h", "--"). */
+export const durationText = (hours: number | null | undefined): string => {
+  const d = formatDuration(hours)
+  return d.unit ? `${d.value} ${d.unit}` : d.value
+}
+
 /** A timeline row's action name in the console's language (the server's word otherwise). */
 export function logActionLabel(t: TFunction, action: string): string {
   return has(zh.repair.log, action) ? t(`repair.log.${action}`) : action

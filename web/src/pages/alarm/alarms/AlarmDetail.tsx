@@ -80,6 +80,11 @@ export default function AlarmDetail({
               {dash(record.deviceName)}
               {record.deviceKind ? ` (${deviceKindLabel(t, record.deviceKind)})` : ''}
             </Descriptions.Item>
+            {record.deviceSn && (
+              <Descriptions.Item label={t('alarmUi.field.deviceSn')}>
+                {record.deviceSn}
+              </Descriptions.Item>
+            )}
             <Descriptions.Item label={t('alarmUi.field.category')}>
               {categoryLabel(t, record.category)}
             </Descriptions.Item>

@@ -10,6 +10,7 @@ import {
   Table,
   Tag,
   Tooltip,
+  Typography,
   type TableColumnsType,
 } from 'antd'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
@@ -30,6 +31,7 @@ import {
   alarmStatusQuery,
 } from '../../../api/alarm/queries'
 import { defaultPageSize, pageSizeOptions } from '../../../components/crud/logic'
+import { useFilterFold } from '../../../components/FilterFold'
 import StationSelect from '../../../components/realtime/StationSelect'
 import { useDict } from '../../../hooks/useDict'
 import { usePagedList } from '../../../hooks/usePagedList'
@@ -159,57 +161,100 @@ export default function AlarmScreen({ kind }: { kind: AlarmScreenKind }) {
   }
 
   const categories = warn ? warnCategories : alarmCategories
+  const fold = useFilterFold('alarm-filters-toggle')
+  const phone = fold.phone
+
+  const nameCell = (row: AlarmRecord) => (
+    <Button
+      type="link"
+      size="small"
+      style={{ padding: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}
+      data-testid="alarm-row-name"
+      onClick={() => showDetail(row)}
+    >
+      {row.warningName}
+    </Button>
+  )
+  const levelCell = (row: AlarmRecord) => (
+    <Tag color={levelColor(row.level)} data-testid="alarm-row-level">
+      {levelLabel(t, row.level, levelNames)}
+    </Tag>
+  )
+  const statusCell = (row: AlarmRecord) => (
+    <Tag color={statusColor(row.status)} data-testid="alarm-row-status" data-status={row.status}>
+      {row.statusName || statusLabel(t, row.status, statusNames)}
+    </Tag>
+  )
+
+  // Phones: one column that holds what matters (name, level, status; station, device and time
+  // underneath) next to the actions, instead of a table wider than the screen.
+  const leading: TableColumnsType<AlarmRecord> = phone
+    ? [
+        {
+          key: 'alarm',
+          title: t(warn ? 'alarmUi.field.warnName' : 'alarmUi.field.warningName'),
+          render: (_: unknown, row) => (
+            <div data-testid="alarm-row-card">
+              {nameCell(row)}
+              <div style={{ marginBlock: 4 }}>
+                {levelCell(row)}
+                {statusCell(row)}
+              </div>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {row.stationName} · {row.deviceName}
+                {row.deviceSn ? ` (${row.deviceSn})` : ''}
+                <br />
+                {row.lastTime}
+              </Typography.Text>
+            </div>
+          ),
+        },
+      ]
+    : [
+        { key: 'stationName', dataIndex: 'stationName', title: t('alarmUi.field.station') },
+        { key: 'deviceName', dataIndex: 'deviceName', title: t('alarmUi.field.device') },
+        {
+          key: 'deviceSn',
+          dataIndex: 'deviceSn',
+          title: t('alarmUi.field.deviceSn'),
+          render: (sn?: string) => sn || '-',
+        },
+        {
+          key: 'warningName',
+          dataIndex: 'warningName',
+          title: t(warn ? 'alarmUi.field.warnName' : 'alarmUi.field.warningName'),
+          render: (_: string, row) => nameCell(row),
+        },
+        {
+          key: 'category',
+          dataIndex: 'category',
+          title: t('alarmUi.field.category'),
+          render: (c: string) => categoryLabel(t, c),
+        },
+        {
+          key: 'level',
+          dataIndex: 'level',
+          title: t('alarmUi.field.level'),
+          render: (_: number, row) => levelCell(row),
+        },
+        {
+          key: 'status',
+          dataIndex: 'status',
+          title: t('alarmUi.field.status'),
+          render: (_: number, row) => statusCell(row),
+        },
+        { key: 'firstTime', dataIndex: 'firstTime', title: t('alarmUi.field.firstTime') },
+        { key: 'lastTime', dataIndex: 'lastTime', title: t('alarmUi.field.lastTime') },
+        { key: 'occurrences', dataIndex: 'occurrences', title: t('alarmUi.field.occurrences') },
+      ]
 
   const columns: TableColumnsType<AlarmRecord> = [
-    { key: 'stationName', dataIndex: 'stationName', title: t('alarmUi.field.station') },
-    { key: 'deviceName', dataIndex: 'deviceName', title: t('alarmUi.field.device') },
-    {
-      key: 'warningName',
-      dataIndex: 'warningName',
-      title: t(warn ? 'alarmUi.field.warnName' : 'alarmUi.field.warningName'),
-      render: (name: string, row) => (
-        <Button
-          type="link"
-          size="small"
-          style={{ padding: 0 }}
-          data-testid="alarm-row-name"
-          onClick={() => showDetail(row)}
-        >
-          {name}
-        </Button>
-      ),
-    },
-    {
-      key: 'category',
-      dataIndex: 'category',
-      title: t('alarmUi.field.category'),
-      render: (c: string) => categoryLabel(t, c),
-    },
-    {
-      key: 'level',
-      dataIndex: 'level',
-      title: t('alarmUi.field.level'),
-      render: (level: number) => (
-        <Tag color={levelColor(level)}>{levelLabel(t, level, levelNames)}</Tag>
-      ),
-    },
-    {
-      key: 'status',
-      dataIndex: 'status',
-      title: t('alarmUi.field.status'),
-      render: (status: number, row) => (
-        <Tag color={statusColor(status)} data-testid="alarm-row-status" data-status={status}>
-          {row.statusName || statusLabel(t, status, statusNames)}
-        </Tag>
-      ),
-    },
-    { key: 'firstTime', dataIndex: 'firstTime', title: t('alarmUi.field.firstTime') },
-    { key: 'lastTime', dataIndex: 'lastTime', title: t('alarmUi.field.lastTime') },
-    { key: 'occurrences', dataIndex: 'occurrences', title: t('alarmUi.field.occurrences') },
+    ...leading,
     {
       key: '__actions',
       title: t('crud.actions'),
-      fixed: 'right',
+      fixed: phone ? undefined : 'right',
+      width: phone ? 96 : undefined,
       render: (_: unknown, row) => {
         const link = warn ? warningLink(row) : null
         return (
@@ -247,13 +292,21 @@ export default function AlarmScreen({ kind }: { kind: AlarmScreenKind }) {
   ]
 
   return (
-    <Card data-testid={warn ? 'warn-page' : 'alarm-page'}>
+    <Card
+      data-testid={warn ? 'warn-page' : 'alarm-page'}
+      styles={phone ? { body: { padding: 12 } } : undefined}
+    >
+      {fold.toggle}
       <Form
         form={searchForm}
-        layout="inline"
+        layout={phone ? 'vertical' : 'inline'}
+        hidden={fold.hidden}
         data-testid="alarm-search-form"
         style={{ marginBottom: 16, rowGap: 12 }}
-        onFinish={() => go({ filters: { ...searchForm.getFieldsValue() }, current: 1 })}
+        onFinish={() => {
+          fold.close()
+          go({ filters: { ...searchForm.getFieldsValue() }, current: 1 })
+        }}
       >
         <Form.Item name="stationId" label={t('alarmUi.field.station')}>
           <StationSelect
@@ -346,12 +399,12 @@ export default function AlarmScreen({ kind }: { kind: AlarmScreenKind }) {
       <Table<AlarmRecord>
         data-testid="alarm-table"
         rowKey="id"
-        size="middle"
+        size={phone ? 'small' : 'middle'}
         bordered
         loading={paged.loading && !quiet}
         columns={columns}
         dataSource={page.records}
-        scroll={{ x: 'max-content' }}
+        scroll={phone ? undefined : { x: 'max-content' }}
         onRow={(row) => ({ 'data-alarm-id': row.id }) as React.HTMLAttributes<HTMLElement>}
         pagination={{
           current: list.current,

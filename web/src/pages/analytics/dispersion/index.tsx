@@ -69,6 +69,7 @@ export default function DiscreteRatePage() {
         <Space wrap style={{ width: '100%', justifyContent: 'space-between' }}>
           <Space wrap>
             <StationSelect
+              autoPick
               testId="dispersion-station"
               value={stationId}
               allowClear={false}

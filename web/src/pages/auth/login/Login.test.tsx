@@ -10,23 +10,28 @@ import Login from '.'
 let calls: Call[] = []
 let captchas = 0
 let signInFails = true
+let domainTenant: unknown = { tenantId: '123456', domain: 'localhost' }
+let demoTenant: string | undefined
 beforeEach(async () => {
   await i18n.changeLanguage('zh')
   captchas = 0
   signInFails = true
+  domainTenant = { tenantId: '123456', domain: 'localhost' }
+  demoTenant = undefined
+  localStorage.removeItem('pv-last-tenant')
   calls = mockHttp((path) => {
     switch (path) {
       case '/blade-auth/oauth/captcha':
         captchas += 1
         return { key: `k${captchas}`, image: `data:image/png;base64,c${captchas}` }
       case '/blade-system/tenant/info':
-        return ok({ tenantId: '123456', domain: 'localhost' })
+        return ok(domainTenant)
       case '/blade-auth/oauth/token':
         return signInFails
           ? { error_code: 400, code: 400, error_description: '验证码不正确' }
           : undefined
       case '/health':
-        return ok({ status: 'ok', database: 'ok', version: '1' })
+        return ok({ status: 'ok', database: 'ok', version: '1', demoTenant })
       default:
         return undefined
     }
@@ -62,6 +67,20 @@ describe('login page', () => {
     fireEvent.click(screen.getByTestId('captcha-image'))
     await waitFor(() => expect(image()).toBe('data:image/png;base64,c2'))
     expect(captchaCalls()).toBe(2)
+  })
+
+  it("offers the demo's tenant while the demo runs, and the last tenant signed in to before it", async () => {
+    domainTenant = null
+    demoTenant = 'demo'
+    open()
+    const field = await screen.findByTestId<HTMLInputElement>('login-tenant')
+    await waitFor(() => expect(field.value).toBe('demo'))
+    cleanup()
+    localStorage.setItem('pv-last-tenant', '100001')
+    open()
+    const again = await screen.findByTestId<HTMLInputElement>('login-tenant')
+    await waitFor(() => expect(calls.filter((c) => c.path === '/health').length).toBeGreaterThan(1))
+    expect(again.value).toBe('100001')
   })
 
   it('after a failed attempt shows why, clears the code and fetches a new captcha', async () => {

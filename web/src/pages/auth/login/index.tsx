@@ -1,15 +1,34 @@
 import { Alert, Button, Card, Flex, Form, Input, Typography } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router-dom'
 import { signIn, type SignInForm } from '../../../api/auth'
 import { authKeys, captchaQuery, tenantByDomainQuery } from '../../../api/auth/queries'
+import { getHealth } from '../../../api/system/health'
 import LanguageSwitch from '../../../components/LanguageSwitch'
 import RegisterDialog from '../../../components/RegisterDialog'
 import { website } from '../../../config/website'
 import { useSessionStore } from '../../../stores/session'
 import ServerStatus from './ServerStatus'
+
+const LAST_TENANT = 'pv-last-tenant'
+
+function lastTenant(): string | null {
+  try {
+    return localStorage.getItem(LAST_TENANT)
+  } catch {
+    return null
+  }
+}
+
+function rememberTenant(tenantId: string) {
+  try {
+    localStorage.setItem(LAST_TENANT, tenantId)
+  } catch {
+    // Blocked storage: the field opens on the default next time.
+  }
+}
 
 interface LoginForm {
   tenantId: string
@@ -52,12 +71,27 @@ export default function Login() {
 
   const showTenant = website.tenantMode && resolvedTenant === null
 
+  // The tenant field opens on the tenant this browser signed in to last, else on the demo's
+  // while the demo runs (a newcomer met the platform's 000000 there), else the default.
+  const health = useQuery({
+    queryKey: ['health'],
+    queryFn: getHealth,
+    retry: false,
+    meta: { ownErrorState: true },
+  })
+  const demoTenant = health.data?.demoTenant
+  useEffect(() => {
+    if (demoTenant && lastTenant() === null && !form.isFieldTouched('tenantId'))
+      form.setFieldValue('tenantId', demoTenant)
+  }, [demoTenant, form])
+
   // The form shows the failure itself (the server's error_description), so it is not toasted.
   const signing = useMutation({
     mutationFn: (form: SignInForm) => signIn(form),
     meta: { ownErrorState: true },
     onMutate: () => setError(''),
-    onSuccess: (data) => {
+    onSuccess: (data, sent) => {
+      if (showTenant) rememberTenant(sent.tenantId)
       useSessionStore.getState().signIn(data)
       void navigate('/', { replace: true })
     },
@@ -110,7 +144,7 @@ export default function Login() {
         <Form<LoginForm>
           form={form}
           layout="vertical"
-          initialValues={{ tenantId: website.tenantId }}
+          initialValues={{ tenantId: lastTenant() ?? website.tenantId }}
           onFinish={submit}
           data-testid="login-form"
         >

@@ -14,6 +14,7 @@ import { fleetFigures } from '../../../components/realtime/fleetFigures'
 import { KpiRow } from '../../../components/realtime/Kpis'
 import LiveMeta from '../../../components/realtime/LiveMeta'
 import StationMap from '../../../components/realtime/StationMap'
+import { shortNames } from '../../../components/realtime/stationName'
 import { StatusDot } from '../../../components/realtime/StatusTag'
 import { useClockShifts } from '../../../components/realtime/useClockShifts'
 import { useLive } from '../../../hooks/useLive'
@@ -104,6 +105,7 @@ export default function BigScreen() {
 
   const stations = withClockShifts(live.data?.stations ?? [], shifts)
   const summary = live.data?.summary
+  const short = shortNames(stations.map((s) => s.name))
   const openStation = useCallback((id: string) => void navigate(overviewPath(id)), [navigate])
 
   return (
@@ -265,7 +267,9 @@ export default function BigScreen() {
                     <tbody>
                       {stations.map((s) => (
                         <tr key={s.id} data-testid={`bigscreen-station-${s.id}`}>
-                          <td className="name">{s.name}</td>
+                          <td className="name" title={s.name}>
+                            {short.get(s.name) ?? s.name}
+                          </td>
                           <td>
                             <StatusDot status={s.status} />
                           </td>

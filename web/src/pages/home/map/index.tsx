@@ -202,12 +202,18 @@ export default function EquipmentMap() {
                 {
                   title: t('realtimeUi.device.station'),
                   dataIndex: 'name',
-                  ellipsis: true,
+                  // The whole name, wrapped: names of a fleet often share their beginning.
                   render: (name: string, row) => (
-                    <Space size={4}>
-                      <Typography.Link>{name}</Typography.Link>
-                      {row.clockShift && <Tag color="orange">{t('realtimeUi.clockShift.tag')}</Tag>}
-                    </Space>
+                    <>
+                      <Typography.Link title={name} data-testid="home-station-name">
+                        {name}
+                      </Typography.Link>
+                      {row.clockShift && (
+                        <Tag color="orange" style={{ marginInlineStart: 4 }}>
+                          {t('realtimeUi.clockShift.tag')}
+                        </Tag>
+                      )}
+                    </>
                   ),
                 },
                 {

@@ -28,6 +28,7 @@ import {
 } from '../../../api/station/electricPrice'
 import { formSeed } from '../../../api/queryClient'
 import { electricPriceQuery, stationNamesQuery } from '../../../api/station/queries'
+import { usePreferredStation } from '../../../components/realtime/preferredStation'
 import { dictionaryQuery } from '../../../api/system/queries'
 import { dictItemOptions } from '../../../api/station/device'
 import type { TextOption } from '../../../components/crud/types'
@@ -400,6 +401,7 @@ export function ElectricPriceEditor({ stationId }: StationScoped) {
     useQuery({ ...stationNamesQuery(), select: stationOptions, enabled: !stationId }).data ??
     noOptions
   const [picked, setPicked] = useState<string | undefined>()
+  usePreferredStation(picked, setPicked, !stationId)
   if (stationId) return <StationElectricPrice key={stationId} stationId={stationId} />
   return (
     <Card>

@@ -15,7 +15,7 @@ import { offsetMinutes, siteToday, utcLabel } from '../../../components/realtime
 import { dayRange } from '../../../components/realtime/curves'
 import { metricLabel } from '../../../components/realtime/metricLabel'
 import { useLive } from '../../../hooks/useLive'
-import { formatValue } from '../../../utils/units'
+import { displayUnit, formatValue } from '../../../utils/units'
 import { buildWave, clockedDevices, type WaveInput } from './wave'
 
 const noNames: WaveName[] = []
@@ -139,7 +139,7 @@ export default function WaveChart({ devices, stationId }: WaveChartProps) {
               : [{ metric: 'ac_power', label: '', unit: 'kW' }]
             ).map((n) => ({
               value: n.metric,
-              label: `${labelOf(n)}${n.unit ? ` (${n.unit})` : ''}`,
+              label: `${labelOf(n)}${displayUnit(n.unit) ? ` (${displayUnit(n.unit)})` : ''}`,
             }))}
           />
           <DatePicker

@@ -73,7 +73,9 @@ export default function FlexRealTimePage() {
       <Card size="small">
         <Space wrap style={{ width: '100%', justifyContent: 'space-between' }}>
           <StationSelect
+            autoPick
             testId="flex-real-station"
+            allowClear={false}
             value={stationId}
             onChange={(id) => {
               setStationId(id)

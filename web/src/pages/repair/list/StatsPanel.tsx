@@ -3,18 +3,26 @@ import { Card, Col, Collapse, Row, Statistic, Table } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { repairStatsQuery } from '../../../api/repair/queries'
 import type { StationRepairStats } from '../../../api/repair/repair'
-import { formatHours } from '../logic'
+import { durationText, formatDuration } from '../logic'
 
 /** Open, overdue and completed orders and the MTTR, overall and per station. */
 export default function StatsPanel({ stationId }: { stationId?: string }) {
   const { t } = useTranslation()
   const stats = useQuery(repairStatsQuery(stationId)).data
-  const figure = (testId: string, title: string, value: string | number, danger = false) => (
+  const mttr = formatDuration(stats?.mttrHours)
+  const figure = (
+    testId: string,
+    title: string,
+    value: string | number,
+    danger = false,
+    suffix = '',
+  ) => (
     <Col xs={12} sm={6}>
       <Card size="small" data-testid={testId} data-value={value}>
         <Statistic
           title={title}
           value={value}
+          suffix={suffix || undefined}
           styles={danger && Number(value) > 0 ? { content: { color: '#cf1322' } } : undefined}
         />
       </Card>
@@ -30,11 +38,7 @@ export default function StatsPanel({ stationId }: { stationId?: string }) {
           t('repair.stats.completed30d'),
           stats?.completed30d ?? '--',
         )}
-        {figure(
-          'repair-stat-mttr',
-          `${t('repair.stats.mttr')} (${t('repair.stats.hours')})`,
-          formatHours(stats?.mttrHours),
-        )}
+        {figure('repair-stat-mttr', t('repair.stats.mttr'), mttr.value, false, mttr.unit)}
       </Row>
       {stats && stats.stations.length > 0 && (
         <Collapse
@@ -59,8 +63,8 @@ export default function StatsPanel({ stationId }: { stationId?: string }) {
                     {
                       key: 'mttr',
                       dataIndex: 'mttrHours',
-                      title: `${t('repair.stats.mttr')} (${t('repair.stats.hours')})`,
-                      render: (h: number | null) => formatHours(h),
+                      title: t('repair.stats.mttr'),
+                      render: (h: number | null) => durationText(h),
                     },
                   ]}
                 />

@@ -23,6 +23,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom'
 import { repairKeys, repairPageQuery, repairStatusQuery } from '../../../api/repair/queries'
 import { repairStatuses, type RepairOrder } from '../../../api/repair/repair'
 import { defaultPageSize, pageSizeOptions } from '../../../components/crud/logic'
+import { useFilterFold } from '../../../components/FilterFold'
 import StationSelect from '../../../components/realtime/StationSelect'
 import { useDict } from '../../../hooks/useDict'
 import { usePagedList } from '../../../hooks/usePagedList'
@@ -181,15 +182,21 @@ export default function RepairListPage() {
     },
   ]
 
-  const search = () => go({ filters: { ...searchForm.getFieldsValue() }, current: 1 })
+  const fold = useFilterFold('repair-filters-toggle')
+  const search = () => {
+    fold.close()
+    go({ filters: { ...searchForm.getFieldsValue() }, current: 1 })
+  }
   const go = (next: Partial<ListState>) => paged.go(next)
   const wide = phone ? { width: '100%' } : { minWidth: 140 }
 
   return (
     <Card data-testid="repair-page" size={phone ? 'small' : 'default'}>
       <StatsPanel />
+      {fold.toggle}
       <Form
         form={searchForm}
+        hidden={fold.hidden}
         layout={phone ? 'vertical' : 'inline'}
         initialValues={initialFilters}
         data-testid="repair-search-form"

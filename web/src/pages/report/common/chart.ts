@@ -95,19 +95,29 @@ export interface PieSlice {
 export function pieOption(title: string, slices: PieSlice[]): Record<string, unknown> {
   return {
     tooltip: { trigger: 'item', confine: true },
-    legend: { bottom: 0, type: 'scroll' },
+    // Legend items apart from each other; shares on the ring itself (outside labels were cut
+    // to "4…" in a half-width card).
+    legend: { bottom: 0, type: 'scroll', itemGap: 16 },
     title: { text: title, left: 'center', textStyle: { fontSize: 13 } },
     series: [
       {
         type: 'pie',
-        radius: ['35%', '62%'],
-        center: ['50%', '50%'],
+        radius: ['38%', '66%'],
+        center: ['50%', '48%'],
+        labelLine: { show: false },
         data: slices.map((s) => ({
           name: s.name,
           value: s.value,
           itemStyle: s.color ? { color: s.color } : undefined,
         })),
-        label: { formatter: '{d}%' },
+        label: {
+          position: 'inside',
+          color: '#fff',
+          fontSize: 11,
+          // A slice too thin for its share leaves it to the tooltip.
+          formatter: (p: { percent: number }) =>
+            p.percent >= 4 ? `${Math.round(p.percent)}%` : '',
+        },
       },
     ],
   }

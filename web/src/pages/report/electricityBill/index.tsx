@@ -77,6 +77,7 @@ export default function ElectricityBillPage() {
         filters={
           <>
             <StationSelect
+              autoPick
               testId="report-bill-station"
               value={stationId}
               allowClear={false}

@@ -134,13 +134,22 @@ export default function EnergyConservationPage() {
                   key: c.key,
                   label: `${t(`report.saving.coef.${c.key}`)} (${c.unit})`,
                   children: (
-                    <span data-testid={`report-saving-coef-${c.key}`}>
-                      {String(data.factors[c.key])}
-                    </span>
+                    <Space size={8} wrap>
+                      <span data-testid={`report-saving-coef-${c.key}`}>
+                        {String(data.factors[c.key])}
+                      </span>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }} copyable>
+                        {`energy.${c.key}`}
+                      </Typography.Text>
+                    </Space>
                   ),
                 }))}
               />
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              <Typography.Text
+                type="secondary"
+                style={{ fontSize: 12 }}
+                data-testid="report-saving-coef-help"
+              >
                 {t('report.saving.coefHelp')}
               </Typography.Text>
             </Card>

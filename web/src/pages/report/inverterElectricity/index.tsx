@@ -46,6 +46,7 @@ export default function InverterElectricityPage() {
       filters={
         <>
           <StationSelect
+            autoPick
             testId="report-inverter-station"
             value={stationId}
             allowClear={false}

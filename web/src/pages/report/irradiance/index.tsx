@@ -49,6 +49,7 @@ export default function IrradiancePage() {
       filters={
         <>
           <StationSelect
+            autoPick
             testId="report-irradiance-station"
             value={stationId}
             allowClear={false}

@@ -96,6 +96,7 @@ export default function MeterReportPage() {
       filters={
         <>
           <StationSelect
+            autoPick
             testId="report-meter-station"
             value={stationId}
             allowClear={false}

@@ -61,6 +61,7 @@ export default function StationElectricityPage() {
       filters={
         <>
           <StationSelect
+            autoPick
             testId="report-station-station"
             value={stationId}
             allowClear={false}

@@ -69,7 +69,15 @@ export default function BasicInfo({
           </Button>
         </Space>
       )}
-      <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }}>
+      {/* Labels never wrap (they went one character per line beside long values at 1440 px);
+          three columns only on a screen wide enough for them. */}
+      <Descriptions
+        bordered
+        size="small"
+        column={{ xs: 1, lg: 2, xxl: 3 }}
+        styles={{ label: { whiteSpace: 'nowrap' } }}
+        data-testid="archive-basic-info"
+      >
         {item('name')}
         {dict('stationType')}
         {dict('state')}

@@ -125,7 +125,12 @@ export default function ArchivesPage() {
                   background: item.id === selectedId ? 'rgba(64,158,255,0.12)' : undefined,
                 }}
               >
-                <Typography.Text ellipsis style={{ maxWidth: '70%' }}>
+                {/* The whole name, wrapped: demo names share their first characters. */}
+                <Typography.Text
+                  title={item.name}
+                  data-testid="archive-station-name"
+                  style={{ flex: 1, minWidth: 0, marginInlineEnd: 8, overflowWrap: 'anywhere' }}
+                >
                   {item.name}
                 </Typography.Text>
                 <InstallationStatusTag status={item.installationStatus} />

@@ -8,7 +8,17 @@ import {
   PlusOutlined,
   UploadOutlined,
 } from '@ant-design/icons'
-import { Button, Card, Form, Input, Select, Space, Table, type TableColumnsType } from 'antd'
+import {
+  Button,
+  Card,
+  Form,
+  Input,
+  Select,
+  Space,
+  Table,
+  Typography,
+  type TableColumnsType,
+} from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
@@ -16,6 +26,7 @@ import { exportStations, saveDownload } from '../../../api/station/excel'
 import { stationPageQuery } from '../../../api/station/queries'
 import { COMMISSIONING, RUNNING, type Station } from '../../../api/station/station'
 import { defaultPageSize, pageSizeOptions } from '../../../components/crud/logic'
+import { useFilterFold } from '../../../components/FilterFold'
 import { dictOptions } from '../../../components/crud/useFieldOptions'
 import { useDict } from '../../../hooks/useDict'
 import { usePagedList } from '../../../hooks/usePagedList'
@@ -85,7 +96,8 @@ export default function StationListPage() {
   }
 
   const columns: TableColumnsType<Station> = [
-    { key: 'name', dataIndex: 'name', title: t('stationUi.field.name'), ellipsis: true },
+    // The whole name: demo names share their first characters ("演示-…").
+    { key: 'name', dataIndex: 'name', title: t('stationUi.field.name') },
     {
       key: 'stationType',
       dataIndex: 'stationType',
@@ -173,14 +185,52 @@ export default function StationListPage() {
     },
   ]
 
+  // Phones: the name with its status, type and state underneath, next to the actions (the other
+  // fields are in the station's view) instead of a table wider than the screen.
+  const fold = useFilterFold('station-filters-toggle')
+  const phone = fold.phone
+  const actions = columns[columns.length - 1]
+  const shown: TableColumnsType<Station> = phone
+    ? [
+        {
+          key: 'name',
+          dataIndex: 'name',
+          title: t('stationUi.field.name'),
+          render: (name: string, row: Station) => (
+            <div data-testid="station-row-card">
+              <Typography.Text strong>{name}</Typography.Text>
+              <div style={{ marginTop: 4 }}>
+                <InstallationStatusTag status={row.installationStatus} />
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {[
+                    row.stationType ? (typeLabels[row.stationType] ?? row.stationType) : '',
+                    row.state ? (stateLabels[row.state] ?? row.state) : '',
+                    row.capacity ? `${row.capacity} kW` : '',
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </Typography.Text>
+              </div>
+            </div>
+          ),
+        },
+        { ...actions, fixed: undefined, width: 96 },
+      ]
+    : columns
+
   return (
-    <Card data-testid="station-page">
+    <Card data-testid="station-page" styles={phone ? { body: { padding: 12 } } : undefined}>
+      {fold.toggle}
       <Form
         form={searchForm}
-        layout="inline"
+        hidden={fold.hidden}
+        layout={phone ? 'vertical' : 'inline'}
         data-testid="crud-search-form"
         style={{ marginBottom: 16, rowGap: 12 }}
-        onFinish={() => go({ search: { ...searchForm.getFieldsValue() }, current: 1 })}
+        onFinish={() => {
+          fold.close()
+          go({ search: { ...searchForm.getFieldsValue() }, current: 1 })
+        }}
       >
         <Form.Item name="name" label={t('stationUi.field.name')}>
           <Input data-testid="search-name" allowClear />
@@ -269,12 +319,12 @@ export default function StationListPage() {
       <Table<Station>
         data-testid="crud-table"
         rowKey={(row) => row.id ?? ''}
-        size="middle"
+        size={phone ? 'small' : 'middle'}
         bordered
         loading={loading}
-        columns={columns}
+        columns={shown}
         dataSource={page.records}
-        scroll={{ x: 'max-content' }}
+        scroll={phone ? undefined : { x: 'max-content' }}
         pagination={{
           current: list.current,
           pageSize: list.size,

@@ -1,4 +1,4 @@
-import { App, DatePicker, Form, InputNumber, Modal, Select } from 'antd'
+import { Alert, App, DatePicker, Form, InputNumber, Modal, Select } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useEffect, type ReactNode } from 'react'
@@ -132,14 +132,29 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
     )
   } else {
     title = t('tenant.datasourceTitle')
+    // Data sources belong to the developer tools; until their list answers (or while it is
+    // empty) the dialog says so instead of asking for a choice that cannot be made.
+    const unavailable = datasources.isError
+    const none = datasources.isSuccess && datasources.data.length === 0
     body = (
       <Form form={form} layout="vertical" data-testid="tenant-datasource-form">
+        {(unavailable || none) && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid="tenant-datasource-unavailable"
+            title={t(unavailable ? 'tenant.datasourceUnavailable' : 'tenant.datasourceEmpty')}
+          />
+        )}
         <Form.Item
           name="datasourceId"
           label={t('tenant.datasourceId')}
           rules={[{ required: true, message: t('tenant.datasourceRequired') }]}
         >
           <Select
+            disabled={unavailable || none}
+            loading={datasources.isPending}
             notFoundContent={t('tenant.datasourceNone')}
             options={(datasources.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
           />
@@ -155,7 +170,12 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
       onCancel={onClose}
       onOk={() => void save()}
       confirmLoading={saving.isPending}
-      okButtonProps={{ 'data-testid': 'tenant-dialog-ok' }}
+      okButtonProps={{
+        'data-testid': 'tenant-dialog-ok',
+        disabled:
+          dialog.kind === 'datasource' &&
+          (datasources.isError || (datasources.isSuccess && datasources.data.length === 0)),
+      }}
       destroyOnHidden
     >
       {body}
