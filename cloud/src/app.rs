@@ -20,8 +20,8 @@ use crate::state::AppState;
 /// Every API route of the product: each domain owns its routes; this only merges them.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     use crate::{
-        alarm, analytics, auth, commission, energy, home, inspection, log, ops, repair, report, resource,
-        station, system, telemetry, user,
+        alarm, analytics, auth, commission, energy, home, inspection, log, notify, ops, repair, report,
+        resource, station, system, telemetry, user,
     };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(ops::routes())
@@ -29,6 +29,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(system::routes())
         .merge(user::routes())
         .merge(resource::routes())
+        .merge(notify::routes())
         .merge(log::routes())
         .merge(station::routes())
         .merge(telemetry::routes())

@@ -218,6 +218,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     crate::repair::deadline::spawn(state.alarm_ctx(), std::time::Duration::from_secs(60));
     // Inspection tasks: generated, announced and marked overdue every 5 minutes.
     let _inspections = crate::inspection::job::spawn(state.alarm_ctx(), std::time::Duration::from_secs(300));
+    // SMS and e-mail: the outbox polled every 5 seconds on every replica, at once after an event here.
+    crate::notify::deliver::spawn(state.resource_ctx(), std::time::Duration::from_secs(5));
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {

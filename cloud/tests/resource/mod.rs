@@ -2,5 +2,6 @@
 //! uploads into an S3-compatible server (moto, started by the test), attachments and quotas.
 
 mod mail;
+mod notify;
 mod oss;
 mod sms;

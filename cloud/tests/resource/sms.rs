@@ -19,7 +19,7 @@ const SMS: &str = "/api/blade-resource/sms";
 const SEND_VALIDATE: &str = "/api/blade-resource/sms/endpoint/send-validate";
 const RESET: &str = "/api/blade-user/phone/update-password";
 const PHONE: &str = "13800000001";
-const SECRET: &str = "provider-secret-9f";
+pub(crate) const SECRET: &str = "provider-secret-9f";
 
 /// What a mock provider accepted: (provider, phones, template variables).
 type Inbox = Arc<Mutex<Vec<(String, Vec<String>, Json)>>>;
@@ -95,13 +95,13 @@ fn tencent_ok(headers: &HeaderMap, body: &str) -> bool {
 }
 
 /// A mock of the three providers on one port; `down` answers 503 to everything.
-struct Mock {
-    url: String,
+pub(crate) struct Mock {
+    pub(crate) url: String,
     inbox: Inbox,
-    down: Arc<std::sync::atomic::AtomicBool>,
+    pub(crate) down: Arc<std::sync::atomic::AtomicBool>,
 }
 
-async fn start_mock() -> Mock {
+pub(crate) async fn start_mock() -> Mock {
     let inbox: Inbox = Arc::default();
     let down = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let (i1, i2, i3) = (inbox.clone(), inbox.clone(), inbox.clone());
@@ -162,12 +162,12 @@ async fn start_mock() -> Mock {
 }
 
 impl Mock {
-    fn taken(&self) -> Vec<(String, Vec<String>, Json)> {
+    pub(crate) fn taken(&self) -> Vec<(String, Vec<String>, Json)> {
         self.inbox.lock().unwrap().clone()
     }
 
     /// Waits (a few seconds at most) for the `n`th message and returns it.
-    async fn nth(&self, n: usize) -> (String, Vec<String>, Json) {
+    pub(crate) async fn nth(&self, n: usize) -> (String, Vec<String>, Json) {
         for _ in 0..100 {
             if let Some(m) = self.taken().get(n - 1) {
                 return m.clone();
