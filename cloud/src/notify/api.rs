@@ -153,7 +153,7 @@ pub struct LogParams {
     /// 0 waiting, 1 sending, 2 sent, 3 failed, 4 skipped, 5 in a digest.
     pub status: Option<i64>,
     /// Part of the recipient's account or name.
-    pub user: Option<String>,
+    pub account: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -212,7 +212,7 @@ pub async fn log_list(
     if let Some(s) = p.status {
         filter.push_bind(" AND o.status = ?", [Value::Int(s)]);
     }
-    if let Some(u) = p.user.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+    if let Some(u) = p.account.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
         let like = crate::kernel::sql::like_contains(u);
         filter.push_bind(
             " AND (u.account LIKE ? OR u.real_name LIKE ?)",

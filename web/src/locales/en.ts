@@ -192,6 +192,7 @@ const en: Messages = {
   info: {
     tabInfo: 'Personal information',
     tabPassword: 'Change password',
+    tabNotify: 'Notifications',
     avatar: 'Avatar',
     upload: 'Upload avatar',
     avatarType: 'The avatar must be a JPG or PNG image!',

@@ -190,6 +190,7 @@ const zh = {
   info: {
     tabInfo: '个人信息',
     tabPassword: '修改密码',
+    tabNotify: '通知设置',
     avatar: '头像',
     upload: '上传头像',
     avatarType: '上传头像图片只能是 JPG/PNG 格式!',

@@ -28,6 +28,7 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/resource/oss': page(() => import('../pages/resource/oss')),
   '/resource/attach': page(() => import('../pages/resource/attach')),
   '/resource/sms': page(() => import('../pages/resource/sms')),
+  '/resource/notifyLog': page(() => import('../pages/resource/notifyLog')),
   '/authority/role': page(() => import('../pages/user/role')),
   '/authority/datascope': page(() => import('../pages/user/scope/DataScopePage')),
   '/authority/apiscope': page(() => import('../pages/user/scope/ApiScopePage')),

@@ -32,14 +32,12 @@ beforeEach(async () => {
     return ok(true)
   })
   act(() =>
-    useSessionStore
-      .getState()
-      .setPermission({
-        oss_enable: true,
-        oss_edit: true,
-        attach_delete: true,
-        attach_download: true,
-      }),
+    useSessionStore.getState().setPermission({
+      oss_enable: true,
+      oss_edit: true,
+      attach_delete: true,
+      attach_download: true,
+    }),
   )
 })
 
