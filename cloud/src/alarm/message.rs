@@ -132,6 +132,30 @@ pub async fn create_for_alarm(state: &Core, alarm: Id, r: &Raise) -> Result<usiz
     Ok(bell.len())
 }
 
+/// SMS and e-mail (no bell message) about a new alarm: smart warnings, which the bell lists as
+/// open alarms rather than as messages.
+pub async fn notify_only(state: &Core, alarm: Id, r: &Raise) -> Result<usize, ApiError> {
+    let users = recipients(state, &r.tenant_id, r.station_id).await?;
+    let title = format!("{}：{}", r.device_name, r.name);
+    let title_en = format!("{}: {}", r.device_name, r.name_en);
+    let event = Event {
+        tenant_id: &r.tenant_id,
+        kind: alarm_event(r),
+        level: r.level,
+        biz_id: Some(alarm.0),
+        title: &title,
+        title_en: &title_en,
+        content: &r.detail,
+        content_en: &r.detail_en,
+    };
+    let mut tx = state.db.begin_write().await?;
+    let plan = events::plan(&mut tx, &event, &users).await?;
+    let n = outbox::enqueue(&mut tx, &state.ids, &event, &plan, time::now_ms()).await?;
+    tx.commit().await?;
+    outbox::WAKE.notify_one();
+    Ok(n)
+}
+
 /// SMS and e-mail to those subscribed to cleared alarms (the bell shows no message for a clear).
 pub async fn notify_cleared(state: &Core, alarm: Id) -> Result<usize, ApiError> {
     let mut sql =
@@ -351,4 +375,28 @@ pub async fn read(
         super::store::notify(&state, &caller.tenant_id);
     }
     Ok(Data(n as i64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_silent_gateway_and_a_smart_warning_are_their_own_events() {
+        let gateway = crate::alarm::comm::gateway_lost("t", 1, "GW-1", 0);
+        assert_eq!(alarm_event(&gateway), events::GATEWAY_OFFLINE);
+        let warning = Raise {
+            r#type: super::super::codes::TYPE_WARNING,
+            device_kind: "inverter".into(),
+            category: "dispersion".into(),
+            ..gateway.clone()
+        };
+        assert_eq!(alarm_event(&warning), events::SMART_WARNING);
+        let fault = Raise {
+            r#type: super::super::codes::TYPE_FAULT,
+            category: "fault".into(),
+            ..warning
+        };
+        assert_eq!(alarm_event(&fault), events::ALARM_RAISED);
+    }
 }
