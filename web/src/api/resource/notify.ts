@@ -18,6 +18,9 @@ export const notifyEvents = [
 ] as const
 export type NotifyEvent = (typeof notifyEvents)[number]
 
+/** Events with no bell message (the bell lists open alarms itself). */
+export const bellless: readonly string[] = ['alarm_cleared', 'smart_warning']
+
 /** Events whose SMS and e-mail depend on the alarm level. */
 export const leveledEvents: readonly string[] = [
   'alarm_raised',

@@ -20,6 +20,7 @@ const settings = {
   events: [
     { event: 'alarm_raised', bell: true, sms: true, email: true, minLevel: 2 },
     { event: 'repair_assigned', bell: true, sms: false, email: true, minLevel: 1 },
+    { event: 'alarm_cleared', bell: false, sms: false, email: false, minLevel: 3 },
   ],
 }
 
@@ -76,11 +77,13 @@ describe('notifications', () => {
     expect(screen.getByText('工单派发')).toBeTruthy()
     expect(screen.getByText('22:00')).toBeTruthy()
     expect(screen.getByText('07:00')).toBeTruthy()
+    // A cleared alarm has no bell message to switch.
+    const cleared = screen.getByTestId('notify-event-alarm_cleared').querySelectorAll('input')
+    expect(cleared[0].disabled).toBe(true)
     // Only alarm events have a lowest level.
     expect(screen.getByText('≥ 次要')).toBeTruthy()
-    fireEvent.click(
-      screen.getByTestId('notify-event-repair_assigned').querySelectorAll('input')[1] as Element,
-    )
+    const inputs = screen.getByTestId('notify-event-repair_assigned').querySelectorAll('input')
+    fireEvent.click(inputs[1])
     fireEvent.click(screen.getByTestId('notify-save'))
     await waitFor(() =>
       expect(

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import {
+  bellless,
   getNotifySettings,
   leveledEvents,
   saveNotifySettings,
@@ -72,6 +73,7 @@ export default function NotifySettingsForm() {
           <Space wrap>
             <Checkbox
               checked={e.bell}
+              disabled={bellless.includes(e.event)}
               onChange={(v) => setEvent(e.event, { bell: v.target.checked })}
             >
               {t('notify.channel.bell')}
