@@ -20,7 +20,7 @@ use crate::state::AppState;
 /// Every API route of the product: each domain owns its routes; this only merges them.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     use crate::{
-        alarm, analytics, auth, commission, energy, flow, home, inspection, log, ops, repair, report,
+        alarm, analytics, auth, commission, energy, flow, home, inspection, log, notify, ops, repair, report,
         resource, station, system, telemetry, user,
     };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
@@ -29,6 +29,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(system::routes())
         .merge(user::routes())
         .merge(resource::routes())
+        .merge(notify::routes())
         .merge(log::routes())
         .merge(station::routes())
         .merge(telemetry::routes())

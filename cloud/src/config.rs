@@ -39,6 +39,23 @@ pub struct Config {
     pub https: TlsFiles,
     #[serde(default)]
     pub metrics: MetricsConfig,
+    /// The SMTP server e-mail goes through (`resource::mail`); no host: no e-mail.
+    #[serde(default)]
+    pub mail: MailConfig,
+}
+
+/// An SMTP server: `security` is `none`, `starttls` (upgrade on the plain port, usually 587) or
+/// `tls` (TLS from the start, usually 465); sign-in when `username` is set.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct MailConfig {
+    pub host: String,
+    pub port: u16,
+    pub security: String,
+    pub username: String,
+    pub password: String,
+    /// The sender, e.g. `光伏运维 <noreply@example.com>`.
+    pub from: String,
 }
 
 /// A certificate chain and its private key as PEM files; both empty means no TLS.
@@ -420,6 +437,7 @@ impl Default for Config {
             },
             https: TlsFiles::default(),
             metrics: MetricsConfig::default(),
+            mail: MailConfig::default(),
         }
     }
 }

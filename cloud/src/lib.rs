@@ -15,6 +15,7 @@ pub mod home;
 pub mod inspection;
 pub mod kernel;
 pub mod log;
+pub mod notify;
 pub mod ops;
 pub mod repair;
 pub mod report;

@@ -44,6 +44,8 @@ pub async fn prepare(config: Config) -> Result<AppState, StartError> {
 /// [`prepare`] with the hub's date-dependent work (partitions, retention, a station's "today")
 /// reading `clock` instead of real time: what tests use to run on a chosen day.
 pub async fn prepare_with_clock(config: Config, clock: time::Clock) -> Result<AppState, StartError> {
+    // Outgoing HTTPS (object storage) runs rustls on ring; reqwest bundles no provider.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     std::fs::create_dir_all(&config.data_dir).map_err(|source| StartError::DataDir {
         path: config.data_dir.display().to_string(),
         source,
@@ -105,7 +107,8 @@ pub async fn prepare_with_clock(config: Config, clock: time::Clock) -> Result<Ap
         cluster,
         clock,
     };
-    let state = AppState::new(core, station.with_credential_key(credential_key));
+    let resources = crate::resource::ResourceServices::new(credential_key.clone());
+    let state = AppState::new(core, station.with_credential_key(credential_key), resources);
     crate::state::follow_other_replicas(&state);
     Ok(state)
 }
@@ -217,6 +220,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     let _inspections = crate::inspection::job::spawn(state.alarm_ctx(), std::time::Duration::from_secs(300));
     // Workflow boundary timers (escalations): fired once across replicas, checked every 30 s.
     crate::flow::job::spawn(state.core.clone(), std::time::Duration::from_secs(30));
+    // SMS and e-mail: the outbox polled every 5 seconds on every replica, at once after an event here.
+    crate::notify::deliver::spawn(state.resource_ctx(), std::time::Duration::from_secs(5));
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Listen {

@@ -30,6 +30,8 @@ pub struct AppState {
     pub alarms: Arc<AlarmServices>,
     /// Commands to gateways waiting for their answers (see `telemetry::commands`).
     pub commands: Arc<crate::telemetry::commands::Commands>,
+    /// The resource domain's secret key and open object-store clients (see `resource`).
+    pub resources: Arc<crate::resource::ResourceServices>,
 }
 
 impl AppState {
@@ -70,7 +72,19 @@ impl AppState {
         }
     }
 
-    pub fn new(core: Core, station: StationServices) -> AppState {
+    /// What the resource domain works with.
+    pub fn resource_ctx(&self) -> crate::resource::ResourceCtx {
+        crate::resource::ResourceCtx {
+            core: self.core.clone(),
+            services: self.resources.clone(),
+        }
+    }
+
+    pub fn new(
+        core: Core,
+        station: StationServices,
+        resources: crate::resource::ResourceServices,
+    ) -> AppState {
         AppState {
             core,
             api_scopes: Default::default(),
@@ -79,6 +93,7 @@ impl AppState {
             evaluation: Default::default(),
             alarms: Default::default(),
             commands: Default::default(),
+            resources: Arc::new(resources),
         }
     }
 }
@@ -147,6 +162,12 @@ impl FromRef<AppState> for crate::telemetry::TelemetryCtx {
 impl FromRef<AppState> for crate::station::StationCtx {
     fn from_ref(s: &AppState) -> Self {
         s.station_ctx()
+    }
+}
+
+impl FromRef<AppState> for crate::resource::ResourceCtx {
+    fn from_ref(s: &AppState) -> Self {
+        s.resource_ctx()
     }
 }
 

@@ -38,7 +38,12 @@ pub(crate) struct Gw {
 /// A hub with ingest and the engine; a manager (every station and alarm permission) who
 /// provisioned gateway `GW-1` with inverters `S1` (INV-0) and `S2` (INV-1), connected.
 pub(crate) async fn site() -> (Site, Gw) {
-    let app = IngestApp::start(|_| {}).await;
+    site_with(|_| {}).await
+}
+
+/// [`site`] on a hub configured by `tweak`.
+pub(crate) async fn site_with(tweak: impl FnOnce(&mut pv_cloud::config::Config)) -> (Site, Gw) {
+    let app = IngestApp::start(tweak).await;
     let menus: Vec<&str> = support::STATION_MENUS
         .iter()
         .chain(support::GATEWAY_MENUS)

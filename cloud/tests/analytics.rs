@@ -443,11 +443,27 @@ async fn the_job_warns_about_the_poor_inverter_only_and_clears_when_it_recovers(
         min_instants: 6,
     };
     let now = chrono::Utc::now().timestamp_millis();
+    // With addresses, smart warnings reach people by e-mail (not SMS) by default.
+    p.app
+        .exec(
+            "UPDATE blade_user SET email = 'ops@pv.test', phone = '13900000012'",
+            vec![],
+        )
+        .await;
     let first = job::run_once(&p.app.state.alarm_ctx(), &config, now)
         .await
         .expect("pass");
     assert_eq!(first.raised, 1, "{first:?}");
     assert_eq!(p.open_dispersion().await, vec![(p.weak, 1)]);
+    let queued = |channel: &'static str| {
+        p.app.scalar_i64(
+            "SELECT COUNT(*) FROM pv_notify_outbox o JOIN pv_alarm a ON a.id = o.biz_id \
+             WHERE o.event = 'smart_warning' AND o.channel = ? AND a.device_id = ?",
+            vec![channel.into(), Value::Int(p.weak)],
+        )
+    };
+    assert!(queued("email").await >= 1);
+    assert_eq!(queued("sms").await, 0);
     let row = p
         .app
         .scalar_text(

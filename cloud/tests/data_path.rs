@@ -110,7 +110,7 @@ async fn a_simulated_value_reaches_the_api_through_edge_broker_and_ingest_and_su
         broker_port: free_port(),
         data_dir,
         database_url,
-        client: reqwest::Client::new(),
+        client: crate::support::client::http(),
     };
     let mut hub_proc = Some(hub.spawn());
     hub.wait_healthy().await;
@@ -395,7 +395,7 @@ async fn a_json_gateway_and_a_binary_gateway_feed_one_hub_side_by_side() {
         broker_port: free_port(),
         data_dir,
         database_url,
-        client: reqwest::Client::new(),
+        client: crate::support::client::http(),
     };
     let _hub_proc = hub.spawn();
     hub.wait_healthy().await;

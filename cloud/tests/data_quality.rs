@@ -65,7 +65,7 @@ async fn an_impossible_value_travels_marked_is_counted_shown_marked_and_left_out
             .expect("start pv-cloud"),
     );
     let log = || std::fs::read_to_string(&hub_log).unwrap_or_default();
-    let http = reqwest::Client::new();
+    let http = crate::support::client::http();
     let deadline = Instant::now() + Duration::from_secs(60);
     while !http
         .get(format!("{base}/api/health"))

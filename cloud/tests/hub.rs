@@ -46,6 +46,7 @@ mod replicas;
 mod report;
 mod report_clock;
 mod report_summary;
+mod resource;
 mod shutdown;
 mod sign_in_limits;
 mod site_clock;

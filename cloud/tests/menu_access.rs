@@ -81,6 +81,10 @@ const PAGE_CALLS: &[(&str, &str)] = &[
     ("/report/energyConservation", "/api/report/setting"),
     ("/report/energyCorrection", "/api/energyCorrection/events"),
     ("/tool/report", "/api/blade-report/report/rest/list"),
+    ("/resource/oss", "/api/blade-resource/oss/list"),
+    ("/resource/attach", "/api/blade-resource/attach/list"),
+    ("/resource/sms", "/api/blade-resource/sms/list"),
+    ("/resource/notifyLog", "/api/blade-resource/notify/log/list"),
 ];
 
 /// Menu paths the console has no page for yet (it shows "not available"): no call is made.
@@ -88,9 +92,6 @@ const NOT_BUILT: &[&str] = &[
     "/basicFacts/equipmentMap",
     "/equipment",
     "/bigScreen/index",
-    "/resource/oss",
-    "/resource/attach",
-    "/resource/sms",
     "/flow/model",
     "/flow/manager",
     "/flow/follow",

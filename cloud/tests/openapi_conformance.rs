@@ -1004,7 +1004,7 @@ async fn conformance() {
     let doc = fetch_doc(&app).await;
     let src = Source::scan();
     let mut token = app.token_of("000000", "admin", "admin").await;
-    let client = reqwest::Client::builder()
+    let client = crate::support::client::http_builder()
         .timeout(Duration::from_secs(15))
         .build()
         .expect("client");

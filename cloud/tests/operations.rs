@@ -84,7 +84,7 @@ impl Hub {
             .expect("start pv-cloud");
         let proc = Proc(child);
         let deadline = Instant::now() + Duration::from_secs(60);
-        let client = reqwest::Client::new();
+        let client = crate::support::client::http();
         loop {
             if let Ok(r) = client.get(format!("{}/api/health", self.base())).send().await
                 && r.status().is_success()
@@ -153,7 +153,7 @@ fn series(text: &str, name: &str) -> Option<f64> {
 }
 
 async fn scrape(url: &str, token: Option<&str>) -> (u16, String) {
-    let mut req = reqwest::Client::new().get(url);
+    let mut req = crate::support::client::http().get(url);
     if let Some(t) = token {
         req = req.bearer_auth(t);
     }

@@ -43,7 +43,7 @@ impl Hub {
             .expect("start pv-cloud");
         let proc = Proc(child);
         let deadline = Instant::now() + Duration::from_secs(60);
-        let client = reqwest::Client::new();
+        let client = crate::support::client::http();
         loop {
             if let Ok(r) = client.get(format!("{}/api/health", self.base)).send().await
                 && r.status().is_success()

@@ -306,7 +306,7 @@ async fn the_console_and_api_answer_over_https_and_bad_files_stop_the_start() {
         .await
         .expect_err("another CA does not vouch for the hub");
     assert!(err.to_string().contains("UnknownIssuer"), "{err}");
-    let plain = reqwest::Client::new()
+    let plain = crate::support::client::http()
         .get(format!("http://127.0.0.1:{port}/api/health"))
         .timeout(Duration::from_secs(5))
         .send()

@@ -155,7 +155,7 @@ impl Cluster {
 
 async fn wait_healthy(hub: &Hub) {
     let deadline = Instant::now() + Duration::from_secs(60);
-    let client = reqwest::Client::new();
+    let client = crate::support::client::http();
     loop {
         if let Ok(r) = client.get(format!("{}/api/health", hub.base())).send().await
             && r.status().is_success()
@@ -282,7 +282,7 @@ async fn two_hubs_share_gateways_by_lease_and_a_killed_one_loses_nothing() {
         .token_of("000000", "admin", "admin")
         .await;
     let installer = Client::at(&hub1.base()).with_token(&token);
-    let http = reqwest::Client::new();
+    let http = crate::support::client::http();
     let maps = repo_root().join("firmware-configs");
     let mut agents_cfg = Vec::new();
     for (i, gw) in GATEWAYS.iter().enumerate() {

@@ -21,6 +21,8 @@ use crate::kernel::lang::Lang;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::time::{self, Timestamp};
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, Page};
+use crate::notify::events::{self, Event};
+use crate::notify::outbox::{self, plan_and_enqueue};
 
 /// The users of `tenant` who can see `station` (see the module note).
 pub async fn recipients(state: &Core, tenant: &str, station: i64) -> Result<Vec<i64>, ApiError> {
@@ -65,7 +67,19 @@ pub async fn recipients(state: &Core, tenant: &str, station: i64) -> Result<Vec<
     Ok(out)
 }
 
-/// One message per recipient of a new alarm.
+/// The notification event of a new alarm: a gateway gone silent, a smart warning, or a fault.
+fn alarm_event(r: &Raise) -> &'static str {
+    if r.device_kind == "gateway" && r.category == "comm" {
+        events::GATEWAY_OFFLINE
+    } else if r.r#type == super::codes::TYPE_WARNING {
+        events::SMART_WARNING
+    } else {
+        events::ALARM_RAISED
+    }
+}
+
+/// One message per recipient of a new alarm who keeps the bell for it, and their SMS and e-mail
+/// in the outbox, in one transaction.
 pub async fn create_for_alarm(state: &Core, alarm: Id, r: &Raise) -> Result<usize, ApiError> {
     let users = recipients(state, &r.tenant_id, r.station_id).await?;
     if users.is_empty() {
@@ -74,7 +88,19 @@ pub async fn create_for_alarm(state: &Core, alarm: Id, r: &Raise) -> Result<usiz
     let title = format!("{}：{}", r.device_name, r.name);
     let title_en = format!("{}: {}", r.device_name, r.name_en);
     let now = time::now_ms();
-    for chunk in users.chunks(200) {
+    let event = Event {
+        tenant_id: &r.tenant_id,
+        kind: alarm_event(r),
+        level: r.level,
+        biz_id: Some(alarm.0),
+        title: &title,
+        title_en: &title_en,
+        content: &r.detail,
+        content_en: &r.detail_en,
+    };
+    let mut tx = state.db.begin_write().await?;
+    let bell = plan_and_enqueue(&mut tx, &state.ids, &event, &users, now).await?;
+    for chunk in bell.chunks(200) {
         let mut sql = Sql::new(
             "INSERT INTO pv_message (id, tenant_id, user_id, alarm_id, type, title, title_en, content, \
              content_en, is_read, create_time) VALUES ",
@@ -99,9 +125,66 @@ pub async fn create_for_alarm(state: &Core, alarm: Id, r: &Raise) -> Result<usiz
                 ],
             );
         }
-        sql.execute(state.db.pool()).await?;
+        sql.execute(&mut *tx).await?;
     }
-    Ok(users.len())
+    tx.commit().await?;
+    outbox::WAKE.notify_one();
+    Ok(bell.len())
+}
+
+/// SMS and e-mail (no bell message) about a new alarm: smart warnings, which the bell lists as
+/// open alarms rather than as messages.
+pub async fn notify_only(state: &Core, alarm: Id, r: &Raise) -> Result<usize, ApiError> {
+    let users = recipients(state, &r.tenant_id, r.station_id).await?;
+    let title = format!("{}：{}", r.device_name, r.name);
+    let title_en = format!("{}: {}", r.device_name, r.name_en);
+    let event = Event {
+        tenant_id: &r.tenant_id,
+        kind: alarm_event(r),
+        level: r.level,
+        biz_id: Some(alarm.0),
+        title: &title,
+        title_en: &title_en,
+        content: &r.detail,
+        content_en: &r.detail_en,
+    };
+    let mut tx = state.db.begin_write().await?;
+    let plan = events::plan(&mut tx, &event, &users).await?;
+    let n = outbox::enqueue(&mut tx, &state.ids, &event, &plan, time::now_ms()).await?;
+    tx.commit().await?;
+    outbox::WAKE.notify_one();
+    Ok(n)
+}
+
+/// SMS and e-mail to those subscribed to cleared alarms (the bell shows no message for a clear).
+pub async fn notify_cleared(state: &Core, alarm: Id) -> Result<usize, ApiError> {
+    let mut sql =
+        Sql::new("SELECT tenant_id, station_id, device_name, name, name_en, level FROM pv_alarm WHERE ");
+    sql.push_bind("id = ?", [Value::from(alarm)]);
+    let Some(r) = sql.row(state.db.pool()).await? else {
+        return Ok(0);
+    };
+    let tenant: String = r.try_get("tenant_id")?;
+    let device: String = r.try_get("device_name")?;
+    let users = recipients(state, &tenant, r.try_get("station_id")?).await?;
+    let title = format!("已恢复 {device}：{}", r.try_get::<String, _>("name")?);
+    let title_en = format!("Cleared {device}: {}", r.try_get::<String, _>("name_en")?);
+    let event = Event {
+        tenant_id: &tenant,
+        kind: events::ALARM_CLEARED,
+        level: r.try_get("level")?,
+        biz_id: Some(alarm.0),
+        title: &title,
+        title_en: &title_en,
+        content: &title,
+        content_en: &title_en,
+    };
+    let mut tx = state.db.begin_write().await?;
+    let plan = events::plan(&mut tx, &event, &users).await?;
+    let n = outbox::enqueue(&mut tx, &state.ids, &event, &plan, time::now_ms()).await?;
+    tx.commit().await?;
+    outbox::WAKE.notify_one();
+    Ok(n)
 }
 
 /// Message type of an inspection task's reminder or overdue notice.
@@ -115,6 +198,8 @@ pub struct WorkMessage<'a> {
     pub tenant_id: &'a str,
     /// [`TYPE_INSPECTION`] or [`TYPE_REPAIR`].
     pub r#type: i64,
+    /// The notification event (`notify::events`) it is.
+    pub event: &'static str,
     /// The task or order it concerns.
     pub biz_id: Id,
     pub title: &'a str,
@@ -123,13 +208,26 @@ pub struct WorkMessage<'a> {
     pub content_en: &'a str,
 }
 
-/// One message per user (duplicates in `users` count once). Callers wake the bell themselves
+/// One message per user (duplicates in `users` count once) who keeps the bell for the event,
+/// and their SMS and e-mail in the outbox, in one transaction. Callers wake the bell themselves
 /// (`alarm::store::notify`) when they hold the alarm context.
 pub async fn create_for_users(state: &Core, users: &[i64], m: &WorkMessage<'_>) -> Result<usize, ApiError> {
     let mut users = users.to_vec();
     users.sort_unstable();
     users.dedup();
     let now = time::now_ms();
+    let event = Event {
+        tenant_id: m.tenant_id,
+        kind: m.event,
+        level: 0,
+        biz_id: Some(m.biz_id.0),
+        title: m.title,
+        title_en: m.title_en,
+        content: m.content,
+        content_en: m.content_en,
+    };
+    let mut tx = state.db.begin_write().await?;
+    let users = plan_and_enqueue(&mut tx, &state.ids, &event, &users, now).await?;
     for chunk in users.chunks(200) {
         let mut sql = Sql::new(
             "INSERT INTO pv_message (id, tenant_id, user_id, biz_id, type, title, title_en, content, \
@@ -155,8 +253,10 @@ pub async fn create_for_users(state: &Core, users: &[i64], m: &WorkMessage<'_>) 
                 ],
             );
         }
-        sql.execute(state.db.pool()).await?;
+        sql.execute(&mut *tx).await?;
     }
+    tx.commit().await?;
+    outbox::WAKE.notify_one();
     Ok(users.len())
 }
 
@@ -275,4 +375,28 @@ pub async fn read(
         super::store::notify(&state, &caller.tenant_id);
     }
     Ok(Data(n as i64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_silent_gateway_and_a_smart_warning_are_their_own_events() {
+        let gateway = crate::alarm::comm::gateway_lost("t", 1, "GW-1", 0);
+        assert_eq!(alarm_event(&gateway), events::GATEWAY_OFFLINE);
+        let warning = Raise {
+            r#type: super::super::codes::TYPE_WARNING,
+            device_kind: "inverter".into(),
+            category: "dispersion".into(),
+            ..gateway.clone()
+        };
+        assert_eq!(alarm_event(&warning), events::SMART_WARNING);
+        let fault = Raise {
+            r#type: super::super::codes::TYPE_FAULT,
+            category: "fault".into(),
+            ..warning
+        };
+        assert_eq!(alarm_event(&fault), events::ALARM_RAISED);
+    }
 }

@@ -168,6 +168,15 @@ pub async fn clear_auto(
         return Ok(None);
     }
     notify(state, tenant_id);
+    // SMS and e-mail off the evaluation path, as the raise's messages are.
+    let core = state.core.clone();
+    let busy = core.shutdown.busy();
+    tokio::spawn(async move {
+        let _busy = busy;
+        if let Err(e) = crate::alarm::message::notify_cleared(&core, id).await {
+            tracing::warn!(alarm = %id, error = %e, "cleared-alarm notifications not queued");
+        }
+    });
     Ok(Some(id))
 }
 

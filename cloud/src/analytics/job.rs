@@ -176,8 +176,13 @@ async fn run_tenant(
         if open.get(&key).is_some_and(|last| *last >= *day_start) {
             continue;
         }
-        if matches!(store::raise(state, r).await?, store::Raised::New(_)) {
+        if let store::Raised::New(id) = store::raise(state, r).await? {
             out.raised += 1;
+            // SMS and e-mail to those subscribed to smart warnings; a failure here must not
+            // stop the other warnings.
+            if let Err(e) = crate::alarm::message::notify_only(state, id, r).await {
+                tracing::warn!(warning = %id, error = %e, "smart warning notifications not queued");
+            }
         }
     }
     for (station, device, kind) in open.keys() {

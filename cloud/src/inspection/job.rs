@@ -184,6 +184,7 @@ async fn message(
         &WorkMessage {
             tenant_id: &t.tenant_id,
             r#type: TYPE_INSPECTION,
+            event: crate::notify::events::INSPECTION_DUE,
             biz_id: Id(t.id),
             title: title.0,
             title_en: title.1,

@@ -42,6 +42,8 @@ pub const REGISTER: &[&str] = &["/api/blade-user/register-guest"];
 pub const PASSWORD: &[&str] = &[
     "/api/blade-user/update-password",
     "/api/blade-user/reset-password",
+    "/api/blade-user/phone/update-password",
+    "/api/blade-resource/sms/endpoint/validate-message",
 ];
 pub const UPLOAD: &[&str] = &[
     "/api/blade-resource/oss/endpoint/put-file",

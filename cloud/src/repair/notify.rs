@@ -49,6 +49,17 @@ impl Event {
             ),
         }
     }
+
+    /// The notification event (`notify::events`): an order coming back repaired or for
+    /// evaluation is "returned"; an overdue one escalates.
+    fn kind(&self) -> &'static str {
+        use crate::notify::events as e;
+        match self {
+            Event::Assigned => e::REPAIR_ASSIGNED,
+            Event::Repaired | Event::ToEvaluate => e::REPAIR_RETURNED,
+            Event::ResponseOverdue | Event::RepairOverdue => e::REPAIR_OVERDUE,
+        }
+    }
 }
 
 /// Messages `users` about `about` and wakes the tenant's bells.
@@ -63,6 +74,7 @@ pub async fn send(ctx: &AlarmCtx, about: &About<'_>, event: Event, users: &[i64]
         &WorkMessage {
             tenant_id: about.tenant_id,
             r#type: TYPE_REPAIR,
+            event: event.kind(),
             biz_id: about.id,
             title: &title,
             title_en: &title_en,

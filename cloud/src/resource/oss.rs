@@ -15,7 +15,9 @@ use sha2::Sha256;
 use tokio::io::AsyncWriteExt;
 use utoipa::{IntoParams, ToSchema};
 
+use super::context::ResourceCtx;
 use super::image;
+use super::store;
 use crate::auth::Caller;
 use crate::auth::caller::bearer;
 use crate::kernel::Core;
@@ -39,6 +41,8 @@ pub struct Attach {
     pub extension: String,
     pub attach_size: i64,
     pub content_type: String,
+    /// The store holding it (`None`: the local disk).
+    pub oss_id: Option<Id>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -89,9 +93,10 @@ fn extension_of(original: &str) -> String {
         .unwrap_or_else(|| "bin".into())
 }
 
-const COLUMNS: &str = "id, tenant_id, link, name, original_name, extension, attach_size, content_type";
+pub const COLUMNS: &str =
+    "id, tenant_id, link, name, original_name, extension, attach_size, content_type, oss_id";
 
-async fn find_where(state: &Core, column: &str, value: &str) -> Result<Option<Attach>, ApiError> {
+pub(super) async fn find_where(state: &Core, column: &str, value: &str) -> Result<Option<Attach>, ApiError> {
     let mut sql = Sql::default();
     sql.push_bind(
         &format!("SELECT {COLUMNS} FROM blade_attach WHERE is_deleted = 0 AND {column} = ?"),
@@ -121,8 +126,14 @@ enum Accept {
 pub const MAX_IMAGE_BYTES: usize = 10 * 1024 * 1024;
 const NOT_AN_IMAGE: Text = Text::new("仅支持 JPG、PNG、WebP 图片", "Only JPG, PNG or WebP images");
 
-/// Stores the multipart field `file` of `form` under the files folder and `blade_attach`.
-async fn receive(state: &Core, caller: &Caller, mut form: Multipart, accept: Accept) -> ApiResult<Uploaded> {
+/// Stores the multipart field `file` of `form` in the tenant's enabled store and `blade_attach`.
+async fn receive(
+    ctx: &ResourceCtx,
+    caller: &Caller,
+    mut form: Multipart,
+    accept: Accept,
+) -> ApiResult<Uploaded> {
+    let state: &Core = ctx;
     let bad = |e: axum::extract::multipart::MultipartError| {
         ApiError::bad_request(format!("上传内容有误：{e}"), format!("malformed upload: {e}"))
     };
@@ -176,14 +187,14 @@ async fn receive(state: &Core, caller: &Caller, mut form: Multipart, accept: Acc
             .map(|t| t.with_timezone(&time::offset()).format("%Y%m%d").to_string())
             .unwrap_or_else(|| "19700101".into());
         let name = format!("{}/{day}/{}.{ext}", caller.tenant_id, id.0);
-        let path = state.config.data_dir.join("files").join(&name);
-        if let Some(dir) = path.parent() {
-            tokio::fs::create_dir_all(dir)
-                .await
-                .map_err(|e| ApiError::Internal(format!("mkdir: {e}")))?;
-        }
-        // Write to a temporary name and rename, so a failed upload never leaves a half file.
-        let partial = path.with_extension(format!("{ext}.part"));
+        let (oss_id, target) = store::enabled(ctx, &caller.tenant_id).await?;
+        // Received whole into a temporary file first (the size limit holds while streaming),
+        // then handed to the store, so a failed upload never leaves a half object.
+        let incoming = state.config.data_dir.join("files").join(".incoming");
+        tokio::fs::create_dir_all(&incoming)
+            .await
+            .map_err(|e| ApiError::Internal(format!("mkdir: {e}")))?;
+        let partial = incoming.join(format!("{}.part", id.0));
         let mut file = tokio::fs::File::create(&partial)
             .await
             .map_err(|e| ApiError::Internal(format!("create: {e}")))?;
@@ -214,9 +225,14 @@ async fn receive(state: &Core, caller: &Caller, mut form: Multipart, accept: Acc
             let _ = tokio::fs::remove_file(&partial).await;
             return Err(e);
         }
-        tokio::fs::rename(&partial, &path)
+        super::attach::check_quota(ctx, &caller.tenant_id, size as i64)
             .await
-            .map_err(|e| ApiError::Internal(format!("rename: {e}")))?;
+            .inspect_err(|_| {
+                let _ = std::fs::remove_file(&partial);
+            })?;
+        target.put_file(&name, &partial).await.inspect_err(|_| {
+            let _ = std::fs::remove_file(&partial);
+        })?;
         let link = format!(
             "{FILE_ROUTE}/{name}?sig={}",
             signature(&state.token_secret, &name)
@@ -225,7 +241,7 @@ async fn receive(state: &Core, caller: &Caller, mut form: Multipart, accept: Acc
         let mut sql = Sql::default();
         sql.push_bind(
             "INSERT INTO blade_attach (id, tenant_id, link, domain, name, original_name, extension, attach_size, \
-             content_type, create_user, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             content_type, create_user, create_time, oss_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 id.into(),
                 caller.tenant_id.clone().into(),
@@ -238,10 +254,11 @@ async fn receive(state: &Core, caller: &Caller, mut form: Multipart, accept: Acc
                 content_type.into(),
                 caller.user_id.into(),
                 Value::Int(time::now_ms()),
+                oss_id.map(Value::from).unwrap_or(Value::Null),
             ],
         );
         if let Err(e) = sql.execute(state.db.pool()).await {
-            let _ = tokio::fs::remove_file(&path).await;
+            let _ = target.delete(&name).await;
             return Err(e);
         }
         return Ok(Uploaded {
@@ -259,7 +276,7 @@ async fn receive(state: &Core, caller: &Caller, mut form: Multipart, accept: Acc
     request_body(content_type = "multipart/form-data", description = "field `file`"),
     responses((status = 200, body = Envelope<Uploaded>), (status = 400), (status = 401)))]
 pub async fn put_file(
-    State(state): State<Core>,
+    State(state): State<ResourceCtx>,
     caller: Caller,
     form: Multipart,
 ) -> ApiResult<Data<Uploaded>> {
@@ -272,7 +289,7 @@ pub async fn put_file(
     request_body(content_type = "multipart/form-data", description = "field `file`: a JPEG, PNG or WebP image"),
     responses((status = 200, body = Envelope<Uploaded>), (status = 400), (status = 401)))]
 pub async fn put_image(
-    State(state): State<Core>,
+    State(state): State<ResourceCtx>,
     caller: Caller,
     form: Multipart,
 ) -> ApiResult<Data<Uploaded>> {
@@ -280,8 +297,12 @@ pub async fn put_image(
 }
 
 /// Whether a stored upload's content is an image (JPEG, PNG or WebP), whatever its name says.
+/// Uploads to an object store had their content checked against the extension on the way in.
 pub async fn is_image(state: &Core, attach: &Attach) -> bool {
     use tokio::io::AsyncReadExt;
+    if attach.oss_id.is_some() {
+        return matches!(attach.extension.as_str(), "jpg" | "jpeg" | "png" | "webp");
+    }
     let path = state.config.data_dir.join("files").join(&attach.name);
     let Ok(mut file) = tokio::fs::File::open(&path).await else {
         return false;
@@ -307,7 +328,7 @@ pub struct RemoveParams {
 #[utoipa::path(post, path = "/api/blade-resource/oss/endpoint/remove-file", tag = "resource", params(RemoveParams),
     responses((status = 200, body = Envelope<bool>), (status = 401), (status = 404)))]
 pub async fn remove_file(
-    State(state): State<Core>,
+    State(state): State<ResourceCtx>,
     caller: Caller,
     Query(p): Query<RemoveParams>,
 ) -> ApiResult<Data<bool>> {
@@ -322,13 +343,7 @@ pub async fn remove_file(
         .await?
         .filter(|a| a.tenant_id == caller.tenant_id)
         .ok_or_else(ApiError::not_found)?;
-    let mut sql = Sql::default();
-    sql.push_bind(
-        "UPDATE blade_attach SET is_deleted = 1 WHERE id = ?",
-        [attach.id.into()],
-    );
-    sql.execute(state.db.pool()).await?;
-    let _ = tokio::fs::remove_file(state.config.data_dir.join("files").join(&attach.name)).await;
+    super::attach::remove_uploads(&state, std::slice::from_ref(&attach)).await?;
     Ok(Data(true))
 }
 
@@ -338,7 +353,7 @@ pub async fn remove_file(
     responses((status = 200, description = "The file's bytes: as uploaded for images and PDF (their own content type), otherwise as `application/octet-stream`",
         content_type = "application/octet-stream"), (status = 403), (status = 404)))]
 pub async fn serve_file(
-    State(state): State<Core>,
+    State(state): State<ResourceCtx>,
     Path((tenant, day, file)): Path<(String, String, String)>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
@@ -372,9 +387,11 @@ pub async fn serve_file(
     let attach = find_where(&state, "name", &name)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    let bytes = tokio::fs::read(state.config.data_dir.join("files").join(&attach.name))
-        .await
-        .map_err(|_| ApiError::not_found())?;
+    let bytes = store::of_upload(&state, attach.oss_id)
+        .await?
+        .read(&attach.name)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
     // Inline only for images and PDF whose bytes are what the extension says (files stored
     // before uploads were checked, too); everything else is a download.
     let inline = image::inline(&attach.extension, &bytes[..bytes.len().min(image::HEAD_LEN)]);

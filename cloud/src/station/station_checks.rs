@@ -69,10 +69,10 @@ async fn find_attach_by_id(
     caller: &Caller,
     id: i64,
 ) -> Result<Option<crate::resource::oss::Attach>, ApiError> {
-    let mut sql = Sql::new(
-        "SELECT id, tenant_id, link, name, original_name, extension, attach_size, content_type \
-         FROM blade_attach WHERE is_deleted = 0",
-    );
+    let mut sql = Sql::new(&format!(
+        "SELECT {} FROM blade_attach WHERE is_deleted = 0",
+        crate::resource::oss::COLUMNS
+    ));
     sql.push_bind(" AND id = ? AND ", [Value::Int(id)]);
     sql.append(&caller.tenant_filter("tenant_id"));
     sql.fetch_optional::<crate::resource::oss::Attach, _>(state.db.pool())

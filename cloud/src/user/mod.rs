@@ -14,6 +14,7 @@ pub mod maintenance;
 pub mod model;
 pub mod owners;
 pub mod permit;
+pub mod phone;
 pub mod platform;
 pub mod profile;
 pub mod registration;
@@ -34,6 +35,7 @@ where
         .routes(routes!(profile::info))
         .routes(routes!(profile::update_info))
         .routes(routes!(profile::update_password))
+        .routes(routes!(phone::update_password))
         .routes(routes!(grants::unlock))
         .routes(routes!(accounts::page))
         .routes(routes!(owners::page_owner))

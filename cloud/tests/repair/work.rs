@@ -12,6 +12,13 @@ use super::site::*;
 #[tokio::test]
 async fn deadlines_mark_overdue_and_message_once_each() {
     let s = site().await;
+    // Phones: the order's SMS go into the outbox with its messages (docs/notifications.md).
+    s.app
+        .exec(
+            "UPDATE blade_user SET phone = '13900000011' WHERE id IN (?, ?, ?)",
+            vec![Value::Int(s.mgr_id), Value::Int(s.m1_id), Value::Int(s.m2_id)],
+        )
+        .await;
     // Settings: read by all, changed by holders of repair_setting not limited to stations.
     let setting = s.as_(&s.m1).get_data("/api/repair/setting").await;
     assert_eq!(setting["responseHours"]["4"], 1.0);
@@ -43,6 +50,20 @@ async fn deadlines_mark_overdue_and_message_once_each() {
     let at = |k: &str| pv_cloud::kernel::time::parse_ms(d[k].as_str().unwrap()).unwrap();
     assert_eq!(at("repairDeadline") - at("createTime"), 2 * H);
     s.take(&order, "assign").await.ok();
+    let sms = |user: i64, event: &'static str| {
+        let app = &s.app;
+        let order = order.clone();
+        async move {
+            app.scalar_i64(
+                "SELECT COUNT(*) FROM pv_notify_outbox WHERE user_id = ? AND biz_id = ? AND event = ? \
+                 AND channel = 'sms'",
+                vec![Value::Int(user), Value::Int(int(&order)), event.into()],
+            )
+            .await
+        }
+    };
+    assert_eq!(sms(s.m1_id, "repair_assigned").await, 1, "the assignee's SMS");
+    assert_eq!(sms(s.m2_id, "repair_assigned").await, 0);
 
     let ctx = s.app.state.alarm_ctx();
     assert_eq!(pv_cloud::repair::deadline::run_once(&ctx).await.unwrap(), 0);
@@ -94,6 +115,20 @@ async fn deadlines_mark_overdue_and_message_once_each() {
         count(s.m2_id, "%超时%").await,
         0,
         "not his order, not a dispatcher"
+    );
+    // Escalation: both deadlines reach the assignee and the dispatchers by SMS, urgent.
+    for user in [s.mgr_id, s.m1_id] {
+        assert_eq!(sms(user, "repair_overdue").await, 2);
+    }
+    assert_eq!(sms(s.m2_id, "repair_overdue").await, 0);
+    assert_eq!(
+        s.app
+            .scalar_i64(
+                "SELECT COUNT(*) FROM pv_notify_outbox WHERE event = 'repair_overdue' AND urgent = 0",
+                vec![]
+            )
+            .await,
+        0
     );
 }
 

@@ -159,7 +159,7 @@ impl Client<'static> {
     pub fn at(base: &str) -> Client<'static> {
         Client {
             app: None,
-            http: reqwest::Client::new(),
+            http: crate::support::client::http(),
             base: base.to_owned(),
             token: None,
             lang: None,
@@ -343,4 +343,17 @@ impl<'a> Client<'a> {
 #[track_caller]
 pub fn json_id(v: &Json) -> i64 {
     v.as_str().expect("id string").parse().expect("id")
+}
+
+/// A reqwest client builder. The hub's reqwest runs rustls without a bundled crypto provider
+/// (ring is installed as the process default, never aws-lc), and features are shared with the
+/// tests' reqwest: so every client here installs ring first, or building it panics.
+pub fn http_builder() -> reqwest::ClientBuilder {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+}
+
+/// A default reqwest client (see [`http_builder`]).
+pub fn http() -> reqwest::Client {
+    http_builder().build().expect("http client")
 }

@@ -22,6 +22,7 @@ pub mod factory;
 pub mod mosquitto;
 pub mod mqtt;
 pub mod process;
+pub mod pytools;
 pub mod server;
 pub mod telemetry;
 pub mod tree;

@@ -192,7 +192,7 @@ impl TestApp {
         };
         TestApp {
             base: format!("http://{addr}"),
-            client: reqwest::Client::new(),
+            client: crate::support::client::http(),
             state,
             data_dir,
             database_url,

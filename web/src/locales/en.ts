@@ -7,6 +7,7 @@ import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
 import * as repairMessages from './domains/repair'
 import * as reportMessages from './domains/report'
+import * as resourceMessages from './domains/resource'
 import * as stationMessages from './domains/station'
 
 const en: Messages = {
@@ -19,6 +20,7 @@ const en: Messages = {
   ...inspectionMessages.en,
   ...repairMessages.en,
   ...flowMessages.en,
+  ...resourceMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },
@@ -70,10 +72,6 @@ const en: Messages = {
     ok: 'Server: OK · database {{database}} · version {{version}}',
     notOk: 'Server: {{status}} · database {{database}} · version {{version}}',
     unreachable: 'Server: unreachable',
-  },
-  forget: {
-    note: 'Password recovery arrives in a later release; ask an administrator to reset your password.',
-    backToLogin: 'Back to login',
   },
   lock: {
     title: 'Screen locked',
@@ -200,6 +198,7 @@ const en: Messages = {
   info: {
     tabInfo: 'Personal information',
     tabPassword: 'Change password',
+    tabNotify: 'Notifications',
     avatar: 'Avatar',
     upload: 'Upload avatar',
     avatarType: 'The avatar must be a JPG or PNG image!',

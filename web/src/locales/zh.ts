@@ -6,6 +6,7 @@ import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
 import * as repairMessages from './domains/repair'
 import * as reportMessages from './domains/report'
+import * as resourceMessages from './domains/resource'
 import * as stationMessages from './domains/station'
 /** Chinese (default). `en.ts` must have exactly the same keys; the compiler and a test check it. */
 const zh = {
@@ -18,6 +19,7 @@ const zh = {
   ...inspectionMessages.zh,
   ...repairMessages.zh,
   ...flowMessages.zh,
+  ...resourceMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },
@@ -69,10 +71,6 @@ const zh = {
     ok: '服务状态：正常 · 数据库 {{database}} · 版本 {{version}}',
     notOk: '服务状态：{{status}} · 数据库 {{database}} · 版本 {{version}}',
     unreachable: '服务状态：无法连接服务器',
-  },
-  forget: {
-    note: '找回密码功能将在后续版本提供，请联系管理员重置密码。',
-    backToLogin: '返回登录',
   },
   lock: {
     title: '屏幕已锁定',
@@ -198,6 +196,7 @@ const zh = {
   info: {
     tabInfo: '个人信息',
     tabPassword: '修改密码',
+    tabNotify: '通知设置',
     avatar: '头像',
     upload: '上传头像',
     avatarType: '上传头像图片只能是 JPG/PNG 格式!',

@@ -18,13 +18,22 @@ export const ok = (data: unknown) => ({ code: 200, success: true, data, msg: 'æ“
 export const page = (records: unknown[]) =>
   ok({ records, total: records.length, size: 10, current: 1, pages: 1 })
 
+/** A JSON body as its value; a form-encoded one as its text. */
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
 /** Installs the adapter; `answer` gets the path (after /api) and the call, and returns the body. */
 export function mockHttp(answer: (path: string, call: Call) => unknown): Call[] {
   const calls: Call[] = []
   const adapter: AxiosAdapter = (config) => {
     const url = request.getUri(config)
     const [rawPath, search = ''] = url.replace(/^\/api/, '').split('?')
-    const body: unknown = typeof config.data === 'string' ? JSON.parse(config.data) : config.data
+    const body: unknown = typeof config.data === 'string' ? parseBody(config.data) : config.data
     const call: Call = {
       method: config.method ?? 'get',
       url,

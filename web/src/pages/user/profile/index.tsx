@@ -8,6 +8,7 @@ import { userInfoQuery } from '../../../api/user/queries'
 import logo from '../../../assets/logo.svg'
 import { useSessionStore } from '../../../stores/session'
 import { checkAvatar, checkPhone } from '../../../utils/validate'
+import NotifySettingsForm from '../../resource/notifySetting'
 
 interface PasswordForm {
   oldPassword: string
@@ -219,6 +220,7 @@ export default function Info() {
         items={[
           { key: 'info', label: t('info.tabInfo'), children: <InfoTab /> },
           { key: 'password', label: t('info.tabPassword'), children: <PasswordTab /> },
+          { key: 'notify', label: t('info.tabNotify'), children: <NotifySettingsForm /> },
         ]}
       />
     </Card>
