@@ -382,7 +382,11 @@ export async function resourceChecks(t) {
       for (const id of live.enabledBefore)
         await api('POST', `/api/blade-resource/oss/enable?id=${id}`).catch(() => {})
     }
-    moto.child?.kill('SIGTERM')
+    if (moto.child && moto.child.exitCode === null) {
+      const exited = new Promise((ok) => moto.child.once('exit', ok))
+      moto.child.kill('SIGTERM')
+      await Promise.race([exited, sleep(3000)])
+    }
     rmSync(dir, { recursive: true, force: true })
   }
 }
