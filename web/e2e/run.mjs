@@ -22,6 +22,7 @@ import { qualityChecks } from './quality.mjs'
 import { dispersionChecks, startDispersionSite } from './dispersion.mjs'
 import { inspectionChecks } from './inspection.mjs'
 import { reportChecks, startReportSite } from './report.mjs'
+import { resourceChecks } from './resource.mjs'
 import { screenChecks } from './screen.mjs'
 import { stationChecks } from './station.mjs'
 
@@ -878,6 +879,26 @@ try {
   group = 'flow'
   if (only.length === 0 || only.includes(group)) {
     await flowChecks({ page, baseUrl, check, assert, signIn, storedToken, timeout })
+  }
+
+  // ---- Resources: an S3-compatible store (moto) takes a station image and a repair photo; 附件管理 ----
+  group = 'resource'
+  if (only.length === 0 || only.includes(group)) {
+    await resourceChecks({
+      page,
+      baseUrl,
+      screenshotDir,
+      check,
+      assert,
+      waitForPath,
+      signIn,
+      storedToken,
+      sideMenu,
+      nextCall,
+      toast,
+      crudRows,
+      crudDialog,
+    })
   }
 
   // ---- Big screen layout (1440×900, 1920×1080, 390×844) and the dark theme's charts and map ----
