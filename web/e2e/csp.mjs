@@ -82,15 +82,53 @@ export async function cspChecks({ page, baseUrl, check, assert, signIn, storedTo
       const paths = [...menuPaths(menus), '/bigScreen/index']
       assert(paths.length >= 10, `only ${paths.length} pages in the menu`)
       const before = violations.length
-      // A page that polls or keeps a socket never goes idle: 2 s is long enough for its lazy
-      // chunks and first calls, which is where a violation would come from.
-      let busy = 0
-      for (const path of paths) {
-        await page.goto(`${baseUrl}${path}`)
-        await page.waitForLoadState('networkidle', { timeout: 2000 }).catch(() => busy++)
-        await page.waitForTimeout(300)
+      // One full load, then every page the way a user reaches it: in-app navigation, each
+      // page's lazy chunk and first calls loaded and settled (no request open for 300 ms, at
+      // most 2 s for pages that poll). A reload per page cost about 2 s each.
+      let pending = 0
+      let requests = 0
+      const opened = () => {
+        pending++
+        requests++
       }
-      console.log(`  # ${paths.length} pages walked, ${busy} never went network-idle`)
+      const closed = () => (pending = Math.max(0, pending - 1))
+      page.on('request', opened)
+      page.on('requestfinished', closed)
+      page.on('requestfailed', closed)
+      const settle = async () => {
+        const deadline = Date.now() + 2000
+        let quietSince = Date.now()
+        await page.waitForTimeout(100)
+        while (Date.now() < deadline) {
+          if (pending > 0) quietSince = Date.now()
+          else if (Date.now() - quietSince >= 300) return true
+          await page.waitForTimeout(50)
+        }
+        return false
+      }
+      let busy = 0
+      try {
+        await page.goto(`${baseUrl}/`)
+        await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {})
+        requests = 0
+        for (const path of paths) {
+          await page.evaluate((to) => {
+            window.history.pushState({}, '', to)
+            window.dispatchEvent(new PopStateEvent('popstate'))
+          }, path)
+          if (!(await settle())) busy++
+        }
+      } finally {
+        page.off('request', opened)
+        page.off('requestfinished', closed)
+        page.off('requestfailed', closed)
+      }
+      console.log(
+        `  # ${paths.length} pages walked, ${requests} requests, ${busy} never went network-idle`,
+      )
+      // Each page loads its chunk or asks for its data: fewer requests than pages means the
+      // in-app navigation did not open them.
+      assert(requests >= paths.length, `${requests} requests for ${paths.length} pages`)
       // The location picker draws the online map (Leaflet tiles) inside the station form.
       await page.goto(`${baseUrl}/station/station`)
       const add = page.getByRole('button', { name: /新\s*增/ }).first()
