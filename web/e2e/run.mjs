@@ -324,8 +324,17 @@ try {
     await page.getByTestId('register-open').click()
     const dialog = page.locator('.ant-modal').filter({ hasText: '账号注册' })
     await dialog.waitFor()
-    await dialog.getByRole('button', { name: /提\s*交/ }).click()
-    await page.getByText('请先输入租户ID').first().waitFor()
+    // A click during the dialog's opening animation can be lost on a loaded machine.
+    const refused = page.getByText('请先输入租户ID').first()
+    for (let attempt = 1; ; attempt++) {
+      await dialog.getByRole('button', { name: /提\s*交/ }).click()
+      const shown = await refused
+        .waitFor({ timeout: 3000 })
+        .then(() => true)
+        .catch(() => false)
+      if (shown) break
+      assert(attempt < 3, 'submitting an empty registration shows no message')
+    }
     await dialog.getByRole('button', { name: /取\s*消/ }).click()
     await dialog.waitFor({ state: 'hidden' })
   })
@@ -693,7 +702,21 @@ try {
     await page.locator('.ant-modal-confirm-title').getByText('确定将选择数据删除?').waitFor()
     const remove = nextCall('/blade-system/param/remove')
     const list = nextCall('/blade-system/param/list')
-    await page.getByTestId('crud-delete-ok').click()
+    // On a loaded machine a click during the confirm's opening animation can be lost: click
+    // again while the confirm is still up and nothing was sent.
+    const ok = page.getByTestId('crud-delete-ok')
+    await ok.click()
+    for (let attempt = 1; attempt < 3; attempt++) {
+      const sent = await Promise.race([
+        remove.then(
+          () => true,
+          () => true,
+        ),
+        page.waitForTimeout(4000).then(() => false),
+      ])
+      if (sent) break
+      if (await ok.isVisible()) await ok.click().catch(() => {})
+    }
     const body = await (await remove).json()
     assert(body.code === 200, `remove: ${JSON.stringify(body)}`)
     await toast('删除成功').waitFor()
