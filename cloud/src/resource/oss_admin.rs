@@ -166,21 +166,35 @@ pub async fn enable(
         let client = store::client(&ctx, &row)?;
         probe(client.as_ref()).await?;
     }
+    enable_only(&ctx, &caller, "blade_oss", ENABLED, p.id).await
+}
+
+/// Enables configuration `id` of `table` (`blade_oss`, `blade_sms`) as the tenant's only enabled
+/// one (status 1 for the others), in one transaction; 404 when it is not the tenant's.
+pub(super) async fn enable_only(
+    ctx: &ResourceCtx,
+    caller: &Caller,
+    table: &'static str,
+    enabled: i64,
+    id: Id,
+) -> ApiResult<Data<bool>> {
     let mut tx = ctx.db.begin_write().await?;
     let mut off = Sql::default();
     off.push_bind(
-        "UPDATE blade_oss SET status = 1 WHERE tenant_id = ? AND status = ? AND is_deleted = 0",
-        [caller.tenant_id.clone().into(), Value::Int(ENABLED)],
+        &format!("UPDATE {table} SET status = 1 WHERE tenant_id = ? AND status = ? AND is_deleted = 0"),
+        [caller.tenant_id.clone().into(), Value::Int(enabled)],
     );
     off.execute(&mut *tx).await?;
     let mut on = Sql::default();
     on.push_bind(
-        "UPDATE blade_oss SET status = ?, update_user = ?, update_time = ? WHERE id = ? AND tenant_id = ? AND is_deleted = 0",
+        &format!(
+            "UPDATE {table} SET status = ?, update_user = ?, update_time = ? WHERE id = ? AND tenant_id = ? AND is_deleted = 0"
+        ),
         [
-            Value::Int(ENABLED),
+            Value::Int(enabled),
             caller.user_id.into(),
             Value::Int(time::now_ms()),
-            p.id.into(),
+            id.into(),
             caller.tenant_id.clone().into(),
         ],
     );

@@ -5,7 +5,7 @@ use axum::extract::State;
 use serde_json::{Map, Value as Json};
 
 use super::context::{EntityDef, ResourceCtx};
-use super::oss_admin::EnableParams;
+use super::oss_admin::{EnableParams, enable_only};
 use super::sms_provider::{ALIYUN, GENERIC, Provider};
 use crate::auth::Caller;
 use crate::kernel::entity::blade::Hooks;
@@ -13,7 +13,7 @@ use crate::kernel::entity::field::{CheckFuture, Col, Ty};
 use crate::kernel::extract::Query;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
-use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id, time};
+use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
 
 /// `blade_sms.status` of the enabled configuration.
 pub const ENABLED: i64 = 2;
@@ -192,27 +192,5 @@ pub async fn enable(
     Query(p): Query<EnableParams>,
 ) -> ApiResult<Data<bool>> {
     caller.require(&ctx, "sms_enable").await?;
-    let mut tx = ctx.db.begin_write().await?;
-    let mut off = Sql::default();
-    off.push_bind(
-        "UPDATE blade_sms SET status = 1 WHERE tenant_id = ? AND status = ? AND is_deleted = 0",
-        [caller.tenant_id.clone().into(), Value::Int(ENABLED)],
-    );
-    off.execute(&mut *tx).await?;
-    let mut on = Sql::default();
-    on.push_bind(
-        "UPDATE blade_sms SET status = ?, update_user = ?, update_time = ? WHERE id = ? AND tenant_id = ? AND is_deleted = 0",
-        [
-            Value::Int(ENABLED),
-            caller.user_id.into(),
-            Value::Int(time::now_ms()),
-            p.id.into(),
-            caller.tenant_id.clone().into(),
-        ],
-    );
-    if on.execute(&mut *tx).await? == 0 {
-        return Err(ApiError::not_found());
-    }
-    tx.commit().await?;
-    Ok(Data(true))
+    enable_only(&ctx, &caller, "blade_sms", ENABLED, p.id).await
 }
