@@ -276,6 +276,8 @@ function renderFormInput(
           style={{ width: '100%' }}
           placeholder={placeholder}
           disabled={disabled}
+          min={field.range?.min}
+          max={field.range?.max}
         />
       )
     case 'date':

@@ -198,6 +198,20 @@ export function fieldRules(field: CrudField, t: Translate, mode: DialogMode = 'a
       message: t('crud.maxLength', { label: textOf(field.label, t), max: field.max }),
     })
   }
+  const { min, max } = field.range ?? {}
+  if (min !== undefined || max !== undefined) {
+    const label = textOf(field.label, t)
+    rules.push({
+      validator: (_rule, value: unknown) => {
+        if (typeof value !== 'number') return Promise.resolve()
+        if (min !== undefined && value < min)
+          return Promise.reject(new Error(t('crud.minValue', { label, min })))
+        if (max !== undefined && value > max)
+          return Promise.reject(new Error(t('crud.maxValue', { label, max })))
+        return Promise.resolve()
+      },
+    })
+  }
   if (field.rules) rules.push(...field.rules(t))
   return rules
 }

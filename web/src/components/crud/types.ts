@@ -64,6 +64,8 @@ export interface CrudField<T extends Entity = Entity> {
   requiredIn?: readonly DialogMode[]
   /** At most this many characters (input, textarea). */
   max?: number
+  /** Bounds of a `number` field (either may be absent). */
+  range?: { min?: number; max?: number }
   /** Further rules (patterns, cross-field checks), after the required/length ones. */
   rules?: (t: Translate) => Rule[]
   /** Fields whose change re-runs this field's rules (a confirm password follows the password). */
