@@ -20,8 +20,8 @@ use crate::state::AppState;
 /// Every API route of the product: each domain owns its routes; this only merges them.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     use crate::{
-        alarm, analytics, auth, commission, energy, flow, home, inspection, log, notify, ops, repair, report,
-        resource, station, system, telemetry, user,
+        alarm, analytics, auth, business, commission, develop, energy, flow, home, inspection, log, notify,
+        ops, repair, report, resource, station, system, telemetry, user,
     };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(ops::routes())
@@ -42,6 +42,8 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(repair::routes())
         .merge(inspection::routes())
         .merge(flow::routes())
+        .merge(develop::routes())
+        .merge(business::routes())
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).

@@ -22,6 +22,7 @@ mod counted_energy;
 mod data_path;
 mod data_quality;
 mod demo;
+mod develop;
 mod device_quality;
 mod device_real;
 mod durability;

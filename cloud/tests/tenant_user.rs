@@ -364,10 +364,26 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
         .await;
     assert_failure(status, &body, 400);
     assert_eq!(body["msg"], "产品包不存在");
+    // Only a data source of the developer tools can be bound.
     let Reply { status, body, .. } = admin
         .post_query(
             "/api/blade-system/tenant/datasource",
             &[("tenantId", &tenant), ("datasourceId", "77")],
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["msg"], "数据源不存在");
+    let Reply { body, .. } = admin
+        .post_json(
+            "/api/blade-develop/datasource/submit",
+            json!({"name": "tenant store", "category": 1, "url": "tenant.db"}),
+        )
+        .await;
+    let made = body["data"].as_str().expect("data source id").to_owned();
+    let Reply { status, body, .. } = admin
+        .post_query(
+            "/api/blade-system/tenant/datasource",
+            &[("tenantId", &tenant), ("datasourceId", &made)],
         )
         .await;
     assert_eq!(status, 200, "{body}");
@@ -377,7 +393,7 @@ async fn tenant_settings_limit_accounts_expiry_and_package() {
             vec![tenant.clone().into()],
         )
         .await;
-    assert_eq!(ds.as_deref(), Some("77"));
+    assert_eq!(ds.as_deref(), Some(made.as_str()));
     app.stop().await;
 }
 

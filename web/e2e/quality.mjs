@@ -184,8 +184,10 @@ export async function qualityChecks(t) {
         const w = q.find((d) => d.sn === withheld.sn)
         const s = q.find((d) => d.sn === suspect.sn)
         return (
+          // The reason moves on from the layout change to the identity read that follows it.
           (w?.state === 'withheld' &&
             w.lastChange?.startsWith('layout changed') &&
+            String(w.withheld ?? '').includes('identity unreadable') &&
             s?.state === 'online' &&
             s.suspectValues.some((v) => v.name === 'power_factor')) ||
           q

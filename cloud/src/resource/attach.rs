@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value as Json};
 use utoipa::IntoParams;
 
+use super::attach_row::{Attach, COLUMNS};
 use super::context::{EntityDef, ResourceCtx};
-use super::oss::{Attach, COLUMNS};
 use super::store;
 use crate::auth::Caller;
 use crate::kernel::entity::blade::Hooks;

@@ -3,6 +3,7 @@
 //! every upload becomes (`attach`).
 
 pub mod attach;
+pub mod attach_row;
 pub mod context;
 pub mod image;
 pub mod mail;

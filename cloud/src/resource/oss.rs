@@ -15,6 +15,8 @@ use sha2::Sha256;
 use tokio::io::AsyncWriteExt;
 use utoipa::{IntoParams, ToSchema};
 
+use super::attach_row::find_where;
+pub use super::attach_row::{Attach, COLUMNS, find_by_link};
 use super::context::ResourceCtx;
 use super::image;
 use super::store;
@@ -30,20 +32,6 @@ pub const FILE_ROUTE: &str = "/api/blade-resource/oss/endpoint/file";
 const NO_FILE: Text = Text::new("请选择要上传的文件", "Please choose a file to upload");
 const TOO_BIG: Text = Text::new("文件过大", "The file is too large");
 const FORBIDDEN: Text = Text::new("无权访问该文件", "You may not access this file");
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Attach {
-    pub id: Id,
-    pub tenant_id: String,
-    pub link: String,
-    pub name: String,
-    pub original_name: String,
-    pub extension: String,
-    pub attach_size: i64,
-    pub content_type: String,
-    /// The store holding it (`None`: the local disk).
-    pub oss_id: Option<Id>,
-}
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -91,25 +79,6 @@ fn extension_of(original: &str) -> String {
         .map(str::to_ascii_lowercase)
         .filter(|e| !e.is_empty() && e.len() <= 10 && e.bytes().all(|b| b.is_ascii_alphanumeric()))
         .unwrap_or_else(|| "bin".into())
-}
-
-pub const COLUMNS: &str =
-    "id, tenant_id, link, name, original_name, extension, attach_size, content_type, oss_id";
-
-pub(super) async fn find_where(state: &Core, column: &str, value: &str) -> Result<Option<Attach>, ApiError> {
-    let mut sql = Sql::default();
-    sql.push_bind(
-        &format!("SELECT {COLUMNS} FROM blade_attach WHERE is_deleted = 0 AND {column} = ?"),
-        [Value::from(value)],
-    );
-    sql.fetch_optional::<Attach, _>(state.db.pool()).await
-}
-
-/// The upload of `tenant_id` that `link` points at.
-pub async fn find_by_link(state: &Core, tenant_id: &str, link: &str) -> Result<Option<Attach>, ApiError> {
-    Ok(find_where(state, "link", link)
-        .await?
-        .filter(|a| a.tenant_id == tenant_id))
 }
 
 /// What an upload may hold.

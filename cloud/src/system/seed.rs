@@ -21,6 +21,8 @@ const ADMIN_PASSWORD_MD5: &str = "21232f297a57a5a743894a0e4a801fc3";
 pub const ADMIN_ROLE_ALIAS: &str = "administrator";
 
 const MENUS: &str = include_str!("seed/menus.toml");
+// `BUSINESS_MENUS`: the menu files of the code generator's modules in `business/` (build.rs).
+include!(concat!(env!("OUT_DIR"), "/business_menus.rs"));
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -135,10 +137,34 @@ fn flatten(items: &[SeedMenu], parent: Option<&str>, out: &mut Vec<FlatMenu>) ->
 
 /// The product's menus and buttons, parent first.
 pub fn product_menus() -> Result<Vec<FlatMenu>, String> {
-    let file: MenuFile = toml::from_str(MENUS).map_err(|e| format!("seed/menus.toml: {e}"))?;
+    let mut file: MenuFile = toml::from_str(MENUS).map_err(|e| format!("seed/menus.toml: {e}"))?;
+    file.menu.extend(business_group(BUSINESS_MENUS)?);
     let mut out = Vec::new();
     flatten(&file.menu, None, &mut out)?;
     Ok(out)
+}
+
+/// 业务扩展 (Business): the group of the code generator's modules, made once one exists.
+fn business_group(menus: &[(&str, &str)]) -> Result<Option<SeedMenu>, String> {
+    if menus.is_empty() {
+        return Ok(None);
+    }
+    let mut children = Vec::new();
+    for (module, text) in menus {
+        let menu: SeedMenu = toml::from_str(text).map_err(|e| format!("business/{module}.menu.toml: {e}"))?;
+        children.push(menu);
+    }
+    Ok(Some(SeedMenu {
+        code: "business".into(),
+        name: "业务扩展".into(),
+        en: "Business".into(),
+        path: "/business".into(),
+        icon: Some("AppstoreOutlined".into()),
+        sort: 18,
+        open: None,
+        buttons: Vec::new(),
+        children,
+    }))
 }
 
 fn insert(table_and_columns: &str, values: Vec<Value>) -> Sql {
@@ -352,6 +378,29 @@ async fn sync_menus(db: &Db, ids: &IdGenerator) -> Result<(), ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn business_menu_files_join_one_group_and_a_bad_one_is_named() {
+        assert!(business_group(&[]).unwrap().is_none());
+        let file = "code = \"biz_spare_part\"\nname = \"备品备件\"\nen = \"Spare parts\"\n\
+                    path = \"/business/sparePart\"\nsort = 1\nbuttons = [\"add\", \"view\"]\n";
+        let group = business_group(&[("spare_part", file)]).unwrap().unwrap();
+        let mut flat = Vec::new();
+        flatten(&[group], None, &mut flat).unwrap();
+        let codes: Vec<&str> = flat.iter().map(|m| m.code.as_str()).collect();
+        assert_eq!(
+            codes,
+            [
+                "business",
+                "biz_spare_part",
+                "biz_spare_part_add",
+                "biz_spare_part_view"
+            ]
+        );
+        assert_eq!(flat[1].parent_code.as_deref(), Some("business"));
+        let err = business_group(&[("broken", "code = 1")]).unwrap_err();
+        assert!(err.contains("business/broken.menu.toml"), "{err}");
+    }
 
     #[test]
     fn the_menu_file_covers_every_group_of_the_spec_with_unique_codes() {

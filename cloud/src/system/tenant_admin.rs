@@ -667,6 +667,14 @@ pub async fn datasource(
                 .map_err(|_| ApiError::bad_request("无效的数据源ID", "invalid datasourceId"))?,
         ),
     };
+    // Only a data source of the developer tools (`blade-develop/datasource`) can be bound.
+    if ds != Value::Null {
+        let mut known = Sql::new("SELECT COUNT(*) FROM blade_datasource WHERE is_deleted = 0");
+        known.push_bind(" AND id = ?", [ds.clone()]);
+        if known.scalar::<i64, _>(state.db.pool()).await? == 0 {
+            return Err(ApiError::bad_request("数据源不存在", "No such data source"));
+        }
+    }
     let mut sql = Sql::default();
     // The tenant as a value: a platform administrator acts on the tenant they name.
     sql.push_bind(

@@ -420,17 +420,50 @@ pub fn parse_plain(col: &Col, raw: Option<&Json>) -> Result<Option<Value>, ApiEr
         Json::Number(n) => Some(n.to_string()),
         _ => None,
     };
+    // A labelled column (the code generator's entities) is checked and named like the rich
+    // path does; the unlabelled admin-console ones keep their terse answers.
+    let labelled = !col.zh.is_empty();
+    let out_of_range = |min: &dyn std::fmt::Display, max: &dyn std::fmt::Display| {
+        ApiError::bad_request(
+            format!("{}必须在{min}到{max}之间", col.zh),
+            format!("The {} must be between {min} and {max}", col.en),
+        )
+    };
     let v = match col.ty {
         Ty::Text(max) => {
             let s = text().ok_or_else(bad)?;
             if max > 0 && s.chars().count() > max {
+                if labelled {
+                    return Err(ApiError::bad_request(
+                        format!("{}长度不能超过{max}个字符", col.zh),
+                        format!("The {} must be at most {max} characters", col.en),
+                    ));
+                }
                 return Err(ApiError::BadRequest(TOO_LONG));
             }
             Value::Text(s)
         }
+        Ty::Int { min, max } if labelled => {
+            let v: i64 = text().and_then(|s| s.parse().ok()).ok_or_else(bad)?;
+            if v < min || v > max {
+                return Err(out_of_range(&min, &max));
+            }
+            Value::Int(v)
+        }
+        Ty::Float { min, max, .. } if labelled => {
+            let v: f64 = text()
+                .and_then(|s| s.parse().ok())
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(bad)?;
+            if v < min || v > max {
+                return Err(out_of_range(&min, &max));
+            }
+            Value::Float(v)
+        }
         Ty::Int { .. } | Ty::Id => Value::Int(text().and_then(|s| s.parse().ok()).ok_or_else(bad)?),
         Ty::Float { .. } => Value::Float(text().and_then(|s| s.parse().ok()).ok_or_else(bad)?),
         Ty::Time => Value::Int(text().and_then(|s| time::parse_ms(&s)).ok_or_else(bad)?),
+        Ty::Date => Value::Int(text().and_then(|s| parse_day(&s)).ok_or_else(bad)?),
         _ => return Err(bad()),
     };
     Ok(Some(v))
