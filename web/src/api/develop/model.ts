@@ -111,7 +111,7 @@ export async function modelPrototypes(modelId: string): Promise<Prototype[]> {
 
 /** Replaces a model's field settings at once (all of them; all or nothing). */
 export async function submitPrototypes(prototypes: readonly Prototype[]): Promise<void> {
-  await request.post<Envelope<unknown>>('/blade-develop/model/model-prototype/submit-list', [
+  await request.post<Envelope<unknown>>('/blade-develop/model-prototype/submit-list', [
     ...prototypes,
   ])
 }
@@ -119,7 +119,7 @@ export async function submitPrototypes(prototypes: readonly Prototype[]): Promis
 /** The stored field settings only (what the generator uses), in `sort` order. */
 export async function selectPrototypes(modelId: string): Promise<Prototype[]> {
   const res = await request.get<Envelope<Prototype[] | null>>(
-    '/blade-develop/model/model-prototype/select',
+    '/blade-develop/model-prototype/select',
     { params: { modelId } },
   )
   return res.data.data ?? []

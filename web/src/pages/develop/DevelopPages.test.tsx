@@ -281,9 +281,9 @@ describe('models', () => {
     fireEvent.change(screen.getByTestId('proto-quantity-maxValue'), { target: { value: '999' } })
     fireEvent.click(screen.getByTestId('field-settings-save'))
     await waitFor(() =>
-      expect(callTo('/blade-develop/model/model-prototype/submit-list')).toBeDefined(),
+      expect(callTo('/blade-develop/model-prototype/submit-list')).toBeDefined(),
     )
-    const saved = callTo('/blade-develop/model/model-prototype/submit-list')?.body as Record<
+    const saved = callTo('/blade-develop/model-prototype/submit-list')?.body as Record<
       string,
       unknown
     >[]
@@ -307,7 +307,7 @@ describe('models', () => {
     fireEvent.change(labelEn, { target: { value: '' } })
     fireEvent.click(screen.getByTestId('field-settings-save'))
     await screen.findByText('请填写字段 quantity 的中文和英文名称')
-    expect(callTo('/blade-develop/model/model-prototype/submit-list')).toBeUndefined()
+    expect(callTo('/blade-develop/model-prototype/submit-list')).toBeUndefined()
   })
 })
 
