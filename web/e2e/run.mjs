@@ -16,6 +16,7 @@ import { alarmChecks } from './alarm.mjs'
 import { commissionChecks } from './commission.mjs'
 import { cspChecks, watchCsp } from './csp.mjs'
 import { dataPathChecks } from './datapath.mjs'
+import { developChecks } from './develop.mjs'
 import { flowChecks } from './flow.mjs'
 import { omChecks } from './om.mjs'
 import { qualityChecks } from './quality.mjs'
@@ -917,6 +918,24 @@ try {
       signIn,
       storedToken,
       sideMenu,
+      nextCall,
+      toast,
+      crudRows,
+      crudDialog,
+    })
+  }
+
+  // ---- Developer tools: data source → model → field settings → code preview → zip download ----
+  group = 'develop'
+  if (only.length === 0 || only.includes(group)) {
+    await developChecks({
+      page,
+      baseUrl,
+      screenshotDir,
+      check,
+      assert,
+      signIn,
+      storedToken,
       nextCall,
       toast,
       crudRows,

@@ -280,9 +280,7 @@ describe('models', () => {
     fireEvent.click(screen.getByTestId('proto-quantity-required'))
     fireEvent.change(screen.getByTestId('proto-quantity-maxValue'), { target: { value: '999' } })
     fireEvent.click(screen.getByTestId('field-settings-save'))
-    await waitFor(() =>
-      expect(callTo('/blade-develop/model-prototype/submit-list')).toBeDefined(),
-    )
+    await waitFor(() => expect(callTo('/blade-develop/model-prototype/submit-list')).toBeDefined())
     const saved = callTo('/blade-develop/model-prototype/submit-list')?.body as Record<
       string,
       unknown
