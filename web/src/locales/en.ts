@@ -2,6 +2,7 @@ import type { Messages } from './zh'
 import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
+import * as developMessages from './domains/develop'
 import * as flowMessages from './domains/flow'
 import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
@@ -21,6 +22,7 @@ const en: Messages = {
   ...repairMessages.en,
   ...flowMessages.en,
   ...resourceMessages.en,
+  ...developMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },
@@ -259,6 +261,8 @@ const en: Messages = {
     placeholder: 'Please enter {{label}}',
     selectPlaceholder: 'Please select {{label}}',
     maxLength: '{{label}} cannot exceed {{max}} characters',
+    minValue: '{{label}} must be at least {{min}}',
+    maxValue: '{{label}} must be at most {{max}}',
     addChild: 'Add child',
   },
   param: {
@@ -306,10 +310,9 @@ const en: Messages = {
     datasource: 'Data source',
     datasourceTitle: 'Tenant data source',
     datasourceId: 'Data source',
-    datasourceRequired: 'Please select data source',
     datasourceNone: 'No data source available',
-    datasourceUnavailable:
-      'Data sources are not available yet: the developer tools do not offer data source management, so no data source can be set for a tenant for now; the tenant keeps using the platform database.',
+    datasourceHint: 'Clear it and save to unbind: the tenant then uses the platform database.',
+    datasourceUnavailable: 'The data source list could not be read; please try again later.',
     datasourceEmpty:
       'There are no data sources yet: add one first under Developer tools › Data sources.',
     package: 'Package',

@@ -1,6 +1,7 @@
 import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
+import * as developMessages from './domains/develop'
 import * as flowMessages from './domains/flow'
 import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
@@ -20,6 +21,7 @@ const zh = {
   ...repairMessages.zh,
   ...flowMessages.zh,
   ...resourceMessages.zh,
+  ...developMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },
@@ -256,6 +258,8 @@ const zh = {
     placeholder: '请输入{{label}}',
     selectPlaceholder: '请选择{{label}}',
     maxLength: '{{label}}不能超过{{max}}个字符',
+    minValue: '{{label}}不能小于{{min}}',
+    maxValue: '{{label}}不能大于{{max}}',
     addChild: '新增子项',
   },
   param: {
@@ -303,10 +307,9 @@ const zh = {
     datasource: '数据源配置',
     datasourceTitle: '租户数据源配置',
     datasourceId: '数据源',
-    datasourceRequired: '请选择数据源',
     datasourceNone: '暂无可用数据源',
-    datasourceUnavailable:
-      '数据源功能尚未开放：开发工具中的数据源管理还未提供，暂时无法为租户配置数据源，租户继续使用平台的数据库。',
+    datasourceHint: '清空后保存即解除绑定，租户使用平台的数据库。',
+    datasourceUnavailable: '无法读取数据源列表，请稍后重试。',
     datasourceEmpty: '暂无数据源：请先在“开发工具 › 数据源管理”中添加数据源。',
     package: '产品包配置',
     packageTitle: '租户产品包配置',

@@ -8,11 +8,34 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
 import { loadWithTimeout } from './lazy'
 
 type Page = LazyExoticComponent<ComponentType>
+type PageModule = { default: ComponentType }
 
-const page = (load: () => Promise<{ default: ComponentType }>): Page =>
-  lazy(() => loadWithTimeout(load))
+const page = (load: () => Promise<PageModule>): Page => lazy(() => loadWithTimeout(load))
+
+/** `../pages/business/sparePart/index.tsx` → `/business/sparePart` (else null). */
+export const businessPath = (file: string): string | null => {
+  const folder = /\/pages\/business\/([^/]+)\/index\.tsx$/.exec(file)?.[1]
+  return folder ? `/business/${folder}` : null
+}
+
+/**
+ * Pages the code generator adds (`pages/business/{folder}/index.tsx`, menu path
+ * `/business/{folder}`): found by their place, so an unpacked page needs no line here.
+ */
+export function businessPages(
+  modules: Readonly<Record<string, () => Promise<PageModule>>>,
+): Record<string, Page> {
+  const pages: Record<string, Page> = {}
+  for (const [file, load] of Object.entries(modules)) {
+    const path = businessPath(file)
+    if (path) pages[path] = page(load)
+  }
+  return pages
+}
 
 export const builtPages: Readonly<Record<string, Page>> = {
+  // First: a hand-written page of the same path wins.
+  ...businessPages(import.meta.glob<PageModule>('../pages/business/*/index.tsx')),
   '/system/user': page(() => import('../pages/user/account')),
   '/system/dept': page(() => import('../pages/system/dept')),
   '/system/post': page(() => import('../pages/system/post')),
@@ -60,6 +83,9 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/report/energyConservation': page(() => import('../pages/report/energyConservation')),
   '/report/energyCorrection': page(() => import('../pages/report/energyCorrection')),
   '/tool/report': page(() => import('../pages/report/reportFile')),
+  '/tool/datasource': page(() => import('../pages/develop/datasource')),
+  '/tool/model': page(() => import('../pages/develop/model')),
+  '/tool/code': page(() => import('../pages/develop/code')),
   '/flex/alarmSetting': page(() => import('../pages/alarm/trackerRules')),
   '/flex/alarmData': page(() => import('../pages/alarm/trackerAlarms')),
   '/intelligentOperation/alarmData': page(() => import('../pages/alarm/alarms')),

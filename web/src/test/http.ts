@@ -18,6 +18,19 @@ export const ok = (data: unknown) => ({ code: 200, success: true, data, msg: 'æ“
 export const page = (records: unknown[]) =>
   ok({ records, total: records.length, size: 10, current: 1, pages: 1 })
 
+/** An answer with its own HTTP status and headers (a download's Content-Disposition, a refusal). */
+export class RawAnswer {
+  readonly data: unknown
+  readonly headers: Record<string, string>
+  readonly status: number
+
+  constructor(data: unknown, headers: Record<string, string> = {}, status = 200) {
+    this.data = data
+    this.headers = headers
+    this.status = status
+  }
+}
+
 /** A JSON body as its value; a form-encoded one as its text. */
 function parseBody(text: string): unknown {
   try {
@@ -27,7 +40,10 @@ function parseBody(text: string): unknown {
   }
 }
 
-/** Installs the adapter; `answer` gets the path (after /api) and the call, and returns the body. */
+/**
+ * Installs the adapter; `answer` gets the path (after /api) and the call, and returns the body
+ * (HTTP 200), or a RawAnswer.
+ */
 export function mockHttp(answer: (path: string, call: Call) => unknown): Call[] {
   const calls: Call[] = []
   const adapter: AxiosAdapter = (config) => {
@@ -42,11 +58,13 @@ export function mockHttp(answer: (path: string, call: Call) => unknown): Call[] 
       body,
     }
     calls.push(call)
+    const answered = answer(rawPath, call) ?? ok(null)
+    const raw = answered instanceof RawAnswer ? answered : new RawAnswer(answered)
     return Promise.resolve({
-      data: answer(rawPath, call) ?? ok(null),
-      status: 200,
+      data: raw.data,
+      status: raw.status,
       statusText: '',
-      headers: {},
+      headers: raw.headers,
       config,
     })
   }

@@ -13,6 +13,7 @@ import {
   topTreeKeys,
 } from './menuAdmin'
 import { getTopMenu } from './menu'
+import { datasourceApi } from '../develop/datasource'
 import { regionChildren } from './region'
 import { roleTree } from './role'
 import {
@@ -109,7 +110,8 @@ export const tenantPackageQuery = (tenantId: string) =>
 /** Data sources to choose from; a failure is not toasted (the dialog says there is none). */
 export const datasourceOptionsQuery = () =>
   queryOptions({
-    queryKey: ['datasource', 'options'],
+    // Under the data source list's key: a change on the data source page makes it stale.
+    queryKey: [...datasourceApi.key, 'options'],
     queryFn: datasourceOptions,
     meta: { ownErrorState: true },
   })

@@ -20,6 +20,8 @@ export interface Tenant {
   status?: number
   /** 1: anyone may ask for an account (register-guest); 0 (default): no one. */
   selfRegister?: number
+  /** The data source the tenant is bound to (developer tools), if any. */
+  datasourceId?: string | null
   createTime?: string
 }
 
@@ -57,6 +59,7 @@ export async function tenantSetting(
   })
 }
 
+/** Binds the tenant to a data source; an empty id unbinds it. */
 export async function tenantDatasource(tenantId: string, datasourceId: string): Promise<void> {
   await request.post<Envelope<unknown>>(`${tenantBase}/datasource`, null, {
     params: { tenantId, datasourceId },
@@ -90,8 +93,8 @@ export interface Datasource {
 }
 
 /**
- * Data sources to choose from. They belong to the developer tools (a later issue); until that list
- * answers, the choice is empty and the failure is not toasted (the dialog says so).
+ * Data sources to choose from (the developer tools' list, platform only). Silent: the tenant
+ * dialog says itself when the list cannot be read.
  */
 export async function datasourceOptions(): Promise<Datasource[]> {
   const res = await request.get<Envelope<Page<Datasource> | null>>(

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Button,
   DatePicker,
   Form,
@@ -14,8 +15,15 @@ import type { TOptions } from 'i18next'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { checkedLeaves, splitIds, withAncestors } from '../../utils/tree'
-import { fieldRules, triggerOf } from './logic'
-import type { CrudField, DialogMode, MessageKey, Translate } from './types'
+import { fieldRules, textOf, triggerOf } from './logic'
+import type {
+  CrudField,
+  DialogMode,
+  FormAction,
+  FormActionResult,
+  MessageKey,
+  Translate,
+} from './types'
 import { useFieldOptions, type LoadedOptions } from './useFieldOptions'
 
 export type { DialogMode } from './types'
@@ -36,6 +44,10 @@ interface Props {
   locked?: ReadonlySet<string>
   open: boolean
   width?: number
+  /** Buttons beside save (add and edit only). */
+  actions?: readonly FormAction[]
+  /** The id of the record being edited. */
+  id?: string
   onClose: () => void
   /** Saves the values; a rejection (the server refused, its toast shown) keeps the dialog open. */
   onSubmit: (values: Record<string, unknown>) => Promise<void>
@@ -52,6 +64,8 @@ export default function CrudDialog({
   locked,
   open,
   width,
+  actions = [],
+  id,
   onClose,
   onSubmit,
 }: Props) {
@@ -61,6 +75,8 @@ export default function CrudDialog({
   const [saving, setSaving] = useState(false)
   const loaded = useFieldOptions(fields)
   const readOnly = mode === 'view'
+  const [running, setRunning] = useState<string | null>(null)
+  const [result, setResult] = useState<FormActionResult | null>(null)
 
   // A checkable tree pre-checks leaves only: a stored parent would otherwise check every child.
   useEffect(() => {
@@ -93,6 +109,48 @@ export default function CrudDialog({
     }
   }
 
+  const runAction = async (action: FormAction) => {
+    try {
+      await form.validateFields(action.validates ? [...action.validates] : [])
+    } catch {
+      return // the form shows the messages
+    }
+    setRunning(action.key)
+    setResult(null)
+    try {
+      setResult(await action.run(form.getFieldsValue(true) as Record<string, unknown>, id))
+    } catch (error) {
+      setResult({ ok: false, text: error instanceof Error ? error.message : String(error) })
+    } finally {
+      setRunning(null)
+    }
+  }
+
+  const item = (field: CrudField) => {
+    const extra =
+      typeof field.extra === 'function' ? field.extra(initialValues ?? {}, mode) : field.extra
+    return (
+      <Form.Item
+        key={field.name}
+        name={field.name}
+        label={textOf(field.label, translate)}
+        extra={extra === undefined ? undefined : textOf(extra, translate)}
+        rules={readOnly ? [] : fieldRules(field, translate, mode)}
+        dependencies={field.dependencies ? [...field.dependencies] : undefined}
+        validateTrigger={triggerOf(field)}
+        {...(field.type === 'date' ? dayProps : {})}
+      >
+        {renderFormInput(
+          field,
+          translate,
+          loaded,
+          (field.lockedIn?.includes(mode) ?? false) || (locked?.has(field.name) ?? false),
+          mode,
+        )}
+      </Form.Item>
+    )
+  }
+
   return (
     <Modal
       open={open}
@@ -108,7 +166,17 @@ export default function CrudDialog({
             {t('crud.close')}
           </Button>
         ) : (
-          <Space>
+          <Space wrap>
+            {actions.map((action) => (
+              <Button
+                key={action.key}
+                loading={running === action.key}
+                onClick={() => void runAction(action)}
+                data-testid={`crud-form-${action.key}`}
+              >
+                {t(action.label)}
+              </Button>
+            ))}
             <Button onClick={onClose} data-testid="crud-cancel">
               {t('crud.cancel')}
             </Button>
@@ -132,24 +200,28 @@ export default function CrudDialog({
         initialValues={initialValues}
         data-testid="crud-form"
       >
-        {fields.map((field) => (
-          <Form.Item
-            key={field.name}
-            name={field.name}
-            label={t(field.label)}
-            rules={readOnly ? [] : fieldRules(field, translate, mode)}
-            dependencies={field.dependencies ? [...field.dependencies] : undefined}
-            validateTrigger={triggerOf(field)}
-            {...(field.type === 'date' ? dayProps : {})}
-          >
-            {renderFormInput(
-              field,
-              translate,
-              loaded,
-              (field.lockedIn?.includes(mode) ?? false) || (locked?.has(field.name) ?? false),
-            )}
-          </Form.Item>
-        ))}
+        {result && (
+          <Alert
+            type={result.ok ? 'success' : 'error'}
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={result.text}
+            data-testid="crud-form-result"
+            data-ok={result.ok}
+          />
+        )}
+        {fields.map((field) => {
+          const visibleIf = field.visibleIf
+          if (!visibleIf) return item(field)
+          // Re-checked on every change: the kind picked decides which fields the form has.
+          return (
+            <Form.Item key={field.name} noStyle shouldUpdate>
+              {() =>
+                visibleIf(form.getFieldsValue(true) as Record<string, unknown>) ? item(field) : null
+              }
+            </Form.Item>
+          )
+        })}
       </Form>
     </Modal>
   )
@@ -164,12 +236,20 @@ const dayProps = {
   normalize: (value: Dayjs | null | undefined) => (value ? value.format(dayFormat) : null),
 }
 
-function renderFormInput(field: CrudField, t: Translate, loaded: LoadedOptions, locked: boolean) {
+function renderFormInput(
+  field: CrudField,
+  t: Translate,
+  loaded: LoadedOptions,
+  locked: boolean,
+  mode: DialogMode,
+) {
   // Undefined, not false, when free: an explicit false would override the read-only form.
   const disabled = locked || undefined
   const testId = `field-${field.name}`
-  const placeholder = t('crud.placeholder', { label: t(field.label) })
-  const choose = t('crud.selectPlaceholder', { label: t(field.label) })
+  if (field.input) return field.input({ mode, disabled, testId })
+  const label = textOf(field.label, t)
+  const placeholder = t('crud.placeholder', { label })
+  const choose = t('crud.selectPlaceholder', { label })
   switch (field.type) {
     case 'textarea':
       return (
@@ -196,6 +276,8 @@ function renderFormInput(field: CrudField, t: Translate, loaded: LoadedOptions, 
           style={{ width: '100%' }}
           placeholder={placeholder}
           disabled={disabled}
+          min={field.range?.min}
+          max={field.range?.max}
         />
       )
     case 'date':
@@ -216,7 +298,10 @@ function renderFormInput(field: CrudField, t: Translate, loaded: LoadedOptions, 
           allowClear={!field.required}
           mode={field.multiple ? 'multiple' : undefined}
           options={
-            field.options?.map((option) => ({ value: option.value, label: t(option.label) })) ??
+            field.options?.map((option) => ({
+              value: option.value,
+              label: textOf(option.label, t),
+            })) ??
             loaded.options[field.name] ??
             []
           }

@@ -33,6 +33,7 @@ import {
   pageSizeOptions,
   permittedActions,
   submitPayload,
+  textOf,
   type SearchValues,
 } from './logic'
 import CrudDialog from './CrudDialog'
@@ -280,7 +281,7 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
     .map((field) => ({
       key: field.name,
       dataIndex: field.name,
-      title: t(field.label),
+      title: textOf(field.label, translate),
       width: field.width,
       ellipsis: true,
       ...(field.sorter ? { sorter: (a: T, b: T) => field.sorter?.(a, b) ?? 0 } : {}),
@@ -364,7 +365,7 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
           style={{ marginBottom: 16, rowGap: 12 }}
         >
           {searchFields.map((field) => (
-            <Form.Item key={field.name} name={field.name} label={t(field.label)}>
+            <Form.Item key={field.name} name={field.name} label={textOf(field.label, translate)}>
               {renderSearchInput(field, translate, loaded.options[field.name])}
             </Form.Item>
           ))}
@@ -464,6 +465,8 @@ export default function CrudPage<T extends Entity>({ config, query, fixed }: Cru
           locked={lockedFields}
           open={dialog.open}
           width={config.dialogWidth}
+          actions={config.formActions}
+          id={dialog.id}
           onClose={closeDialog}
           onSubmit={submit}
         />
@@ -488,10 +491,12 @@ function renderSearchInput(field: CrudField, t: Translate, loaded: TextOption[] 
           data-testid={testId}
           allowClear
           style={{ minWidth: 160 }}
-          placeholder={t('crud.selectPlaceholder', { label: t(field.label) })}
+          placeholder={t('crud.selectPlaceholder', { label: textOf(field.label, t) })}
           options={
-            field.options?.map((option) => ({ value: option.value, label: t(option.label) })) ??
-            loaded
+            field.options?.map((option) => ({
+              value: option.value,
+              label: textOf(option.label, t),
+            })) ?? loaded
           }
         />
       )
@@ -502,7 +507,7 @@ function renderSearchInput(field: CrudField, t: Translate, loaded: TextOption[] 
         <Input
           data-testid={testId}
           allowClear
-          placeholder={t('crud.placeholder', { label: t(field.label) })}
+          placeholder={t('crud.placeholder', { label: textOf(field.label, t) })}
         />
       )
   }

@@ -8,11 +8,13 @@ import {
   fieldRules,
   fieldsIn,
   formValues,
+  localText,
   optionLabel,
   pageAfterDelete,
   pageSizeOptions,
   permittedActions,
   submitPayload,
+  textOf,
   triggerOf,
 } from './logic'
 import type { CrudField } from './types'
@@ -233,5 +235,53 @@ describe('multi-selections, dialog modes and extra actions', () => {
         'view',
       ]),
     ).toEqual({ add: true, edit: false, delete: false, view: false })
+  })
+})
+
+describe('text a screen carries itself (LocalText)', () => {
+  const text = { zh: '备件名称', en: 'Part name' }
+
+  it('is read in the language shown: English for en and en-*, Chinese otherwise', () => {
+    expect(localText(text, 'en')).toBe('Part name')
+    expect(localText(text, 'en-US')).toBe('Part name')
+    expect(localText(text, 'zh')).toBe('备件名称')
+    expect(localText(text, 'zh-CN')).toBe('备件名称')
+  })
+
+  it('stands where a key does: labels, required messages, option labels', () => {
+    expect(textOf('post.postName', t)).toBe('post.postName')
+    const field: CrudField = {
+      name: 'partName',
+      label: text,
+      required: { zh: '请输入备件名称', en: 'Please enter the part name' },
+      max: 64,
+      type: 'select',
+      options: [{ value: 1, label: { zh: '组件', en: 'Module' } }],
+    }
+    expect(fieldRules(field, t).map((rule) => (rule as { message?: string }).message)).toEqual([
+      '请输入备件名称',
+      'crud.maxLength{"label":"备件名称","max":64}',
+    ])
+    expect(optionLabel(field, 1, t)).toBe('组件')
+  })
+
+  it('checks the bounds of a number field', async () => {
+    const field: CrudField = {
+      name: 'quantity',
+      label: text,
+      type: 'number',
+      range: { min: 0, max: 10 },
+    }
+    const [rule] = fieldRules(field, t) as {
+      validator: (r: unknown, v: unknown) => Promise<void>
+    }[]
+    await expect(rule.validator({}, 5)).resolves.toBeUndefined()
+    await expect(rule.validator({}, undefined)).resolves.toBeUndefined()
+    await expect(rule.validator({}, -1)).rejects.toThrow(
+      'crud.minValue{"label":"备件名称","min":0}',
+    )
+    await expect(rule.validator({}, 11)).rejects.toThrow(
+      'crud.maxValue{"label":"备件名称","max":10}',
+    )
   })
 })

@@ -3,8 +3,25 @@ import type { Rule } from 'antd/es/form'
 import type { Dayjs } from 'dayjs'
 import type { Entity } from '../../api/crud'
 import type { PageQuery } from '../../api/types'
+import i18n from '../../locales/i18n'
 import { joinIds, splitIds } from '../../utils/tree'
-import type { CrudButton, CrudField, DialogMode, MessageKey, TextOption } from './types'
+import type {
+  CrudButton,
+  CrudField,
+  DialogMode,
+  LocalText,
+  MessageKey,
+  Msg,
+  TextOption,
+} from './types'
+
+/** A screen's own text in the language the console shows (zh unless English is chosen). */
+export const localText = (text: LocalText, language: string = i18n.language): string =>
+  language === 'en' || language.startsWith('en-') ? text.en : text.zh
+
+/** A declared text: a message key through `t`, a screen's own text in the current language. */
+export const textOf = (msg: Msg, t: Translate, options?: Record<string, unknown>): string =>
+  typeof msg === 'string' ? t(msg, options) : localText(msg)
 
 /** Spec §9: default page size 10; options 10, 30, 50, 100, 200. */
 export const defaultPageSize = 10
@@ -163,7 +180,7 @@ export function fieldRules(field: CrudField, t: Translate, mode: DialogMode = 'a
     const text = !['number', 'select', 'treeSelect'].includes(field.type ?? 'input')
     // A rule without a type checks for a string, and its message would then also report a number
     // or a chosen option (sort 1, sealed 0) as missing: non-text fields only need a value.
-    const message = t(field.required)
+    const message = textOf(field.required, t)
     rules.push(
       text
         ? { required: true, whitespace: true, message }
@@ -178,7 +195,21 @@ export function fieldRules(field: CrudField, t: Translate, mode: DialogMode = 'a
   if (field.max !== undefined) {
     rules.push({
       max: field.max,
-      message: t('crud.maxLength', { label: t(field.label), max: field.max }),
+      message: t('crud.maxLength', { label: textOf(field.label, t), max: field.max }),
+    })
+  }
+  const { min, max } = field.range ?? {}
+  if (min !== undefined || max !== undefined) {
+    const label = textOf(field.label, t)
+    rules.push({
+      validator: (_rule, value: unknown) => {
+        if (typeof value !== 'number') return Promise.resolve()
+        if (min !== undefined && value < min)
+          return Promise.reject(new Error(t('crud.minValue', { label, min })))
+        if (max !== undefined && value > max)
+          return Promise.reject(new Error(t('crud.maxValue', { label, max })))
+        return Promise.resolve()
+      },
     })
   }
   if (field.rules) rules.push(...field.rules(t))
@@ -197,7 +228,7 @@ export function optionLabel(
 ): string {
   const one = (item: string): string => {
     const fixed = field.options?.find((option) => String(option.value) === item)
-    if (fixed) return t(fixed.label)
+    if (fixed) return textOf(fixed.label, t)
     return loaded.find((option) => String(option.value) === item)?.label ?? item
   }
   if (typeof value !== 'string' && typeof value !== 'number') return ''

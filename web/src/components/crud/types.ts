@@ -11,14 +11,35 @@ export type MessageKey = ParseKeys
 /** `t` narrowed to the console's keys (what the declarative parts need). */
 export type Translate = (key: MessageKey, options?: Record<string, unknown>) => string
 
+/**
+ * Text a screen carries itself in both languages, where a message key would be: generated
+ * business pages (`pages/business/*`) bring their own labels instead of adding to the locales.
+ */
+export interface LocalText {
+  zh: string
+  en: string
+}
+
+/** A declared text: a message key, or the screen's own text in both languages. */
+export type Msg = MessageKey | LocalText
+
 export type FieldType =
   'input' | 'textarea' | 'number' | 'select' | 'treeSelect' | 'password' | 'dateRange' | 'date'
 
 export type DialogMode = 'add' | 'edit' | 'view'
 
+/** What a field's own form input is told (it gets `value` and `onChange` from the form item). */
+export interface FieldInputProps {
+  mode: DialogMode
+  /** Locked (a forced value, `lockedIn`); undefined when free. */
+  disabled?: boolean
+  /** `field-{name}`, as the built-in inputs carry. */
+  testId: string
+}
+
 export interface FieldOption {
   value: string | number
-  label: MessageKey
+  label: Msg
 }
 
 /** An option whose label is data (dictionary values, names), not a message key. */
@@ -34,15 +55,17 @@ export interface TextOption {
  */
 export interface CrudField<T extends Entity = Entity> {
   name: Extract<keyof T, string> | (string & {})
-  label: MessageKey
+  label: Msg
   /** Default `input`. */
   type?: FieldType
   /** Required, with this message. */
-  required?: MessageKey
+  required?: Msg
   /** Required only in these dialog modes (e.g. a password only when adding). */
   requiredIn?: readonly DialogMode[]
   /** At most this many characters (input, textarea). */
   max?: number
+  /** Bounds of a `number` field (either may be absent). */
+  range?: { min?: number; max?: number }
   /** Further rules (patterns, cross-field checks), after the required/length ones. */
   rules?: (t: Translate) => Rule[]
   /** Fields whose change re-runs this field's rules (a confirm password follows the password). */
@@ -76,6 +99,15 @@ export interface CrudField<T extends Entity = Entity> {
   modes?: readonly DialogMode[]
   /** Shown but not editable in these modes (a key that must not change once saved). */
   lockedIn?: readonly DialogMode[]
+  /** In the form only while the form's values satisfy this (the fields of one kind of record). */
+  visibleIf?: (values: Record<string, unknown>) => boolean
+  /** A hint under the form field; as a function it sees the record (a stored secret is set). */
+  extra?: Msg | ((record: Record<string, unknown>, mode: DialogMode) => Msg | undefined)
+  /**
+   * The form input when no `type` fits (a picker fed by another field of the form): one element
+   * taking `value` and `onChange`; `Form.useFormInstance()` reaches the other fields.
+   */
+  input?: (props: FieldInputProps) => ReactNode
   /** Column width. */
   width?: number
   /** Form field spans the whole dialog width (textareas do by default). */
@@ -127,6 +159,27 @@ export interface RowAction<T extends Entity> extends CrudAction {
 
 export type CrudButton = 'add' | 'edit' | 'delete' | 'view'
 
+/** What a form action reports; the dialog shows it above the form until the next run. */
+export interface FormActionResult {
+  ok: boolean
+  /** Shown as is (the server's own message, a summary). */
+  text: string
+}
+
+/**
+ * A button of the add/edit dialog beside save that works on the form as it stands (a connection
+ * test of the values typed), without saving or closing it.
+ */
+export interface FormAction {
+  /** `data-testid` is `crud-form-{key}`. */
+  key: string
+  label: MessageKey
+  /** Fields checked by their rules first (nothing runs while one is wrong). */
+  validates?: readonly string[]
+  /** Gets the form's values and the id of the record being edited. */
+  run: (values: Record<string, unknown>, id: string | undefined) => Promise<FormActionResult>
+}
+
 /** A declared CRUD screen: fields, the API family and the menu code its permissions hang on. */
 export interface CrudConfig<T extends Entity = Entity> {
   /** Permission codes are `{menuCode}_add`, `_edit`, `_delete`, `_view`. */
@@ -148,6 +201,8 @@ export interface CrudConfig<T extends Entity = Entity> {
   beforeSubmit?: (body: Record<string, unknown>, mode: 'add' | 'edit') => Record<string, unknown>
   toolbar?: readonly ToolbarAction<T>[]
   rowActions?: readonly RowAction<T>[]
+  /** Buttons of the add and edit dialogs beside save. */
+  formActions?: readonly FormAction[]
   /**
    * Whether this row may be edited or deleted (default every row): a row shown read-only (another
    * tenant's, the platform's) gets no edit or delete button and cannot be picked for bulk delete.

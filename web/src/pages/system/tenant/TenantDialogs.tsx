@@ -61,7 +61,9 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
           typeof values.packageId === 'string' ? values.packageId : '',
         )
       } else {
-        await tenantDatasource(tenantId, String(values.datasourceId))
+        // Cleared: unbind (the contract's empty id).
+        const id = values.datasourceId
+        await tenantDatasource(tenantId, typeof id === 'string' ? id : '')
       }
     },
     onSuccess: () => {
@@ -132,12 +134,15 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
     )
   } else {
     title = t('tenant.datasourceTitle')
-    // Data sources belong to the developer tools; until their list answers (or while it is
-    // empty) the dialog says so instead of asking for a choice that cannot be made.
     const unavailable = datasources.isError
     const none = datasources.isSuccess && datasources.data.length === 0
     body = (
-      <Form form={form} layout="vertical" data-testid="tenant-datasource-form">
+      <Form
+        form={form}
+        layout="vertical"
+        data-testid="tenant-datasource-form"
+        initialValues={{ datasourceId: dialog.tenant.datasourceId ?? undefined }}
+      >
         {(unavailable || none) && (
           <Alert
             type="warning"
@@ -150,10 +155,13 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
         <Form.Item
           name="datasourceId"
           label={t('tenant.datasourceId')}
-          rules={[{ required: true, message: t('tenant.datasourceRequired') }]}
+          extra={t('tenant.datasourceHint')}
         >
           <Select
-            disabled={unavailable || none}
+            data-testid="tenant-datasource-select"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            disabled={unavailable}
             loading={datasources.isPending}
             notFoundContent={t('tenant.datasourceNone')}
             options={(datasources.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
@@ -172,9 +180,8 @@ export default function TenantDialogs({ dialog, onClose, onDone }: Props) {
       confirmLoading={saving.isPending}
       okButtonProps={{
         'data-testid': 'tenant-dialog-ok',
-        disabled:
-          dialog.kind === 'datasource' &&
-          (datasources.isError || (datasources.isSuccess && datasources.data.length === 0)),
+        // Without the list nothing can be chosen; an empty list still lets a binding be removed.
+        disabled: dialog.kind === 'datasource' && datasources.isError,
       }}
       destroyOnHidden
     >

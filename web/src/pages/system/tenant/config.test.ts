@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { textOf } from '../../../components/crud/logic'
 import { tenantConfig } from './config'
 
 vi.mock('../../../api/system/tenant', async (importOriginal) => ({
@@ -25,17 +26,18 @@ describe('tenant form', () => {
 
   it('lets the platform administrator open a tenant to self-registration, off by default', async () => {
     const { default: i18n } = await import('../../../locales/i18n')
+    const say = (label: Parameters<typeof textOf>[0]) => textOf(label, (key) => i18n.t(key))
     const field = tenantConfig(() => undefined).fields.find((f) => f.name === 'selfRegister')
     expect(field?.type).toBe('select')
     expect(field?.hideInForm).toBeFalsy()
     expect(field?.options?.map((o) => o.value)).toEqual([0, 1])
     await i18n.changeLanguage('zh')
-    expect(field?.options?.map((o) => i18n.t(o.label))).toEqual([
+    expect(field?.options?.map((o) => say(o.label))).toEqual([
       '关闭（默认）',
       '开放（申请需管理员审核）',
     ])
     await i18n.changeLanguage('en')
-    expect(i18n.t(field?.options?.[0]?.label ?? 'tenant.selfRegister')).toBe('Off (default)')
+    expect(say(field?.options?.[0]?.label ?? 'tenant.selfRegister')).toBe('Off (default)')
     await i18n.changeLanguage('zh')
   })
 })
