@@ -124,15 +124,13 @@ fn rust_ty(p: &Prototype) -> String {
     match p.property_type.as_str() {
         "integer" if p.min_value.is_none() && p.max_value.is_none() => "Ty::INT".into(),
         "integer" => format!(
-            "Ty::Int {{ min: {}, max: {} }}",
-            p.min_value
-                .map_or("i64::MIN".into(), |v| (v.ceil() as i64).to_string()),
-            p.max_value
-                .map_or("i64::MAX".into(), |v| (v.floor() as i64).to_string()),
+            "Ty::int({}, {})",
+            p.min_value.map_or("i64::MIN".into(), |v| (v.ceil() as i64).to_string()),
+            p.max_value.map_or("i64::MAX".into(), |v| (v.floor() as i64).to_string()),
         ),
         "number" if p.min_value.is_none() && p.max_value.is_none() => "Ty::FLOAT".into(),
         "number" => format!(
-            "Ty::Float {{ min: {}, max: {}, decimals: 4 }}",
+            "Ty::number({}, {})",
             bound(p.min_value, "f64::MIN"),
             bound(p.max_value, "f64::MAX"),
         ),
