@@ -125,8 +125,10 @@ fn rust_ty(p: &Prototype) -> String {
         "integer" if p.min_value.is_none() && p.max_value.is_none() => "Ty::INT".into(),
         "integer" => format!(
             "Ty::int({}, {})",
-            p.min_value.map_or("i64::MIN".into(), |v| (v.ceil() as i64).to_string()),
-            p.max_value.map_or("i64::MAX".into(), |v| (v.floor() as i64).to_string()),
+            p.min_value
+                .map_or("i64::MIN".into(), |v| (v.ceil() as i64).to_string()),
+            p.max_value
+                .map_or("i64::MAX".into(), |v| (v.floor() as i64).to_string()),
         ),
         "number" if p.min_value.is_none() && p.max_value.is_none() => "Ty::FLOAT".into(),
         "number" => format!(
