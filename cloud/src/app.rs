@@ -74,8 +74,7 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
             state.core.clone(),
             crate::scrape::count_requests,
         ))
-        // Before every extractor: text inputs carrying U+0000 (or, in writes, bidi controls) are
-        // refused at the edge.
+        // Before every extractor: text with U+0000 (or, in writes, bidi controls) is refused.
         .layer(axum::middleware::from_fn(
             crate::kernel::extract::refuse_control_chars,
         ))

@@ -124,7 +124,7 @@ fn rust_ty(p: &Prototype) -> String {
     match p.property_type.as_str() {
         "integer" if p.min_value.is_none() && p.max_value.is_none() => "Ty::INT".into(),
         "integer" => format!(
-            "Ty::Int {{ min: {}, max: {} }}",
+            "Ty::int({}, {})",
             p.min_value
                 .map_or("i64::MIN".into(), |v| (v.ceil() as i64).to_string()),
             p.max_value
@@ -132,7 +132,7 @@ fn rust_ty(p: &Prototype) -> String {
         ),
         "number" if p.min_value.is_none() && p.max_value.is_none() => "Ty::FLOAT".into(),
         "number" => format!(
-            "Ty::Float {{ min: {}, max: {}, decimals: 4 }}",
+            "Ty::number({}, {})",
             bound(p.min_value, "f64::MIN"),
             bound(p.max_value, "f64::MAX"),
         ),

@@ -21,6 +21,7 @@ pub mod seed_reference;
 pub mod select;
 pub mod tenant;
 pub mod tenant_admin;
+pub mod tenant_datasource;
 pub mod topmenu;
 pub mod tree;
 
@@ -43,7 +44,7 @@ where
         .routes(routes!(tenant::info))
         .routes(routes!(tenant_admin::select))
         .routes(routes!(tenant_admin::setting))
-        .routes(routes!(tenant_admin::datasource))
+        .routes(routes!(tenant_datasource::datasource))
         .routes(routes!(tenant_admin::package_detail))
         .routes(routes!(tenant_admin::package_setting))
         .routes(routes!(select::dept_select))

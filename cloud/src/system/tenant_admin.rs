@@ -64,7 +64,7 @@ const BAD_TENANT_ID: Text = Text::new(
     "A tenant id is 1-12 letters or digits",
 );
 const NO_SUCH_PACKAGE: Text = Text::new("产品包不存在", "No such package");
-const NO_SUCH_TENANT: Text = Text::new("租户不存在", "No such tenant");
+pub(super) const NO_SUCH_TENANT: Text = Text::new("租户不存在", "No such tenant");
 const BAD_ACCOUNT_NUMBER: Text = Text::new(
     "账号额度必须是正整数，-1 表示不限",
     "The account limit is a positive number, or -1 for no limit",
@@ -635,56 +635,6 @@ pub async fn setting(
     sql.push_ids(&ids);
     sql.push(")");
     Ok(Data(sql.execute(state.db.pool()).await?))
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(rename_all = "camelCase")]
-pub struct DatasourceParams {
-    pub tenant_id: String,
-    /// Empty clears the binding.
-    pub datasource_id: Option<String>,
-}
-
-/// Records the data source a tenant is bound to (permission `tenant_datasource`).
-#[utoipa::path(post, path = "/api/blade-system/tenant/datasource", tag = "system", params(DatasourceParams),
-    responses((status = 200, body = Envelope<u64>), (status = 400), (status = 403)))]
-pub async fn datasource(
-    State(state): State<SystemCtx>,
-    caller: Caller,
-    Query(p): Query<DatasourceParams>,
-) -> ApiResult<Data<u64>> {
-    TENANT.check_platform(&caller)?;
-    caller.require(&state, "tenant_datasource").await?;
-    let ds = match p
-        .datasource_id
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        None => Value::Null,
-        Some(s) => Value::Int(
-            s.parse()
-                .map_err(|_| ApiError::bad_request("无效的数据源ID", "invalid datasourceId"))?,
-        ),
-    };
-    // Only a data source of the developer tools (`blade-develop/datasource`) can be bound.
-    if ds != Value::Null {
-        let mut known = Sql::new("SELECT COUNT(*) FROM blade_datasource WHERE is_deleted = 0");
-        known.push_bind(" AND id = ?", [ds.clone()]);
-        if known.scalar::<i64, _>(state.db.pool()).await? == 0 {
-            return Err(ApiError::bad_request("数据源不存在", "No such data source"));
-        }
-    }
-    let mut sql = Sql::default();
-    // The tenant as a value: a platform administrator acts on the tenant they name.
-    sql.push_bind(
-        "UPDATE blade_tenant SET datasource_id = ?, update_user = ?, update_time = ? WHERE is_deleted = 0 AND tenant_id = ?",
-        [ds, caller.user_id.into(), Value::Int(time::now_ms()), Value::Text(p.tenant_id.trim().to_owned())],
-    );
-    match sql.execute(state.db.pool()).await? {
-        0 => Err(ApiError::BadRequest(NO_SUCH_TENANT)),
-        n => Ok(Data(n)),
-    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -60,6 +60,20 @@ pub enum Ty {
 impl Ty {
     /// Text without a length limit.
     pub const TEXT: Ty = Ty::Text(0);
+
+    /// Integers from `min` to `max` (how the code generator's entities spell bounds).
+    pub const fn int(min: i64, max: i64) -> Ty {
+        Ty::Int { min, max }
+    }
+
+    /// A number from `min` to `max` with at most four decimals.
+    pub const fn number(min: f64, max: f64) -> Ty {
+        Ty::Float {
+            min,
+            max,
+            decimals: 4,
+        }
+    }
     /// Any integer (sort orders, categories...): a JSON number.
     pub const INT: Ty = Ty::Int {
         min: i64::MIN,
