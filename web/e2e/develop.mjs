@@ -294,11 +294,15 @@ db.close()`,
         await tab(entity).click()
         await shown(entity).getByText('pub static ENTITY: EntityDef').first().waitFor()
         assert(
-          (await shown(entity).locator('.tok-keyword').count()) > 5,
+          (await shown(entity).locator('.hljs-keyword').count()) > 5,
           'the Rust entity is not highlighted',
         )
         await tab(tsx).click()
-        await shown(tsx).locator('.tok-tag').getByText('<CrudPage').waitFor()
+        await shown(tsx).getByText('<CrudPage config={sparePartConfig} />').first().waitFor()
+        assert(
+          (await shown(tsx).locator('.hljs-keyword').count()) >= 3,
+          'the page is not highlighted',
+        )
         await tab(config).click()
         await shown(config).getByText("label: { zh: '备件名称', en: 'Part name' }").waitFor()
         await page.screenshot({ path: join(screenshotDir, 'develop-preview.png') })

@@ -224,6 +224,8 @@ struct FieldCtx {
     max: Option<i64>,
     dict: Option<String>,
     numeric_select: bool,
+    /// `{ min: 0, max: 100 }`: the form's own bounds check for a number.
+    range: Option<String>,
 }
 
 fn field_ctx(p: &Prototype) -> FieldCtx {
@@ -266,7 +268,20 @@ fn field_ctx(p: &Prototype) -> FieldCtx {
             .filter(|d| !d.is_empty() && p.component == "select")
             .map(str::to_owned),
         numeric_select: p.component == "select" && p.property_type == "integer",
+        range: range_of(p),
     }
+}
+
+fn range_of(p: &Prototype) -> Option<String> {
+    if !matches!(p.property_type.as_str(), "integer" | "number") {
+        return None;
+    }
+    let part = |name: &str, v: Option<f64>| v.map(|v| format!("{name}: {v}"));
+    let parts: Vec<String> = [part("min", p.min_value), part("max", p.max_value)]
+        .into_iter()
+        .flatten()
+        .collect();
+    (!parts.is_empty()).then(|| format!("{{ {} }}", parts.join(", ")))
 }
 
 /// Every file of one code row.
@@ -426,7 +441,10 @@ mod tests {
             version: "20261129120000".into(),
             sort: 1,
         };
-        let files = generate(&spec, &[proto("part_name", "string", "input", true)]).unwrap();
+        let mut qty = proto("quantity", "integer", "number", false);
+        qty.min_value = Some(0.0);
+        qty.max_value = Some(100.0);
+        let files = generate(&spec, &[proto("part_name", "string", "input", true), qty]).unwrap();
         let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(
             paths,

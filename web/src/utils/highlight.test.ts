@@ -1,68 +1,68 @@
 import { describe, expect, it } from 'vitest'
-import { highlight, type TokenKind } from './highlight'
+import { highlightHtml } from './highlight'
 
-const kinds = (code: string, language: string, kind: TokenKind) =>
-  highlight(code, language)
-    .filter((token) => token.kind === kind)
-    .map((token) => token.text)
+/** The text of the spans of one highlight.js class. */
+const spans = (html: string, kind: string): string[] => {
+  const box = document.createElement('div')
+  box.innerHTML = html
+  return Array.from(box.querySelectorAll(`.hljs-${kind}`), (el) => el.textContent ?? '')
+}
+
+const text = (html: string) => {
+  const box = document.createElement('div')
+  box.innerHTML = html
+  return box.textContent
+}
 
 describe('the preview highlighter', () => {
   const rust = [
     '//! Spare parts.',
-    '#[derive(Debug, Clone)]',
-    "pub struct SparePart<'a> {",
-    "    pub name: &'a str, // the part's name",
-    '}',
-    'fn main() { let c = \'x\'; println!("{} {}", r#"raw "q""#, 42u32); }',
+    'use crate::system::entities::{Col, EntityDef, Ty};',
+    'pub static ENTITY: EntityDef = EntityDef {',
+    '    base: "/api/blade-business/spare-part",',
+    '    tenant_scoped: true,',
+    '};',
   ].join('\n')
 
-  it('gives back the source exactly, in every language', () => {
+  it('gives back the source exactly, escaped, in every language the generator writes', () => {
     const samples: [string, string][] = [
       [rust, 'rust'],
-      ['const a = `x${b}` // c\nexport type T = \'a\' | "b"', 'typescript'],
-      ['<CrudPage config={x} />\n</div>', 'tsx'],
-      ["CREATE TABLE spare_part (name VARCHAR(64) DEFAULT 'it''s'); -- note", 'sql'],
-      ['[[menu]]\ncode = "sparePart" # seed\nsort = 1\nbuttons = ["add"]', 'toml'],
-      ['whatever <b>', 'markdown'],
+      ["export const a = { zh: '名称', en: 'Name' } // c", 'typescript'],
+      ['<CrudPage config={sparePartConfig} />', 'tsx'],
+      ['CREATE TABLE biz_spare_part (part_name VARCHAR(64) NOT NULL); -- note', 'sql'],
+      ['code = "biz_spare_part" # seed\nsort = 1\nbuttons = ["add"]', 'toml'],
+      ['whatever <b>bold</b> & more', 'markdown'],
     ]
     for (const [code, language] of samples) {
-      expect(
-        highlight(code, language)
-          .map((token) => token.text)
-          .join(''),
-      ).toBe(code)
+      const html = highlightHtml(code, language)
+      expect(text(html)).toBe(code)
+      // Markup in the source stays text: no element but highlight.js's spans.
+      const box = document.createElement('div')
+      box.innerHTML = html
+      expect(Array.from(box.querySelectorAll('*')).every((el) => el.tagName === 'SPAN')).toBe(true)
     }
   })
 
-  it('marks Rust comments, attributes, macros, keywords, strings and types; a lifetime is no string', () => {
-    expect(kinds(rust, 'rust', 'comment')).toEqual(['//! Spare parts.', "// the part's name"])
-    expect(kinds(rust, 'rust', 'attr')).toEqual(['#[derive(Debug, Clone)]', 'println!'])
-    expect(kinds(rust, 'rust', 'keyword')).toEqual(['pub', 'struct', 'pub', 'fn', 'let'])
-    expect(kinds(rust, 'rust', 'string')).toEqual(["'x'", '"{} {}"', 'r#"raw "q""#'])
-    // Debug and Clone are inside the attribute.
-    expect(kinds(rust, 'rust', 'type')).toEqual(['SparePart'])
-    expect(kinds(rust, 'rust', 'number')).toEqual(['42u32'])
+  it('marks comments, keywords, strings and literals of the generated Rust', () => {
+    const html = highlightHtml(rust, 'rust')
+    expect(spans(html, 'comment')).toEqual(['//! Spare parts.'])
+    expect(spans(html, 'keyword')).toEqual(expect.arrayContaining(['use', 'pub', 'static']))
+    expect(spans(html, 'string')).toEqual(['"/api/blade-business/spare-part"'])
+    expect(spans(html, 'literal')).toEqual(['true'])
   })
 
-  it('finds no keyword inside an identifier', () => {
-    expect(kinds('const format = imports', 'typescript', 'keyword')).toEqual(['const'])
+  it('marks SQL keywords and types, TypeScript strings and TOML keys', () => {
+    const sql = highlightHtml('CREATE TABLE t (id BIGINT NOT NULL);', 'sql')
+    expect(spans(sql, 'keyword')).toEqual(['CREATE TABLE', 'NOT NULL'])
+    expect(spans(sql, 'type')).toEqual(['BIGINT'])
+    const ts = highlightHtml("label: { zh: '备件名称', en: 'Part name' },", 'typescript')
+    expect(spans(ts, 'string')).toEqual(["'备件名称'", "'Part name'"])
+    const toml = highlightHtml('code = "biz_spare_part"\nsort = 1', 'toml')
+    expect(spans(toml, 'attr')).toEqual(['code', 'sort'])
+    expect(spans(toml, 'string')).toEqual(['"biz_spare_part"'])
   })
 
-  it('marks JSX tags in TSX, SQL keywords in any case and TOML tables and keys', () => {
-    expect(kinds('return <CrudPage config={c} /></div>', 'tsx', 'tag')).toEqual([
-      '<CrudPage',
-      '</div',
-    ])
-    expect(kinds('create TABLE t (id BIGINT NOT NULL)', 'sql', 'keyword')).toEqual([
-      'create',
-      'TABLE',
-      'BIGINT',
-      'NOT',
-      'NULL',
-    ])
-    const seed = '[[menu]]\ncode = "sparePart"'
-    expect(kinds(seed, 'toml', 'attr')).toEqual(['[[menu]]'])
-    expect(kinds(seed, 'toml', 'key')).toEqual(['code'])
-    expect(kinds(seed, 'toml', 'string')).toEqual(['"sparePart"'])
+  it('leaves an unknown language plain', () => {
+    expect(highlightHtml('a < b', 'cobol')).toBe('a &lt; b')
   })
 })
