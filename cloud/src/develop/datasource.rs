@@ -59,6 +59,10 @@ pub static DATASOURCE: EntityDef = EntityDef {
 struct DatasourceHooks;
 
 const BAD_CATEGORY: Text = Text::new("请选择数据源类型", "Please select the data source kind");
+const IN_USE: Text = Text::new(
+    "该数据源正被数据模型或租户使用，请先解除",
+    "Data models or tenants use this data source: release them first",
+);
 const PASSWORD_TOO_LONG: Text = Text::new(
     "密码不能超过128个字符",
     "The password must be at most 128 characters",
@@ -108,6 +112,30 @@ impl Hooks<ResourceCtx, Caller> for DatasourceHooks {
                     return Err(ApiError::BadRequest(PASSWORD_TOO_LONG));
                 }
                 body.insert("password".into(), Json::String(state.services.seal(&password)?));
+            }
+            Ok(())
+        })
+    }
+
+    fn before_remove<'a>(
+        &'a self,
+        state: &'a ResourceCtx,
+        _caller: &'a Caller,
+        ids: &'a [Id],
+    ) -> CheckFuture<'a, ()> {
+        Box::pin(async move {
+            let mut models =
+                Sql::new("SELECT COUNT(*) FROM blade_model WHERE is_deleted = 0 AND datasource_id IN (");
+            models.push_ids(ids);
+            models.push(")");
+            let mut tenants =
+                Sql::new("SELECT COUNT(*) FROM blade_tenant WHERE is_deleted = 0 AND datasource_id IN (");
+            tenants.push_ids(ids);
+            tenants.push(")");
+            if models.scalar::<i64, _>(state.db.pool()).await? > 0
+                || tenants.scalar::<i64, _>(state.db.pool()).await? > 0
+            {
+                return Err(ApiError::BadRequest(IN_USE));
             }
             Ok(())
         })

@@ -53,6 +53,10 @@ const BAD_CODE: Text = Text::new(
     "The model code starts with a lowercase letter and holds only lowercase letters, digits and underscores (2–40 characters)",
 );
 const NO_DATASOURCE: Text = Text::new("数据源不存在", "No such data source");
+const MODEL_IN_USE: Text = Text::new(
+    "该模型正被代码生成配置使用，请先删除那些配置",
+    "Code generation rows use this model: remove them first",
+);
 
 /// `^[a-z][a-z0-9_]{1,39}$`: a name that is a Rust module, a file and a table at once.
 pub fn is_snake_identifier(s: &str) -> bool {
@@ -88,6 +92,23 @@ impl Hooks<ResourceCtx, Caller> for ModelHooks {
                 {
                     return Err(ApiError::BadRequest(NO_DATASOURCE));
                 }
+            }
+            Ok(())
+        })
+    }
+
+    fn before_remove<'a>(
+        &'a self,
+        state: &'a ResourceCtx,
+        _caller: &'a Caller,
+        ids: &'a [Id],
+    ) -> CheckFuture<'a, ()> {
+        Box::pin(async move {
+            let mut used = Sql::new("SELECT COUNT(*) FROM blade_code WHERE is_deleted = 0 AND model_id IN (");
+            used.push_ids(ids);
+            used.push(")");
+            if used.scalar::<i64, _>(state.db.pool()).await? > 0 {
+                return Err(ApiError::BadRequest(MODEL_IN_USE));
             }
             Ok(())
         })

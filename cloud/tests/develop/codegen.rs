@@ -273,6 +273,16 @@ async fn code_rows_preview_every_file_copy_and_zip() {
     let again = admin.get(&format!("{CODE}/preview?id={code}")).await.ok().data();
     assert_eq!(again[1]["path"], files[1]["path"]);
 
+    // A model or data source in use is not removed from under its users.
+    let refused = admin.remove(MODEL, &model).await.fails(400);
+    assert!(refused.msg().contains("代码生成"), "{}", refused.msg());
+    let ds = admin.get(&format!("{MODEL}/detail?id={model}")).await.ok().data()["datasourceId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let refused = admin.remove(DS, &ds).await.fails(400);
+    assert!(refused.msg().contains("数据模型"), "{}", refused.msg());
+
     let copy = admin.post(&format!("{CODE}/copy?id={code}")).await.ok().id();
     let copied = admin.get(&format!("{CODE}/detail?id={copy}")).await.ok().data();
     assert_eq!(copied["moduleName"], "spare_part_copy");
