@@ -240,6 +240,12 @@ try {
   async function openLogin(lang = 'zh') {
     await page.goto(`${baseUrl}/login`)
     await page.evaluate((language) => {
+      // A group that ended signed in would send /login on to the home page (no captcha call):
+      // the session goes first (session.ts keeps these keys).
+      for (const key of ['token', 'refreshToken', 'tenantId', 'userInfo', 'permission', 'menu']) {
+        localStorage.removeItem(`pv-${key}`)
+        sessionStorage.removeItem(`pv-${key}`)
+      }
       localStorage.setItem(
         'pv-language',
         JSON.stringify({
