@@ -120,16 +120,7 @@ impl Hooks<ResourceCtx, Caller> for CodeHooks {
                 Sql::new("SELECT id, model_name FROM blade_model WHERE is_deleted = 0")
                     .fetch_all::<(i64, String), _>(state.db.pool())
                     .await?;
-            for row in rows.iter_mut() {
-                let m = row["modelId"].as_str().and_then(|s| s.parse::<i64>().ok());
-                let name = names
-                    .iter()
-                    .find(|(id, _)| Some(*id) == m)
-                    .map(|(_, n)| n.clone());
-                if let Some(map) = row.as_object_mut() {
-                    map.insert("modelName".into(), name.map(Json::String).unwrap_or(Json::Null));
-                }
-            }
+            super::add_names(rows, "modelId", "modelName", &names);
             Ok(())
         })
     }

@@ -125,19 +125,7 @@ impl Hooks<ResourceCtx, Caller> for ModelHooks {
                 Sql::new("SELECT id, name FROM blade_datasource WHERE is_deleted = 0")
                     .fetch_all::<(i64, String), _>(state.db.pool())
                     .await?;
-            for row in rows.iter_mut() {
-                let ds = row["datasourceId"].as_str().and_then(|s| s.parse::<i64>().ok());
-                let name = names
-                    .iter()
-                    .find(|(id, _)| Some(*id) == ds)
-                    .map(|(_, n)| n.clone());
-                if let Some(map) = row.as_object_mut() {
-                    map.insert(
-                        "datasourceName".into(),
-                        name.map(Json::String).unwrap_or(Json::Null),
-                    );
-                }
-            }
+            super::add_names(rows, "datasourceId", "datasourceName", &names);
             Ok(())
         })
     }
