@@ -120,7 +120,7 @@ impl Hooks<ResourceCtx, Caller> for CodeHooks {
                 Sql::new("SELECT id, model_name FROM blade_model WHERE is_deleted = 0")
                     .fetch_all::<(i64, String), _>(state.db.pool())
                     .await?;
-            super::add_names(rows, "modelId", "modelName", &names);
+            super::names::add_names(rows, "modelId", "modelName", &names);
             Ok(())
         })
     }

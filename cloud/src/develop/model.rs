@@ -125,7 +125,7 @@ impl Hooks<ResourceCtx, Caller> for ModelHooks {
                 Sql::new("SELECT id, name FROM blade_datasource WHERE is_deleted = 0")
                     .fetch_all::<(i64, String), _>(state.db.pool())
                     .await?;
-            super::add_names(rows, "datasourceId", "datasourceName", &names);
+            super::names::add_names(rows, "datasourceId", "datasourceName", &names);
             Ok(())
         })
     }
