@@ -182,16 +182,34 @@ async fn a_stopping_hub_raises_no_gateway_alarm_writes_nothing_after_closing_and
 
     let mut seq = 0;
     let mut gw = connect(&hub, &password, &mut seq).await;
-    // A console request in flight when the signal comes: its body arrives slowly.
+    // A console request in flight when the signal comes: its body arrives slowly. It asks for
+    // `100 Continue`, which the server sends once the handler reads the body: only then is the
+    // request in flight on the server's side (bytes still in the socket when the signal comes
+    // belong to a connection the server may rightly close as idle).
     let mut slow = tokio::net::TcpStream::connect(("127.0.0.1", http_port))
         .await
         .expect("http");
     let head = format!(
         "PUT /api/alarmRule HTTP/1.1\r\nHost: 127.0.0.1\r\nBlade-Auth: bearer {token}\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+         Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     slow.write_all(head.as_bytes()).await.expect("head");
+    let mut interim = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), async {
+        let mut byte = [0u8; 1];
+        while !interim.ends_with(b"\r\n\r\n") {
+            slow.read_exact(&mut byte).await.expect("interim answer");
+            interim.push(byte[0]);
+        }
+    })
+    .await
+    .expect("no 100 Continue within 10 s");
+    assert!(
+        interim.starts_with(b"HTTP/1.1 100"),
+        "{}",
+        String::from_utf8_lossy(&interim)
+    );
     slow.write_all(&body[..10]).await.expect("first bytes");
     for _ in 0..5 {
         publish(&gw, &mut seq).await;

@@ -54,6 +54,8 @@ const timeout = 15_000
 
 let passed = 0
 let failed = 0
+// Names of the failed checks, repeated at the end: a CI log keeps only its tail.
+const failures = []
 // E2E_ONLY=alarm,dispersion runs just those groups (a developer's shortcut; CI runs everything).
 const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean)
 let group = 'core'
@@ -73,6 +75,7 @@ async function check(name, fn) {
     console.log(`ok - ${name} # ${took()} s`)
   } catch (error) {
     failed++
+    failures.push(`${group}: ${name}`)
     console.log(`not ok - ${name} # ${took()} s`)
     // What the page showed when the check failed (failed-1.png, ...).
     await page.screenshot({ path: join(screenshotDir, `failed-${failed}.png`) }).catch(() => {})
@@ -978,5 +981,6 @@ console.log('# slowest checks:')
 for (const { name, seconds } of [...timings].sort((a, b) => b.seconds - a.seconds).slice(0, 10))
   console.log(`#   ${seconds.toFixed(1).padStart(6)}  ${name.slice(0, 100)}`)
 console.log(`screenshots: ${screenshotDir}`)
+for (const name of failures) console.log(`not ok (again) - ${name}`)
 console.log(`${passed} passed, ${failed} failed`)
 process.exit(failed === 0 ? 0 : 1)
