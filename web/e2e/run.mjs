@@ -294,11 +294,20 @@ try {
   }
 
   async function signOutByMenu() {
-    await page.getByTestId('user-menu').click()
-    await page.getByTestId('logout').click()
-    // On a loaded machine a click during the confirm's opening animation can be lost: click
-    // again while the confirm is still up.
+    // On a loaded machine a click during the dropdown's or the confirm's opening animation can
+    // be lost: open the menu and pick 退出登录 again until the confirm shows, then click the
+    // confirm again while it is still up.
     const confirm = page.getByTestId('logout-confirm')
+    for (let attempt = 1; ; attempt++) {
+      const logout = page.getByTestId('logout')
+      if (!(await logout.isVisible())) await page.getByTestId('user-menu').click()
+      await logout.click({ timeout: 3000 }).catch(() => {})
+      const shown = await confirm
+        .waitFor({ timeout: 3000 })
+        .then(() => true)
+        .catch(() => false)
+      if (shown || attempt === 3) break
+    }
     await confirm.click()
     for (let attempt = 1; attempt < 3; attempt++) {
       const left = await page
@@ -313,6 +322,36 @@ try {
 
   const sideMenu = () => page.getByTestId('side-menu')
   const tabs = () => page.getByTestId('tab-bar').getByTestId('tab')
+  /**
+   * Opens a sidebar entry: its groups judged by their open class (a group still folding after
+   * a sign-in shows its children but a click on them goes nowhere), then the entry, and all of
+   * it again when the page did not change (a click lost on a loaded machine).
+   */
+  const openMenu = async (groups, entry, path) => {
+    for (let attempt = 1; ; attempt++) {
+      for (const name of groups) {
+        const group = sideMenu()
+          .locator('li.ant-menu-submenu')
+          .filter({ has: page.getByText(name, { exact: true }) })
+          .last()
+        for (let i = 0; i < 3; i++) {
+          if (((await group.getAttribute('class')) ?? '').includes('ant-menu-submenu-open')) break
+          await group.locator('.ant-menu-submenu-title').first().click()
+          await page.waitForTimeout(300)
+        }
+      }
+      await sideMenu()
+        .getByText(entry, { exact: true })
+        .click({ timeout: 5000 })
+        .catch(() => {})
+      const arrived = await page
+        .waitForURL((url) => url.pathname === path, { timeout: 5000 })
+        .then(() => true)
+        .catch(() => false)
+      if (arrived || attempt === 3) break
+    }
+    await waitForPath(page, path)
+  }
 
   await check(
     'a wrong password shows the server error_description and sets no session',
@@ -375,13 +414,9 @@ try {
 
   await check('two menu pages open two tabs; closing one leaves the other', async () => {
     // 巡检计划 is the inspection plan list (issue 16).
-    await sideMenu().getByText('智能运维', { exact: true }).click()
-    await sideMenu().getByText('巡检计划', { exact: true }).click()
-    await waitForPath(page, '/intelligentOperation/inspectionPlan')
+    await openMenu(['智能运维'], '巡检计划', '/intelligentOperation/inspectionPlan')
     await page.getByTestId('inspection-plan-page').waitFor()
-    await sideMenu().getByText('系统管理', { exact: true }).click()
-    await sideMenu().getByText('用户管理', { exact: true }).click()
-    await waitForPath(page, '/system/user')
+    await openMenu(['系统管理'], '用户管理', '/system/user')
     await page.locator('[data-testid="crud-page"][data-menu-code="user"]').waitFor()
     const labels = await tabs().allTextContents()
     assert(labels.join('|') === '首页|巡检计划|用户管理', `tabs: ${labels.join('|')}`)
@@ -586,10 +621,8 @@ try {
 
   await check('as admin, /system/param opens from the menu with the parameter list', async () => {
     await page.goto(`${baseUrl}/basicFacts/equipmentMap`)
-    await sideMenu().getByText('系统管理', { exact: true }).click()
     const list = nextCall('/blade-system/param/list', 'current=1&size=10')
-    await sideMenu().getByText('参数管理', { exact: true }).click()
-    await waitForPath(page, '/system/param')
+    await openMenu(['系统管理'], '参数管理', '/system/param')
     const body = await (await list).json()
     assert(body.code === 200, `list: ${JSON.stringify(body).slice(0, 200)}`)
     await page.getByTestId('crud-page').waitFor()
@@ -793,6 +826,7 @@ try {
   group = 'station'
   await stationChecks({
     page,
+    openMenu,
     baseUrl,
     screenshotDir,
     timeout,

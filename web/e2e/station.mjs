@@ -22,7 +22,7 @@ const pngBytes = Buffer.from(
  */
 export async function stationChecks(t) {
   const { page, baseUrl, screenshotDir, check, assert, waitForPath, timeout } = t
-  const { signIn, sideMenu, nextCall, toast, crudRows, crudDialog } = t
+  const { signIn, openMenu, nextCall, toast, crudRows, crudDialog } = t
 
   const stamp = Date.now().toString(36)
   const station = { name: `e2e电站${stamp}`, gatewayId: `gw-e2e-${stamp}` }
@@ -65,10 +65,8 @@ export async function stationChecks(t) {
       async () => {
         await signIn('admin', 'admin')
         refusedCalls = []
-        await sideMenu().getByText('电站监控', { exact: true }).click()
         const list = nextCall('/station/page')
-        await sideMenu().getByText('电站管理', { exact: true }).click()
-        await waitForPath(page, '/station/station')
+        await openMenu(['电站监控'], '电站管理', '/station/station')
         const body = await (await list).json()
         assert(body.code === 200, `station page: ${JSON.stringify(body).slice(0, 200)}`)
         await page.getByTestId('station-page').waitFor()
@@ -501,10 +499,8 @@ export async function stationChecks(t) {
       // From a page of this story's own (not the home map, which other work is changing).
       await page.goto(`${baseUrl}/station/station`)
       await page.getByTestId('station-page').waitFor()
-      await sideMenu().getByText('综合管理', { exact: true }).click()
       const list = nextCall('/station/pageAssignment')
-      await sideMenu().getByText('电站分配', { exact: true }).click()
-      await waitForPath(page, '/integrated/stationAssignment')
+      await openMenu(['综合管理'], '电站分配', '/integrated/stationAssignment')
       const body = await (await list).json()
       assert(body.code === 200, `pageAssignment: ${JSON.stringify(body).slice(0, 200)}`)
       await page.getByTestId('assignment-page').waitFor()
