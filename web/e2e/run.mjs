@@ -803,6 +803,11 @@ try {
     assert((await storedToken()) === null, 'token kept after the 401')
   })
 
+  // The dispersion site needs a closed 5-minute rollup, minutes away: start it before the admin
+  // and station groups, verify it after the alarms.
+  group = 'dispersion'
+  const dispersionSite = await startDispersionSite({ baseUrl, check, assert, signIn, storedToken })
+
   // ---- System administration: package, tenant, its admin, a role, a limited user ----
   group = 'admin'
   await adminChecks({
@@ -842,9 +847,6 @@ try {
   })
 
   // ---- Live data: a real edge agent and simulator feeding a station, seen in the console ----
-  // The dispersion site needs a closed 5-minute rollup: start it now, verify it after the alarms.
-  group = 'dispersion'
-  const dispersionSite = await startDispersionSite({ baseUrl, check, assert, signIn, storedToken })
   group = 'report'
   const reportSite = await startReportSite({ baseUrl, check, assert, signIn, storedToken })
 
