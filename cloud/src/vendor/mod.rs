@@ -12,6 +12,7 @@ pub mod fusionsolar;
 pub mod growatt;
 pub mod isolarcloud;
 pub mod solaredge;
+mod wire;
 
 pub use budget::Budget;
 pub use connector::{
