@@ -25,7 +25,9 @@
 //!   4 warning), status (1 active), raiseTime}].
 //! - Access limits: the reference limits each interface per minute and per day per user; we keep
 //!   an account to 5 calls a minute over all interfaces, which a 5-minute cycle needs ~4 of.
-//! Grid meters are listed but not mapped yet (their sign convention is not in the sources above).
+//!
+//! Grid meters (devTypeId 17, 47) are not read yet: their sign convention is not in the sources
+//! above.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
