@@ -11,6 +11,7 @@ pub mod connector;
 pub mod fusionsolar;
 pub mod growatt;
 pub mod isolarcloud;
+mod model;
 pub mod solaredge;
 mod wire;
 
