@@ -35,15 +35,71 @@ pub fn connect(
     http: reqwest::Client,
 ) -> Box<dyn VendorApi> {
     let mut credentials = credentials;
-    if credentials.base_url.trim().is_empty() {
-        credentials.base_url = platform.default_base_url().to_string();
-    }
-    let base = credentials.base_url.trim_end_matches('/').to_string();
-    credentials.base_url = base;
+    credentials.base_url = base_url(platform, &credentials.base_url);
     match platform {
         Platform::FusionSolar => Box::new(super::fusionsolar::FusionSolar::new(credentials, budget, http)),
         Platform::ISolarCloud => Box::new(super::isolarcloud::ISolarCloud::new(credentials, budget, http)),
         Platform::Growatt => Box::new(super::growatt::Growatt::new(credentials, budget, http)),
         Platform::SolarEdge => Box::new(super::solaredge::SolarEdge::new(credentials, budget, http)),
+    }
+}
+
+/// The address the vendor module appends its paths to: the vendor's public default when the
+/// account leaves apiUrl blank, without a trailing slash or the API's own path prefix (users
+/// often paste ".../thirdData" or ".../openapi" from the vendor's documentation).
+pub fn base_url(platform: Platform, api_url: &str) -> String {
+    let url = api_url.trim().trim_end_matches('/');
+    if url.is_empty() {
+        return platform.default_base_url().to_string();
+    }
+    let prefix = match platform {
+        Platform::FusionSolar => "/thirdData",
+        Platform::ISolarCloud => "/openapi",
+        Platform::Growatt => "/v1",
+        Platform::SolarEdge => "",
+    };
+    let url = if prefix.is_empty() {
+        url
+    } else {
+        url.strip_suffix(prefix).unwrap_or(url)
+    };
+    url.trim_end_matches('/').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_urls_are_cut_to_the_base_the_modules_append_to() {
+        assert_eq!(
+            base_url(Platform::FusionSolar, ""),
+            "https://eu5.fusionsolar.huawei.com"
+        );
+        assert_eq!(
+            base_url(
+                Platform::FusionSolar,
+                " https://sg5.fusionsolar.huawei.com/thirdData/ "
+            ),
+            "https://sg5.fusionsolar.huawei.com"
+        );
+        assert_eq!(
+            base_url(Platform::ISolarCloud, "https://gateway.isolarcloud.eu/openapi"),
+            "https://gateway.isolarcloud.eu"
+        );
+        assert_eq!(
+            base_url(Platform::Growatt, "https://openapi.growatt.com/v1/"),
+            "https://openapi.growatt.com"
+        );
+        assert_eq!(
+            base_url(Platform::SolarEdge, "http://127.0.0.1:8080/"),
+            "http://127.0.0.1:8080"
+        );
+        for p in Platform::ALL {
+            assert_eq!(Platform::from_code(p.as_str()), Some(p));
+        }
+        assert_eq!(Platform::from_code("1"), Some(Platform::FusionSolar));
+        assert_eq!(Platform::from_code("SolarEdge"), Some(Platform::SolarEdge));
+        assert_eq!(Platform::from_code("goodwe"), None);
     }
 }
