@@ -118,7 +118,7 @@ pub fn status(f: &Facts) -> &'static str {
 pub struct EquipmentQuery {
     /// Page number, from 1 (page only).
     pub current: Option<i64>,
-    /// Rows per page, 1..=200 (page only).
+    /// Rows per page, 1..=1000 (page only; larger asks are cut to 1000).
     pub size: Option<i64>,
     /// Only devices of this station.
     pub station_id: Option<Id>,
