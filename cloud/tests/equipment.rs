@@ -108,10 +108,11 @@ fn line(id: &str, online: bool, failed: u64, withheld: Option<&str>) -> wire::De
     }
 }
 
-/// Status from real telemetry: a device that reported is online with its newest sample's time and
-/// its gateway's failed polls, a suspect-marked sample counts (also once its hour is packed), a
-/// device its gateway says is silent is offline, a withheld one withheld, one that never reported
-/// never, an open fault alarm makes it fault, rebases of the last day count; a camera is unknown.
+/// Status from real telemetry: a device that reported is online with its newest sample's time,
+/// failed polls are what its gateway's statuses added (a restart counting from zero), a
+/// suspect-marked sample counts (also once its hour is packed), a device its gateway says is silent
+/// is offline, a withheld one withheld, one that never reported never, an open fault alarm makes it
+/// fault, rebases of the last day count; a camera is unknown.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_and_quality_come_from_real_telemetry() {
     let app = IngestApp::start(|_| {}).await;
@@ -164,7 +165,8 @@ async fn status_and_quality_come_from_real_telemetry() {
     assert!(ready, "{rows:?}");
     let on = by_sn(&rows, "EQ-ON");
     assert_eq!(on["lastSample"], local_text(ts).as_str(), "{on}");
-    assert_eq!(on["missedPolls"], 3);
+    // The first status is the baseline: reported, nothing added yet.
+    assert_eq!(on["missedPolls"], 0);
     assert_eq!(on["source"], "gateway");
     assert_eq!(on["kind"], "inverter");
     assert_eq!(on["gatewayId"], "GW-EQ");
@@ -174,7 +176,33 @@ async fn status_and_quality_come_from_real_telemetry() {
         "the register map names it: {on}"
     );
     assert_eq!(by_sn(&rows, "EQ-OFF")["status"], "offline");
-    assert_eq!(by_sn(&rows, "EQ-OFF")["missedPolls"], 40);
+    assert_eq!(by_sn(&rows, "EQ-OFF")["missedPolls"], 0);
+
+    // Failed polls: what each status adds to the one before (3 → 7: 4), and after the agent
+    // restarted (7 → 2) its polls since the restart (2).
+    let status_topic = topics::status("GW-EQ").unwrap();
+    for (n, failed) in [(1_u64, 7_u64), (2, 2)] {
+        gw.publish(
+            &status_topic,
+            status(vec![
+                line("EQ-ON", true, failed, None),
+                line("EQ-OFF", false, 40, None),
+                line("EQ-WH", true, 0, Some("layout changed")),
+            ]),
+        )
+        .await;
+        let want = if n == 1 { 4 } else { 6 };
+        assert!(
+            eventually(T, || async {
+                by_sn(&records(&page(&user, &[]).await), "EQ-ON")["missedPolls"] == want
+            })
+            .await,
+            "status {n}: {:?}",
+            records(&page(&user, &[]).await)
+        );
+    }
+    let rows = records(&page(&user, &[]).await);
+    assert_eq!(by_sn(&rows, "EQ-OFF")["missedPolls"], 0, "40 → 40 adds nothing");
     assert_eq!(by_sn(&rows, "EQ-OFF")["suspectValues"], 0);
     assert_eq!(by_sn(&rows, "EQ-WH")["status"], "withheld");
     assert_eq!(by_sn(&rows, "EQ-NEVER")["status"], "never");
@@ -486,8 +514,8 @@ async fn vendor_cloud_devices_carry_source_model_and_firmware() {
 }
 
 /// 2,000 devices over 20 stations (inverters, meters, a weather station each), each with a
-/// suspect-marked sample: a page and the summary stay fast (one query per table, no query per
-/// device). Prints the times.
+/// suspect-marked sample and an hour of polls: a page and the summary stay fast (one query per
+/// table, no query per device). Prints the times.
 #[tokio::test]
 async fn a_page_of_two_thousand_devices_is_fast() {
     let app = TestApp::start().await;
@@ -560,6 +588,23 @@ async fn a_page_of_two_thousand_devices_is_fast() {
             ]);
         }
         app.exec(&raw, values).await;
+        let mut polls = String::from(
+            "INSERT INTO pv_device_polls (device_id, hour, tenant_id, station_id, polls_ok, polls_failed) VALUES ",
+        );
+        let mut values = Vec::new();
+        for (i, (_, id)) in devices.iter().enumerate() {
+            polls.push_str(if i == 0 {
+                "(?, ?, '100001', ?, 10, 2)"
+            } else {
+                ", (?, ?, '100001', ?, 10, 2)"
+            });
+            values.extend([
+                Value::Int(*id),
+                Value::Int(now - now % 3_600_000),
+                Value::Int(*station),
+            ]);
+        }
+        app.exec(&polls, values).await;
     }
     assert_eq!(n, 2_000);
     let started = Instant::now();
@@ -575,7 +620,11 @@ async fn a_page_of_two_thousand_devices_is_fast() {
     println!("equipment over 2000 devices: page {page_ms} ms, summary {summary_ms} ms");
     assert_eq!(first["total"], 2_000);
     assert_eq!(summary["all"]["total"], 2_000);
-    assert!(records(&first).iter().all(|r| r["suspectValues"] == 1));
+    assert!(
+        records(&first)
+            .iter()
+            .all(|r| r["suspectValues"] == 1 && r["missedPolls"] == 2)
+    );
     assert!(
         page_ms < 5_000 && summary_ms < 5_000,
         "page {page_ms} ms, summary {summary_ms} ms"

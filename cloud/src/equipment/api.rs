@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::response::Response;
 
 use super::model::{self, Equipment, EquipmentQuery, EquipmentSummary, summarize};
-use super::{EXPORT_BUTTON, MENU, store};
+use super::store;
 use crate::auth::scope::Scoped;
 use crate::kernel::extract::Query;
 use crate::kernel::list::MAX_SIZE;
@@ -14,6 +14,10 @@ use crate::kernel::{ApiError, ApiResult, Data, Envelope, Page};
 use crate::report::workbook::{Cell, Table, download, tr};
 use crate::station::StationCtx;
 use crate::telemetry::TelemetryCtx;
+
+/// Menu code of the page; its export button is `equipment_export`.
+pub const MENU: &str = "equipment";
+pub const EXPORT_BUTTON: &str = "equipment_export";
 
 /// Rows a workbook holds at most.
 const MAX_ROWS: usize = 10_000;
@@ -120,10 +124,7 @@ pub async fn export(
             tr("数据来源", "Source"),
             tr("状态", "Status"),
             tr("最新数据时间", "Last sample"),
-            tr(
-                "失败轮询（网关启动以来）",
-                "Failed polls (since the gateway started)",
-            ),
+            tr("失败轮询（近24小时）", "Failed polls (last 24 h)"),
             tr("可疑值（近24小时）", "Suspect values (last 24 h)"),
             tr("计数器重基（近24小时）", "Counter rebases (last 24 h)"),
         ],

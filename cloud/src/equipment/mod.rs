@@ -15,10 +15,6 @@ pub mod store;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-/// Menu code of the page; its export button is `equipment_export`.
-pub const MENU: &str = "equipment";
-pub const EXPORT_BUTTON: &str = "equipment_export";
-
 pub fn routes<S>() -> OpenApiRouter<S>
 where
     S: Clone + Send + Sync + 'static,

@@ -63,9 +63,10 @@ pub struct Equipment {
     pub status: String,
     /// Time of the newest sample, `yyyy-MM-dd HH:mm:ss`; absent when it never reported.
     pub last_sample: Option<String>,
-    /// Failed polls as the gateway's newest status counts them, since its agent started;
-    /// absent when no online gateway's status names the device (vendor devices, cameras).
-    pub missed_polls: Option<u64>,
+    /// Failed polls its gateway's statuses reported since the start of the hour 24 hours ago
+    /// (`telemetry::polls`); absent when no gateway reports the device (vendor devices, cameras,
+    /// a gateway that never sent a status naming it).
+    pub missed_polls: Option<i64>,
     /// Samples stored with suspect marks since the start of the hour 24 hours ago.
     pub suspect_values: i64,
     /// Counter rebases found in its energy counters over the same window.

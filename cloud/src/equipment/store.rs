@@ -217,6 +217,20 @@ async fn suspect_samples(core: &Core, devices: &[i64], from: i64) -> Result<Hash
     Ok(out)
 }
 
+/// Failed polls the gateways' statuses reported per device since `from` (`telemetry::polls`).
+async fn failed_polls(core: &Core, devices: &[i64], from: i64) -> Result<HashMap<i64, i64>, ApiError> {
+    let mut out = HashMap::new();
+    for chunk in devices.chunks(IN_CHUNK) {
+        let mut sql = Sql::new(
+            "SELECT device_id, CAST(SUM(polls_failed) AS BIGINT) FROM pv_device_polls WHERE device_id IN ",
+        );
+        push_in(&mut sql, chunk);
+        sql.push_bind(" AND hour >= ? GROUP BY device_id", [Value::Int(from)]);
+        out.extend(sql.fetch_all::<(i64, i64), _>(core.db.pool()).await?);
+    }
+    Ok(out)
+}
+
 /// Counter rebases (`pv_counter_event.kind = 'rebase'`) whose step starts at or after `from`.
 async fn rebases(core: &Core, scope: &StationScope, from: i64) -> Result<HashMap<i64, i64>, ApiError> {
     let mut sql = Sql::new("SELECT e.device_id, COUNT(*) FROM pv_counter_event e WHERE ");
@@ -271,6 +285,7 @@ pub async fn load(
     let faults = open_faults(core, scope).await?;
     let suspect = suspect_samples(core, &ids, from).await?;
     let rebased = rebases(core, scope, from).await?;
+    let failed = failed_polls(core, &ids, from).await?;
     let all_gateways = tele.realtime.gateways();
     let gateways: HashMap<&str, &GatewayLive> = all_gateways
         .iter()
@@ -318,7 +333,13 @@ pub async fn load(
             .to_owned(),
             status: model::status(&facts).to_owned(),
             last_sample: last_sample_ms.map(time::format_ms),
-            missed_polls: line.map(|l| l.polls_failed),
+            // Counted over the window when its statuses added any; 0 while its gateway reports it
+            // with nothing added; absent when no gateway reports it.
+            missed_polls: failed
+                .get(&d.id)
+                .copied()
+                .or(line.map(|_| 0))
+                .filter(|_| from_vendor.is_none() && !camera),
             suspect_values: suspect.get(&d.id).copied().unwrap_or(0),
             counter_rebases: rebased.get(&d.id).copied().unwrap_or(0),
             gateway_id: if from_vendor.is_some() || camera {

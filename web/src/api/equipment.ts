@@ -49,7 +49,7 @@ export interface Equipment {
   status: EquipmentStatus
   /** `yyyy-MM-dd HH:mm:ss`; null when it never reported. */
   lastSample: string | null
-  /** The gateway's failed polls since its agent started; null when no gateway status names it. */
+  /** Failed polls its gateway's statuses reported over the window; null when no gateway reports it. */
   missedPolls: number | null
   /** Samples with suspect marks since the start of the hour 24 h ago. */
   suspectValues: number
