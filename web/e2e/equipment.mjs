@@ -90,8 +90,12 @@ export async function equipmentChecks(t) {
       await item.click()
       await waitForPath(page, '/equipment')
       await page.getByTestId('equipment-page').waitFor()
-      await first
-      await page.getByTestId('equipment-summary-kind').first().waitFor()
+      const all = (await (await first).json()).data.total
+      // The summary row counts what the list holds (whatever other groups left in this hub).
+      const allCard = page.locator('[data-testid="equipment-summary-kind"][data-kind="all"]')
+      await allCard.waitFor()
+      const counted = Number(await allCard.getAttribute('data-total'))
+      assert(counted === all, `the summary counts ${counted}, the list ${all}`)
       const searched = pageAnswer((q) => q.get('keyword') === stamp)
       await page.getByTestId('equipment-search-keyword').fill(stamp)
       await page.getByTestId('equipment-search').click()
@@ -154,6 +158,13 @@ export async function equipmentChecks(t) {
     await page.getByTestId('inverter-real-page').waitFor()
     const url = new URL(page.url())
     assert(url.searchParams.get('keyword') === site.inverter, `opened ${page.url()}`)
+    const searched = await page
+      .locator(
+        'input[data-testid="inverter-real-keyword"], [data-testid="inverter-real-keyword"] input',
+      )
+      .first()
+      .inputValue()
+    assert(searched === site.inverter, `the live page searches "${searched}"`)
   })
 
   await check(
