@@ -9,7 +9,7 @@ ALTER TABLE pv_telemetry_block ADD COLUMN suspect_samples BIGINT;
 -- counters (since the agent started) minus the previous status's (`telemetry::polls`), added to
 -- the hour the status arrived in; a counter lower than before (the agent restarted) counts from
 -- zero. The first status the hub holds of a gateway is the baseline. Rows older than two days are
--- dropped as new ones are written.
+-- dropped with each gateway's first status of an hour.
 CREATE TABLE pv_device_polls (
     device_id     BIGINT        NOT NULL,
     hour          BIGINT        NOT NULL,

@@ -79,12 +79,16 @@ async fn workbook(user: &Client<'_>, query: &str) -> Vec<Vec<String>> {
 }
 
 fn status(devices: Vec<wire::DeviceStatus>) -> Vec<u8> {
+    status_at(devices, now_ms())
+}
+
+fn status_at(devices: Vec<wire::DeviceStatus>, ts: i64) -> Vec<u8> {
     wire::to_bytes(&GatewayStatus {
         v: 1,
         gateway: "GW-EQ".into(),
         kind: StatusKind::Birth,
         online: true,
-        ts: now_ms(),
+        ts,
         agent: "test".into(),
         queue: None,
         devices,
@@ -132,13 +136,17 @@ async fn status_and_quality_come_from_real_telemetry() {
     let gw = GatewayClient::connect(app.gateway_addr, "GW-EQ", Some(("GW-EQ", &pw)), None)
         .await
         .expect("a provisioned gateway signs in");
+    // Made two hours ago by the gateway's clock: the next status is the first of a new hour.
     gw.publish(
         &topics::status("GW-EQ").unwrap(),
-        status(vec![
-            line("EQ-ON", true, 3, None),
-            line("EQ-OFF", false, 40, None),
-            line("EQ-WH", true, 0, Some("layout changed")),
-        ]),
+        status_at(
+            vec![
+                line("EQ-ON", true, 3, None),
+                line("EQ-OFF", false, 40, None),
+                line("EQ-WH", true, 0, Some("layout changed")),
+            ],
+            now_ms() - 2 * 3_600_000,
+        ),
     )
     .await;
     let ts = now_ms() - 1_000;
@@ -181,6 +189,20 @@ async fn status_and_quality_come_from_real_telemetry() {
     // Failed polls: what each status adds to the one before (3 → 7: 4), and after the agent
     // restarted (7 → 2) its polls since the restart (2).
     let status_topic = topics::status("GW-EQ").unwrap();
+    let on_id = support::client::int(on["id"].as_str().expect("id"));
+    let hour = now_ms() - now_ms() % 3_600_000;
+    // Three days old: outside the window, and dropped with the new hour's first status.
+    app.app
+        .exec(
+            "INSERT INTO pv_device_polls (device_id, hour, tenant_id, station_id, polls_ok, polls_failed) \
+             VALUES (?, ?, '100001', ?, 0, 500)",
+            vec![
+                Value::Int(on_id),
+                Value::Int(hour - 72 * 3_600_000),
+                Value::Int(support::client::int(&station)),
+            ],
+        )
+        .await;
     for (n, failed) in [(1_u64, 7_u64), (2, 2)] {
         gw.publish(
             &status_topic,
@@ -203,6 +225,16 @@ async fn status_and_quality_come_from_real_telemetry() {
     }
     let rows = records(&page(&user, &[]).await);
     assert_eq!(by_sn(&rows, "EQ-OFF")["missedPolls"], 0, "40 → 40 adds nothing");
+    assert_eq!(
+        app.app
+            .scalar_i64(
+                "SELECT COUNT(*) FROM pv_device_polls WHERE device_id = ? AND hour < ?",
+                vec![Value::Int(on_id), Value::Int(hour)],
+            )
+            .await,
+        0,
+        "rows older than two days are dropped"
+    );
     assert_eq!(by_sn(&rows, "EQ-OFF")["suspectValues"], 0);
     assert_eq!(by_sn(&rows, "EQ-WH")["status"], "withheld");
     assert_eq!(by_sn(&rows, "EQ-NEVER")["status"], "never");
@@ -223,7 +255,6 @@ async fn status_and_quality_come_from_real_telemetry() {
     pv_cloud::telemetry::compact::compact_before(db, now_ms() + 2 * 3_600_000)
         .await
         .expect("packs");
-    let on_id = support::client::int(on["id"].as_str().expect("id"));
     assert_eq!(
         app.app
             .scalar_i64(

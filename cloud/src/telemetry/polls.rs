@@ -13,7 +13,7 @@ use crate::kernel::ApiError;
 use crate::kernel::db::Db;
 use crate::kernel::sql::{Sql, Value};
 
-/// Rows older than this are dropped as new ones are written (the overview reads one day).
+/// Rows older than this are dropped (the overview reads one day).
 const KEEP_MS: i64 = 48 * HOUR_MS;
 
 /// What a counter added since `before` (a restart, seen as a lower value, counts from zero).
@@ -94,6 +94,10 @@ pub async fn record(
          polls_failed = pv_device_polls.polls_failed + excluded.polls_failed",
     );
     sql.execute(db.pool()).await?;
+    // Old rows go once an hour per gateway (its first status of an hour), not on every status.
+    if hour_of(before.ts) == hour {
+        return Ok(());
+    }
     let mut old = Sql::new("DELETE FROM pv_device_polls WHERE device_id IN (");
     for (i, (device, _, _)) in rows.iter().enumerate() {
         old.push_bind(if i == 0 { "?" } else { ", ?" }, [Value::Int(*device)]);
