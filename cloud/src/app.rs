@@ -1,5 +1,4 @@
-//! Assembles the HTTP application: the domains' API routes, the OpenAPI document, the fallbacks
-//! that keep `/api` answering in the envelope, panic safety and the embedded console.
+//! The HTTP application: the domains' routes, the OpenAPI document, envelope fallbacks, panic safety, console.
 
 use std::any::Any;
 
@@ -20,8 +19,8 @@ use crate::state::AppState;
 /// Every API route of the product: each domain owns its routes; this only merges them.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     use crate::{
-        alarm, analytics, auth, business, commission, develop, energy, flow, home, inspection, log, notify,
-        ops, repair, report, resource, station, system, telemetry, user,
+        alarm, analytics, auth, business, commission, develop, energy, equipment, flow, home, inspection,
+        log, notify, ops, repair, report, resource, station, system, telemetry, user,
     };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(ops::routes())
@@ -39,6 +38,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(analytics::routes())
         .merge(report::routes())
         .merge(energy::routes())
+        .merge(equipment::routes())
         .merge(repair::routes())
         .merge(inspection::routes())
         .merge(flow::routes())

@@ -11,6 +11,7 @@ pub mod console;
 pub mod demo;
 pub mod develop;
 pub mod energy;
+pub mod equipment;
 pub mod flow;
 pub mod headers;
 pub mod home;

@@ -27,6 +27,7 @@ mod device_quality;
 mod device_real;
 mod durability;
 mod energy;
+mod equipment;
 mod flow;
 mod hardening;
 mod ingest;

@@ -16,6 +16,7 @@ import { alarmChecks } from './alarm.mjs'
 import { commissionChecks } from './commission.mjs'
 import { cspChecks, watchCsp } from './csp.mjs'
 import { dataPathChecks } from './datapath.mjs'
+import { equipmentChecks } from './equipment.mjs'
 import { developChecks } from './develop.mjs'
 import { flowChecks } from './flow.mjs'
 import { omChecks } from './om.mjs'
@@ -985,6 +986,22 @@ try {
       toast,
       crudRows,
       crudDialog,
+    })
+  }
+
+  // ---- 设备总览: the overview from the menu, a kind filter, the export, a live link, 390×844 ----
+  group = 'equipment'
+  if (only.length === 0 || only.includes(group)) {
+    await equipmentChecks({
+      page,
+      baseUrl,
+      screenshotDir,
+      check,
+      assert,
+      waitForPath,
+      signIn,
+      storedToken,
+      timeout,
     })
   }
 

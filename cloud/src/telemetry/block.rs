@@ -167,6 +167,11 @@ pub fn open(block: &[u8]) -> Result<Opened, BlockError> {
 }
 
 impl Opened {
+    /// How many samples of the block carry suspect marks.
+    pub fn suspect_count(&self) -> usize {
+        self.suspect.len()
+    }
+
     /// The metric's value in each sample (None where the sample lacks it); None when no sample
     /// of the block has the metric.
     pub fn column(&self, name: &str) -> Result<Option<Vec<Option<wire::Value>>>, BlockError> {

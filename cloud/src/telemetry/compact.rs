@@ -118,14 +118,17 @@ pub async fn pack_hour(db: &Db, device: i64, hour: i64) -> Result<u64, ApiError>
         return Ok(0);
     };
     let (first_ts, last_ts, count) = (first.ts, last.ts, samples.len() as i64);
+    // Kept beside the block so the device overview sums a day of them without opening any.
+    let suspect = samples.iter().filter(|s| s.suspect.is_some()).count() as i64;
     let data = block::encode(&samples)?;
 
     let mut sql = Sql::default();
     sql.push_bind(
         "INSERT INTO pv_telemetry_block (device_id, hour, tenant_id, station_id, samples, first_ts, \
-         last_ts, data) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (device_id, hour) DO UPDATE SET \
+         last_ts, data, suspect_samples) VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (device_id, hour) DO UPDATE SET \
          tenant_id = excluded.tenant_id, station_id = excluded.station_id, samples = excluded.samples, \
-         first_ts = excluded.first_ts, last_ts = excluded.last_ts, data = excluded.data",
+         first_ts = excluded.first_ts, last_ts = excluded.last_ts, data = excluded.data, \
+         suspect_samples = excluded.suspect_samples",
         [
             Value::Int(device),
             Value::Int(hour),
@@ -135,6 +138,7 @@ pub async fn pack_hour(db: &Db, device: i64, hour: i64) -> Result<u64, ApiError>
             Value::Int(first_ts),
             Value::Int(last_ts),
             Value::Bytes(data),
+            Value::Int(suspect),
         ],
     );
     sql.execute(&mut *tx).await?;

@@ -24,6 +24,7 @@ pub mod gatekeeper;
 pub mod ingest;
 pub mod ownership;
 pub mod partition;
+pub mod polls;
 pub mod presence;
 pub mod raw;
 pub mod realtime;

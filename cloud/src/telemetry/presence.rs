@@ -256,6 +256,17 @@ impl Presence {
                 })
                 .await;
         }
+        if online {
+            // The view still holds the previous status: what this one adds is the polls since.
+            let before = self
+                .state
+                .realtime
+                .gateway(&entry.gateway_id)
+                .and_then(|l| l.status);
+            if let Err(e) = super::polls::record(&self.state.db, entry, before, &status, now).await {
+                tracing::warn!(gateway = %entry.gateway_id, error = %e, "storing device polls");
+            }
+        }
         self.persist(&entry.gateway_id, &g, Some(&status)).await;
         self.state
             .realtime

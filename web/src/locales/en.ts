@@ -3,6 +3,7 @@ import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as developMessages from './domains/develop'
+import * as equipmentMessages from './domains/equipment'
 import * as flowMessages from './domains/flow'
 import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
@@ -23,6 +24,7 @@ const en: Messages = {
   ...flowMessages.en,
   ...resourceMessages.en,
   ...developMessages.en,
+  ...equipmentMessages.en,
   app: {
     title: 'PV Station Smart O&M Monitoring Platform',
   },

@@ -2,6 +2,7 @@ import * as alarmMessages from './domains/alarm'
 import * as analyticsMessages from './domains/analytics'
 import * as deviceMessages from './domains/device'
 import * as developMessages from './domains/develop'
+import * as equipmentMessages from './domains/equipment'
 import * as flowMessages from './domains/flow'
 import * as inspectionMessages from './domains/inspection'
 import * as realtimeMessages from './domains/realtime'
@@ -22,6 +23,7 @@ const zh = {
   ...flowMessages.zh,
   ...resourceMessages.zh,
   ...developMessages.zh,
+  ...equipmentMessages.zh,
   app: {
     title: '光伏电站智慧运维监控平台',
   },

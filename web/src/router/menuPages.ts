@@ -70,6 +70,7 @@ export const builtPages: Readonly<Record<string, Page>> = {
   '/flex/flex': page(() => import('../pages/device/tracker')),
   '/station/station': page(() => import('../pages/station/list')),
   '/archives': page(() => import('../pages/station/archive')),
+  '/equipment': page(() => import('../pages/equipment')),
   '/integrated/stationAssignment': page(() => import('../pages/user/stationAssignment')),
   '/station/inverterReal': page(() => import('../pages/realtime/inverter')),
   '/flex/realTime': page(() => import('../pages/realtime/tracker')),

@@ -21,7 +21,7 @@ const PAGE_SIZES = [10, 30, 50, 100, 200]
 /**
  * Inverter realtime (/station/inverterReal): the live table of the caller's inverters (a row
  * expands to its per-string view and all its values) and the wave chart of chosen metrics over a
- * day. `?stationId=` preselects a station (links from the station overview).
+ * day. `?stationId=` preselects a station (links from the station overview), `?keyword=` a search.
  */
 export default function InverterRealPage() {
   const { t } = useTranslation()
@@ -29,8 +29,9 @@ export default function InverterRealPage() {
   const [stationId, setStationId] = useState<string | undefined>(
     params.get('stationId') ?? undefined,
   )
-  const [keyword, setKeyword] = useState('')
-  const [applied, setApplied] = useState('')
+  // `?keyword=` (a device's SN, from 设备总览) opens the table searched for it.
+  const [keyword, setKeyword] = useState(params.get('keyword') ?? '')
+  const [applied, setApplied] = useState(params.get('keyword')?.trim() ?? '')
   const [online, setOnline] = useState<'all' | 'online' | 'offline'>('all')
   const [page, setPage] = useState({ current: 1, size: 10 })
 
