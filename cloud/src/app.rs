@@ -21,7 +21,7 @@ use crate::state::AppState;
 pub fn api_routes() -> OpenApiRouter<AppState> {
     use crate::{
         alarm, analytics, auth, business, commission, develop, energy, flow, home, inspection, log, notify,
-        ops, repair, report, resource, station, system, telemetry, user,
+        ops, repair, report, resource, station, system, telemetry, user, vendor,
     };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(ops::routes())
@@ -44,6 +44,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(flow::routes())
         .merge(develop::routes())
         .merge(business::routes())
+        .merge(vendor::routes())
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).

@@ -29,3 +29,4 @@ pub mod station;
 pub mod system;
 pub mod telemetry;
 pub mod user;
+pub mod vendor;
