@@ -9,25 +9,13 @@ use crate::kernel::ApiError;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};
 
-/// The dictionary `inverter_manufacturer` keys these vendors already had (1 Huawei, 2 Sungrow,
-/// 3 Growatt; 8 SolarEdge was added with the vendor clouds), and the brief's codes.
+/// The platform of an account's dictionary key: `Platform::from_code` (which reads the seeded
+/// keys 1 Huawei, 2 Sungrow, 3 Growatt), and key 8, SolarEdge, added to the dictionary with the
+/// vendor clouds.
 pub fn platform_of(code: &str) -> Option<Platform> {
     match code.trim() {
-        "1" => Some(Platform::FusionSolar),
-        "2" => Some(Platform::ISolarCloud),
-        "3" => Some(Platform::Growatt),
         "8" => Some(Platform::SolarEdge),
         other => Platform::from_code(other),
-    }
-}
-
-/// Each vendor's public API address, for an account whose `apiUrl` is blank.
-pub fn default_url(platform: Platform) -> &'static str {
-    match platform {
-        Platform::FusionSolar => "https://eu5.fusionsolar.huawei.com",
-        Platform::ISolarCloud => "https://gateway.isolarcloud.com.hk",
-        Platform::Growatt => "https://openapi.growatt.com",
-        Platform::SolarEdge => "https://monitoringapi.solaredge.com",
     }
 }
 
@@ -107,7 +95,7 @@ pub async fn load(state: &VendorCtx, tenant: Option<&str>, id: i64) -> Result<Op
         .try_get::<Option<String>, _>("api_url")?
         .map(|u| u.trim().trim_end_matches('/').to_owned())
         .filter(|u| !u.is_empty())
-        .unwrap_or_else(|| default_url(platform).to_owned());
+        .unwrap_or_else(|| platform.default_base_url().to_owned());
     let account: String = row.try_get("account")?;
     Ok(Some(Account {
         id,

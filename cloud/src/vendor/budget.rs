@@ -1,99 +1,269 @@
-//! An account's request budget (a token bucket per the vendor's documented limits). The final
-//! version comes from the `s16-vendor` branch; this one keeps the poller compiling and honours
-//! the same interface.
+//! The request budget of one vendor account: a token bucket refilled at the vendor's documented
+//! rate, a daily cap where the vendor counts per day (SolarEdge), and a pause after the vendor's own
+//! throttling answer. Connectors take a token before every request, sign-in included, so the limit
+//! holds whatever the poller asks. Time is tokio's, so tests run it under a paused clock; the
+//! calendar day (for the daily cap) is the wall clock at creation advanced by tokio's clock.
 
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::time::Instant;
 
 use super::connector::Limits;
 
+/// First pause after a throttling answer that names no Retry-After; doubled per repeated answer.
+const BACKOFF_FIRST: Duration = Duration::from_secs(60);
+const BACKOFF_MAX: Duration = Duration::from_secs(30 * 60);
+const DAY_MS: i64 = 86_400_000;
+
 pub struct Budget {
-    per_minute: u32,
-    inner: Mutex<Inner>,
+    per_minute: f64,
+    per_day: Option<u32>,
+    origin: Instant,
+    origin_ms: i64,
+    state: Mutex<State>,
 }
 
-struct Inner {
+struct State {
     tokens: f64,
     refilled: Instant,
     paused_until: Option<Instant>,
     backoff: Duration,
-    used_today: u32,
     day: i64,
+    used_day: u32,
 }
 
 impl Budget {
     pub fn new(limits: &Limits) -> Budget {
-        let per_minute = limits.requests_per_minute.max(1);
+        let now = Instant::now();
+        let wall = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        let per_minute = f64::from(limits.requests_per_minute.max(1));
         Budget {
             per_minute,
-            inner: Mutex::new(Inner {
-                tokens: f64::from(per_minute),
-                refilled: Instant::now(),
+            per_day: limits.requests_per_day,
+            origin: now,
+            origin_ms: wall,
+            state: Mutex::new(State {
+                // A full minute's worth at start: an account's first round (sign-in, plants,
+                // devices) runs without waiting, and never more than the vendor allows per minute.
+                tokens: per_minute,
+                refilled: now,
                 paused_until: None,
-                backoff: Duration::from_secs(60),
-                used_today: 0,
-                day: crate::kernel::time::now_ms() / 86_400_000,
+                backoff: BACKOFF_FIRST,
+                day: wall.div_euclid(DAY_MS),
+                used_day: 0,
             }),
         }
     }
 
-    /// Waits for a token (and for a throttle pause to end).
+    /// Milliseconds since the epoch by this budget's clock (wall clock at creation + tokio time).
+    pub fn now_ms(&self) -> i64 {
+        self.ms_at(Instant::now())
+    }
+
+    fn ms_at(&self, at: Instant) -> i64 {
+        self.origin_ms + at.saturating_duration_since(self.origin).as_millis() as i64
+    }
+
+    /// Waits for a token: past a throttle pause, within the daily cap, then from the bucket.
     pub async fn take(&self) {
-        loop {
-            let wait = {
-                let mut i = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-                let now = Instant::now();
-                let rate = f64::from(self.per_minute) / 60.0;
-                let gained = now.duration_since(i.refilled).as_secs_f64() * rate;
-                i.tokens = (i.tokens + gained).min(f64::from(self.per_minute));
-                i.refilled = now;
-                match i.paused_until {
-                    Some(p) if p > now => p - now,
-                    _ if i.tokens >= 1.0 => {
-                        i.tokens -= 1.0;
-                        i.paused_until = None;
-                        let day = crate::kernel::time::now_ms() / 86_400_000;
-                        if day != i.day {
-                            i.day = day;
-                            i.used_today = 0;
-                        }
-                        i.used_today += 1;
-                        return;
-                    }
-                    _ => Duration::from_secs_f64((1.0 - i.tokens) / rate),
-                }
-            };
+        while let Some(wait) = self.take_at(Instant::now()) {
             tokio::time::sleep(wait).await;
         }
     }
 
-    /// The vendor throttled: pause for `retry_after`, or for an exponential back-off.
+    /// Takes a token at `now` (None), or says how long to wait before asking again.
+    fn take_at(&self, now: Instant) -> Option<Duration> {
+        let mut s = self.lock();
+        self.refill(&mut s, now);
+        self.roll_day(&mut s, now);
+        if let Some(until) = s.paused_until.filter(|u| *u > now) {
+            Some(until - now)
+        } else if self.per_day.is_some_and(|cap| s.used_day >= cap) {
+            // Wait for the vendor's next (UTC) day.
+            let next_day_ms = (s.day + 1) * DAY_MS;
+            Some(Duration::from_millis(
+                (next_day_ms - self.ms_at(now)).max(1) as u64
+            ))
+        } else if s.tokens >= 1.0 {
+            s.tokens -= 1.0;
+            s.used_day += 1;
+            None
+        } else {
+            let secs = (1.0 - s.tokens) * 60.0 / self.per_minute;
+            Some(Duration::from_secs_f64(secs).max(Duration::from_millis(1)))
+        }
+    }
+
+    /// The vendor answered "too many requests": nothing goes out until `retry_after` has passed,
+    /// or, when the vendor names no time, for a back-off that doubles per repeated answer (1 min
+    /// up to 30 min) and resets on the next answer that is not a refusal (`answered`).
     pub fn throttled(&self, retry_after: Option<Duration>) {
-        let mut i = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        self.throttled_at(Instant::now(), retry_after)
+    }
+
+    fn throttled_at(&self, now: Instant, retry_after: Option<Duration>) {
+        let mut s = self.lock();
         let pause = match retry_after {
             Some(d) => d,
             None => {
-                let d = i.backoff;
-                i.backoff = (i.backoff * 2).min(Duration::from_secs(1800));
+                let d = s.backoff;
+                s.backoff = (s.backoff * 2).min(BACKOFF_MAX);
                 d
             }
         };
-        i.paused_until = Some(Instant::now() + pause);
-        i.tokens = 0.0;
+        let until = now + pause;
+        s.paused_until = Some(s.paused_until.map_or(until, |u| u.max(until)));
+        // The bucket starts empty after a pause: the vendor has just said it counts us as over.
+        s.tokens = 0.0;
+        s.refilled = until;
     }
 
+    /// The vendor answered a request without refusing it: the next refusal starts the back-off anew.
+    pub fn answered(&self) {
+        self.lock().backoff = BACKOFF_FIRST;
+    }
+
+    /// Requests taken since the start of the current UTC day.
     pub fn used_today(&self) -> u32 {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).used_today
+        let mut s = self.lock();
+        self.roll_day(&mut s, Instant::now());
+        s.used_day
     }
 
-    /// Until when (epoch ms) the bucket is paused after a throttling answer.
+    /// End of the current throttle pause (ms since the epoch), if one is running.
     pub fn paused_until(&self) -> Option<i64> {
-        let i = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let now = Instant::now();
-        i.paused_until
-            .filter(|p| *p > now)
-            .map(|p| crate::kernel::time::now_ms() + (p - now).as_millis() as i64)
+        self.paused_until_at(Instant::now())
+    }
+
+    fn paused_until_at(&self, now: Instant) -> Option<i64> {
+        let s = self.lock();
+        s.paused_until.filter(|u| *u > now).map(|u| self.ms_at(u))
+    }
+
+    fn refill(&self, s: &mut State, now: Instant) {
+        if now > s.refilled {
+            let elapsed = (now - s.refilled).as_secs_f64();
+            s.tokens = (s.tokens + elapsed * self.per_minute / 60.0).min(self.per_minute);
+            s.refilled = now;
+        }
+    }
+
+    fn roll_day(&self, s: &mut State, now: Instant) {
+        let day = self.ms_at(now).div_euclid(DAY_MS);
+        if day != s.day {
+            s.day = day;
+            s.used_day = 0;
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic while holding this lock leaves plain numbers behind: still usable.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+// The tests drive the budget with explicit instants, as `take` does with tokio's clock: a paused
+// tokio clock needs tokio's test-util feature, which would rebuild every crate on tokio for tests.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(per_minute: u32, per_day: Option<u32>) -> Limits {
+        Limits {
+            requests_per_minute: per_minute,
+            requests_per_day: per_day,
+            live_interval: Duration::from_secs(300),
+            history_window: Duration::from_secs(86_400),
+            backfill_depth: Duration::from_secs(86_400),
+        }
+    }
+
+    /// `take` on a simulated clock: returns when the token was granted.
+    fn take(b: &Budget, now: &mut Instant) {
+        while let Some(wait) = b.take_at(*now) {
+            *now += wait;
+        }
+    }
+
+    #[test]
+    fn the_bucket_allows_a_minute_of_burst_then_the_refill_rate() {
+        let b = Budget::new(&limits(6, None));
+        let start = b.origin;
+        let mut now = start;
+        for _ in 0..6 {
+            take(&b, &mut now);
+        }
+        assert_eq!(now, start, "the first minute's tokens are there at once");
+        take(&b, &mut now);
+        assert_eq!(now - start, Duration::from_secs(10), "then one token per 10 s");
+        for _ in 0..12 {
+            take(&b, &mut now);
+        }
+        assert_eq!(now - start, Duration::from_secs(130));
+        // Never more than a minute's worth in any minute after the first burst.
+        assert_eq!(b.lock().used_day, 19);
+    }
+
+    #[test]
+    fn a_throttle_pauses_for_retry_after_or_a_doubling_back_off() {
+        let b = Budget::new(&limits(60, None));
+        let start = b.origin;
+        let mut now = start;
+        b.throttled_at(now, Some(Duration::from_secs(90)));
+        assert_eq!(b.paused_until_at(now), Some(b.ms_at(start) + 90_000));
+        take(&b, &mut now);
+        // The pause, then one token's refill (the bucket restarts empty).
+        assert_eq!(now - start, Duration::from_secs(91));
+        assert_eq!(b.paused_until_at(now), None);
+
+        // No Retry-After: 1 min, then 2, then 4..., capped at 30; an answer resets it.
+        let mut pauses = Vec::new();
+        for _ in 0..7 {
+            let t = now;
+            b.throttled_at(now, None);
+            take(&b, &mut now);
+            pauses.push((now - t).as_secs());
+        }
+        assert_eq!(pauses, vec![61, 121, 241, 481, 961, 1801, 1801]);
+        b.answered();
+        let t = now;
+        b.throttled_at(now, None);
+        take(&b, &mut now);
+        assert_eq!((now - t).as_secs(), 61);
+    }
+
+    #[test]
+    fn the_daily_cap_holds_until_the_next_utc_day() {
+        let b = Budget::new(&limits(600, Some(5)));
+        let mut now = b.origin;
+        for _ in 0..5 {
+            take(&b, &mut now);
+        }
+        assert_eq!(now, b.origin);
+        let before = b.ms_at(now);
+        take(&b, &mut now);
+        let after = b.ms_at(now);
+        assert_eq!(
+            after.div_euclid(DAY_MS),
+            before.div_euclid(DAY_MS) + 1,
+            "waited for the next day"
+        );
+        assert!(after.rem_euclid(DAY_MS) < 1_000, "and not longer");
+        assert_eq!(b.lock().used_day, 1);
+    }
+
+    #[tokio::test]
+    async fn take_waits_on_tokios_clock() {
+        let b = Budget::new(&limits(600, None));
+        b.throttled(Some(Duration::from_millis(50)));
+        assert!(b.paused_until().is_some());
+        let t = Instant::now();
+        b.take().await;
+        assert!(Instant::now() - t >= Duration::from_millis(50));
+        assert_eq!(b.used_today(), 1);
     }
 }

@@ -1,8 +1,8 @@
-//! The contract between the vendor connectors and the rest of the hub (issue 30's brief): which
-//! vendor cloud an account is on, what its documented limits imply, and one signed-in session
-//! behind [`VendorApi`]. The connectors themselves (and this file's final version) come from
-//! the `s16-vendor` branch; until it merges this copy keeps the poller compiling, and `connect`
-//! answers every call as unavailable.
+//! The contract between the vendor clouds and the poller: what an account signs in with, what a
+//! vendor's plants, devices, samples and alarms look like once read, and the errors that decide
+//! what the poller does next (Auth: stop and show it; Throttled: wait; Unavailable: an outage
+//! episode; Protocol: a bug to log). Every connector converts its vendor's units to the canonical
+//! ones of `pv_shared::metrics` before a sample leaves it.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -12,19 +12,32 @@ use super::budget::Budget;
 
 /// Which vendor cloud an account is on (the dictionary code is `as_str()`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Platform {
+    #[serde(rename = "huawei")]
     FusionSolar,
+    #[serde(rename = "sungrow")]
     ISolarCloud,
     Growatt,
     SolarEdge,
 }
 
 impl Platform {
+    pub const ALL: [Platform; 4] = [
+        Platform::FusionSolar,
+        Platform::ISolarCloud,
+        Platform::Growatt,
+        Platform::SolarEdge,
+    ];
+
+    /// "huawei" | "sungrow" | "growatt" | "solaredge". The seeded `inverter_manufacturer`
+    /// dictionary keys its first three makers "1" (华为), "2" (阳光电源), "3" (古瑞瓦特): accounts
+    /// saved with those keys are read as the same platforms.
     pub fn from_code(code: &str) -> Option<Platform> {
-        match code {
-            "huawei" => Some(Platform::FusionSolar),
-            "sungrow" => Some(Platform::ISolarCloud),
-            "growatt" => Some(Platform::Growatt),
+        match code.trim().to_ascii_lowercase().as_str() {
+            "huawei" | "fusionsolar" | "1" => Some(Platform::FusionSolar),
+            "sungrow" | "isolarcloud" | "2" => Some(Platform::ISolarCloud),
+            "growatt" | "3" => Some(Platform::Growatt),
             "solaredge" => Some(Platform::SolarEdge),
             _ => None,
         }
@@ -39,60 +52,65 @@ impl Platform {
         }
     }
 
-    /// The vendor's documented request limits and what they imply for polling.
+    /// The vendor's documented request limits and what they imply for polling (the figures and
+    /// their sources are in each vendor's module note and in docs/vendor-clouds.md).
     pub fn limits(self) -> Limits {
-        let five = Duration::from_secs(300);
-        let day = Duration::from_secs(86_400);
         match self {
-            Platform::FusionSolar => Limits {
-                requests_per_minute: 10,
-                requests_per_day: None,
-                live_interval: five,
-                history_window: day,
-                backfill_depth: day,
-            },
-            Platform::ISolarCloud => Limits {
-                requests_per_minute: 30,
-                requests_per_day: None,
-                live_interval: five,
-                history_window: Duration::from_secs(3 * 3600),
-                backfill_depth: day,
-            },
-            Platform::Growatt => Limits {
-                requests_per_minute: 10,
-                requests_per_day: None,
-                live_interval: five,
-                history_window: day,
-                backfill_depth: day,
-            },
-            Platform::SolarEdge => Limits {
-                requests_per_minute: 3,
-                requests_per_day: Some(300),
-                live_interval: Duration::from_secs(900),
-                history_window: Duration::from_secs(7 * 86_400),
-                backfill_depth: day,
-            },
+            Platform::FusionSolar => super::fusionsolar::limits(),
+            Platform::ISolarCloud => super::isolarcloud::limits(),
+            Platform::Growatt => super::growatt::limits(),
+            Platform::SolarEdge => super::solaredge::limits(),
+        }
+    }
+
+    /// The vendor's public API address, used when an account leaves apiUrl blank.
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            Platform::FusionSolar => "https://eu5.fusionsolar.huawei.com",
+            Platform::ISolarCloud => "https://gateway.isolarcloud.com.hk",
+            Platform::Growatt => "https://openapi.growatt.com",
+            Platform::SolarEdge => "https://monitoringapi.solaredge.com",
         }
     }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
+    /// Token-bucket refill (documented figure, or a documented conservative one).
     pub requests_per_minute: u32,
+    /// e.g. SolarEdge 300 per account.
     pub requests_per_day: Option<u32>,
+    /// The vendor's own data cadence (5 min for all four by default).
     pub live_interval: Duration,
+    /// The longest range one history call may ask.
     pub history_window: Duration,
+    /// How far back an added account / an outage is filled (documented).
     pub backfill_depth: Duration,
 }
 
 /// What an account needs to sign in (from `pv_inverter_third`; secrets decrypted by the caller).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Credentials {
+    /// apiUrl of the account, or the vendor's public default when blank.
     pub base_url: String,
+    /// User name / app key id / api key owner, as each vendor names it.
     pub account: String,
+    /// Password / system code / API key / token.
     pub secret: String,
+    /// iSolarCloud appkey (others: None).
     pub app_key: Option<String>,
+    /// iSolarCloud x-access-key (others: None).
     pub access_key: Option<String>,
+}
+
+impl std::fmt::Debug for Credentials {
+    // The secrets never reach a log line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("base_url", &self.base_url)
+            .field("account", &self.account)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -109,6 +127,17 @@ pub enum DeviceKind {
     Inverter,
     Meter,
     Weather,
+}
+
+impl DeviceKind {
+    /// The `kind` column of `pv_vendor_device`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeviceKind::Inverter => "inverter",
+            DeviceKind::Meter => "meter",
+            DeviceKind::Weather => "weather",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -158,15 +187,18 @@ pub enum VendorError {
         retry_after: Option<Duration>,
         message: String,
     },
+    /// Network error, timeout, 5xx.
     #[error("the vendor cloud is unreachable: {0}")]
     Unavailable(String),
     #[error("the vendor answered something unexpected: {0}")]
     Protocol(String),
 }
 
-/// One signed-in session with a vendor cloud (see the brief: every request takes a token from
-/// the account's `Budget` first; throttling answers inform the budget and come back as
-/// `Throttled`).
+/// One signed-in session with a vendor cloud. Every HTTP request it makes (sign-in included) first
+/// takes a token from the account's `Budget` (so the limit holds whatever the caller does), and a
+/// throttling answer of the vendor (HTTP 429, FusionSolar failCode 407, Growatt error_code 10012,
+/// iSolarCloud's rate codes...) is returned as `Throttled` after informing the budget
+/// (`Budget::throttled`).
 #[async_trait::async_trait]
 pub trait VendorApi: Send + Sync {
     fn platform(&self) -> Platform;
@@ -193,44 +225,20 @@ pub trait VendorApi: Send + Sync {
 /// Makes a session for an account (no request yet; sign-in happens lazily on first use).
 pub fn connect(
     platform: Platform,
-    _credentials: Credentials,
-    _budget: Arc<Budget>,
-    _http: reqwest::Client,
+    credentials: Credentials,
+    budget: Arc<Budget>,
+    http: reqwest::Client,
 ) -> Box<dyn VendorApi> {
-    Box::new(Unbuilt(platform))
-}
-
-/// Stands in until the connectors merge: every call is unavailable.
-struct Unbuilt(Platform);
-
-fn unbuilt<T>() -> Result<T, VendorError> {
-    Err(VendorError::Unavailable("connector not built".into()))
-}
-
-#[async_trait::async_trait]
-impl VendorApi for Unbuilt {
-    fn platform(&self) -> Platform {
-        self.0
+    let mut credentials = credentials;
+    if credentials.base_url.trim().is_empty() {
+        credentials.base_url = platform.default_base_url().to_string();
     }
-    async fn plants(&mut self) -> Result<Vec<Plant>, VendorError> {
-        unbuilt()
-    }
-    async fn devices(&mut self, _: &str) -> Result<Vec<VendorDevice>, VendorError> {
-        unbuilt()
-    }
-    async fn realtime(&mut self, _: &str, _: &[VendorDevice]) -> Result<Vec<VendorSample>, VendorError> {
-        unbuilt()
-    }
-    async fn history(
-        &mut self,
-        _: &str,
-        _: &VendorDevice,
-        _: i64,
-        _: i64,
-    ) -> Result<Vec<VendorSample>, VendorError> {
-        unbuilt()
-    }
-    async fn alarms(&mut self, _: &str) -> Result<Vec<VendorAlarm>, VendorError> {
-        unbuilt()
+    let base = credentials.base_url.trim_end_matches('/').to_string();
+    credentials.base_url = base;
+    match platform {
+        Platform::FusionSolar => Box::new(super::fusionsolar::FusionSolar::new(credentials, budget, http)),
+        Platform::ISolarCloud => Box::new(super::isolarcloud::ISolarCloud::new(credentials, budget, http)),
+        Platform::Growatt => Box::new(super::growatt::Growatt::new(credentials, budget, http)),
+        Platform::SolarEdge => Box::new(super::solaredge::SolarEdge::new(credentials, budget, http)),
     }
 }

@@ -1,8 +1,12 @@
-//! Vendor clouds as a data source (issue 30): stations whose devices report to their vendor's
-//! cloud (Huawei FusionSolar, Sungrow iSolarCloud, Growatt, SolarEdge) rather than to our
-//! gateway.
+//! Vendor clouds as a data source (issue 30): stations without our gateway are read from their
+//! inverter maker's northbound API. `connector` is the contract the poller codes against (one
+//! `VendorApi` session per account, canonical metric names and units, four error kinds);
+//! `budget` keeps each account under its vendor's documented request limits; one module per
+//! vendor implements the contract from that vendor's public documentation (each module note
+//! names the document and section of every fact it relies on). docs/vendor-clouds.md describes
+//! the whole.
 //!
-//! - `connector`, `budget`: the contract with each vendor's API and an account's request budget;
+//! What uses these sessions:
 //! - `account`: a `pv_inverter_third` row read for polling (credentials opened);
 //! - `plant`: the vendor's plants and devices of an account, and mapping a plant to a station
 //!   (which makes the station's device rows);
@@ -17,10 +21,18 @@ pub mod api;
 pub mod budget;
 pub mod connector;
 pub mod context;
+pub mod fusionsolar;
+pub mod growatt;
+pub mod isolarcloud;
 pub mod lease;
 pub mod plant;
 pub mod poller;
-
-pub use context::{VendorCtx, VendorServices};
+pub mod solaredge;
 
 pub use api::routes;
+pub use budget::Budget;
+pub use connector::{
+    AlarmLevel, Credentials, DeviceKind, Limits, Plant, Platform, VendorAlarm, VendorApi, VendorDevice,
+    VendorError, VendorSample, connect,
+};
+pub use context::{VendorCtx, VendorServices};
