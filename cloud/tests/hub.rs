@@ -57,3 +57,4 @@ mod system_crud;
 mod tenant_user;
 mod tls;
 mod topology;
+mod vendor;

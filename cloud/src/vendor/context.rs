@@ -38,6 +38,15 @@ impl VendorServices {
         *self.connect.write().unwrap_or_else(|p| p.into_inner()) = Some(connect);
     }
 
+    /// Puts an account's budget (tests run hours of the vendor's cadence in moments, which the
+    /// documented per-minute rate would spread over real minutes).
+    pub fn set_budget(&self, account_id: i64, budget: Arc<Budget>) {
+        self.budgets
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(account_id, budget);
+    }
+
     pub fn budget(&self, account_id: i64, platform: Platform) -> Arc<Budget> {
         self.budgets
             .lock()

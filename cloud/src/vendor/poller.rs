@@ -77,6 +77,9 @@ struct Worker {
     last_ok: Option<i64>,
     last_error: Option<String>,
     error_since: Option<i64>,
+    /// Per plant, the oldest of its devices' newest live samples stored: once the cursor reaches
+    /// the cadence before it, the cursor moves past it.
+    live_newest: HashMap<String, i64>,
 }
 
 /// Why a step ended early.
@@ -166,7 +169,9 @@ impl Poller {
             }
             let outcome = step(&self.state, &self.ingest, w, now).await;
             match outcome {
-                Ok(more) => {
+                // Waiting out a back-off or a throttle pause: nothing was asked.
+                Ok(None) => {}
+                Ok(Some(more)) => {
                     pending |= more;
                     if self.outages.online(id, now) {
                         tracing::info!(account = id, "vendor cloud reachable again");
@@ -218,6 +223,7 @@ impl Poller {
                 last_ok: None,
                 last_error: None,
                 error_since: None,
+                live_newest: HashMap::new(),
             },
         );
         Ok(())
@@ -296,14 +302,15 @@ async fn stations_of(state: &VendorCtx, account_id: i64) -> Result<Vec<i64>, Api
     sql.scalars::<i64, _>(state.db.pool()).await
 }
 
-/// One account's step at `now`; true when backfill is still pending.
-async fn step(state: &VendorCtx, ingest: &Ingest, w: &mut Worker, now: i64) -> Result<bool, Failed> {
+/// One account's step at `now`: `None` when it waits (back-off, throttle pause), else whether
+/// backfill is still pending.
+async fn step(state: &VendorCtx, ingest: &Ingest, w: &mut Worker, now: i64) -> Result<Option<bool>, Failed> {
     if now < w.backoff_until {
-        return Ok(false);
+        return Ok(None);
     }
     if w.budget.paused_until().is_some() {
         w.state = PollState::Throttled;
-        return Ok(false);
+        return Ok(None);
     }
     let result = poll(state, ingest, w, now).await;
     match &result {
@@ -344,7 +351,7 @@ async fn step(state: &VendorCtx, ingest: &Ingest, w: &mut Worker, now: i64) -> R
         }
         Err(Failed::Store(_)) => {}
     }
-    result
+    result.map(Some)
 }
 
 async fn poll(state: &VendorCtx, ingest: &Ingest, w: &mut Worker, now: i64) -> Result<bool, Failed> {
@@ -358,11 +365,9 @@ async fn poll(state: &VendorCtx, ingest: &Ingest, w: &mut Worker, now: i64) -> R
             }
             let samples = w.session.realtime(&p.plant_id, &p.vendor).await?;
             let newest = store(state, ingest, &w.account, p, samples).await?;
-            // The live samples directly follow the cursor: it moves past them (see the note).
-            if let Some(oldest_newest) = newest.iter().map(|(_, ts)| *ts).min()
-                && p.backfilled_until > oldest_newest - interval
-            {
-                plant::advance(state, w.account.id, &p.plant_id, oldest_newest + 1).await?;
+            if let Some(oldest_newest) = newest.iter().map(|(_, ts)| *ts).min() {
+                w.live_newest.insert(p.plant_id.clone(), oldest_newest);
+                follow_live(state, w, &p.plant_id, p.backfilled_until, interval).await?;
             }
             let reported = w.session.alarms(&p.plant_id).await?;
             alarms::sync(state, &w.account, p, &reported, now).await?;
@@ -389,11 +394,29 @@ async fn poll(state: &VendorCtx, ingest: &Ingest, w: &mut Worker, now: i64) -> R
     samples.retain(|s| s.ts_ms >= from && s.ts_ms < to);
     store(state, ingest, &w.account, p, samples).await?;
     plant::advance(state, w.account.id, &p.plant_id, to).await?;
+    follow_live(state, w, &p.plant_id, to, interval).await?;
     let more = to < now - 2 * interval
         || plants
             .iter()
             .any(|q| q.plant_id != p.plant_id && !q.vendor.is_empty() && behind(q) < now - 2 * interval);
     Ok(more)
+}
+
+/// Moves the plant's cursor past its newest live samples when they directly follow it (no
+/// sample of the vendor's cadence can lie between the cursor and them).
+async fn follow_live(
+    state: &VendorCtx,
+    w: &Worker,
+    plant_id: &str,
+    cursor: i64,
+    interval: i64,
+) -> Result<(), ApiError> {
+    match w.live_newest.get(plant_id) {
+        Some(&newest) if cursor > newest - interval && cursor <= newest => {
+            plant::advance(state, w.account.id, plant_id, newest + 1).await
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Hands the samples to ingest and waits until they are stored; answers each device's newest
