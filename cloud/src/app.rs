@@ -44,7 +44,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(flow::routes())
         .merge(develop::routes())
         .merge(business::routes())
-        .merge(vendor::routes())
+        .merge(vendor::api::routes())
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).
@@ -100,7 +100,6 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
 async fn api_not_found() -> ApiError {
     ApiError::NotFound(Text::new("接口不存在", "No such API"))
 }
-
 async fn method_not_allowed() -> ApiError {
     ApiError::MethodNotAllowed
 }

@@ -3,8 +3,8 @@
 
 use sqlx::Row;
 
-use super::VendorCtx;
 use super::connector::{Credentials, Platform};
+use super::context::VendorCtx;
 use crate::kernel::ApiError;
 use crate::kernel::lang::Text;
 use crate::kernel::sql::{Sql, Value};

@@ -10,9 +10,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::VendorCtx;
 use super::account::Account;
 use super::connector::{AlarmLevel, VendorAlarm};
+use super::context::VendorCtx;
 use super::plant::MappedPlant;
 use crate::alarm::store::{self, Raise};
 use crate::kernel::ApiError;
@@ -108,7 +108,7 @@ pub async fn sync(
         };
         let alarm_kind = format!("{VENDOR_PREFIX}{}", a.code.chars().take(80).collect::<String>());
         let open = store::open_kinds(&state.db, plant.station_id, device_id).await?;
-        let is_open = open.iter().any(|k| *k == alarm_kind);
+        let is_open = open.contains(&alarm_kind);
         if !a.active {
             if is_open {
                 store::clear_auto(

@@ -10,8 +10,8 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::VendorCtx;
 use super::account::{self, Account};
+use super::context::VendorCtx;
 use super::plant;
 use crate::auth::scope::Scoped;
 use crate::kernel::extract::{Json, Query};
@@ -216,21 +216,6 @@ pub async fn status(
         }
     }
     Ok(Data(out))
-}
-
-/// The poll state of each listed account (`idle` when never polled).
-pub async fn poll_states(state: &crate::kernel::Core, ids: &[Id]) -> Result<Vec<(Id, String)>, ApiError> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut sql = Sql::new("SELECT account_id, state FROM pv_vendor_poll WHERE account_id IN (");
-    sql.push_ids(ids);
-    sql.push(")");
-    let mut out = Vec::new();
-    for r in sql.rows(state.db.pool()).await? {
-        out.push((Id(r.try_get("account_id")?), r.try_get("state")?));
-    }
-    Ok(out)
 }
 
 /// The vendor domain's routes.

@@ -6,7 +6,7 @@
 //! (device, time) key, cursors only forward), so the overlap a lost lease allows at worst
 //! re-polls a window.
 
-use super::VendorCtx;
+use super::context::VendorCtx;
 use crate::kernel::ApiError;
 use crate::kernel::sql::{Sql, Value};
 

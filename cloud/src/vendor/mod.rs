@@ -29,7 +29,6 @@ pub mod plant;
 pub mod poller;
 pub mod solaredge;
 
-pub use api::routes;
 pub use budget::Budget;
 pub use connector::{
     AlarmLevel, Credentials, DeviceKind, Limits, Plant, Platform, VendorAlarm, VendorApi, VendorDevice,

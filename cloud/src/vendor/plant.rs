@@ -6,9 +6,9 @@
 
 use sqlx::Row;
 
-use super::VendorCtx;
 use super::account::Account;
 use super::connector::{DeviceKind, Plant, VendorApi, VendorDevice, VendorError};
+use super::context::VendorCtx;
 use crate::auth::scope::{self, StationScope};
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Id, time};

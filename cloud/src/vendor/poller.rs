@@ -26,11 +26,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::VendorCtx;
 use super::account::{self, Account};
 use super::alarms;
 use super::budget::Budget;
 use super::connector::{VendorApi, VendorError, VendorSample};
+use super::context::VendorCtx;
 use super::lease;
 use super::plant::{self, MappedPlant};
 use crate::alarm::outage::{Due, Outages};

@@ -5,6 +5,7 @@
 
 use axum::extract::State;
 use serde::Serialize;
+use sqlx::Row;
 use sqlx::any::AnyRow;
 use utoipa::ToSchema;
 
@@ -12,6 +13,7 @@ use super::row::DeviceRow;
 use super::{DeviceDef, StationParam, device_routes, no_check};
 use crate::auth::Caller;
 use crate::kernel::extract::Query;
+use crate::kernel::sql::Sql;
 use crate::kernel::{ApiError, ApiResult, Data, Envelope, Id};
 use crate::station::context::StationCtx;
 use crate::station::fields::{Col, Ty};
@@ -68,11 +70,26 @@ device_routes!(
 /// Each account's `pollState` (see `vendor::api`).
 async fn with_poll_state(state: &crate::kernel::Core, records: &mut [ThirdAccount]) -> Result<(), ApiError> {
     let ids: Vec<Id> = records.iter().map(|r| r.id).collect();
-    let states = crate::vendor::api::poll_states(state, &ids).await?;
+    let states = poll_states(state, &ids).await?;
     for r in records.iter_mut() {
         r.poll_state = Some(poll_state_of(&states, r.id));
     }
     Ok(())
+}
+
+/// The poll state of each listed account as the vendor poller records it (`pv_vendor_poll`).
+async fn poll_states(state: &crate::kernel::Core, ids: &[Id]) -> Result<Vec<(Id, String)>, ApiError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut sql = Sql::new("SELECT account_id, state FROM pv_vendor_poll WHERE account_id IN (");
+    sql.push_ids(ids);
+    sql.push(")");
+    let mut out = Vec::new();
+    for r in sql.rows(state.db.pool()).await? {
+        out.push((Id(r.try_get("account_id")?), r.try_get("state")?));
+    }
+    Ok(out)
 }
 
 fn poll_state_of(states: &[(Id, String)], id: Id) -> String {
@@ -127,7 +144,7 @@ pub async fn list_third_account(
     )
     .await?;
     let ids: Vec<Id> = items.iter().map(|r| r.id).collect();
-    let states = crate::vendor::api::poll_states(&state, &ids).await?;
+    let states = poll_states(&state, &ids).await?;
     for r in items.iter_mut() {
         r.poll_state = Some(poll_state_of(&states, r.id));
     }
