@@ -1,9 +1,12 @@
-//! The request budget of one vendor account: a token bucket refilled at the vendor's documented
-//! rate, a daily cap where the vendor counts per day (SolarEdge), and a pause after the vendor's own
-//! throttling answer. Connectors take a token before every request, sign-in included, so the limit
+//! The request budget of one vendor account: at most `requests_per_minute` requests in any 60 s (a
+//! token bucket whose every token comes back 60 s after it was spent, so no sliding minute the
+//! vendor may count ever sees more; a bucket refilled at a steady rate would allow twice the figure
+//! in the minute after a burst), a daily cap where the vendor counts per day (SolarEdge), and a
+//! pause after the vendor's own throttling answer. Connectors take a token before every request, sign-in included, so the limit
 //! holds whatever the poller asks. Time is tokio's, so tests run it under a paused clock; the
 //! calendar day (for the daily cap) is the wall clock at creation advanced by tokio's clock.
 
+use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -17,7 +20,8 @@ const BACKOFF_MAX: Duration = Duration::from_secs(30 * 60);
 const DAY_MS: i64 = 86_400_000;
 
 pub struct Budget {
-    per_minute: f64,
+    per_period: usize,
+    period: Duration,
     per_day: Option<u32>,
     origin: Instant,
     origin_ms: i64,
@@ -25,8 +29,8 @@ pub struct Budget {
 }
 
 struct State {
-    tokens: f64,
-    refilled: Instant,
+    /// When the requests of the current period were taken (oldest first).
+    spent: VecDeque<Instant>,
     paused_until: Option<Instant>,
     backoff: Duration,
     day: i64,
@@ -35,22 +39,28 @@ struct State {
 
 impl Budget {
     pub fn new(limits: &Limits) -> Budget {
+        Budget::with_period(
+            limits.requests_per_minute,
+            Duration::from_secs(60),
+            limits.requests_per_day,
+        )
+    }
+
+    /// A budget of `requests` per `period` (tests shorten the minute; accounts use `new`).
+    pub fn with_period(requests: u32, period: Duration, per_day: Option<u32>) -> Budget {
         let now = Instant::now();
         let wall = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_millis() as i64)
             .unwrap_or(0);
-        let per_minute = f64::from(limits.requests_per_minute.max(1));
         Budget {
-            per_minute,
-            per_day: limits.requests_per_day,
+            per_period: requests.max(1) as usize,
+            period,
+            per_day,
             origin: now,
             origin_ms: wall,
             state: Mutex::new(State {
-                // A full minute's worth at start: an account's first round (sign-in, plants,
-                // devices) runs without waiting, and never more than the vendor allows per minute.
-                tokens: per_minute,
-                refilled: now,
+                spent: VecDeque::new(),
                 paused_until: None,
                 backoff: BACKOFF_FIRST,
                 day: wall.div_euclid(DAY_MS),
@@ -78,7 +88,10 @@ impl Budget {
     /// Takes a token at `now` (None), or says how long to wait before asking again.
     fn take_at(&self, now: Instant) -> Option<Duration> {
         let mut s = self.lock();
-        self.refill(&mut s, now);
+        let held = self.held();
+        while s.spent.front().is_some_and(|t| *t + held <= now) {
+            s.spent.pop_front();
+        }
         self.roll_day(&mut s, now);
         if let Some(until) = s.paused_until.filter(|u| *u > now) {
             Some(until - now)
@@ -88,13 +101,14 @@ impl Budget {
             Some(Duration::from_millis(
                 (next_day_ms - self.ms_at(now)).max(1) as u64
             ))
-        } else if s.tokens >= 1.0 {
-            s.tokens -= 1.0;
+        } else if s.spent.len() < self.per_period {
+            s.spent.push_back(now);
             s.used_day += 1;
             None
         } else {
-            let secs = (1.0 - s.tokens) * 60.0 / self.per_minute;
-            Some(Duration::from_secs_f64(secs).max(Duration::from_millis(1)))
+            // The oldest request of the period gives its token back first.
+            let oldest = s.spent.front().copied().unwrap_or(now);
+            Some((oldest + held - now).max(Duration::from_millis(1)))
         }
     }
 
@@ -117,9 +131,6 @@ impl Budget {
         };
         let until = now + pause;
         s.paused_until = Some(s.paused_until.map_or(until, |u| u.max(until)));
-        // The bucket starts empty after a pause: the vendor has just said it counts us as over.
-        s.tokens = 0.0;
-        s.refilled = until;
     }
 
     /// The vendor answered a request without refusing it: the next refusal starts the back-off anew.
@@ -144,12 +155,11 @@ impl Budget {
         s.paused_until.filter(|u| *u > now).map(|u| self.ms_at(u))
     }
 
-    fn refill(&self, s: &mut State, now: Instant) {
-        if now > s.refilled {
-            let elapsed = (now - s.refilled).as_secs_f64();
-            s.tokens = (s.tokens + elapsed * self.per_minute / 60.0).min(self.per_minute);
-            s.refilled = now;
-        }
+    /// How long a spent token stays spent: the period plus 5 %, so that a request that reached
+    /// the vendor later than the one it replaces (network delay, the vendor's clock) still falls
+    /// outside the vendor's window.
+    fn held(&self) -> Duration {
+        self.period + self.period / 20
     }
 
     fn roll_day(&self, s: &mut State, now: Instant) {
@@ -190,22 +200,42 @@ mod tests {
     }
 
     #[test]
-    fn the_bucket_allows_a_minute_of_burst_then_the_refill_rate() {
+    fn no_minute_ever_holds_more_than_the_limit() {
         let b = Budget::new(&limits(6, None));
         let start = b.origin;
         let mut now = start;
-        for _ in 0..6 {
+        let mut taken = Vec::new();
+        for _ in 0..20 {
+            take(&b, &mut now);
+            taken.push(now);
+        }
+        assert_eq!(taken[5], start, "a minute's worth at once");
+        assert_eq!(
+            taken[6] - start,
+            Duration::from_secs(63),
+            "then the first token comes back, with the 5 % margin"
+        );
+        for (i, t) in taken.iter().enumerate() {
+            let in_minute = taken[i..]
+                .iter()
+                .filter(|u| **u < *t + Duration::from_secs(63))
+                .count();
+            assert!(
+                in_minute <= 6,
+                "{in_minute} requests in the minute from request {i}"
+            );
+        }
+        assert_eq!(b.lock().used_day, 20);
+    }
+
+    #[test]
+    fn a_steady_caller_is_paced_at_the_rate() {
+        let b = Budget::with_period(3, Duration::from_secs(1), None);
+        let mut now = b.origin;
+        for _ in 0..9 {
             take(&b, &mut now);
         }
-        assert_eq!(now, start, "the first minute's tokens are there at once");
-        take(&b, &mut now);
-        assert_eq!(now - start, Duration::from_secs(10), "then one token per 10 s");
-        for _ in 0..12 {
-            take(&b, &mut now);
-        }
-        assert_eq!(now - start, Duration::from_secs(130));
-        // Never more than a minute's worth in any minute after the first burst.
-        assert_eq!(b.lock().used_day, 19);
+        assert_eq!(now - b.origin, Duration::from_millis(2_100));
     }
 
     #[test]
@@ -216,8 +246,7 @@ mod tests {
         b.throttled_at(now, Some(Duration::from_secs(90)));
         assert_eq!(b.paused_until_at(now), Some(b.ms_at(start) + 90_000));
         take(&b, &mut now);
-        // The pause, then one token's refill (the bucket restarts empty).
-        assert_eq!(now - start, Duration::from_secs(91));
+        assert_eq!(now - start, Duration::from_secs(90));
         assert_eq!(b.paused_until_at(now), None);
 
         // No Retry-After: 1 min, then 2, then 4..., capped at 30; an answer resets it.
@@ -228,12 +257,12 @@ mod tests {
             take(&b, &mut now);
             pauses.push((now - t).as_secs());
         }
-        assert_eq!(pauses, vec![61, 121, 241, 481, 961, 1801, 1801]);
+        assert_eq!(pauses, vec![60, 120, 240, 480, 960, 1800, 1800]);
         b.answered();
         let t = now;
         b.throttled_at(now, None);
         take(&b, &mut now);
-        assert_eq!((now - t).as_secs(), 61);
+        assert_eq!((now - t).as_secs(), 60);
     }
 
     #[test]

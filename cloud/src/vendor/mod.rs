@@ -28,6 +28,7 @@ pub mod lease;
 pub mod plant;
 pub mod poller;
 pub mod solaredge;
+mod wire;
 
 pub use budget::Budget;
 pub use connector::{
