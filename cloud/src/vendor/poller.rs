@@ -108,6 +108,8 @@ pub struct Poller {
     lease_ms: i64,
     workers: HashMap<i64, Worker>,
     outages: Outages,
+    /// Steps whose samples or cursors could not be stored (tried again at the next pass).
+    store_failures: u64,
 }
 
 impl Poller {
@@ -119,6 +121,7 @@ impl Poller {
             lease_ms: LEASE_MS,
             workers: HashMap::new(),
             outages: Outages::default(),
+            store_failures: 0,
         }
     }
 
@@ -126,6 +129,11 @@ impl Poller {
     pub fn with_lease(mut self, lease_ms: i64) -> Poller {
         self.lease_ms = lease_ms;
         self
+    }
+
+    /// How many steps failed to store what they polled since the start.
+    pub fn store_failures(&self) -> u64 {
+        self.store_failures
     }
 
     /// The accounts this poller holds right now.
@@ -178,6 +186,9 @@ impl Poller {
                     }
                 }
                 Err(Failed::Store(e)) => {
+                    // Soon again: the cursor did not move, so the same window is asked again.
+                    pending = true;
+                    self.store_failures += 1;
                     tracing::warn!(account = id, error = %e, "storing vendor samples failed; polled again next pass");
                 }
                 Err(Failed::Vendor(VendorError::Unavailable(_) | VendorError::Protocol(_))) => {
