@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::time::Instant;
 
-use super::connector::Limits;
+use super::model::Limits;
 
 /// First pause after a throttling answer that names no Retry-After; doubled per repeated answer.
 const BACKOFF_FIRST: Duration = Duration::from_secs(60);

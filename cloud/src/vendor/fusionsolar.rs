@@ -37,7 +37,7 @@ use async_trait::async_trait;
 use serde_json::{Value, json};
 
 use super::budget::Budget;
-use super::connector::*;
+use super::model::*;
 use super::wire::{self, num, put, text};
 
 const INVERTER: i64 = 1;

@@ -24,7 +24,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 use super::budget::Budget;
-use super::connector::*;
+use super::model::*;
 use super::wire::{self, num, put, text};
 
 const PER_PAGE: usize = 100;

@@ -13,7 +13,7 @@
 //! - `poller`: one task per hub polling every mapped plant of the accounts it leases (`lease`),
 //!   live at the vendor's cadence and backfilling history, into ingest (`telemetry::direct`);
 //! - `alarms`: communication loss to the vendor's cloud and the vendor's own device alarms;
-//! - `api`: `/api/inverterThird/{plants,map,status}` and the accounts' `pollState`.
+//! - `api`: `/api/inverterThird/{plants,map,status}`.
 
 pub mod account;
 pub mod alarms;
@@ -25,6 +25,7 @@ pub mod fusionsolar;
 pub mod growatt;
 pub mod isolarcloud;
 pub mod lease;
+mod model;
 pub mod plant;
 pub mod poller;
 pub mod solaredge;

@@ -27,7 +27,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use super::budget::Budget;
-use super::connector::*;
+use super::model::*;
 use super::wire::{self, num, put, text};
 
 const TIME: &str = "%Y-%m-%d %H:%M:%S";

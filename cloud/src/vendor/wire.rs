@@ -9,7 +9,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use super::budget::Budget;
-use super::connector::VendorError;
+use super::model::VendorError;
 
 /// One vendor answer that is neither a network failure, a 5xx nor a 429.
 pub struct Answer {
