@@ -154,7 +154,7 @@ pub struct PollStatus {
     pub last_error: Option<String>,
     pub error_since: Option<String>,
     pub paused_until: Option<String>,
-    /// Requests the polling replica made today (its budget).
+    /// Requests the polling replica made today (its budget's UTC day).
     pub requests_today: i64,
     pub limits: QuotaLimits,
     pub plants: i64,
@@ -184,10 +184,7 @@ pub async fn status(
         Some(r) => (r.try_get::<i64, _>("plants")?, r.try_get::<i64, _>("mapped")?),
         None => (0, 0),
     };
-    let today = time::format_ms(time::now_ms())
-        .chars()
-        .take(10)
-        .collect::<String>();
+    let today = super::poller::utc_day(time::now_ms());
     let mut out = PollStatus {
         state: "idle".into(),
         last_ok: None,

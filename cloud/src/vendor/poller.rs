@@ -483,7 +483,8 @@ async fn store(
 
 /// Writes the account's poll state (only while this replica holds the lease).
 async fn save_state(state: &VendorCtx, replica: &str, w: &Worker, now: i64) -> Result<(), ApiError> {
-    let day = time::format_ms(now).chars().take(10).collect::<String>();
+    // The budget counts per UTC day of the wall clock (the vendors' quota day), not the pass's.
+    let day = utc_day(time::now_ms());
     let mut sql = Sql::new("UPDATE pv_vendor_poll SET ");
     sql.push_bind(
         "state = ?, last_ok = ?, last_error = ?, error_since = ?, paused_until = ?, requests_day = ?, day = ?, \
@@ -503,6 +504,13 @@ async fn save_state(state: &VendorCtx, replica: &str, w: &Worker, now: i64) -> R
     );
     sql.execute(state.db.pool()).await?;
     Ok(())
+}
+
+/// `yyyy-MM-dd` of the UTC day of `ms` (the day `Budget::used_today` counts).
+pub fn utc_day(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.date_naive().to_string())
+        .unwrap_or_default()
 }
 
 /// Runs the poller on the wall clock until the hub stops: a pass every 5 seconds, every second
