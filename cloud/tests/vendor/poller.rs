@@ -655,3 +655,116 @@ async fn tenants_never_see_each_others_accounts_plants_or_stations() {
     assert_eq!(row["accessKeySet"], true);
     assert!(!page.to_string().contains("secret-access-key"));
 }
+
+/// The same path against the FusionSolar mock over HTTP (the real connector): a backfilled day,
+/// the live cadence, a 10-minute outage with one alarm, and the mock's own count of requests per
+/// window. Its rate window is shrunk to 600 ms and the account's budget with it, so the
+/// documented 5 requests per window hold at 100 × speed.
+#[tokio::test]
+async fn against_the_fusionsolar_mock_the_poller_backfills_follows_and_recovers_within_the_limit() {
+    use pv_mock_vendors::{MockConfig, Vendor};
+    let t0 = support::now_ms() - 2 * 3_600_000;
+    let window = Duration::from_millis(600);
+    let per_window = Platform::FusionSolar.limits().requests_per_minute;
+    let mut cfg = MockConfig {
+        now_ms: Some(t0),
+        plants: 1,
+        inverters_per_plant: 1,
+        rate_window: window,
+        ..MockConfig::default()
+    };
+    cfg.rate_limits.insert(Vendor::FusionSolar, per_window);
+    let mock = pv_mock_vendors::start(cfg).await.expect("mock vendors start");
+    let ia = IngestApp::start(|_| {}).await;
+    let token = ia.app.station_manager(T1, "mgr").await;
+    let m = ia.app.as_user(&token);
+    let station = m.station_with(plant_form("Mock rooftop")).await;
+    let demo = mock.account(Vendor::FusionSolar);
+    let account = m
+        .post_json(
+            "/api/inverterThird",
+            json!({"platform": "1", "account": demo.account, "password": demo.secret,
+                "apiUrl": mock.base_url(Vendor::FusionSolar)}),
+        )
+        .await
+        .ok()
+        .id();
+    ia.app.state.vendor.set_budget(
+        int(&account),
+        Arc::new(Budget::with_period(per_window, window, None)),
+    );
+    let plants = m
+        .get_data(&format!("/api/inverterThird/plants?id={account}"))
+        .await;
+    let plant = plants[0]["plantId"].as_str().expect("a plant").to_owned();
+    assert!(plants[0]["deviceCount"].as_i64().unwrap_or(0) >= 1, "{plants}");
+    m.post_json(
+        "/api/inverterThird/map",
+        json!({"id": account, "plantId": plant, "stationId": station}),
+    )
+    .await
+    .ok();
+    let inverter = ia
+        .app
+        .scalar_int(
+            "SELECT device_id FROM pv_vendor_device WHERE kind = 'inverter' ORDER BY serial LIMIT 1",
+            vec![],
+        )
+        .await
+        .expect("the inverter's row");
+    let raw = |ia: &IngestApp| {
+        let pool = ia.app.state.db.pool().clone();
+        async move {
+            let s = pv_cloud::telemetry::raw::range(&pool, inverter, 0, i64::MAX)
+                .await
+                .expect("samples");
+            let times: Vec<i64> = s.iter().map(|x| x.ts).collect();
+            times
+        }
+    };
+    let gapless = |times: &[i64], what: &str| {
+        let (first, last) = (times[0], times[times.len() - 1]);
+        assert_eq!(times.len() as i64, (last - first) / STEP + 1, "{what}: a gap");
+        last
+    };
+    let mut poller = Poller::new(ia.app.state.vendor_ctx(), ia.telemetry.ingest.clone(), "r".into());
+    let at = |k: i64| {
+        mock.set_now(Some(t0 + k * MIN));
+        t0 + k * MIN
+    };
+    let now = at(0);
+    for _ in 0..5 {
+        if !poller.pass(now).await.expect("pass") {
+            break;
+        }
+    }
+    let times = raw(&ia).await;
+    assert!(times.len() > 250, "a day backfilled: {} samples", times.len());
+    assert_eq!(gapless(&times, "backfill"), grid_before(t0));
+    for k in 1..=40 {
+        let now = at(k);
+        mock.set_outage((15..25).contains(&k));
+        poller.pass(now).await.expect("pass");
+    }
+    let times = raw(&ia).await;
+    assert_eq!(gapless(&times, "after the outage"), grid_before(t0 + 40 * MIN));
+    let alarms = ia
+        .app
+        .scalar_int(
+            "SELECT COUNT(*) FROM pv_alarm WHERE kind = 'comm:vendor' AND status = 2",
+            vec![],
+        )
+        .await;
+    assert_eq!(alarms, Some(1), "one comm-loss alarm, cleared");
+    assert_eq!(
+        mock.refused(Vendor::FusionSolar),
+        0,
+        "never throttled by the mock"
+    );
+    assert!(
+        mock.busiest_window(Vendor::FusionSolar) <= per_window as usize,
+        "{} requests in one window",
+        mock.busiest_window(Vendor::FusionSolar)
+    );
+    assert_eq!(poller.store_failures(), 0);
+}
