@@ -20,7 +20,7 @@ use crate::state::AppState;
 pub fn api_routes() -> OpenApiRouter<AppState> {
     use crate::{
         alarm, analytics, auth, business, commission, develop, energy, equipment, flow, home, inspection,
-        log, notify, ops, repair, report, resource, station, system, telemetry, user,
+        log, notify, ops, repair, report, resource, station, system, telemetry, user, vendor,
     };
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(ops::routes())
@@ -44,6 +44,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(flow::routes())
         .merge(develop::routes())
         .merge(business::routes())
+        .merge(vendor::api::routes())
 }
 
 /// The whole application around `api` (normally [`api_routes`]; tests may add to it).
@@ -99,7 +100,6 @@ pub fn assemble(state: AppState, api: OpenApiRouter<AppState>) -> Router {
 async fn api_not_found() -> ApiError {
     ApiError::NotFound(Text::new("接口不存在", "No such API"))
 }
-
 async fn method_not_allowed() -> ApiError {
     ApiError::MethodNotAllowed
 }

@@ -209,6 +209,10 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     } else {
         None
     };
+    // Vendor clouds: the plants mapped to stations, polled into ingest (one replica per account).
+    let _vendor = telemetry
+        .as_ref()
+        .map(|t| crate::vendor::poller::spawn(state.vendor_ctx(), t.ingest.clone()));
     // Smart warnings (dispersion, full-load hours) from the rollups, every 10 minutes.
     let _analytics =
         crate::analytics::job::spawn(state.alarm_ctx(), crate::analytics::job::JobConfig::default());

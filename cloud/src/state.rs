@@ -32,6 +32,8 @@ pub struct AppState {
     pub commands: Arc<crate::telemetry::commands::Commands>,
     /// The resource domain's secret key and open object-store clients (see `resource`).
     pub resources: Arc<crate::resource::ResourceServices>,
+    /// Vendor-cloud sessions and budgets (see `vendor`).
+    pub vendor: Arc<crate::vendor::VendorServices>,
 }
 
 impl AppState {
@@ -61,6 +63,14 @@ impl AppState {
             core: self.core.clone(),
             services: self.station.clone(),
             alarm: self.alarm_ctx(),
+        }
+    }
+
+    /// What the vendor domain works with.
+    pub fn vendor_ctx(&self) -> crate::vendor::VendorCtx {
+        crate::vendor::VendorCtx {
+            station: self.station_ctx(),
+            vendor: self.vendor.clone(),
         }
     }
 
@@ -94,6 +104,7 @@ impl AppState {
             alarms: Default::default(),
             commands: Default::default(),
             resources: Arc::new(resources),
+            vendor: Default::default(),
         }
     }
 }
@@ -168,6 +179,12 @@ impl FromRef<AppState> for crate::station::StationCtx {
 impl FromRef<AppState> for crate::resource::ResourceCtx {
     fn from_ref(s: &AppState) -> Self {
         s.resource_ctx()
+    }
+}
+
+impl FromRef<AppState> for crate::vendor::VendorCtx {
+    fn from_ref(s: &AppState) -> Self {
+        s.vendor_ctx()
     }
 }
 

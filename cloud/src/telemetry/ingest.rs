@@ -39,36 +39,44 @@ use crate::telemetry::events::{Event, SampleIn};
 pub const BUCKET_MS: i64 = 5 * 60 * 1000;
 
 /// A checked batch waiting to be stored.
-struct Prepared {
-    gateway: Arc<GatewayEntry>,
+pub(super) struct Prepared {
+    pub(super) gateway: Arc<GatewayEntry>,
     /// When the batch reached the hub: its acknowledgement's latency is measured from here.
-    received: std::time::Instant,
-    /// Topic and payload of its acknowledgement.
-    ack: (String, Vec<u8>),
-    samples: Vec<Accepted>,
+    pub(super) received: std::time::Instant,
+    pub(super) ack: Ack,
+    pub(super) samples: Vec<Accepted>,
 }
 
-struct Accepted {
-    device_id: i64,
-    kind: &'static str,
-    ts: i64,
-    seq: i64,
-    metrics: String,
+/// Who is told once a batch is stored.
+pub(super) enum Ack {
+    /// A gateway: the topic and payload of its MQTT acknowledgement.
+    Mqtt(String, Vec<u8>),
+    /// A caller inside the hub (`telemetry::direct`): a batch whose store failed drops the
+    /// sender, so the caller sees it was not stored.
+    Stored(tokio::sync::oneshot::Sender<()>),
+}
+
+pub(super) struct Accepted {
+    pub(super) device_id: i64,
+    pub(super) kind: &'static str,
+    pub(super) ts: i64,
+    pub(super) seq: i64,
+    pub(super) metrics: String,
     /// Marked values (JSON), `None` when the sample has none.
-    suspect: Option<String>,
+    pub(super) suspect: Option<String>,
     /// Kept for the alarm engine, which evaluates every stored sample.
-    values: BTreeMap<String, wire::Value>,
-    suspect_values: BTreeMap<String, wire::Value>,
+    pub(super) values: BTreeMap<String, wire::Value>,
+    pub(super) suspect_values: BTreeMap<String, wire::Value>,
 }
 
 pub struct Ingest {
-    state: TelemetryCtx,
-    cfg: TelemetryConfig,
+    pub(super) state: TelemetryCtx,
+    pub(super) cfg: TelemetryConfig,
     pub registry: Arc<Registry>,
     pub stats: Arc<Stats>,
     pub presence: Arc<Presence>,
     /// Taken at shutdown (`drain`): the writers store what is queued, then end.
-    queue: std::sync::Mutex<Option<mpsc::Sender<Prepared>>>,
+    pub(super) queue: std::sync::Mutex<Option<mpsc::Sender<Prepared>>>,
     writers: AsyncMutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
@@ -349,25 +357,28 @@ impl Ingest {
             });
         }
         let ack = match (topics::ack(&entry.gateway_id), wire::to_bytes(&ack_message)) {
-            (Ok(t), Ok(p)) => (t, p),
+            (Ok(t), Ok(p)) => Ack::Mqtt(t, p),
             _ => return,
         };
-        // Waiting here when the queue is full is the back-pressure (see the module note).
+        self.enqueue(Prepared {
+            gateway: entry,
+            received,
+            ack,
+            samples,
+        })
+        .await;
+    }
+
+    /// Hands a checked batch to the writers. Waiting here when the queue is full is the
+    /// back-pressure (see the module note).
+    pub(super) async fn enqueue(&self, prepared: Prepared) {
         let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Some(queue) = queue {
             // Counted from before the send, so a batch waiting for room shows as queued; the
             // writers take off what they take (atomic adds: no stale value survives a race).
             let depth = &self.state.meter.writer_queue_depth;
             depth.inc();
-            let sent = queue
-                .send(Prepared {
-                    gateway: entry,
-                    received,
-                    ack,
-                    samples,
-                })
-                .await;
-            if sent.is_err() {
+            if queue.send(prepared).await.is_err() {
                 depth.dec();
             }
         }
@@ -523,7 +534,9 @@ impl Writer {
         let meter = &self.state.meter;
         for p in group {
             self.state.realtime.touch(p.gateway.station_id);
-            self.stats.accept(&p.gateway.gateway_id, p.samples.len() as u64);
+            if matches!(p.ack, Ack::Mqtt(..)) {
+                self.stats.accept(&p.gateway.gateway_id, p.samples.len() as u64);
+            }
             meter.samples_accepted.inc_by(p.samples.len() as u64);
             meter
                 .points_accepted
@@ -543,7 +556,13 @@ impl Writer {
             self.stats
                 .batches_stored
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let (topic, payload) = p.ack;
+            let (topic, payload) = match p.ack {
+                Ack::Mqtt(topic, payload) => (topic, payload),
+                Ack::Stored(told) => {
+                    let _ = told.send(());
+                    continue;
+                }
+            };
             match self.downlink.publish(topic, payload).await {
                 Ok(()) => {
                     meter.ack_latency.observe(p.received.elapsed().as_secs_f64());

@@ -18,6 +18,7 @@ pub mod broker;
 pub mod commands;
 pub mod compact;
 pub mod context;
+pub mod direct;
 pub mod events;
 pub mod follow;
 pub mod gatekeeper;

@@ -2,10 +2,12 @@
 //! `pv-mock-vendors`, over real HTTP: sign-in, plants, devices, live and history samples in
 //! canonical units, token expiry, the vendors' throttling answers, wrong credentials, outages
 //! (`connectors`), and the request budget holding each vendor's limits counted at the mock
-//! (`limits`).
+//! (`limits`); and the poller that feeds stations from them (`poller`, on `fake`).
 
 mod connectors;
+mod fake;
 mod limits;
+mod poller;
 
 use std::sync::Arc;
 use std::time::Duration;

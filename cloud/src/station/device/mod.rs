@@ -63,6 +63,11 @@ pub fn no_check(_: &[Parsed]) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A page's records as read (the default `after` of `device_routes!`).
+pub async fn keep<T>(_: &Core, _: &mut [T]) -> Result<(), ApiError> {
+    Ok(())
+}
+
 impl DeviceDef {
     pub fn entity(&self) -> Table {
         Table {
@@ -506,6 +511,10 @@ pub struct StationParam {
 /// `document`, which gives them the registry's list parameters and bodies.
 macro_rules! device_routes {
     ($def:path, $tag:literal, $page:literal, $base:literal, $item:literal, $record:ident) => {
+        crate::station::device::device_routes!($def, $tag, $page, $base, $item, $record, after = crate::station::device::keep);
+    };
+    // `after` completes a page's records from elsewhere (`async fn(&Core, &mut [$record])`).
+    ($def:path, $tag:literal, $page:literal, $base:literal, $item:literal, $record:ident, after = $after:path) => {
         /// Fills in this registry's typed parameters, bodies and answers.
         pub fn document(doc: &mut utoipa::openapi::OpenApi) {
             crate::station::device::document(
@@ -524,10 +533,11 @@ macro_rules! device_routes {
             scoped: crate::auth::scope::Scoped,
             mut query: crate::kernel::list::ListQuery,
         ) -> crate::kernel::ApiResult<crate::kernel::Data<crate::kernel::Page<$record>>> {
-            Ok(crate::kernel::Data(
+            let mut page =
                 crate::station::device::page_as(&$def, &state, &scoped.stations, &mut query, $record::from_row)
-                    .await?,
-            ))
+                    .await?;
+            $after(&state, &mut page.records).await?;
+            Ok(crate::kernel::Data(page))
         }
 
         /// Adds a device; answers its id.
@@ -633,7 +643,7 @@ mod tests {
         assert_eq!(fields_of::<camera::Camera>(), declared(camera::COLS, &[]));
         assert_eq!(
             fields_of::<inverter_third::ThirdAccount>(),
-            declared(inverter_third::COLS, &[])
+            declared(inverter_third::COLS, &["pollState"])
         );
         assert_eq!(
             fields_of::<weather::WeatherStation>(),
@@ -650,7 +660,7 @@ mod tests {
         // The light lists pick declared fields.
         let camera = declared(camera::COLS, &[]);
         assert!(fields_of::<camera::CameraItem>().is_subset(&camera));
-        let third = declared(inverter_third::COLS, &[]);
+        let third = declared(inverter_third::COLS, &["pollState"]);
         assert!(fields_of::<inverter_third::ThirdAccountItem>().is_subset(&third));
     }
 }
