@@ -487,31 +487,8 @@ async fn vendor_cloud_devices_carry_source_model_and_firmware() {
     let station = mgr.station("Vendor plant").await;
     let fed = mgr.inverter(&station, "HW-001", 1, json!({})).await;
     mgr.inverter(&station, "GW-FED-1", 1, json!({})).await;
-    // Without the table every device is a gateway's.
+    // Without a vendor row every device is a gateway's.
     assert_eq!(page(&mgr, &[("source", "gateway")]).await["total"], 2);
-    let exists = app
-        .scalar_i64(
-            match app.state.core.db.backend() {
-                pv_cloud::kernel::db::Backend::Sqlite => {
-                    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'pv_vendor_device'"
-                }
-                pv_cloud::kernel::db::Backend::Postgres => {
-                    "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'pv_vendor_device'"
-                }
-            },
-            vec![],
-        )
-        .await;
-    if exists == 0 {
-        app.exec(
-            "CREATE TABLE pv_vendor_device (id BIGINT NOT NULL PRIMARY KEY, tenant_id VARCHAR(12) NOT NULL, \
-             account_id BIGINT NOT NULL, plant_id VARCHAR(64) NOT NULL, vendor_device_id VARCHAR(64) NOT NULL, \
-             serial VARCHAR(64), kind VARCHAR(16) NOT NULL, model VARCHAR(100), firmware VARCHAR(100), \
-             device_id BIGINT, station_id BIGINT, last_sample_ts BIGINT, create_time BIGINT NOT NULL, update_time BIGINT)",
-            vec![],
-        )
-        .await;
-    }
     for (tenant, device) in [("100001", support::client::int(&fed)), ("200002", 1)] {
         app.exec(
             "INSERT INTO pv_vendor_device (id, tenant_id, account_id, plant_id, vendor_device_id, serial, kind, model, \

@@ -27,7 +27,6 @@ import { reportChecks, startReportSite } from './report.mjs'
 import { resourceChecks } from './resource.mjs'
 import { screenChecks } from './screen.mjs'
 import { stationChecks } from './station.mjs'
-import { vendorChecks } from './vendor.mjs'
 
 /**
  * Reads a response's body as soon as it arrives and keeps it on the response: a navigation the
@@ -969,24 +968,6 @@ try {
       toast,
       crudRows,
       crudDialog,
-    })
-  }
-
-  // ---- Vendor clouds: an account on the mock clouds, 电站映射, 设备总览, the generation report ----
-  group = 'vendor'
-  if (only.length === 0 || only.includes(group)) {
-    await vendorChecks({
-      page,
-      baseUrl,
-      check,
-      assert,
-      signIn,
-      storedToken,
-      nextCall,
-      toast,
-      crudRows,
-      crudDialog,
-      timeout,
     })
   }
 

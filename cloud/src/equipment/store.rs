@@ -8,7 +8,6 @@ use sqlx::Row;
 
 use super::model::{self, Equipment, Facts, Filter};
 use crate::auth::scope::StationScope;
-use crate::kernel::db::Backend;
 use crate::kernel::sql::{Sql, Value};
 use crate::kernel::{ApiError, Core, Id, time};
 use crate::station::MapModel;
@@ -104,29 +103,9 @@ pub struct VendorFacts {
     pub firmware: Option<String>,
 }
 
-/// Whether the vendor-cloud device table exists (it arrives with the vendor poller's migration
-/// 0051). Asked on each load rather than once per process: one process runs many hubs in the
-/// tests, and the catalogue lookup is one small query.
-async fn vendor_table_exists(core: &Core) -> Result<bool, ApiError> {
-    let sql = match core.db.backend() {
-        Backend::Sqlite => {
-            Sql::new("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'pv_vendor_device'")
-        }
-        Backend::Postgres => Sql::new(
-            "SELECT COUNT(*) FROM information_schema.tables \
-             WHERE table_schema = current_schema() AND table_name = 'pv_vendor_device'",
-        ),
-    };
-    Ok(sql.scalar::<i64, _>(core.db.pool()).await? > 0)
-}
-
 /// The devices of the caller's tenant that a vendor cloud feeds (a `pv_vendor_device` row points
-/// at them), with the vendor's model and firmware. Empty while the table does not exist: every
-/// device is then a gateway's.
+/// at them), with the vendor's model and firmware.
 pub async fn vendor_sources(core: &Core, tenant: &str) -> Result<HashMap<i64, VendorFacts>, ApiError> {
-    if !vendor_table_exists(core).await? {
-        return Ok(HashMap::new());
-    }
     let mut sql = Sql::default();
     sql.push_bind(
         "SELECT device_id, model, firmware FROM pv_vendor_device WHERE tenant_id = ? AND device_id IS NOT NULL",
