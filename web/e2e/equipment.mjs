@@ -54,6 +54,7 @@ const apiOf = (baseUrl, token) => async (method, path, body) => {
 export async function equipmentChecks(t) {
   const { page, baseUrl, screenshotDir, check, assert, waitForPath, signIn, storedToken, timeout } =
     t
+  const { openMenu } = t
   const stamp = Date.now().toString(36).toUpperCase()
   const site = { name: `EQ站-${stamp}`, inverter: `EQ-INV-${stamp}`, meter: `EQ-MET-${stamp}` }
   const api = apiOf(baseUrl, storedToken)
@@ -83,12 +84,7 @@ export async function equipmentChecks(t) {
         ptRatio: 1,
       })
       const first = pageAnswer(() => true)
-      const menu = page.getByTestId('side-menu')
-      const item = menu.getByText('设备总览', { exact: true })
-      // Its group 总览 may be folded.
-      if (!(await item.isVisible())) await menu.getByText('总览', { exact: true }).click()
-      await item.click()
-      await waitForPath(page, '/equipment')
+      await openMenu(['总览'], '设备总览', '/equipment')
       await page.getByTestId('equipment-page').waitFor()
       const all = (await (await first).json()).data.total
       // The summary row counts what the list holds (whatever other groups left in this hub).

@@ -994,6 +994,7 @@ try {
   if (only.length === 0 || only.includes(group)) {
     await equipmentChecks({
       page,
+      openMenu,
       baseUrl,
       screenshotDir,
       check,
