@@ -442,9 +442,15 @@ export async function reportChecks(t, site) {
     })
 
     await check('the meter report shows the grid meter counters as the API does', async () => {
-      const met = await get(`/api/meterReport/reportDaily?stationId=${ids.station}`)
-      const grid = met.meters.find((m) => m.meterRole === '1') ?? met.meters[0]
+      // Compared with the page's own answer: the site's live meter can tick between two calls
+      // (CI saw 5003.49 on the page against 5003.48 from a call made just before).
+      const answered = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/api/meterReport/reportDaily',
+        { timeout },
+      )
       await openReport('/report/meterReport', 'report-meter-table')
+      const met = (await (await answered).json()).data
+      const grid = met.meters.find((m) => m.meterRole === '1') ?? met.meters[0]
       for (const c of ['energyImport', 'energyExport']) {
         if (!grid.total[c]) continue
         await expectText(`report-meter-table-total-${c}-energy`, shown(grid.total[c].energy, 3), c)
