@@ -43,17 +43,7 @@ const keyOf = (link) =>
   decodeURIComponent(link.split('/oss/endpoint/file/')[1]?.split('?')[0] ?? '')
 
 export async function resourceChecks(t) {
-  const {
-    page,
-    baseUrl,
-    screenshotDir,
-    check,
-    assert,
-    waitForPath,
-    signIn,
-    storedToken,
-    sideMenu,
-  } = t
+  const { page, baseUrl, screenshotDir, check, assert, signIn, storedToken, openMenu } = t
   const { nextCall, toast, crudRows, crudDialog } = t
   const stamp = Date.now().toString(36)
   const bucket = `pv-e2e-${stamp}`
@@ -167,23 +157,8 @@ export async function resourceChecks(t) {
           await sleep(150)
         }
 
-        // 系统管理 › 资源管理 › 对象存储, opening only the groups still closed. A group is judged
-        // by its open class, not by whether a child looks visible: after the sign-in the menu may
-        // still be folding groups away, and a click on a child being folded goes nowhere.
-        for (const name of ['系统管理', '资源管理']) {
-          const group = sideMenu()
-            .locator('li.ant-menu-submenu')
-            .filter({ has: page.getByText(name, { exact: true }) })
-            .last()
-          for (let i = 0; i < 3; i++) {
-            if (((await group.getAttribute('class')) ?? '').includes('ant-menu-submenu-open')) break
-            await group.locator('.ant-menu-submenu-title').first().click()
-            await page.waitForTimeout(300)
-          }
-        }
         const list = nextCall('/blade-resource/oss/list').catch(() => null)
-        await sideMenu().getByText('对象存储', { exact: true }).click()
-        await waitForPath(page, '/resource/oss')
+        await openMenu(['系统管理', '资源管理'], '对象存储', '/resource/oss')
         await page.locator('[data-testid="crud-page"][data-menu-code="oss"]').waitFor()
         // A page kept open in its tab from before answers from its cache: no call to wait for.
         await Promise.race([list, page.waitForTimeout(3_000)])

@@ -956,6 +956,7 @@ try {
   if (only.length === 0 || only.includes(group)) {
     await resourceChecks({
       page,
+      openMenu,
       baseUrl,
       screenshotDir,
       check,
